@@ -1,0 +1,1 @@
+"""Answer plain-language questions over the ORKG with few-shot SPARQL generation (Taffa & Usbeck 2023)."""

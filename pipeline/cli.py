@@ -1,0 +1,134 @@
+"""The `kgqa` command line: index, ask, sparql, lookup, eval."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pipeline import textview
+from pipeline.errors import KgqaError
+from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.settings import Settings
+
+
+def _progress(total: int, _: int) -> Callable[[int], None]:
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc="indexing", unit="pair", file=sys.stderr)
+    return bar.update
+
+
+def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
+    if args.splits:
+        settings = settings.with_(index_splits=args.splits)
+    store = build_store(settings)
+    rebuilt, count = build_index(settings, store, rebuild=args.rebuild, progress=_progress)
+    team = len(store.examples("team"))
+    state = "built" if rebuilt else "already up to date"
+    print(f"example store {state}: {count} pairs ({count - team} from SciQA {settings.index_splits}, {team} from "
+          f"the team) in {settings.chroma_url or settings.chroma_path}")
+    return 0
+
+
+def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
+    pipe = build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots)
+    answer = pipe.ask(args.question)
+    print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
+    return 0 if not answer.error or answer.error == "no query" else 3
+
+
+def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.core import Pipeline
+    from pipeline.factory import build_kg
+
+    kg = build_kg(settings, args.kg)
+    answer = Pipeline(_NoStore(), _NoGenerator(), kg, row_cap=settings.row_cap).run_sparql(args.query)
+    print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
+    return 0 if not answer.error else 3
+
+
+def cmd_lookup(args: argparse.Namespace, settings: Settings) -> int:
+    found = build_store(settings).search(args.text, args.k)
+    if args.json:
+        print(json.dumps([{"id": r.example.id, "question": r.example.question, "sparql": r.example.sparql,
+                           "template_id": r.example.template_id, "source": r.example.source,
+                           "score": round(r.score, 4)} for r in found], ensure_ascii=False, indent=1))
+    else:
+        print(textview.examples(found) or "(the store is empty: run `kgqa index`)")
+    return 0
+
+
+def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.eval.cli import run_eval_command
+
+    def build(generator: str | None = None, shots: int | None = None, kg: str | None = None) -> Any:
+        return build_pipeline(settings, generator=generator, kg=kg, shots=shots)
+
+    return run_eval_command(args, settings, build)
+
+
+class _NoStore:
+    def search(self, question: str, k: int) -> list[Any]:
+        return []
+
+    def add(self, examples: Sequence[Any]) -> int:
+        return 0
+
+
+class _NoGenerator:
+    name = "none"
+
+    def generate(self, question: str, examples: Sequence[Any]) -> Any:
+        raise KgqaError("no generator is configured for raw SPARQL")
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="kgqa", description="Ask the Open Research Knowledge Graph in plain words.")
+    sub = p.add_subparsers(dest="command", required=True)
+    ix = sub.add_parser("index", help="build or update the example store (idempotent)")
+    ix.add_argument("--splits", help="SciQA splits to index, comma-separated (default: train)")
+    ix.add_argument("--rebuild", action="store_true", help="rebuild even when up to date")
+    ix.set_defaults(func=cmd_index)
+    ask = sub.add_parser("ask", help="answer a question")
+    ask.add_argument("question")
+    ask.add_argument("--shots", type=int, choices=(1, 3, 5))
+    ask.add_argument("--generator", help="tgi, openai, adapter or replay:PATH (default: tgi if KGQA_TGI_URL is set)")
+    ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'snapshot', or 'auto' (default)")
+    ask.add_argument("--json", action="store_true")
+    ask.set_defaults(func=cmd_ask)
+    sp = sub.add_parser("sparql", help="run a read-only SPARQL query")
+    sp.add_argument("query")
+    sp.add_argument("--kg")
+    sp.add_argument("--json", action="store_true")
+    sp.set_defaults(func=cmd_sparql)
+    lk = sub.add_parser("lookup", help="the stored question->SPARQL pairs most similar to TEXT")
+    lk.add_argument("text")
+    lk.add_argument("-k", type=int, default=5)
+    lk.add_argument("--json", action="store_true")
+    lk.set_defaults(func=cmd_lookup)
+    ev = sub.add_parser("eval", help="score the system on SciQA question sets")
+    try:
+        from pipeline.eval.cli import add_eval_arguments
+
+        add_eval_arguments(ev)
+    except ImportError:
+        pass
+    ev.set_defaults(func=cmd_eval)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return int(args.func(args, Settings.from_env()))
+    except KgqaError as exc:
+        print(f"kgqa: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

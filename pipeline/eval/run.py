@@ -1,0 +1,139 @@
+"""Runs: score a recorded answers file as it is, or ask every question through the pipeline concurrently."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from tqdm import tqdm
+
+from pipeline.errors import ConfigError, KgqaError
+from pipeline.eval.questions import EvalQuestion, flat_strings
+from pipeline.eval.retrieval import OVERLAP_K, overlap
+from pipeline.eval.scorer import score_question
+from pipeline.records import Answer, Retrieved
+from pipeline.sparql import syntax_errors
+
+NOT_IN_SNAPSHOT = "not in snapshot"
+
+
+class Asker(Protocol):
+    """The part of ``pipeline.core.Pipeline`` an evaluation needs."""
+
+    def ask(self, question: str, shots: int | None = None) -> Answer: ...
+
+
+@dataclass(frozen=True)
+class QuestionResult:
+    """One evaluated question: what was asked, generated and answered, and how it scored."""
+
+    id: str
+    question: str
+    template_id: str
+    gold: list[str]
+    system: list[str]
+    precision: float
+    recall: float
+    f1: float
+    exact: bool
+    sparql: str | None = None
+    examples: list[dict[str, Any]] | None = None  # None when nothing was retrieved (a recorded answers file)
+    reference_overlap: float | None = None
+    error: str = ""
+    explanation: str = ""
+    generator: str = ""
+    kg: str = ""
+    notes: list[str] = field(default_factory=list)
+    not_in_snapshot: bool = False
+    syntax_error: bool = False
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def empty_answer(self) -> bool:
+        return not self.system
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "empty_answer": self.empty_answer}
+
+
+def scored(q: EvalQuestion, system: list[str], **details: Any) -> QuestionResult:
+    """A result for ``q`` given the system's flat answer strings."""
+    s = score_question(q.gold, system)
+    return QuestionResult(q.id, q.question, q.template_id, list(q.gold), system, s.precision, s.recall, s.f1,
+                          s.exact, **details)
+
+
+def read_answers(path: Path) -> dict[str, list[str]]:
+    """A recorded answers file ``[{"id", "answer": [str, ...]}]`` as {id: flat answer strings}."""
+    try:
+        items = json.loads(Path(path).read_text(encoding="utf-8"))
+        return {str(a["id"]): flat_strings(a["answer"], f"{path}: answer of {a['id']}") for a in items}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"cannot read answers file {path}: expected [{{\"id\", \"answer\": [...]}}] ({exc})") \
+            from exc
+
+
+def score_answers_file(questions: Sequence[EvalQuestion], answers_path: Path) -> list[QuestionResult]:
+    """Score a recorded answers file as it is; a question missing from it counts as an empty answer."""
+    answers = read_answers(answers_path)
+    return [scored(q, answers.get(q.id, [])) for q in questions]
+
+
+def run_pipeline(questions: Sequence[EvalQuestion], pipeline: Asker, shots: int | None = None, workers: int = 2,
+                 reference: Mapping[str, list[str]] | None = None, progress: bool = True) -> list[QuestionResult]:
+    """Ask every question through ``pipeline.ask`` on ``workers`` threads (progress bar on stderr), in input order."""
+    results: list[QuestionResult | None] = [None] * len(questions)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
+            tqdm(total=len(questions), desc="eval", unit="q", file=sys.stderr, disable=not progress) as bar:
+        futures: dict[Future[QuestionResult], int] = {
+            pool.submit(ask_one, q, pipeline, shots, (reference or {}).get(q.id)): n
+            for n, q in enumerate(questions)}
+        try:
+            for fut in as_completed(futures):
+                results[futures[fut]] = fut.result()
+                bar.update()
+        except BaseException:
+            pool.shutdown(wait=False, cancel_futures=True)  # a bug, not a per-question failure: stop the run
+            raise
+    return [r for r in results if r is not None]
+
+
+def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None,
+            theirs: list[str] | None = None) -> QuestionResult:
+    """Ask one question; a project error becomes this question's error (an empty answer), anything else propagates."""
+    start = time.perf_counter()
+    try:
+        answer = pipeline.ask(q.question, shots=shots)
+    except KgqaError as exc:
+        wall = (time.perf_counter() - start) * 1000
+        return scored(q, [], error=f"{type(exc).__name__}: {exc}", timings_ms={"wall": wall})
+    wall = (time.perf_counter() - start) * 1000
+    system = answer.rows.flat() if answer.rows is not None else []
+    generation = answer.generation
+    return scored(
+        q, system, sparql=answer.sparql, examples=[_example(r) for r in answer.examples],
+        reference_overlap=overlap(_our_top(q, pipeline, answer), theirs) if theirs is not None else None,
+        error=answer.error, explanation=answer.explanation, generator=answer.generator, kg=answer.kg,
+        notes=list(generation.notes) if generation else [],
+        not_in_snapshot=answer.rows is None and NOT_IN_SNAPSHOT in answer.error.lower(),
+        syntax_error=bool(answer.sparql and syntax_errors(answer.sparql)),
+        timings_ms={**answer.timings_ms, "wall": wall})
+
+
+def _example(r: Retrieved) -> dict[str, Any]:
+    return {"id": r.example.id, "template_id": r.example.template_id, "score": r.score,
+            "question": r.example.question}
+
+
+def _our_top(q: EvalQuestion, pipeline: Asker, answer: Answer) -> list[str]:
+    """Our top-5 retrieved questions: the prompt's examples, or a lookup when fewer shots were used."""
+    examples = answer.examples
+    lookup = getattr(pipeline, "lookup", None)
+    if len(examples) < OVERLAP_K and callable(lookup):
+        examples = lookup(q.question, OVERLAP_K)
+    return [r.example.question for r in examples]

@@ -1,0 +1,138 @@
+"""Builds the parts from Settings, in one place."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+from pipeline.core import Pipeline
+from pipeline.errors import ConfigError
+from pipeline.parts import Encoder, Generator, KnowledgeGraph
+from pipeline.records import Example
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from pipeline.store import ChromaStore, fingerprint, open_client
+
+GENERATORS = ("tgi", "openai", "adapter", "replay:PATH")
+
+
+@lru_cache(maxsize=4)
+def _sciqa(root: Path | None, home: Path) -> SciQA:
+    return SciQA.open(root, cache_dir=home / "hf")
+
+
+def sciqa(settings: Settings) -> SciQA:
+    return _sciqa(settings.sciqa_dir, settings.home)
+
+
+def build_encoder(settings: Settings) -> Encoder:
+    return _encoder(settings.embedding_model)
+
+
+@lru_cache(maxsize=2)
+def _encoder(name: str) -> Encoder:
+    from pipeline.encoder import SentenceTransformerEncoder
+
+    return SentenceTransformerEncoder(name)
+
+
+def build_store(settings: Settings) -> ChromaStore:
+    client = open_client(settings.chroma_path, settings.chroma_url)
+    return ChromaStore(client, build_encoder(settings), settings.collection)
+
+
+def index_examples(settings: Settings) -> list[Example]:
+    splits = [s.strip() for s in settings.index_splits.split(",") if s.strip()]
+    data = sciqa(settings)
+    return [Example(r.id, r.question, r.sparql, r.template_id, "sciqa") for s in splits for r in data.split(s)]
+
+
+def build_index(settings: Settings, store: ChromaStore, rebuild: bool = False,
+                progress: Callable[[int, int], Callable[[int], None]] | None = None) -> tuple[bool, int]:
+    """(rebuilt?, pairs stored): rebuilds only when the data, the model or ``rebuild`` says so."""
+    examples = index_examples(settings)
+    fp = fingerprint(examples, settings.embedding_model)
+    if not rebuild and store.fingerprint() == fp:
+        return False, store.count()
+    tick = progress(len(examples), 0) if progress else None
+    return True, store.rebuild(examples, fp, tick)
+
+
+def resolve_generator_name(settings: Settings, name: str | None) -> str:
+    name = name or settings.generator
+    return name or ("tgi" if settings.tgi_url else "adapter")
+
+
+def build_generator(settings: Settings, name: str | None = None) -> Generator:
+    name = resolve_generator_name(settings, name)
+    if name == "tgi":
+        if not settings.tgi_url:
+            raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
+        from pipeline.generators.tgi import TGIGenerator
+
+        return TGIGenerator(settings.tgi_url, settings.tgi_timeout, settings.max_new_tokens)
+    if name == "openai":
+        url = settings.openai_url or (settings.tgi_url.rstrip("/") + "/v1" if settings.tgi_url else "")
+        if not url:
+            raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
+        from pipeline.generators.openai import OpenAIGenerator
+
+        return OpenAIGenerator(url, settings.openai_model, settings.openai_api_key, settings.tgi_timeout,
+                               settings.max_new_tokens)
+    if name == "adapter":
+        from pipeline.generators.adapter import AdapterGenerator
+
+        return AdapterGenerator(settings.min_similarity)
+    if name.startswith("replay:"):
+        from pipeline.generators.replay import ReplayGenerator
+
+        data = sciqa(settings)
+        texts = {r.id: r.question for r in data.all()}
+        for phase in ("dev", "final"):
+            texts.update(dict(data.challenge(phase)))
+        return ReplayGenerator(Path(name.split(":", 1)[1]), texts)
+    raise ConfigError(f"unknown generator {name!r}; choose one of {', '.join(GENERATORS)}")
+
+
+def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
+    target = target or settings.kg
+    if target == "snapshot":
+        return _snapshot(settings)
+    if target == "auto":
+        from pipeline.kg.fallback import FallbackKG
+
+        return FallbackKG(_endpoint(settings, settings.endpoint), _snapshot(settings))
+    if target.startswith(("http://", "https://")):
+        return _endpoint(settings, target)
+    path = Path(target).expanduser()
+    if not path.exists():
+        raise ConfigError(f"unknown KG target {target!r}: give an endpoint URL, an RDF file or folder, or 'snapshot'")
+    from pipeline.kg.local import LocalKG
+
+    return LocalKG(path, row_cap=settings.row_cap)
+
+
+def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
+    from pipeline.kg.endpoint import EndpointKG
+
+    return EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap)
+
+
+def _snapshot(settings: Settings) -> KnowledgeGraph:
+    return _snapshot_for(settings.sciqa_dir, settings.home)
+
+
+@lru_cache(maxsize=2)
+def _snapshot_for(root: Path | None, home: Path) -> KnowledgeGraph:
+    from pipeline.kg.snapshot import SnapshotKG
+
+    return SnapshotKG(_sciqa(root, home).all())
+
+
+def build_pipeline(settings: Settings, generator: str | None = None, kg: str | None = None,
+                   shots: int | None = None, store: ChromaStore | None = None) -> Pipeline:
+    shots = shots or settings.shots
+    if shots not in (1, 3, 5):
+        raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
+    return Pipeline(store or build_store(settings), build_generator(settings, generator), build_kg(settings, kg),
+                    shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars)

@@ -1,0 +1,33 @@
+"""Replays a recorded generation file (``[{"id", "sparql"}]``), matched by question text."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pipeline.errors import ConfigError
+from pipeline.records import Generation, Retrieved
+
+
+def _key(text: str) -> str:
+    return " ".join(text.lower().split())
+
+
+class ReplayGenerator:
+    """What a recorded system generated; ``questions`` maps the file's ids to their question texts."""
+
+    def __init__(self, path: Path, questions: Mapping[str, str]) -> None:
+        self.name = f"replay:{path}"
+        try:
+            items = json.loads(Path(path).read_text(encoding="utf-8"))
+            recorded = {str(i["id"]): str(i.get("sparql") or "") for i in items}
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ConfigError(f"cannot read the replay file {path}: expected [{{\"id\", \"sparql\"}}]") from exc
+        self.by_question = {_key(questions[i]): q for i, q in recorded.items() if i in questions}
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        sparql = self.by_question.get(_key(question))
+        if sparql is None:
+            return Generation(self.name, None, explanation="the recording has no query for this question")
+        return Generation(self.name, sparql or None, raw=sparql,
+                          explanation="" if sparql else "the recorded system wrote no query")

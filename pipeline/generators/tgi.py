@@ -1,0 +1,46 @@
+"""Vicuna (or any model) served by Text Generation Inference, through the text_generation client."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.errors import GeneratorError
+from pipeline.generators.llm import interpret
+from pipeline.prompt import STOP_SEQUENCES, few_shot, vicuna
+from pipeline.records import Generation, Retrieved
+
+
+class TGIGenerator:
+    """Greedy decoding on a TGI server (the paper's setting)."""
+
+    name = "tgi"
+
+    def __init__(self, url: str, timeout: float = 60.0, max_new_tokens: int = 512) -> None:
+        from text_generation import Client
+
+        self.url = url
+        self.client = Client(url, timeout=int(max(1, round(timeout))))
+        self.max_new_tokens = max_new_tokens
+
+    def complete(self, prompt: str) -> str:
+        try:
+            response = self.client.generate(prompt, max_new_tokens=self.max_new_tokens, do_sample=False,
+                                             stop_sequences=STOP_SEQUENCES)
+        except Exception as exc:  # text_generation raises its own errors, requests' and pydantic's
+            raise GeneratorError(_describe(exc, self.url)) from exc
+        return response.generated_text
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        prompt = vicuna(few_shot(question, examples))
+        return interpret(self.complete(prompt), self.name, prompt)
+
+
+def _describe(exc: Exception, url: str) -> str:
+    name = type(exc).__name__
+    text = str(exc).splitlines()[0][:200] if str(exc) else ""
+    if "Timeout" in name or "timed out" in text.lower():
+        return f"the language model at {url} did not answer in time"
+    if "Connection" in name:
+        return f"the language model at {url} could not be reached"
+    if "Validation" in name or "JSON" in name:
+        return f"the language model at {url} sent a reply that is not TGI's format"
+    return f"the language model at {url} failed: {name}" + (f": {text}" if text else "")

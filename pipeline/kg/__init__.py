@@ -1,0 +1,1 @@
+"""Knowledge graphs: a remote SPARQL endpoint and a local pyoxigraph store."""

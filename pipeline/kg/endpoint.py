@@ -1,0 +1,177 @@
+"""A remote SPARQL endpoint (ORKG's Virtuoso by default), asked through SPARQLWrapper for SPARQL JSON results."""
+from __future__ import annotations
+
+import ast
+import html
+import json
+import re
+import socket
+import ssl
+import urllib.error
+import warnings
+from http.client import HTTPException
+from typing import Any
+
+from SPARQLWrapper import JSON, POST, SPARQLWrapper
+from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
+
+from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
+from pipeline.records import Rows, Term
+
+XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+NOT_RESULTS = "the endpoint returned something that is not SPARQL JSON results"
+UNAVAILABLE = {502, 503, 504}  # a gateway in front of the endpoint says the endpoint is down
+
+
+class EndpointKG:
+    """Runs SELECT/ASK queries on a SPARQL endpoint; errors come out as KnowledgeGraphError, never as empty rows."""
+
+    def __init__(self, url: str, *, timeout: float = 30.0, row_cap: int = 1000, agent: str = "kgqa-bot") -> None:
+        self.url = url
+        self.name = url
+        self.timeout = timeout
+        self.row_cap = row_cap
+        self.agent = agent
+
+    def select(self, query: str) -> Rows:
+        data = self._fetch(query)
+        rows = Rows.from_json(data, source=self.url)
+        if rows.boolean is not None:
+            return rows
+        bindings = [{var: normalise(term) for var, term in row.items()} for row in rows.rows]
+        caveat = ""
+        if len(bindings) > self.row_cap:
+            caveat = f"only the first {self.row_cap} of {len(bindings)} rows are shown"
+            bindings = bindings[:self.row_cap]
+        return Rows(rows.vars, bindings, None, self.url, caveat)
+
+    def ping(self) -> bool:
+        """True when the endpoint answers a trivial query."""
+        try:
+            self._fetch("ASK {}")
+        except KnowledgeGraphError:
+            return False
+        return True
+
+    def _fetch(self, query: str) -> dict[str, Any]:
+        wrapper = SPARQLWrapper(self.url, agent=self.agent)
+        wrapper.setMethod(POST)  # long queries do not fit in a URL; Virtuoso takes form-encoded POSTs
+        wrapper.setReturnFormat(JSON)
+        wrapper.setTimeout(self.timeout)  # type: ignore[arg-type]  # urllib takes a float
+        with warnings.catch_warnings():  # it warns about query forms it does not know; the endpoint will judge
+            warnings.simplefilter("ignore")
+            wrapper.setQuery(query)
+        try:
+            response = wrapper.query().response
+            try:
+                content_type = response.headers.get("Content-Type", "") or ""
+                body = response.read()
+            finally:
+                response.close()
+        except SPARQLWrapperException as exc:
+            raise self._rejected(exc) from exc
+        except urllib.error.HTTPError as exc:
+            raise self._http_error(exc.code, _body_of(exc)) from exc
+        except (urllib.error.URLError, OSError, HTTPException) as exc:
+            raise self._unreachable(exc) from exc
+        return _parse(body, content_type)
+
+    def _rejected(self, exc: SPARQLWrapperException) -> KnowledgeGraphError:
+        code = {"QueryBadFormed": 400, "Unauthorized": 401, "EndPointNotFound": 404, "URITooLong": 414,
+                "EndPointInternalError": 500}.get(type(exc).__name__, 0)
+        return self._http_error(code, _response_of(exc))
+
+    def _http_error(self, code: int, body: str) -> KnowledgeGraphError:
+        message = summary(body)
+        if code == 400:
+            return KnowledgeGraphError(f"the endpoint rejected the query: {message or 'HTTP 400 Bad Request'}")
+        if code in UNAVAILABLE:
+            return EndpointUnreachable(f"ORKG endpoint {self.url} is unavailable (HTTP {code})"
+                                       + (f": {message}" if message else ""))
+        if code == 404:
+            return KnowledgeGraphError(f"there is no SPARQL endpoint at {self.url} (HTTP 404)")
+        what = f"the endpoint failed the query (HTTP {code})" if code >= 500 else \
+            f"the endpoint refused the query (HTTP {code})"
+        return KnowledgeGraphError(f"{what}: {message}" if message else what)
+
+    def _unreachable(self, exc: BaseException) -> EndpointUnreachable:
+        reason: Any = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+        if isinstance(reason, (socket.timeout, TimeoutError)):
+            return EndpointUnreachable(f"ORKG endpoint {self.url} did not answer in {self.timeout:g} s")
+        if isinstance(reason, ConnectionRefusedError):
+            detail = "connection refused"
+        elif isinstance(reason, socket.gaierror):
+            detail = "the host name could not be resolved"
+        elif isinstance(reason, ssl.SSLError):
+            detail = f"TLS error ({reason.reason or reason})"
+        elif isinstance(reason, (ConnectionError, HTTPException)):
+            detail = "the connection was closed before an answer came"
+        else:
+            detail = str(reason) or type(reason).__name__
+        return EndpointUnreachable(f"ORKG endpoint {self.url} could not be reached: {detail}")
+
+
+def normalise(term: Term) -> Term:
+    """A term as SPARQL 1.1 JSON has it: Virtuoso's "typed-literal" becomes "literal", xsd:string is implicit."""
+    if term.get("type") == "typed-literal":
+        term = {**term, "type": "literal"}
+    if term.get("datatype") == XSD_STRING:
+        term = {k: v for k, v in term.items() if k != "datatype"}
+    return term
+
+
+def _parse(body: bytes, content_type: str) -> dict[str, Any]:
+    if "html" in content_type.lower():
+        raise KnowledgeGraphError(NOT_RESULTS)
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise KnowledgeGraphError(NOT_RESULTS) from exc
+    if not isinstance(data, dict) or not ("boolean" in data or _has_bindings(data)):
+        raise KnowledgeGraphError(NOT_RESULTS)
+    return data
+
+
+def _has_bindings(data: dict[str, Any]) -> bool:
+    head, results = data.get("head"), data.get("results")
+    return isinstance(head, dict) and isinstance(results, dict) and isinstance(results.get("bindings"), list)
+
+
+_TAG = re.compile(r"<[^>]*>")
+
+
+def summary(body: str, max_lines: int = 3, max_chars: int = 300) -> str:
+    """The first lines of an error page, tags and the echoed query left out."""
+    is_html = bool(re.search(r"(?i)<(html|body|head|title|h1|p|pre|div)\b", body))
+    if is_html:
+        body = re.sub(r"(?is)<(script|style)\b.*?</\1>", " ", body)
+        body = html.unescape(_TAG.sub("\n", body))
+    lines: list[str] = []
+    for line in (ln.strip() for ln in body.splitlines()):
+        if not line:
+            if lines and not is_html:
+                break  # Virtuoso follows its message with a blank line and the query it was given
+            continue
+        if line not in lines:  # an HTML page's title and heading often say the same
+            lines.append(line)
+        if len(lines) == max_lines:
+            break
+    text = " ".join(lines)
+    return text if len(text) <= max_chars else text[:max_chars - 1] + "…"
+
+
+def _response_of(exc: SPARQLWrapperException) -> str:
+    """The endpoint's body, which SPARQLWrapper keeps only as a repr inside its message."""
+    _, _, raw = str(exc).partition("\n\nResponse:\n")
+    try:
+        value = ast.literal_eval(raw) if raw else b""
+    except (ValueError, SyntaxError):
+        return raw
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def _body_of(exc: urllib.error.HTTPError) -> str:
+    try:
+        return exc.read().decode("utf-8", "replace")
+    except (OSError, HTTPException):
+        return ""

@@ -1,0 +1,28 @@
+"""The default KG: the live endpoint, falling back to the snapshot (with a dated caveat) when it cannot be reached."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
+from pipeline.parts import KnowledgeGraph
+from pipeline.records import Rows
+
+
+class FallbackKG:
+    """Asks ``primary``; only when it is unreachable asks ``fallback`` and says so in the result's caveat."""
+
+    def __init__(self, primary: KnowledgeGraph, fallback: KnowledgeGraph) -> None:
+        self.primary = primary
+        self.fallback = fallback
+        self.name = f"{primary.name} (fallback: {fallback.name})"
+
+    def select(self, query: str) -> Rows:
+        try:
+            return self.primary.select(query)
+        except EndpointUnreachable as exc:
+            try:
+                rows = self.fallback.select(query)
+            except KnowledgeGraphError as inner:
+                raise EndpointUnreachable(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") \
+                    from exc
+            return replace(rows, caveat=f"{exc}. Showing the answer {rows.caveat}")

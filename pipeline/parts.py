@@ -1,0 +1,39 @@
+"""The swappable parts, one small Protocol each; implementations live in their own modules."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from pipeline.records import Example, Generation, Retrieved, Rows
+
+
+class Encoder(Protocol):
+    """Turns sentences into unit-length vectors."""
+
+    name: str
+
+    def encode(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+
+class ExampleStore(Protocol):
+    """Known question->SPARQL pairs, searchable by question similarity."""
+
+    def search(self, question: str, k: int) -> list[Retrieved]: ...
+
+    def add(self, examples: Sequence[Example]) -> int: ...
+
+
+class Generator(Protocol):
+    """Writes a SPARQL query for a question, given the most similar known examples."""
+
+    name: str
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation: ...
+
+
+class KnowledgeGraph(Protocol):
+    """Runs read-only SPARQL queries (SELECT/ASK); the query arrives already gated and prefixed."""
+
+    name: str
+
+    def select(self, query: str) -> Rows: ...

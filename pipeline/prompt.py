@@ -1,0 +1,25 @@
+"""The paper's few-shot prompt, inside Vicuna's conversation format."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.records import Retrieved
+from pipeline.sparql import squash
+
+SYSTEM = ("A chat between a curious user and an artificial intelligence assistant. "
+          "The assistant gives helpful, detailed, and polite answers to the user's questions.")
+TASK = ("Task: Generate SPARQL queries to query the ORKG.\n"
+        "Instruction: If you cannot generate a SPARQL query based on the provided examples, explain the reason.\n")
+NOTE = "Note: Output only the SPARQL query."
+STOP_SEQUENCES = ["USER:", "\nQuestion:", "</s>"]
+
+
+def few_shot(question: str, examples: Sequence[Retrieved]) -> str:
+    """The paper's template: one `Question: ... \\n Sparql: ...` pair per example, then the question."""
+    shots = "".join(f"Question: {squash(r.example.question)}\nSparql: {squash(r.example.sparql)}\n" for r in examples)
+    return f"{TASK}{shots}Question: {squash(question)}\nSparql:\n{NOTE}"
+
+
+def vicuna(prompt: str) -> str:
+    """Wrap a user prompt in the Vicuna v1.1/v1.5 conversation format."""
+    return f"{SYSTEM} USER: {prompt} ASSISTANT:"

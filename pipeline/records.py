@@ -1,0 +1,123 @@
+"""Typed records passed between the pipeline's parts."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
+
+
+@dataclass(frozen=True)
+class Example:
+    """A known question->SPARQL pair, as stored in the example store."""
+
+    id: str
+    question: str
+    sparql: str
+    template_id: str = ""
+    source: str = "sciqa"  # "sciqa" or "team"
+
+
+@dataclass(frozen=True)
+class Retrieved:
+    """An example found for a question, with its cosine similarity (1 = identical)."""
+
+    example: Example
+    score: float
+
+
+@dataclass(frozen=True)
+class Generation:
+    """What a generator made of a question: a query, or a reason why not."""
+
+    generator: str
+    sparql: str | None
+    raw: str = ""
+    prompt: str = ""
+    explanation: str = ""
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Rows:
+    """A SELECT/ASK result: variable names and bindings in SPARQL-JSON term form."""
+
+    vars: list[str]
+    rows: list[dict[str, Term]]
+    boolean: bool | None = None
+    source: str = ""  # which KG answered, e.g. an endpoint URL or "snapshot (ORKG, early 2023)"
+    caveat: str = ""  # e.g. "the live endpoint was unreachable; recorded answer from early 2023"
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], source: str = "", caveat: str = "") -> Rows:
+        """Build from a SPARQL 1.1 JSON results document."""
+        if "boolean" in data:
+            return cls([], [], bool(data["boolean"]), source, caveat)
+        vars_ = list(data.get("head", {}).get("vars", []))
+        rows = list(data.get("results", {}).get("bindings", []))
+        return cls(vars_, rows, None, source, caveat)
+
+    def to_json(self) -> dict[str, Any]:
+        if self.boolean is not None:
+            return {"head": {}, "boolean": self.boolean}
+        return {"head": {"vars": self.vars}, "results": {"bindings": self.rows}}
+
+    def flat(self) -> list[str]:
+        """Every bound value of every row, in order (the SciQA challenge's answer form)."""
+        if self.boolean is not None:
+            return [str(self.boolean).lower()]
+        return [row[v]["value"] for row in self.rows for v in self.vars if v in row]
+
+
+@dataclass(frozen=True)
+class Validation:
+    """The outcome of cleaning and checking a query; ``fixed`` is what should run."""
+
+    original: str
+    fixed: str
+    errors: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class Answer:
+    """Everything the pipeline knows about one question, for the CLI, the bot and the evaluator."""
+
+    question: str
+    examples: list[Retrieved] = field(default_factory=list)
+    generation: Generation | None = None
+    sparql: str | None = None
+    rows: Rows | None = None
+    explanation: str = ""
+    error: str = ""
+    kg: str = ""
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def generator(self) -> str:
+        return self.generation.generator if self.generation else ""
+
+    def to_json(self) -> dict[str, Any]:
+        rows = self.rows
+        return {
+            "question": self.question,
+            "sparql": self.sparql,
+            "answer": {"vars": rows.vars if rows else [], "rows": rows.rows if rows else [],
+                       "boolean": rows.boolean if rows else None},
+            "flat_answer": rows.flat() if rows else [],
+            "explanation": self.explanation,
+            "error": self.error,
+            "caveat": rows.caveat if rows else "",
+            "generator": self.generator,
+            "kg": self.kg,
+            "examples": [{"id": r.example.id, "question": r.example.question, "sparql": r.example.sparql,
+                          "template_id": r.example.template_id, "source": r.example.source,
+                          "score": round(r.score, 4)} for r in self.examples],
+            "prompt": self.generation.prompt if self.generation else "",
+            "raw_generation": self.generation.raw if self.generation else "",
+            "notes": list(self.generation.notes) if self.generation else [],
+            "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
+        }

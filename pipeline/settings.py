@@ -1,0 +1,113 @@
+"""One settings object, read from the environment (``KGQA_*``, ``SLACK_*``, ``SCIQA_DIR``) and an optional .env."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+ORKG_ENDPOINT = "https://orkg.org/triplestore"
+DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
+
+_ENV = {  # field -> environment variable
+    "home": "KGQA_HOME", "sciqa_dir": "SCIQA_DIR", "embedding_model": "KGQA_EMBEDDING_MODEL",
+    "chroma_url": "KGQA_CHROMA_URL", "collection": "KGQA_COLLECTION", "generator": "KGQA_GENERATOR",
+    "shots": "KGQA_SHOTS", "kg": "KGQA_KG", "tgi_url": "KGQA_TGI_URL", "tgi_timeout": "KGQA_TGI_TIMEOUT",
+    "max_new_tokens": "KGQA_MAX_NEW_TOKENS", "openai_url": "KGQA_OPENAI_URL", "openai_model": "KGQA_OPENAI_MODEL",
+    "openai_api_key": "KGQA_OPENAI_API_KEY", "endpoint": "KGQA_ENDPOINT", "kg_timeout": "KGQA_KG_TIMEOUT",
+    "row_cap": "KGQA_ROW_CAP", "max_question_chars": "KGQA_MAX_QUESTION_CHARS",
+    "index_splits": "KGQA_INDEX_SPLITS", "http_port": "KGQA_HTTP_PORT", "maintainers": "KGQA_MAINTAINERS",
+    "slack_bot_token": "SLACK_BOT_TOKEN", "slack_app_token": "SLACK_APP_TOKEN",
+    "slack_signing_secret": "SLACK_SIGNING_SECRET", "slack_api_url": "SLACK_API_URL",
+    "workers": "KGQA_WORKERS", "min_similarity": "KGQA_MIN_SIMILARITY",
+}
+SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob, with defaults that work offline on a laptop."""
+
+    home: Path = field(default_factory=lambda: Path.home() / ".kgqa")
+    sciqa_dir: Path | None = None
+    embedding_model: str = DEFAULT_MODEL
+    chroma_url: str = ""
+    collection: str = "sciqa_examples"
+    generator: str = ""  # "" = tgi when tgi_url is set, else adapter
+    shots: int = 3
+    kg: str = "auto"  # auto = live endpoint with snapshot fallback
+    tgi_url: str = ""
+    tgi_timeout: float = 60.0
+    max_new_tokens: int = 512
+    openai_url: str = ""
+    openai_model: str = "vicuna-13b"
+    openai_api_key: str = ""
+    endpoint: str = ORKG_ENDPOINT
+    kg_timeout: float = 30.0
+    row_cap: int = 1000
+    max_question_chars: int = 2000
+    index_splits: str = "train"
+    http_port: int = 3000
+    maintainers: str = ""
+    slack_bot_token: str = ""
+    slack_app_token: str = ""
+    slack_signing_secret: str = ""
+    slack_api_url: str = ""
+    workers: int = 4
+    min_similarity: float = 0.45
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"), **overrides: Any) -> Settings:
+        """Read the environment (and a .env file, whose values the environment overrides)."""
+        values: dict[str, str] = {}
+        if dotenv is not None and dotenv.is_file():
+            values.update(_read_dotenv(dotenv))
+        values.update(os.environ if env is None else env)
+        kwargs: dict[str, Any] = {}
+        types = {f.name: f.type for f in fields(cls)}
+        for name, var in _ENV.items():
+            raw = values.get(var, "").strip()
+            if raw:
+                kwargs[name] = _convert(raw, str(types[name]))
+        kwargs.update({k: v for k, v in overrides.items() if v is not None})
+        return cls(**kwargs)
+
+    def with_(self, **changes: Any) -> Settings:
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    @property
+    def chroma_path(self) -> Path:
+        return self.home / "chroma"
+
+    @property
+    def maintainer_ids(self) -> frozenset[str]:
+        return frozenset(m.strip() for m in self.maintainers.split(",") if m.strip())
+
+    def secrets(self) -> list[str]:
+        """The secret values set, so that logs and replies can be scrubbed of them."""
+        return [v for v in (getattr(self, n) for n in SECRETS) if v]
+
+    def __repr__(self) -> str:  # never print a token
+        shown = {f.name: ("***" if f.name in SECRETS and getattr(self, f.name) else getattr(self, f.name))
+                 for f in fields(self)}
+        return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
+
+
+def _convert(raw: str, type_name: str) -> Any:
+    if "Path" in type_name:
+        return Path(raw).expanduser()
+    if type_name == "int":
+        return int(raw)
+    if type_name == "float":
+        return float(raw)
+    return raw
+
+
+def _read_dotenv(path: Path) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#") and "=" in line:
+            key, _, value = line.partition("=")
+            out[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
+    return out

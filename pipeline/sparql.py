@@ -1,0 +1,267 @@
+"""Pure functions on SPARQL text: tokenise, clean, declare prefixes, gate, canonicalise."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pipeline.records import Validation
+
+PREFIXES: dict[str, str] = {
+    "orkgp": "http://orkg.org/orkg/predicate/",
+    "orkgc": "http://orkg.org/orkg/class/",
+    "orkgr": "http://orkg.org/orkg/resource/",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "owl": "http://www.w3.org/2002/07/owl#",
+}
+RDF_TYPE = PREFIXES["rdf"] + "type"
+UPDATE_WORDS = frozenset({"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH",
+                          "USING"})
+FORBIDDEN_WORDS = UPDATE_WORDS | {"SERVICE"}
+
+_TOKEN = re.compile(
+    r"""
+    (?P<ws>\s+)
+  | (?P<comment>\#[^\n]*)
+  | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"|'''(?:[^'\\]|\\.|'(?!''))*'''
+               |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
+  | (?P<iri><[^<>"{}|^`\\\s]*>)
+  | (?P<var>[?$][A-Za-z0-9_\u00B7-\uFFFF]+)
+  | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF][\w\-.]*)?:(?:[\w\-:%\u00B7-\uFFFF]|\.(?=[\w\-:%]))*)
+  | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
+  | (?P<number>\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+(?:[eE][+-]?\d+)?)
+  | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<punct>\^\^|&&|\|\||!=|<=|>=|[{}()\[\];,.*=<>!+\-/|^])
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    kind: str
+    text: str
+
+
+def tokenize(query: str) -> list[Token]:
+    """Split a query into tokens; blanks and comments are dropped."""
+    return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(query)
+            if m.lastgroup not in ("ws", "comment")]
+
+
+def squash(text: str) -> str:
+    """Remove newlines and runs of blanks outside string literals; literals are kept intact."""
+    parts: list[str] = []
+    pos = 0
+    for m in _TOKEN.finditer(text):
+        if m.lastgroup == "string":
+            parts.append(re.sub(r"\s+", " ", text[pos:m.start()]))
+            parts.append(m.group())
+            pos = m.end()
+    parts.append(re.sub(r"\s+", " ", text[pos:]))
+    return "".join(parts).strip()
+
+
+_FENCE = re.compile(r"```(?:sparql|SPARQL)?\s*(.*?)(?:```|$)", re.DOTALL)
+_START = re.compile(r"\b(PREFIX|SELECT|ASK|CONSTRUCT|DESCRIBE|BASE)\b", re.IGNORECASE)
+
+
+def extract_query(text: str) -> str | None:
+    """Pull the SPARQL out of a model's reply (code fences, a leading 'Sparql:', trailing chatter); None if none."""
+    fence = _FENCE.search(text)
+    if fence and _START.search(fence.group(1)):
+        text = fence.group(1)
+    start = _START.search(text)
+    if not start:
+        return None
+    body = text[start.start():]
+    end = _query_end(body)
+    return squash(body[:end]) if end else None
+
+
+def _query_end(body: str) -> int:
+    """Index just past the query: the outermost '}' closing the WHERE clause and any solution modifiers after it."""
+    depth, seen_open, end = 0, False, 0
+    tokens = list(_TOKEN.finditer(body))
+    for i, m in enumerate(tokens):
+        t = m.group()
+        if m.lastgroup == "punct" and t == "{":
+            depth, seen_open = depth + 1, True
+        elif m.lastgroup == "punct" and t == "}":
+            depth -= 1
+            if depth == 0:
+                end = m.end()
+                end = _modifiers_end(tokens, i + 1, end)
+                break
+    if seen_open and depth > 0:  # unbalanced: keep everything, the validator reports it
+        return len(body.rstrip())
+    return end
+
+
+_MODIFIERS = frozenset({"GROUP", "ORDER", "BY", "HAVING", "LIMIT", "OFFSET", "ASC", "DESC", "VALUES"})
+
+
+def _modifiers_end(tokens: list[re.Match[str]], i: int, end: int) -> int:
+    depth = 0
+    while i < len(tokens):
+        m = tokens[i]
+        kind, t = m.lastgroup, m.group()
+        if kind in ("ws", "comment"):
+            pass
+        elif depth == 0 and kind == "word" and t.upper() not in _MODIFIERS and t.upper() not in _FUNCS:
+            break
+        elif depth == 0 and kind not in ("word", "var", "number", "punct", "string", "iri", "pname"):
+            break
+        elif t == "(":
+            depth += 1
+        elif t == ")":
+            depth -= 1
+        elif depth == 0 and kind == "punct" and t not in ("(", ")", "{", "}"):
+            break
+        if kind not in ("ws", "comment"):
+            end = m.end()
+        i += 1
+    return end
+
+
+_FUNCS = frozenset({"STR", "LCASE", "UCASE", "XSD", "COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "STRLEN",
+                    "UNDEF"})
+
+
+def declared_prefixes(query: str) -> dict[str, str]:
+    toks = tokenize(query)
+    out: dict[str, str] = {}
+    for i, tok in enumerate(toks[:-2]):
+        if tok.kind == "word" and tok.text.upper() == "PREFIX" and toks[i + 1].kind == "pname" \
+                and toks[i + 2].kind == "iri":
+            out[toks[i + 1].text[:-1]] = toks[i + 2].text[1:-1]
+    return out
+
+
+def add_prefixes(query: str) -> str:
+    """Declare the known prefixes a query uses but does not declare (never twice)."""
+    declared = declared_prefixes(query)
+    used = {t.text.split(":", 1)[0] for t in tokenize(query) if t.kind == "pname"}
+    missing = [p for p in PREFIXES if p in used and p not in declared]
+    head = "".join(f"PREFIX {p}: <{PREFIXES[p]}>\n" for p in missing)
+    return head + query
+
+
+def forbidden_words(query: str) -> list[str]:
+    """Update operations and SERVICE found outside strings, IRIs and comments."""
+    return sorted({t.text.upper() for t in tokenize(query) if t.kind == "word" and t.text.upper() in FORBIDDEN_WORDS})
+
+
+def has_top_level_limit(query: str) -> bool:
+    depth = 0
+    for tok in tokenize(query):
+        if tok.text == "{":
+            depth += 1
+        elif tok.text == "}":
+            depth -= 1
+        elif depth == 0 and tok.kind == "word" and tok.text.upper() == "LIMIT":
+            return True
+    return False
+
+
+def query_form(query: str) -> str:
+    """SELECT, ASK, CONSTRUCT, DESCRIBE, or the first keyword of whatever this is."""
+    for tok in tokenize(query):
+        if tok.kind == "word" and tok.text.upper() not in ("PREFIX", "BASE"):
+            return tok.text.upper()
+        if tok.kind not in ("pname", "iri", "word"):
+            return ""
+    return ""
+
+
+def syntax_errors(query: str) -> list[str]:
+    """Parse with the SPARQL 1.1 query grammar; a list of one message on failure, empty when it parses."""
+    return list(_syntax_errors(query))
+
+
+@lru_cache(maxsize=4096)
+def _syntax_errors(query: str) -> tuple[str, ...]:
+    from rdflib.plugins.sparql.parser import parseQuery  # heavy import, only when needed
+
+    try:
+        parseQuery(query)
+    except Exception as exc:  # pyparsing raises its own exception types
+        return (f"syntax error: {_short(exc)}",)
+    return ()
+
+
+def _short(exc: Exception) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:300]
+
+
+def gate(query: str, row_cap: int | None = None) -> Validation:
+    """The read-only gate every query passes: declares prefixes, refuses updates/SERVICE, adds a LIMIT."""
+    original = query
+    query = add_prefixes(squash(query)) if query.strip() else ""
+    errors: list[str] = []
+    if not query:
+        return Validation(original, "", ("the query is empty",))
+    bad = forbidden_words(query)
+    if bad:
+        errors.append("refused: only read-only queries may run, and this one uses " + ", ".join(bad))
+    form = query_form(query)
+    if not bad and form not in ("SELECT", "ASK"):
+        errors.append(f"refused: only SELECT and ASK queries may run, not {form or 'this'}")
+    if not errors:
+        errors.extend(syntax_errors(query))
+    if not errors and row_cap and form == "SELECT" and not has_top_level_limit(query):
+        query = f"{query} LIMIT {row_cap}"
+    return Validation(original, query, tuple(errors))
+
+
+def canonical(query: str) -> str:
+    """A form that is equal for queries differing only in blanks, keyword case, prefixes or variable names."""
+    toks = tokenize(query)
+    prefixes = dict(PREFIXES)
+    prefixes.update(declared_prefixes(query))
+    names: dict[str, str] = {}
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if tok.kind == "word" and tok.text.upper() in ("PREFIX", "BASE"):
+            i += 3 if tok.text.upper() == "PREFIX" else 2
+            continue
+        out.append(_canon_token(tok, prefixes, names))
+        i += 1
+    cleaned = [t for j, t in enumerate(out) if not (t == "." and j + 1 < len(out) and out[j + 1] == "}")]
+    return " ".join(cleaned)
+
+
+def _canon_token(tok: Token, prefixes: dict[str, str], names: dict[str, str]) -> str:
+    if tok.kind == "var":
+        return names.setdefault(tok.text[1:], f"?v{len(names)}")
+    if tok.kind == "pname":
+        ns, _, local = tok.text.partition(":")
+        return f"<{prefixes[ns]}{local}>" if ns in prefixes else tok.text
+    if tok.kind == "word":
+        return f"<{RDF_TYPE}>" if tok.text == "a" else tok.text.upper()
+    if tok.kind == "string":
+        body = tok.text[3:-3] if tok.text[:3] in ('"""', "'''") else tok.text[1:-1]
+        if tok.text[0] == "'":
+            body = body.replace('"', '\\"')
+        return f'"{body}"'
+    return tok.text
+
+
+def string_literals(query: str) -> list[str]:
+    """The contents of the string literals in a query, in order."""
+    out = []
+    for tok in tokenize(query):
+        if tok.kind == "string":
+            out.append(tok.text[3:-3] if tok.text[:3] in ('"""', "'''") else tok.text[1:-1])
+    return out
+
+
+def iter_pnames(query: str) -> Iterator[str]:
+    return (t.text for t in tokenize(query) if t.kind == "pname")

@@ -1,0 +1,197 @@
+"""The example store: SciQA (and team) question->SPARQL pairs in Chroma, embedded by their question."""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pipeline.errors import StoreError
+from pipeline.parts import Encoder
+from pipeline.records import Example, Retrieved
+
+BATCH = 256
+
+
+class EncoderFunction:
+    """Chroma's embedding-function interface over our Encoder, so Chroma's own (downloading) default never runs."""
+
+    def __init__(self, encoder: Encoder) -> None:
+        self.encoder = encoder
+
+    def __call__(self, input: Sequence[str]) -> list[Any]:  # noqa: A002 (Chroma's parameter name)
+        import numpy as np
+
+        return [np.asarray(v, dtype=np.float32) for v in self.encoder.encode(list(input))]
+
+    def embed_query(self, input: Sequence[str]) -> list[Any]:  # noqa: A002
+        return self(input)
+
+    @staticmethod
+    def name() -> str:
+        return "kgqa-encoder"
+
+    def get_config(self) -> dict[str, Any]:
+        return {"model": self.encoder.name}
+
+    @staticmethod
+    def build_from_config(config: dict[str, Any]) -> EncoderFunction:
+        raise StoreError("open the store through pipeline.store.ChromaStore, which supplies the encoder")
+
+    def is_legacy(self) -> bool:
+        return False
+
+    def default_space(self) -> str:
+        return "cosine"
+
+    def supported_spaces(self) -> list[str]:
+        return ["cosine"]
+
+
+def fingerprint(examples: Iterable[Example], model: str) -> str:
+    digest = hashlib.sha256(model.encode())
+    for ex in sorted(examples, key=lambda e: e.id):
+        digest.update(json.dumps([ex.id, ex.question, ex.sparql, ex.template_id]).encode())
+    return digest.hexdigest()[:32]
+
+
+def team_id(question: str) -> str:
+    return "team-" + hashlib.sha256(" ".join(question.lower().split()).encode()).hexdigest()[:16]
+
+
+def open_client(path: Path | None = None, url: str = "") -> Any:
+    """A Chroma client: a server when ``url`` is set, else a persistent store on disk. Telemetry off."""
+    import chromadb
+    from chromadb.config import Settings as ChromaSettings
+
+    settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
+    try:
+        if url:
+            from urllib.parse import urlparse
+
+            u = urlparse(url)
+            return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
+                                       ssl=u.scheme == "https", settings=settings)
+        assert path is not None
+        path.mkdir(parents=True, exist_ok=True)
+        return chromadb.PersistentClient(str(path), settings=settings)
+    except Exception as exc:
+        where = url or str(path)
+        raise StoreError(f"the example store at {where} cannot be opened ({type(exc).__name__}: {exc}); "
+                         "run `kgqa index --rebuild`") from exc
+
+
+class ChromaStore:
+    """Known pairs in one Chroma collection; documents are questions, the SPARQL is metadata."""
+
+    def __init__(self, client: Any, encoder: Encoder, collection: str = "sciqa_examples") -> None:
+        self.client = client
+        self.encoder = encoder
+        self.name = collection
+        self._function = EncoderFunction(encoder)
+        self._collection: Any = None
+
+    # -- reading -----------------------------------------------------------------------------------------
+    def _col(self, create: bool = False) -> Any:
+        if self._collection is None:
+            try:
+                if create:
+                    self._collection = self.client.get_or_create_collection(
+                        self.name, embedding_function=self._function, metadata={"hnsw:space": "cosine"})
+                else:
+                    self._collection = self.client.get_collection(self.name, embedding_function=self._function)
+            except Exception as exc:
+                if not create and "does not exist" in str(exc).lower():
+                    raise StoreError("the example store is empty: run `kgqa index` first") from exc
+                raise StoreError(f"the example store is unreadable ({type(exc).__name__}); "
+                                 "run `kgqa index --rebuild`") from exc
+        return self._collection
+
+    def count(self) -> int:
+        try:
+            return int(self._col().count())
+        except StoreError:
+            return 0
+
+    def search(self, question: str, k: int) -> list[Retrieved]:
+        return self.search_vector(self.encoder.encode([question])[0], k)
+
+    def search_vector(self, vector: Sequence[float], k: int, where: dict[str, Any] | None = None) -> list[Retrieved]:
+        col = self._col()
+        try:
+            res = col.query(query_embeddings=[list(vector)], n_results=max(1, k), where=where,
+                            include=["documents", "metadatas", "distances"])
+        except Exception as exc:
+            raise StoreError(f"the example store failed a search ({type(exc).__name__}); "
+                             "run `kgqa index --rebuild`") from exc
+        out = []
+        for id_, doc, meta, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0]):
+            out.append(Retrieved(_example(id_, doc, meta), 1.0 - float(dist)))
+        return out
+
+    def examples(self, source: str | None = None) -> list[Example]:
+        """Every stored pair (optionally of one source), read in pages."""
+        col = self._col()
+        out: list[Example] = []
+        offset = 0
+        while True:
+            res = col.get(include=["documents", "metadatas"], limit=1000, offset=offset,
+                          where={"source": source} if source else None)
+            out.extend(_example(i, d, m) for i, d, m in zip(res["ids"], res["documents"], res["metadatas"]))
+            if len(res["ids"]) < 1000:
+                return out
+            offset += 1000
+
+    def fingerprint(self) -> str:
+        try:
+            return str((self._col().metadata or {}).get("kgqa_fingerprint", ""))
+        except StoreError:
+            return ""
+
+    # -- writing -----------------------------------------------------------------------------------------
+    def add(self, examples: Sequence[Example]) -> int:
+        """Add or replace pairs (by id); returns how many were written."""
+        col = self._col(create=True)
+        for start in range(0, len(examples), BATCH):
+            chunk = list(examples[start:start + BATCH])
+            col.upsert(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
+                       embeddings=self._function([e.question for e in chunk]),
+                       metadatas=[_meta(e) for e in chunk])
+        return len(examples)
+
+    def rebuild(self, examples: Sequence[Example], print_fingerprint: str,
+                progress: Callable[[int], None] | None = None) -> int:
+        """Build a fresh collection aside, carry the team's pairs over, then swap it in (never half-built)."""
+        team = self.examples("team") if self.count() else []
+        aside = f"{self.name}-building"
+        self._drop(aside)
+        col = self.client.create_collection(aside, embedding_function=self._function,
+                                            metadata={"hnsw:space": "cosine", "kgqa_fingerprint": print_fingerprint})
+        items = list(examples) + team
+        for start in range(0, len(items), BATCH):
+            chunk = items[start:start + BATCH]
+            col.add(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
+                    embeddings=self._function([e.question for e in chunk]), metadatas=[_meta(e) for e in chunk])
+            if progress:
+                progress(len(chunk))
+        self._drop(self.name)
+        col.modify(name=self.name)
+        self._collection = None
+        return len(items)
+
+    def _drop(self, name: str) -> None:
+        try:
+            self.client.delete_collection(name)
+        except Exception:  # absent: nothing to drop
+            pass
+
+
+def _meta(e: Example) -> dict[str, Any]:
+    return {"sparql": e.sparql, "template_id": e.template_id or "", "source": e.source}
+
+
+def _example(id_: str, question: str | None, meta: dict[str, Any] | None) -> Example:
+    meta = meta or {}
+    return Example(id_, question or "", str(meta.get("sparql", "")), str(meta.get("template_id", "")),
+                   str(meta.get("source", "sciqa")))

@@ -1,0 +1,56 @@
+"""Plain-text rendering of an Answer for the terminal."""
+from __future__ import annotations
+
+from pipeline.records import Answer, Retrieved, Rows
+
+MAX_ROWS = 20
+MAX_CELL = 60
+
+
+def cell(term: dict[str, str]) -> str:
+    value = term.get("value", "")
+    return value if len(value) <= MAX_CELL else value[:MAX_CELL - 1] + "…"
+
+
+def table(rows: Rows, limit: int = MAX_ROWS) -> str:
+    if rows.boolean is not None:
+        return "yes" if rows.boolean else "no"
+    if not rows.rows:
+        return "(no rows)"
+    shown = [[cell(r[v]) if v in r else "" for v in rows.vars] for r in rows.rows[:limit]]
+    widths = [max([len(v)] + [len(row[i]) for row in shown]) for i, v in enumerate(rows.vars)]
+    lines = ["  ".join(v.ljust(w) for v, w in zip(rows.vars, widths)),
+             "  ".join("-" * w for w in widths)]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in shown]
+    if len(rows.rows) > limit:
+        lines.append(f"... {len(rows.rows) - limit} more rows ({len(rows.rows)} in all; use --json for all)")
+    return "\n".join(lines)
+
+
+def examples(found: list[Retrieved]) -> str:
+    return "\n".join(f"  {r.score:.3f}  [{r.example.source} {r.example.id} {r.example.template_id}] "
+                     f"{r.example.question}" for r in found)
+
+
+def answer(a: Answer) -> str:
+    parts = []
+    if a.question:
+        parts.append(f"Question: {a.question}")
+    if a.sparql:
+        parts.append(f"SPARQL:\n  {a.sparql}")
+    if a.rows is not None:
+        parts.append("Answer:\n" + table(a.rows))
+        if a.rows.caveat:
+            parts.append(f"Note: {a.rows.caveat}")
+    if a.explanation:
+        parts.append(f"Explanation: {a.explanation}")
+    gen = a.generation
+    prov = [f"generator {a.generator}"] if gen else []
+    prov.append(f"kg {a.kg}")
+    prov.append("time " + ", ".join(f"{k} {v:.0f} ms" for k, v in a.timings_ms.items()))
+    parts.append("Provenance: " + "; ".join(prov))
+    if gen and gen.notes:
+        parts.append("How: " + "; ".join(gen.notes))
+    if a.examples:
+        parts.append("Examples used:\n" + examples(a.examples))
+    return "\n".join(parts)

@@ -1,0 +1,207 @@
+"""A small ORKG-shaped graph, written by the project itself, for integration tests of the knowledge-graph parts.
+
+The shape follows the gold SPARQL of SciQA's templates T01-T08 (real ORKG class and predicate IRIs):
+
+    paper  a orkgc:Paper; rdfs:label TITLE; orkgp:P30 FIELD; orkgp:P29 YEAR; orkgp:P31 CONTRIBUTION.
+    cont   a orkgc:Contribution; orkgp:P32 PROBLEM; orkgp:HAS_MODEL MODEL; orkgp:HAS_SOURCE_CODE "url";
+           orkgp:HAS_BENCHMARK BENCHMARK.
+    bench  orkgp:HAS_DATASET DATASET; orkgp:HAS_EVALUATION EVAL.
+    eval   orkgp:HAS_METRIC METRIC; orkgp:HAS_VALUE "89.46".
+    FIELD a orkgc:ResearchField, PROBLEM a orkgc:Problem, DATASET a orkgc:Dataset, METRIC a orkgc:Metric,
+    MODEL a orkgc:Model -- each with an rdfs:label.
+
+As in ORKG (see the recorded answers in SciQA), every node is an orkgr:R<n> IRI and every label, score and code link
+is a plain string literal. Labels, titles and values are invented. Scores within one dataset and metric have the
+same number of integer digits, so SPARQL's string ordering (what ORKG's plain literals get) agrees with numeric order.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+ORKGC = "http://orkg.org/orkg/class/"
+ORKGP = "http://orkg.org/orkg/predicate/"
+ORKGR = "http://orkg.org/orkg/resource/"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+GRAPH = "http://orkg.org/orkg/fixture"  # the named graph the Virtuoso stand-in loads it into
+
+Triple = tuple[str, str, str]  # (subject IRI, predicate IRI, object IRI or literal in N-Triples syntax)
+
+
+@dataclass(frozen=True)
+class Result:
+    metric: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    dataset: str
+    results: tuple[Result, ...] = ()
+
+
+@dataclass(frozen=True)
+class Contribution:
+    problem: str
+    model: str | None = None
+    benchmarks: tuple[Benchmark, ...] = ()
+    code: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Paper:
+    title: str
+    field: str
+    year: str
+    contributions: tuple[Contribution, ...]
+
+
+NLP, CV, DB = "Natural Language Processing", "Computer Vision", "Databases/Information Systems"
+STORY_CLOZE, READING, PARAPHRASE = "Story Cloze Test", "LoreQA Reading Set", "ParaPhrase Pairs v2"
+IMAGES, UNUSED_DATASET = "Tiny Objects 20", "Empty Shelf Corpus"
+ACC, EM, F1, TOP1 = "Accuracy", "Exact Match", "F1", "Top-1 Accuracy"
+COMMONSENSE, QA, PARA, IMG = ("Common Sense Reasoning", "Question Answering", "Paraphrase Identification",
+                              "Image Classification")
+QUOTED_MODEL = 'NarrativeNet ("large", 2×)'  # quotes and a non-ASCII sign, as ORKG labels have
+
+
+def _c(problem: str, model: str | None, benchmarks: tuple[Benchmark, ...] = (), code: tuple[str, ...] = ()
+       ) -> Contribution:
+    return Contribution(problem, model, benchmarks, code)
+
+
+PAPERS: tuple[Paper, ...] = (
+    Paper("Coherent endings: scoring story continuations with a narrative model", NLP, "2019", (
+        _c(COMMONSENSE, "CoherenceNet", (Benchmark(STORY_CLOZE, (Result(ACC, "86.12"),)),),
+           ("https://github.com/example-lab/coherencenet",)),
+    )),
+    Paper("Pretraining narratives at scale", NLP, "2020", (
+        _c(COMMONSENSE, "StoryLM-base", (Benchmark(STORY_CLOZE, (Result(ACC, "82.40"),)),)),
+        _c(COMMONSENSE, "StoryLM-large", (Benchmark(STORY_CLOZE, (Result(ACC, "89.46"),)),),
+           ("https://github.com/example-lab/storylm", "https://gitlab.com/mirror/storylm")),
+        _c(QA, "StoryLM-large", (Benchmark(READING, (Result(EM, "71.3"), Result(F1, "79.85"))),),
+           ("https://github.com/example-lab/storylm-qa",)),
+    )),
+    Paper("A plain recurrent baseline for story completion", NLP, "2018", (
+        _c(COMMONSENSE, "Plain LSTM", (Benchmark(STORY_CLOZE, (Result(ACC, "77.08"),)),)),
+    )),
+    Paper("Reading with quotes: NarrativeNet", NLP, "2021", (
+        _c(QA, QUOTED_MODEL, (Benchmark(READING, (Result(EM, "74.90"), Result(F1, "82.17"))),),
+           ("https://github.com/example-lab/narrativenet",)),
+        _c(PARA, QUOTED_MODEL, (Benchmark(PARAPHRASE, (Result(ACC, "91.02"),)),)),
+    )),
+    Paper("Question answering with retrieval-free readers", NLP, "2022", (
+        _c(QA, "QuickReader", (Benchmark(READING, (Result(EM, "68.04"), Result(F1, "77.61"))),)),
+    )),
+    Paper("A survey of reading comprehension", NLP, "2022", (
+        _c(QA, None),  # no benchmark: must not show up where benchmarks are asked for
+    )),
+    Paper("Small images, small models", CV, "2021", (
+        _c(IMG, "TinyConv", (Benchmark(IMAGES, (Result(TOP1, "93.5"),)),), ("https://github.com/example-cv/tinyconv",)),
+        _c(IMG, "CoherenceNet", (Benchmark(IMAGES, (Result(TOP1, "88.9"),)),)),
+    )),
+    Paper("Indexing tables for question answering", DB, "2020", (
+        _c(QA, None),
+    )),
+)
+
+# Resource ids are allocated in this order, so a label always gets the same orkgr:R<n>.
+FIELDS = (NLP, CV, DB)
+PROBLEMS = (COMMONSENSE, QA, PARA, IMG)
+DATASETS = (STORY_CLOZE, READING, PARAPHRASE, IMAGES, UNUSED_DATASET)
+METRICS = (ACC, EM, F1, TOP1)
+
+
+def _models() -> tuple[str, ...]:
+    seen: dict[str, None] = {}
+    for paper in PAPERS:
+        for cont in paper.contributions:
+            if cont.model:
+                seen.setdefault(cont.model)
+    return tuple(seen)
+
+
+MODELS = _models()
+KINDS = {"ResearchField": FIELDS, "Problem": PROBLEMS, "Dataset": DATASETS, "Metric": METRICS, "Model": MODELS}
+
+
+def entity_iris() -> dict[tuple[str, str], str]:
+    """(class name, label) -> IRI for the shared entities: fields, problems, datasets, metrics, models."""
+    out: dict[tuple[str, str], str] = {}
+    n = 1000
+    for kind, labels in KINDS.items():
+        for label in labels:
+            out[(kind, label)] = f"{ORKGR}R{n}"
+            n += 1
+    return out
+
+
+def paper_iris() -> dict[str, str]:
+    """Paper title -> IRI."""
+    return {paper.title: f"{ORKGR}R{2000 + i}" for i, paper in enumerate(PAPERS)}
+
+
+def iri(kind: str, label: str) -> str:
+    """The IRI of a field, problem, dataset, metric or model; a paper's with kind "Paper"."""
+    return paper_iris()[label] if kind == "Paper" else entity_iris()[(kind, label)]
+
+
+def literal(text: str) -> str:
+    """A plain string literal in N-Triples syntax."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
+    return f'"{escaped}"'
+
+
+def fixture_triples() -> list[Triple]:
+    """Every triple of the fixture graph; objects are IRIs or N-Triples literals (starting with a quote)."""
+    ents = entity_iris()
+    out: list[Triple] = []
+    for (kind, label), node in ents.items():
+        out += [(node, RDF_TYPE, ORKGC + kind), (node, RDFS_LABEL, literal(label))]
+    counter = iter(range(3000, 10**6))
+    for paper, paper_node in zip(PAPERS, paper_iris().values()):
+        out += [(paper_node, RDF_TYPE, ORKGC + "Paper"), (paper_node, RDFS_LABEL, literal(paper.title)),
+                (paper_node, ORKGP + "P30", ents[("ResearchField", paper.field)]),
+                (paper_node, ORKGP + "P29", literal(paper.year))]
+        for i, cont in enumerate(paper.contributions, 1):
+            out += _contribution(cont, f"{ORKGR}R{next(counter)}", i, paper_node, ents, counter)
+    return out
+
+
+def _contribution(cont: Contribution, node: str, number: int, paper_node: str, ents: dict[tuple[str, str], str],
+                  counter: Iterator[int]) -> list[Triple]:
+    out = [(paper_node, ORKGP + "P31", node), (node, RDF_TYPE, ORKGC + "Contribution"),
+           (node, RDFS_LABEL, literal(f"Contribution {number}")),
+           (node, ORKGP + "P32", ents[("Problem", cont.problem)])]
+    if cont.model:
+        out.append((node, ORKGP + "HAS_MODEL", ents[("Model", cont.model)]))
+    out += [(node, ORKGP + "HAS_SOURCE_CODE", literal(url)) for url in cont.code]
+    for bench in cont.benchmarks:
+        bench_node = f"{ORKGR}R{next(counter)}"
+        out += [(node, ORKGP + "HAS_BENCHMARK", bench_node),
+                (bench_node, RDFS_LABEL, literal(f"Benchmark {bench.dataset}")),
+                (bench_node, ORKGP + "HAS_DATASET", ents[("Dataset", bench.dataset)])]
+        for result in bench.results:
+            eval_node = f"{ORKGR}R{next(counter)}"
+            out += [(bench_node, ORKGP + "HAS_EVALUATION", eval_node),
+                    (eval_node, ORKGP + "HAS_METRIC", ents[("Metric", result.metric)]),
+                    (eval_node, ORKGP + "HAS_VALUE", literal(result.value))]
+    return out
+
+
+def ntriples() -> str:
+    """The fixture graph as N-Triples text (UTF-8, one triple a line)."""
+    lines = []
+    for s, p, o in fixture_triples():
+        obj = o if o.startswith('"') else f"<{o}>"
+        lines.append(f"<{s}> <{p}> {obj} .\n")
+    return "".join(lines)
+
+
+def write_ntriples(path: str | Path) -> Path:
+    """Write the fixture graph to ``path`` as N-Triples; returns the path."""
+    path = Path(path)
+    path.write_text(ntriples(), encoding="utf-8")
+    return path
