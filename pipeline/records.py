@@ -75,7 +75,8 @@ class Validation:
 
     original: str
     fixed: str
-    errors: tuple[str, ...] = ()
+    errors: tuple[str, ...] = ()  # why it must not run
+    warnings: tuple[str, ...] = ()  # e.g. not standard SPARQL 1.1 (the endpoint may still accept it)
 
     @property
     def ok(self) -> bool:

@@ -54,15 +54,12 @@ def tokenize(query: str) -> list[Token]:
 
 
 def squash(text: str) -> str:
-    """Remove newlines and runs of blanks outside string literals; literals are kept intact."""
+    """Remove newlines, comments and runs of blanks outside string literals; literals are kept intact."""
     parts: list[str] = []
-    pos = 0
     for m in _TOKEN.finditer(text):
-        if m.lastgroup == "string":
-            parts.append(re.sub(r"\s+", " ", text[pos:m.start()]))
-            parts.append(m.group())
-            pos = m.end()
-    parts.append(re.sub(r"\s+", " ", text[pos:]))
+        piece = " " if m.lastgroup in ("ws", "comment") else m.group()
+        if not (piece == " " and parts and parts[-1] == " "):
+            parts.append(piece)
     return "".join(parts).strip()
 
 
@@ -114,7 +111,7 @@ def _modifiers_end(tokens: list[re.Match[str]], i: int, end: int) -> int:
             pass
         elif depth == 0 and kind == "word" and t.upper() not in _MODIFIERS and t.upper() not in _FUNCS:
             break
-        elif depth == 0 and kind not in ("word", "var", "number", "punct", "string", "iri", "pname"):
+        elif depth == 0 and kind not in ("word", "var", "number", "punct"):
             break
         elif t == "(":
             depth += 1
@@ -183,12 +180,31 @@ def syntax_errors(query: str) -> list[str]:
     return list(_syntax_errors(query))
 
 
+def _standard_view(query: str) -> str:
+    """The query as standard SPARQL sees it: Virtuoso's comma-separated projection and the escape \\' inside
+    double-quoted literals (valid, but rdflib's grammar trips on it) rewritten to equivalents. Only for parsing."""
+    out: list[str] = []
+    in_projection = False
+    for m in _TOKEN.finditer(query):
+        kind, text = m.lastgroup, m.group()
+        if kind == "word" and text.upper() == "SELECT":
+            in_projection = True
+        elif kind == "word" and text.upper() == "WHERE" or text == "{":
+            in_projection = False
+        if in_projection and text == ",":
+            text = " "
+        elif kind == "string" and text.startswith('"'):
+            text = text.replace("\\'", "'")
+        out.append(text)
+    return "".join(out)
+
+
 @lru_cache(maxsize=4096)
 def _syntax_errors(query: str) -> tuple[str, ...]:
     from rdflib.plugins.sparql.parser import parseQuery  # heavy import, only when needed
 
     try:
-        parseQuery(query)
+        parseQuery(_standard_view(query))
     except Exception as exc:  # pyparsing raises its own exception types
         return (f"syntax error: {_short(exc)}",)
     return ()
@@ -200,7 +216,9 @@ def _short(exc: Exception) -> str:
 
 
 def gate(query: str, row_cap: int | None = None) -> Validation:
-    """The read-only gate every query passes: declares prefixes, refuses updates/SERVICE, adds a LIMIT."""
+    """The read-only gate every query passes: declares prefixes, refuses updates/SERVICE/non-reads, adds a LIMIT.
+
+    Safety rests on the lexer (keywords outside strings, IRIs and comments), so it holds for malformed queries too."""
     original = query
     query = add_prefixes(squash(query)) if query.strip() else ""
     errors: list[str] = []
@@ -212,11 +230,12 @@ def gate(query: str, row_cap: int | None = None) -> Validation:
     form = query_form(query)
     if not bad and form not in ("SELECT", "ASK"):
         errors.append(f"refused: only SELECT and ASK queries may run, not {form or 'this'}")
-    if not errors:
-        errors.extend(syntax_errors(query))
+    # A query the strict SPARQL 1.1 grammar rejects may still be valid on Virtuoso (ORKG's engine accepts e.g.
+    # `SELECT ?a, ?b` and aggregates without AS); it runs, and the endpoint has the last word on its syntax.
+    warnings = tuple(syntax_errors(query)) if not errors else ()
     if not errors and row_cap and form == "SELECT" and not has_top_level_limit(query):
         query = f"{query} LIMIT {row_cap}"
-    return Validation(original, query, tuple(errors))
+    return Validation(original, query, tuple(errors), warnings)
 
 
 def canonical(query: str) -> str:

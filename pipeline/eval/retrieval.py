@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -23,8 +24,9 @@ def hit_rate(pairs: Iterable[tuple[str, Sequence[str]]], k: int) -> float | None
 
 
 def overlap(ours: Sequence[str], theirs: Sequence[str], k: int = OVERLAP_K) -> float:
-    """|our top-k ∩ their top-k| / k, by question text (whitespace-trimmed)."""
-    return len({q.strip() for q in ours[:k]} & {q.strip() for q in theirs[:k]}) / k
+    """|our top-k ∩ their top-k| / k, by question text (trimmed); as multisets, since train repeats some questions."""
+    common = Counter(q.strip() for q in ours[:k]) & Counter(q.strip() for q in theirs[:k])
+    return sum(common.values()) / k
 
 
 def reference_lists(seed_dir: Path, questions: str) -> dict[str, list[str]] | None:

@@ -6,7 +6,7 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -91,7 +91,7 @@ def run_pipeline(questions: Sequence[EvalQuestion], pipeline: Asker, shots: int 
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool, \
             tqdm(total=len(questions), desc="eval", unit="q", file=sys.stderr, disable=not progress) as bar:
         futures: dict[Future[QuestionResult], int] = {
-            pool.submit(ask_one, q, pipeline, shots, (reference or {}).get(q.id)): n
+            pool.submit(ask_one, q, pipeline, shots, (reference or {}).get(q.id), False): n
             for n, q in enumerate(questions)}
         try:
             for fut in as_completed(futures):
@@ -100,11 +100,17 @@ def run_pipeline(questions: Sequence[EvalQuestion], pipeline: Asker, shots: int 
         except BaseException:
             pool.shutdown(wait=False, cancel_futures=True)  # a bug, not a per-question failure: stop the run
             raise
-    return [r for r in results if r is not None]
+    # rdflib's SPARQL parser (pyparsing) is not thread-safe, so the syntax check runs here, on one thread.
+    return [replace(r, syntax_error=has_syntax_error(r.sparql)) for r in results if r is not None]
 
 
-def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None,
-            theirs: list[str] | None = None) -> QuestionResult:
+def has_syntax_error(sparql: str | None) -> bool:
+    """Whether a generated query fails to parse as SPARQL 1.1 (no query at all is not a syntax error)."""
+    return bool(sparql and syntax_errors(sparql))
+
+
+def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[str] | None = None,
+            check_syntax: bool = True) -> QuestionResult:
     """Ask one question; a project error becomes this question's error (an empty answer), anything else propagates."""
     start = time.perf_counter()
     try:
@@ -121,7 +127,7 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None,
         error=answer.error, explanation=answer.explanation, generator=answer.generator, kg=answer.kg,
         notes=list(generation.notes) if generation else [],
         not_in_snapshot=answer.rows is None and NOT_IN_SNAPSHOT in answer.error.lower(),
-        syntax_error=bool(answer.sparql and syntax_errors(answer.sparql)),
+        syntax_error=check_syntax and has_syntax_error(answer.sparql),
         timings_ms={**answer.timings_ms, "wall": wall})
 
 

@@ -20,6 +20,7 @@ from pipeline.records import Rows, Term
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 NOT_RESULTS = "the endpoint returned something that is not SPARQL JSON results"
+ASK_VAR = "__ASK_RETVAL"
 UNAVAILABLE = {502, 503, 504}  # a gateway in front of the endpoint says the endpoint is down
 
 
@@ -34,7 +35,7 @@ class EndpointKG:
         self.agent = agent
 
     def select(self, query: str) -> Rows:
-        data = self._fetch(query)
+        data = _ask_result(self._fetch(query))
         rows = Rows.from_json(data, source=self.url)
         if rows.boolean is not None:
             return rows
@@ -118,6 +119,15 @@ def normalise(term: Term) -> Term:
     if term.get("datatype") == XSD_STRING:
         term = {k: v for k, v in term.items() if k != "datatype"}
     return term
+
+
+def _ask_result(data: dict[str, Any]) -> dict[str, Any]:
+    """Virtuoso 7.2.5 answers ASK with a one-cell table ``__ASK_RETVAL`` (1/0) instead of ``{"boolean": ...}``."""
+    if data.get("head", {}).get("vars") != [ASK_VAR]:
+        return data
+    bindings = data.get("results", {}).get("bindings", [])
+    value = bindings[0].get(ASK_VAR, {}).get("value", "0") if bindings else "0"
+    return {"head": {}, "boolean": value not in ("0", "false")}
 
 
 def _parse(body: bytes, content_type: str) -> dict[str, Any]:

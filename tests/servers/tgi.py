@@ -14,8 +14,13 @@ question is the prompt's last ``Question:``, the shot count the number of exampl
 the 3-shot run). An unknown question gets the first example's SPARQL, as a model copying its nearest example would.
 Stop sequences cut the text (the stop sequence is kept, as TGI keeps it); ``max_new_tokens`` counts whitespace words.
 
-Tests script it with ``srv.enqueue(text)`` (next generated texts, FIFO) and ``srv.fault`` / ``srv.set_fault()``
-(see ``FAULTS``), and assert on ``srv.requests``: ``(path, parsed JSON body)`` pairs, ``None`` for GETs.
+Tests script it with ``srv.enqueue(text)`` (next generated texts, FIFO) and ``srv.fault`` / ``srv.set_fault(name,
+times=None)``, which apply to every generation route: ``"500"`` (TGI's error JSON, ``error_type`` "generation"),
+``"503"`` ("overloaded"), ``"hang"`` (held until ``close()`` drops it, or answered normally after ``hang_seconds``),
+``"garbage"`` (prose, not SPARQL), ``"refusal"`` ("I cannot generate a SPARQL query ..."), ``"truncated_sse"``
+(streams stop after a token or two without the closing chunk; other routes send half the body they announced), and
+``"bad_json"`` (a 200 whose JSON, or first SSE event, is cut in half). ``srv.requests`` holds
+``(path, parsed JSON body)`` pairs, ``None`` for GETs, for asserting what the client sent.
 """
 
 from __future__ import annotations

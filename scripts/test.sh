@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test suite: install everything it needs (venv, Virtuoso from Debian), then run pytest.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+"$here/scripts/install.sh"
+bash "$here/.ci/virtuoso.sh"
+if [ -z "${SCIQA_DIR:-}" ]; then export SCIQA_DIR="$here/../shared/sciqa"; fi
+if [ -z "${SEED_DIR:-}" ]; then export SEED_DIR="$here/../shared/seed-paper-outputs"; fi
+export HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 ANONYMIZED_TELEMETRY=False
+cd "$here"
+exec "$here/.venv/bin/python" -m pytest "$@"

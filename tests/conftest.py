@@ -1,0 +1,97 @@
+"""Shared fixtures: SciQA and the seed outputs read in place, the real encoder, a train-split store, stand-in servers."""
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+NON_LOOPBACK: list[str] = []
+
+
+def _loopback(host: Any) -> bool:
+    if not isinstance(host, str) or host in ("localhost", "") or host.startswith("/"):
+        return True
+    try:
+        return ipaddress.ip_address(host.split("%")[0]).is_loopback
+    except ValueError:
+        return False  # a host name other than localhost
+
+
+def _guard(event: str, args: tuple[Any, ...]) -> None:
+    """Fail any connection beyond loopback made by the code under test (no network here, and none may be used)."""
+    if event == "socket.connect" and args[0].family in (socket.AF_INET, socket.AF_INET6):
+        host = args[1][0]
+    elif event == "socket.getaddrinfo":
+        host = args[0]
+    else:
+        return
+    if isinstance(host, bytes):
+        host = host.decode()
+    if not _loopback(host):
+        NON_LOOPBACK.append(f"{event} {host}")
+        raise OSError(f"tests may not reach beyond loopback ({host})")
+
+
+sys.addaudithook(_guard)
+
+
+@pytest.fixture(scope="session")
+def sciqa_dir() -> Path:
+    return Path(os.environ.get("SCIQA_DIR") or SHARED / "sciqa")
+
+
+@pytest.fixture(scope="session")
+def seed_dir() -> Path:
+    return Path(os.environ.get("SEED_DIR") or SHARED / "seed-paper-outputs")
+
+
+@pytest.fixture(scope="session")
+def sciqa(sciqa_dir: Path) -> SciQA:
+    return SciQA(sciqa_dir)
+
+
+@pytest.fixture
+def settings(tmp_path: Path, sciqa_dir: Path) -> Settings:
+    """Settings for one test: a fresh home, SciQA in place, nothing from the developer's environment."""
+    return Settings.from_env(env={}, dotenv=None, home=tmp_path / "home", sciqa_dir=sciqa_dir)
+
+
+@pytest.fixture(scope="session")
+def encoder() -> Any:
+    from pipeline.encoder import SentenceTransformerEncoder
+
+    return SentenceTransformerEncoder("sentence-transformers/all-MiniLM-L6-v2")
+
+
+@pytest.fixture(scope="session")
+def train_settings(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> Settings:
+    return Settings.from_env(env={}, dotenv=None, home=tmp_path_factory.mktemp("train-home"), sciqa_dir=sciqa_dir)
+
+
+@pytest.fixture(scope="session")
+def train_store(train_settings: Settings, encoder: Any) -> Any:
+    """The real example store (MiniLM + Chroma on disk) over SciQA train, built once per session."""
+    from pipeline.factory import build_index
+    from pipeline.store import ChromaStore, open_client
+
+    store = ChromaStore(open_client(train_settings.chroma_path), encoder, train_settings.collection)
+    build_index(train_settings, store)
+    return store
+
+
+@pytest.fixture
+def tgi() -> Iterator[Any]:
+    from tests.servers.tgi import TGIServer
+
+    with TGIServer() as srv:
+        yield srv

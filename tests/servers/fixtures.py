@@ -1,0 +1,31 @@
+"""Pytest fixtures for the knowledge-graph stand-ins: register with ``pytest_plugins = ["tests.servers.fixtures"]``
+in ``tests/conftest.py``."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pipeline.kg.local import LocalKG
+from tests.servers.orkg_fixture import write_ntriples
+from tests.servers.virtuoso import VirtuosoServer
+
+
+@pytest.fixture(scope="session")
+def orkg_fixture_nt(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The ORKG-shaped fixture graph as an N-Triples file."""
+    return write_ntriples(tmp_path_factory.mktemp("orkg") / "orkg_fixture.nt")
+
+
+@pytest.fixture(scope="session")
+def virtuoso(orkg_fixture_nt: Path) -> Iterator[VirtuosoServer]:
+    """Virtuoso on loopback with the fixture graph loaded; ``.endpoint`` is its /sparql URL."""
+    with VirtuosoServer(orkg_fixture_nt) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def local_kg(orkg_fixture_nt: Path) -> LocalKG:
+    """The fixture graph in an in-memory pyoxigraph store."""
+    return LocalKG(orkg_fixture_nt)

@@ -1,0 +1,112 @@
+"""The pure SPARQL functions: cleaning, extraction, prefixes, the read-only gate, canonical form."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.sparql import (
+    add_prefixes, canonical, extract_query, forbidden_words, gate, squash, string_literals, syntax_errors,
+)
+
+GOLD = """SELECT DISTINCT ?paper ?paper_lbl
+WHERE {
+  ?dataset        a                orkgc:Dataset;
+                  rdfs:label       ?dataset_lbl.
+  FILTER (str(?dataset_lbl) = "DDI  extraction 2013 corpus")
+  ?benchmark      orkgp:HAS_DATASET       ?dataset.
+  ?cont          orkgp:HAS_BENCHMARK      ?benchmark.
+  ?paper         orkgp:P31                ?cont;
+                 rdfs:label               ?paper_lbl.
+}"""
+
+
+def test_squash_collapses_blanks_but_keeps_literals_intact() -> None:
+    out = squash(GOLD)
+    assert "\n" not in out and "  ?" not in out
+    assert '"DDI  extraction 2013 corpus"' in out  # the double blank inside the literal survives
+
+
+def test_squash_keeps_quotes_and_backslashes_in_literals() -> None:
+    q = "SELECT ?x WHERE { ?x rdfs:label \"O'Reilly \\\"book\\\"\" }"
+    assert squash(q) == q
+    assert string_literals(q) == ["O'Reilly \\\"book\\\""]
+
+
+@pytest.mark.parametrize("reply", [
+    "```sparql\nSELECT ?x WHERE { ?x a orkgc:Dataset }\n```\nThis query lists datasets.",
+    "Sparql: SELECT ?x WHERE { ?x a orkgc:Dataset } Note: this lists datasets.",
+    " SELECT ?x\nWHERE {\n ?x a orkgc:Dataset\n}\n\nQuestion: what next?",
+])
+def test_extract_query_drops_fences_and_chatter(reply: str) -> None:
+    assert extract_query(reply) == "SELECT ?x WHERE { ?x a orkgc:Dataset }"
+
+
+def test_extract_query_keeps_solution_modifiers() -> None:
+    reply = "SELECT ?m (MAX(?v) AS ?s) WHERE { ?m orkgp:HAS_VALUE ?v } GROUP BY ?m ORDER BY DESC(?s) LIMIT 1 thanks"
+    assert extract_query(reply) == reply.removesuffix(" thanks")
+
+
+def test_extract_query_returns_none_for_prose() -> None:
+    assert extract_query("I cannot generate a SPARQL query because the examples do not cover it.") is None
+
+
+def test_add_prefixes_declares_used_prefixes_once() -> None:
+    once = add_prefixes(squash(GOLD))
+    assert once.count("PREFIX orkgc:") == 1 and once.count("PREFIX rdfs:") == 1 and "PREFIX owl:" not in once
+    assert add_prefixes(once) == once
+
+
+@pytest.mark.parametrize("query", [
+    "INSERT DATA { <http://a> <http://b> <http://c> }",
+    "DELETE WHERE { ?s ?p ?o }",
+    "delete { ?s ?p ?o } where { ?s ?p ?o }",
+    "DROP ALL", "CLEAR GRAPH <http://g>", "LOAD <http://example.org/x.ttl>",
+    "CREATE GRAPH <http://g>", "ADD <http://a> TO <http://b>", "MOVE DEFAULT TO <http://g>",
+    "COPY <http://a> TO <http://b>",
+    "WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
+    "SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }",
+    "SELECT * WHERE { ?s ?p ?o } ; # hidden\nDeLeTe WHERE { ?s ?p ?o }",
+    "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
+])
+def test_gate_refuses_everything_but_reads(query: str) -> None:
+    check = gate(query, 100)
+    assert not check.ok and check.errors[0].startswith("refused:")
+
+
+def test_gate_is_not_fooled_by_keywords_inside_strings_or_comments() -> None:
+    query = 'SELECT ?x WHERE { ?x rdfs:label "DELETE me" } # DROP ALL'
+    assert forbidden_words(query) == []
+    assert gate(query, 10).ok
+
+
+def test_gate_adds_a_limit_and_prefixes_only_when_missing() -> None:
+    check = gate(GOLD, 1000)
+    assert check.ok and check.fixed.endswith("LIMIT 1000") and check.fixed.count("PREFIX orkgc:") == 1
+    limited = gate("SELECT ?x WHERE { ?x ?p ?o } LIMIT 5", 1000)
+    assert limited.fixed.endswith("LIMIT 5") and "1000" not in limited.fixed
+    sub = gate("SELECT ?x WHERE { { SELECT ?x WHERE { ?x ?p ?o } LIMIT 1 } }", 50)
+    assert sub.fixed.endswith("LIMIT 50")
+
+
+def test_gate_warns_of_syntax_errors_and_refuses_empty_queries() -> None:
+    broken = gate("SELECT ?x WHERE { ?x ?p ", 10)
+    assert broken.ok and broken.warnings[0].startswith("syntax error")  # the endpoint has the last word
+    assert gate("   ", 10).errors == ("the query is empty",)
+    assert syntax_errors(add_prefixes(squash(GOLD))) == []
+
+
+def test_virtuoso_dialect_parses() -> None:
+    query = r"""SELECT ?a, ?b WHERE { ?a <http://www.w3.org/2000/01/rdf-schema#label> "O\'Neil" ; ?p ?b }"""
+    assert syntax_errors(query) == []
+
+
+def test_canonical_ignores_blanks_case_prefixes_and_variable_names() -> None:
+    variant = ('PREFIX o: <http://orkg.org/orkg/predicate/> select distinct ?p ?t where { ?d a '
+               '<http://orkg.org/orkg/class/Dataset> ; <http://www.w3.org/2000/01/rdf-schema#label> ?l . '
+               'filter(STR( ?l ) = "DDI  extraction 2013 corpus") ?b o:HAS_DATASET ?d . ?c o:HAS_BENCHMARK ?b . '
+               '?p o:P31 ?c ; rdfs:label ?t . }')
+    assert canonical(variant) == canonical(GOLD)
+
+
+def test_canonical_distinguishes_labels_and_structure() -> None:
+    assert canonical(GOLD.replace("DDI  extraction", "DDI extraction")) != canonical(GOLD)
+    assert canonical(GOLD.replace("orkgp:P31", "orkgp:P32")) != canonical(GOLD)
