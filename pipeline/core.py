@@ -89,6 +89,8 @@ class Pipeline:
         except KgqaError as exc:
             answer.error = str(exc)
             answer.explanation = f"The knowledge graph gave no answer: {exc}."
+            if check.warnings:
+                answer.explanation += f" Before it ran, the query already looked malformed ({check.warnings[0]})."
             return
         if answer.rows.boolean is None and not answer.rows.rows:
             answer.explanation = "The query ran but nothing in the graph matches it."

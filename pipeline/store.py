@@ -37,7 +37,10 @@ class EncoderFunction:
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> EncoderFunction:
-        raise StoreError("open the store through pipeline.store.ChromaStore, which supplies the encoder")
+        """Chroma rebuilds the function from a stored collection's config; the model loads only if it is used."""
+        from pipeline.encoder import SentenceTransformerEncoder
+
+        return EncoderFunction(SentenceTransformerEncoder(str(config.get("model", ""))))
 
     def is_legacy(self) -> bool:
         return False
@@ -108,9 +111,21 @@ class ChromaStore:
                                  "run `kgqa index --rebuild`") from exc
         return self._collection
 
+    def _fresh(self, action: Callable[[Any], Any]) -> Any:
+        """Run ``action`` on the collection; once more on a fresh handle if another process rebuilt it meanwhile."""
+        try:
+            return action(self._col())
+        except StoreError:
+            raise
+        except Exception as exc:
+            if "does not exist" not in str(exc).lower():
+                raise
+            self._collection = None
+            return action(self._col())
+
     def count(self) -> int:
         try:
-            return int(self._col().count())
+            return int(self._fresh(lambda c: c.count()))
         except StoreError:
             return 0
 
@@ -118,10 +133,9 @@ class ChromaStore:
         return self.search_vector(self.encoder.encode([question])[0], k)
 
     def search_vector(self, vector: Sequence[float], k: int, where: dict[str, Any] | None = None) -> list[Retrieved]:
-        col = self._col()
         try:
-            res = col.query(query_embeddings=[list(vector)], n_results=max(1, k), where=where,
-                            include=["documents", "metadatas", "distances"])
+            res = self._fresh(lambda c: c.query(query_embeddings=[list(vector)], n_results=max(1, k), where=where,
+                                                include=["documents", "metadatas", "distances"]))
         except Exception as exc:
             raise StoreError(f"the example store failed a search ({type(exc).__name__}); "
                              "run `kgqa index --rebuild`") from exc
@@ -132,12 +146,11 @@ class ChromaStore:
 
     def examples(self, source: str | None = None) -> list[Example]:
         """Every stored pair (optionally of one source), read in pages."""
-        col = self._col()
         out: list[Example] = []
         offset = 0
         while True:
-            res = col.get(include=["documents", "metadatas"], limit=1000, offset=offset,
-                          where={"source": source} if source else None)
+            res = self._fresh(lambda c: c.get(include=["documents", "metadatas"], limit=1000, offset=offset,
+                                              where={"source": source} if source else None))
             out.extend(_example(i, d, m) for i, d, m in zip(res["ids"], res["documents"], res["metadatas"]))
             if len(res["ids"]) < 1000:
                 return out
@@ -145,6 +158,7 @@ class ChromaStore:
 
     def fingerprint(self) -> str:
         try:
+            self._collection = None  # the metadata of a cached handle may be stale
             return str((self._col().metadata or {}).get("kgqa_fingerprint", ""))
         except StoreError:
             return ""
@@ -152,12 +166,12 @@ class ChromaStore:
     # -- writing -----------------------------------------------------------------------------------------
     def add(self, examples: Sequence[Example]) -> int:
         """Add or replace pairs (by id); returns how many were written."""
-        col = self._col(create=True)
+        self._col(create=True)
         for start in range(0, len(examples), BATCH):
             chunk = list(examples[start:start + BATCH])
-            col.upsert(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
-                       embeddings=self._function([e.question for e in chunk]),
-                       metadatas=[_meta(e) for e in chunk])
+            vectors = self._function([e.question for e in chunk])
+            self._fresh(lambda c: c.upsert(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
+                                           embeddings=vectors, metadatas=[_meta(e) for e in chunk]))
         return len(examples)
 
     def rebuild(self, examples: Sequence[Example], print_fingerprint: str,

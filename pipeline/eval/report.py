@@ -97,7 +97,8 @@ def title(report: Mapping[str, Any]) -> str:
     """A short label for a run: questions · generator · shots · kg."""
     c = report.get("config", {})
     shots = f"{c['shots']}-shot" if c.get("shots") is not None else "shots n/a"
-    return f"{c.get('questions', '?')} · {c.get('generator') or '?'} · {shots} · kg {c.get('kg') or '?'}"
+    kg = f" · kg {c['kg']}" if c.get("kg") else ""
+    return f"{c.get('questions', '?')} · {c.get('generator') or '?'} · {shots}{kg}"
 
 
 def markdown(report: Mapping[str, Any]) -> str:

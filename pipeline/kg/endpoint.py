@@ -8,6 +8,7 @@ import re
 import socket
 import ssl
 import urllib.error
+import urllib.parse
 import warnings
 from http.client import HTTPException
 from typing import Any
@@ -21,6 +22,7 @@ from pipeline.records import Rows, Term
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 NOT_RESULTS = "the endpoint returned something that is not SPARQL JSON results"
 ASK_VAR = "__ASK_RETVAL"
+MAX_GET = 4000  # longest encoded query sent in the URL
 UNAVAILABLE = {502, 503, 504}  # a gateway in front of the endpoint says the endpoint is down
 
 
@@ -28,6 +30,8 @@ class EndpointKG:
     """Runs SELECT/ASK queries on a SPARQL endpoint; errors come out as KnowledgeGraphError, never as empty rows."""
 
     def __init__(self, url: str, *, timeout: float = 30.0, row_cap: int = 1000, agent: str = "kgqa-bot") -> None:
+        if timeout <= 0:
+            raise ValueError("the endpoint timeout must be a positive number of seconds")
         self.url = url
         self.name = url
         self.timeout = timeout
@@ -56,9 +60,11 @@ class EndpointKG:
 
     def _fetch(self, query: str) -> dict[str, Any]:
         wrapper = SPARQLWrapper(self.url, agent=self.agent)
-        wrapper.setMethod(POST)  # long queries do not fit in a URL; Virtuoso takes form-encoded POSTs
+        if len(urllib.parse.quote_plus(query)) > MAX_GET:  # GET survives redirects; POST fits any length
+            wrapper.setMethod(POST)
         wrapper.setReturnFormat(JSON)
-        wrapper.setTimeout(self.timeout)  # type: ignore[arg-type]  # urllib takes a float
+        # set directly: setTimeout() truncates to whole seconds, and 0 means no timeout at all
+        wrapper.timeout = self.timeout  # type: ignore[assignment]
         with warnings.catch_warnings():  # it warns about query forms it does not know; the endpoint will judge
             warnings.simplefilter("ignore")
             wrapper.setQuery(query)
@@ -78,8 +84,8 @@ class EndpointKG:
         return _parse(body, content_type)
 
     def _rejected(self, exc: SPARQLWrapperException) -> KnowledgeGraphError:
-        code = {"QueryBadFormed": 400, "Unauthorized": 401, "EndPointNotFound": 404, "URITooLong": 414,
-                "EndPointInternalError": 500}.get(type(exc).__name__, 0)
+        cause = exc.__context__  # SPARQLWrapper raises its errors while handling urllib's HTTPError
+        code = cause.code if isinstance(cause, urllib.error.HTTPError) else 400
         return self._http_error(code, _response_of(exc))
 
     def _http_error(self, code: int, body: str) -> KnowledgeGraphError:

@@ -5,7 +5,7 @@ import gzip
 from collections.abc import Iterator
 from itertools import islice
 from pathlib import Path
-from typing import IO
+from typing import IO, cast
 
 import pyoxigraph as ox
 
@@ -140,4 +140,4 @@ def _format_or_none(path: Path) -> ox.RdfFormat | None:
 
 
 def _open(path: Path) -> IO[bytes]:
-    return gzip.open(path, "rb") if path.suffix.lower() == ".gz" else path.open("rb")
+    return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz" else path.open("rb")
