@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+pytest_plugins = ["tests.servers.fixtures"]
+
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 

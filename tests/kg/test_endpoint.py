@@ -1,6 +1,7 @@
 """EndpointKG against Virtuoso on loopback (the engine ORKG runs on) and against scripted broken endpoints."""
 from __future__ import annotations
 
+import json
 import socket
 import threading
 import time
@@ -16,7 +17,6 @@ from pipeline.kg.local import LocalKG
 from pipeline.sparql import add_prefixes
 from tests.kg.test_local import TEMPLATE_CASES, Case, canonical_rows, flat_rows
 from tests.servers import orkg_fixture as fx
-from tests.servers.fixtures import local_kg, orkg_fixture_nt, virtuoso  # noqa: F401  (until conftest registers them)
 from tests.servers.virtuoso import VirtuosoServer
 
 
@@ -28,12 +28,12 @@ def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def kg(virtuoso: VirtuosoServer) -> EndpointKG:  # noqa: F811
+def kg(virtuoso: VirtuosoServer) -> EndpointKG:
     return EndpointKG(virtuoso.endpoint, timeout=20)
 
 
-@pytest.mark.parametrize("case", TEMPLATE_CASES, ids=lambda c: c.id)
-def test_template_query_same_answer_on_virtuoso_and_pyoxigraph(kg: EndpointKG, local_kg: LocalKG,  # noqa: F811
+@pytest.mark.parametrize("case", TEMPLATE_CASES, ids=[c.id for c in TEMPLATE_CASES])
+def test_template_query_same_answer_on_virtuoso_and_pyoxigraph(kg: EndpointKG, local_kg: LocalKG,
                                                                case: Case) -> None:
     query = add_prefixes(case.query)
     remote, local = kg.select(query), local_kg.select(query)
@@ -45,7 +45,7 @@ def test_template_query_same_answer_on_virtuoso_and_pyoxigraph(kg: EndpointKG, l
     assert remote.source == kg.url and remote.caveat == ""
 
 
-def test_queries_without_from_see_the_loaded_named_graph(kg: EndpointKG, local_kg: LocalKG) -> None:  # noqa: F811
+def test_queries_without_from_see_the_loaded_named_graph(kg: EndpointKG, local_kg: LocalKG) -> None:
     in_graph = kg.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{fx.GRAPH}> {{ ?s ?p ?o }} }}")
     orkg_only = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), 'http://orkg.org/')) }"
     assert in_graph.flat() == kg.select(orkg_only).flat() == [str(len(fx.fixture_triples()))]
@@ -58,8 +58,9 @@ def test_ask_and_ping(kg: EndpointKG) -> None:
     assert kg.ping() is True
 
 
-def test_row_cap(virtuoso: VirtuosoServer) -> None:  # noqa: F811
-    rows = EndpointKG(virtuoso.endpoint, row_cap=5).select("SELECT ?s WHERE { ?s a <http://orkg.org/orkg/class/Model> }")
+def test_row_cap(virtuoso: VirtuosoServer) -> None:
+    capped = EndpointKG(virtuoso.endpoint, row_cap=5)
+    rows = capped.select("SELECT ?s WHERE { ?s a <http://orkg.org/orkg/class/Model> }")
     assert len(rows.rows) == 5 and rows.caveat == f"only the first 5 of {len(fx.MODELS)} rows are shown"
 
 
@@ -108,15 +109,27 @@ class Scripted(BaseHTTPRequestHandler):
         "/404": (404, "text/html", HTML),
     }
 
+    def do_GET(self) -> None:
+        self.answer(self.path.partition("?")[0], "GET")
+
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        if self.path == "/hang":
+        self.answer(self.path, "POST")
+
+    def answer(self, path: str, method: str) -> None:
+        if path == "/hang":
             self.release.wait(timeout=30)  # until the test is over; bounded so a stuck test cannot hang the run
             return
-        if self.path == "/drop":
+        if path == "/drop":
             self.close_connection = True
             return
-        status, content_type, body = self.ROUTES[self.path]
+        if path == "/method":  # a valid result naming how the query came
+            binding = {"m": {"type": "literal", "value": method}}
+            route = (200, "application/sparql-results+json",
+                     json.dumps({"head": {"vars": ["m"]}, "results": {"bindings": [binding]}}).encode())
+        else:
+            route = self.ROUTES[path]
+        status, content_type, body = route
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -129,6 +142,7 @@ class Scripted(BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def scripted() -> Iterator[str]:
+    Scripted.release.clear()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Scripted)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -166,6 +180,13 @@ def test_http_errors(scripted: str, path: str, error: type[Exception], message: 
     assert isinstance(err.value, KnowledgeGraphError)
 
 
+def test_short_queries_go_by_get_and_long_ones_by_post(scripted: str) -> None:
+    kg = EndpointKG(scripted + "/method", timeout=5)
+    assert kg.select(QUERY).flat() == ["GET"]
+    long_query = "SELECT * WHERE { ?s ?p ?o FILTER(?o IN (" + ", ".join(f'"{i}"' for i in range(800)) + ")) }"
+    assert kg.select(long_query).flat() == ["POST"]
+
+
 def test_a_hanging_endpoint_times_out(scripted: str) -> None:
     url = scripted + "/hang"
     started = time.monotonic()
@@ -175,6 +196,6 @@ def test_a_hanging_endpoint_times_out(scripted: str) -> None:
 
 
 def test_summary_keeps_the_first_lines_only() -> None:
-    assert summary("Virtuoso 37000 Error SP030: SPARQL compiler, line 3: syntax error at 'x'\n\n"
-                   "SPARQL query:\nSELECT x") == "Virtuoso 37000 Error SP030: SPARQL compiler, line 3: syntax error at 'x'"
+    first = "Virtuoso 37000 Error SP030: SPARQL compiler, line 3: syntax error at 'x'"
+    assert summary(first + "\n\nSPARQL query:\nSELECT x") == first
     assert summary("x" * 1000).endswith("…") and len(summary("x" * 1000)) == 300

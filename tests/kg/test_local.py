@@ -8,6 +8,7 @@ import gzip
 import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -26,12 +27,13 @@ Row = tuple[str, ...]
 @dataclass(frozen=True)
 class Case:
     template: str
+    subject: str  # the label the query asks about
     query: str
     expected: Callable[[], set[Row]]  # the flat rows the query must return, computed from the fixture's definition
 
     @property
     def id(self) -> str:
-        return self.template
+        return f"{self.template}-{self.subject}"
 
 
 def q(text: str) -> str:
@@ -58,6 +60,10 @@ def top_models(dataset: str) -> set[Row]:
     return {model_row(max(ranked)[1])}
 
 
+def codes(model: str) -> set[Row]:
+    return {(url,) for _, c in contributions() if c.model == model and c.benchmarks for url in c.code}
+
+
 def top_scores(dataset: str) -> set[Row]:
     best: dict[str, str] = {}
     for _, _, b in on(dataset):
@@ -69,45 +75,48 @@ def top_scores(dataset: str) -> set[Row]:
 DATASET = "?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = {})"
 
 TEMPLATE_CASES = [
-    Case("T01", "SELECT DISTINCT ?model ?model_lbl WHERE { " + DATASET.format(q(fx.STORY_CLOZE)) +
+    Case("T01", fx.STORY_CLOZE, "SELECT DISTINCT ?model ?model_lbl WHERE { " + DATASET.format(q(fx.STORY_CLOZE)) +
          " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. ?paper orkgp:HAS_BENCHMARK ?benchmark."
          " OPTIONAL {?paper orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl.} }",
          lambda: {model_row(c.model) for _, c, b in on(fx.STORY_CLOZE) if b.results}),
-    Case("T02", "SELECT DISTINCT ?paper ?paper_lbl WHERE { " + DATASET.format(q(fx.READING)) +
+    Case("T02", fx.READING, "SELECT DISTINCT ?paper ?paper_lbl WHERE { " + DATASET.format(q(fx.READING)) +
          " ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark."
          " ?paper orkgp:P31 ?cont; rdfs:label ?paper_lbl. }",
          lambda: {(fx.iri("Paper", p.title), p.title) for p, _, _ in on(fx.READING)}),
-    Case("T03", "SELECT DISTINCT ?metric ?metric_lbl WHERE { " + DATASET.format(q(fx.READING)) +
+    Case("T03", fx.READING, "SELECT DISTINCT ?metric ?metric_lbl WHERE { " + DATASET.format(q(fx.READING)) +
          " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval."
          " OPTIONAL {?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl.} }",
          lambda: {(fx.iri("Metric", r.metric), r.metric) for _, _, b in on(fx.READING) for r in b.results}),
-    Case("T04", "SELECT DISTINCT ?metric ?metric_lbl (MAX(?value) AS ?score) WHERE { { SELECT ?metric ?metric_lbl"
-         " ?value WHERE { " + DATASET.format(q(fx.READING)) +
+    Case("T04", fx.READING,
+         "SELECT DISTINCT ?metric ?metric_lbl (MAX(?value) AS ?score) WHERE { { SELECT ?metric ?metric_lbl ?value"
+         " WHERE { " + DATASET.format(q(fx.READING)) +
          " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_VALUE ?value."
          " OPTIONAL {?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl.}"
          " ?cont orkgp:HAS_BENCHMARK ?benchmark. OPTIONAL {?cont orkgp:HAS_MODEL ?model."
          " ?model rdfs:label ?model_lbl.} } ORDER BY DESC(?value) } } GROUP BY ?metric ?metric_lbl",
          lambda: top_scores(fx.READING)),
-    *[Case("T05", "SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl."
+    *[Case("T05", f"{ds}, {metric}",
+           "SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl."
            f" FILTER (str(?metric_lbl) = {q(metric)}) {{ SELECT ?model ?model_lbl WHERE {{ " + DATASET.format(q(ds)) +
            " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval."
            " ?eval orkgp:HAS_VALUE ?value; orkgp:HAS_METRIC ?metric."
            " ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl."
            " } ORDER BY DESC(?value) LIMIT 1 } }",
-           lambda ds=ds: top_models(ds))
+           partial(top_models, ds))
       for ds, metric in ((fx.STORY_CLOZE, fx.ACC), (fx.READING, fx.EM))],
-    Case("T06", "SELECT DISTINCT ?dataset ?dataset_lbl WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl."
+    Case("T06", fx.QA,
+         "SELECT DISTINCT ?dataset ?dataset_lbl WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl."
          f" FILTER (str(?problem_lbl) = {q(fx.QA)}) ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl."
          " ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?problem. }",
          lambda: {(fx.iri("Dataset", b.dataset), b.dataset) for _, c in contributions() if c.problem == fx.QA
                   for b in c.benchmarks}),
-    *[Case("T07", "SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl."
+    *[Case("T07", model, "SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl."
            f" FILTER (str(?model_lbl) = {q(model)}) ?benchmark orkgp:HAS_DATASET ?dataset."
            " ?cont orkgp:HAS_BENCHMARK ?benchmark. ?cont orkgp:HAS_MODEL ?model; orkgp:HAS_SOURCE_CODE ?code. }",
-           lambda model=model: {(url,) for _, c in contributions()
-                                if c.model == model and c.benchmarks for url in c.code})
+           partial(codes, model))
       for model in ("StoryLM-large", fx.QUOTED_MODEL)],
-    Case("T08", "SELECT DISTINCT ?problem ?problem_lbl WHERE { ?rf a orkgc:ResearchField; rdfs:label ?rf_label."
+    Case("T08", fx.NLP,
+         "SELECT DISTINCT ?problem ?problem_lbl WHERE { ?rf a orkgc:ResearchField; rdfs:label ?rf_label."
          f" FILTER (str(?rf_label) = {q(fx.NLP)}) ?paper orkgp:P30 ?rf; orkgp:P31 ?cont."
          " ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?problem. ?problem rdfs:label ?problem_lbl. }",
          lambda: {(fx.iri("Problem", c.problem), c.problem) for p, c in contributions()
@@ -131,8 +140,8 @@ def test_fixture_answers_are_not_trivial() -> None:
     assert {c.template for c in TEMPLATE_CASES} == {f"T0{i}" for i in range(1, 9)}
 
 
-@pytest.mark.parametrize("case", TEMPLATE_CASES, ids=lambda c: c.id)
-def test_template_query_returns_the_fixture_answer(local_kg: LocalKG, case: Case) -> None:  # noqa: F811
+@pytest.mark.parametrize("case", TEMPLATE_CASES, ids=[c.id for c in TEMPLATE_CASES])
+def test_template_query_returns_the_fixture_answer(local_kg: LocalKG, case: Case) -> None:
     rows = local_kg.select(add_prefixes(case.query))
     assert flat_rows(rows) == case.expected()
     assert len(rows.rows) == len(case.expected())  # DISTINCT: no duplicates
@@ -153,23 +162,26 @@ def test_terms_are_sparql_json(tmp_path: Path) -> None:
     assert by_p["str"] == {"type": "literal", "value": "s"}
     assert by_p["b"]["type"] == "bnode"
     # exactly what a SPARQL JSON results serialiser makes of the same solutions
-    native = json.loads(kg.store.query("SELECT ?p ?o WHERE { <http://x/s> ?p ?o } ORDER BY ?p")
-                        .serialize(format=ox.QueryResultsFormat.JSON))
+    solutions = kg.store.query("SELECT ?p ?o WHERE { <http://x/s> ?p ?o } ORDER BY ?p")
+    assert isinstance(solutions, ox.QuerySolutions)
+    serialized = solutions.serialize(format=ox.QueryResultsFormat.JSON)
+    assert serialized is not None
+    native = json.loads(serialized)
     assert rows.to_json()["results"]["bindings"] == native["results"]["bindings"]
 
 
-def test_unbound_variables_are_left_out(local_kg: LocalKG) -> None:  # noqa: F811
+def test_unbound_variables_are_left_out(local_kg: LocalKG) -> None:
     rows = local_kg.select("SELECT ?s ?nothing WHERE { ?s a <http://orkg.org/orkg/class/Paper> "
                            "OPTIONAL { ?s <http://nope/> ?nothing } } LIMIT 1")
     assert rows.vars == ["s", "nothing"] and list(rows.rows[0]) == ["s"]
 
 
-def test_ask(local_kg: LocalKG) -> None:  # noqa: F811
+def test_ask(local_kg: LocalKG) -> None:
     assert local_kg.select("ASK { ?s a <http://orkg.org/orkg/class/Dataset> }").boolean is True
     assert local_kg.select("ASK { ?s a <http://orkg.org/orkg/class/Nothing> }").flat() == ["false"]
 
 
-def test_row_cap(orkg_fixture_nt: Path) -> None:  # noqa: F811
+def test_row_cap(orkg_fixture_nt: Path) -> None:
     kg = LocalKG(orkg_fixture_nt, row_cap=3)
     rows = kg.select("SELECT ?s WHERE { ?s ?p ?o }")
     assert len(rows.rows) == 3 and "first 3" in rows.caveat
@@ -177,12 +189,12 @@ def test_row_cap(orkg_fixture_nt: Path) -> None:  # noqa: F811
                                                       " LIMIT 2").caveat == ""
 
 
-def test_syntax_error_is_a_knowledge_graph_error(local_kg: LocalKG) -> None:  # noqa: F811
+def test_syntax_error_is_a_knowledge_graph_error(local_kg: LocalKG) -> None:
     with pytest.raises(KnowledgeGraphError, match="does not parse: error at 1:"):
         local_kg.select("SELECT * WHERE { ?s ?p ?o ")
 
 
-def test_construct_is_refused(local_kg: LocalKG) -> None:  # noqa: F811
+def test_construct_is_refused(local_kg: LocalKG) -> None:
     with pytest.raises(KnowledgeGraphError, match="only SELECT and ASK"):
         local_kg.select("CONSTRUCT WHERE { ?s ?p ?o }")
 
@@ -207,7 +219,7 @@ def test_a_folder_of_mixed_and_compressed_files_loads_as_one_union_graph(tmp_pat
     assert flat_rows(kg.select(add_prefixes(case.query))) == case.expected()
 
 
-def test_on_disk_store_is_reused(tmp_path: Path, orkg_fixture_nt: Path) -> None:  # noqa: F811
+def test_on_disk_store_is_reused(tmp_path: Path, orkg_fixture_nt: Path) -> None:
     store = tmp_path / "store"
     first = LocalKG(orkg_fixture_nt, store_path=store)
     n = first.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").flat()

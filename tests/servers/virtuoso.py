@@ -148,8 +148,8 @@ class VirtuosoServer:
         if "0 Rows." not in errors:
             raise VirtuosoError(f"virtuoso could not load {ntriples}: {errors}")
         count = self.count()
-        expected = sum(1 for line in ntriples.read_text(encoding="utf-8").splitlines()
-                       if line.strip() and not line.lstrip().startswith("#"))
+        expected = len({line.strip() for line in ntriples.read_text(encoding="utf-8").splitlines()
+                        if line.strip() and not line.lstrip().startswith("#")})
         if count != expected:
             raise VirtuosoError(f"virtuoso loaded {count} of the {expected} triples in {ntriples}")
         self.load_seconds = time.monotonic() - started

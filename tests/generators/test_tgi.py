@@ -1,0 +1,59 @@
+"""The TGI generator through the real text_generation client against a TGI-protocol server on loopback."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.errors import GeneratorError
+from pipeline.generators.tgi import TGIGenerator
+from pipeline.records import Example, Retrieved
+from pipeline.sciqa import SciQA
+from pipeline.sparql import squash
+
+EXAMPLES = [Retrieved(Example("AQ1", "List the title and ID of research papers that contain a benchmark over the "
+                                     "CINIC-10 dataset?", 'SELECT ?p WHERE { ?d rdfs:label "CINIC-10" }', "T02"), 0.9)]
+
+
+def recorded_three_shot(seed_dir: Path, sciqa: SciQA) -> tuple[str, str]:
+    """A final-phase question and the SPARQL Vicuna-13B wrote for it with 3 shots (read from the seed outputs)."""
+    recorded = json.loads((seed_dir / "test" / "three_shot" / "three_shot_sparql.json").read_text())
+    questions = dict(sciqa.challenge("final"))
+    item = next(r for r in recorded if r["id"].startswith("AQ") and r["sparql"].startswith("SELECT"))
+    return questions[item["id"]], item["sparql"]
+
+
+def test_greedy_generation_returns_the_models_query(tgi: Any, seed_dir: Path, sciqa: SciQA) -> None:
+    question, sparql = recorded_three_shot(seed_dir, sciqa)
+    gen = TGIGenerator(tgi.url, timeout=10).generate(question, EXAMPLES * 3)
+    assert gen.sparql == squash(sparql) and gen.generator == "tgi" and "USER:" in gen.prompt
+    path, body = tgi.requests[-1]
+    assert path == "/" and body["parameters"]["do_sample"] is False
+    assert body["parameters"]["max_new_tokens"] == 512 and "USER:" in body["parameters"]["stop"]
+
+
+def test_a_refusal_becomes_the_explanation(tgi: Any) -> None:
+    tgi.set_fault("refusal")
+    gen = TGIGenerator(tgi.url, timeout=10).generate("Who wrote the most papers on cats?", EXAMPLES)
+    assert gen.sparql is None and gen.explanation.startswith("The model could not write a query: I cannot")
+
+
+def test_garbage_is_not_taken_for_a_query(tgi: Any) -> None:
+    tgi.set_fault("garbage")
+    gen = TGIGenerator(tgi.url, timeout=10).generate("Which model is best on SQuAD?", EXAMPLES)
+    assert gen.sparql is None and gen.explanation
+
+
+@pytest.mark.parametrize("fault, message", [("500", "failed"), ("503", "failed"), ("bad_json", "TGI's format"),
+                                            ("hang", "did not answer in time")])
+def test_server_faults_become_generator_errors(tgi: Any, fault: str, message: str) -> None:
+    tgi.set_fault(fault)
+    with pytest.raises(GeneratorError, match=message):
+        TGIGenerator(tgi.url, timeout=1).generate("Which model is best on SQuAD?", EXAMPLES)
+
+
+def test_an_unreachable_server_is_a_clear_error() -> None:
+    with pytest.raises(GeneratorError, match="could not be reached"):
+        TGIGenerator("http://127.0.0.1:9", timeout=2).generate("q?", EXAMPLES)
