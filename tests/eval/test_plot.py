@@ -21,3 +21,10 @@ def test_series() -> None:
 def test_plot_writes_png(tmp_path: Path) -> None:
     path = plot_f1([_run("adapter", 3, 0.7), _run("recorded", None, 0.99)], tmp_path / "f1.png")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_labels_shorten_replay_paths_and_skip_unknown_kg() -> None:
+    recorded = {"micro_f1": 0.99, "config": {"generator": "recorded", "shots": None, "questions": "final"}}
+    data = series([_run("replay:/a/b/three_shot_sparql.json", 3, 0.99), recorded])
+    assert "replay:three_shot_sparql.json (final, kg snapshot)" in data
+    assert data["recorded (final)"] == {None: 0.99}

@@ -19,7 +19,6 @@ from pipeline.kg.local import LocalKG
 from pipeline.records import Rows
 from pipeline.sparql import add_prefixes
 from tests.servers import orkg_fixture as fx
-from tests.servers.fixtures import local_kg, orkg_fixture_nt  # noqa: F401  (fixtures, until conftest registers them)
 
 Row = tuple[str, ...]
 
