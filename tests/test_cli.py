@@ -1,0 +1,137 @@
+"""`kgqa` end to end: index and ask offline, TGI + a real endpoint, fallbacks, refusals, errors."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.kg.local import LocalKG
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from pipeline.sparql import add_prefixes
+from tests.servers.virtuoso import VirtuosoServer
+
+REPO = Path(__file__).resolve().parents[1]
+STORY_CLOZE = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
+AUDITED = """
+import ipaddress, socket, sys
+bad = []
+def guard(event, args):
+    host = args[1][0] if event == "socket.connect" and args[0].family in (socket.AF_INET, socket.AF_INET6) else (
+        args[0] if event == "socket.getaddrinfo" else None)
+    if isinstance(host, bytes): host = host.decode()
+    if host is None or host == "localhost": return
+    try:
+        if ipaddress.ip_address(str(host).split("%")[0]).is_loopback: return
+    except ValueError: pass
+    bad.append(f"{event} {host}")
+    raise OSError("no network")
+sys.addaudithook(guard)
+from pipeline.cli import main
+code = main(sys.argv[1:])
+print("NON-LOOPBACK:", bad, file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def kgqa(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", AUDITED, *args], cwd=REPO, capture_output=True, text=True,
+                          timeout=600, env={**os.environ, **env})
+
+
+def test_index_and_ask_offline_with_no_connection_beyond_loopback(tmp_path: Path, sciqa_dir: Path,
+                                                                   sciqa: SciQA) -> None:
+    env = {"KGQA_HOME": str(tmp_path / "home"), "SCIQA_DIR": str(sciqa_dir), "KGQA_TGI_URL": ""}
+    built = kgqa(env, "index")
+    assert built.returncode == 0, built.stderr
+    assert "built: 1795 pairs" in built.stdout and "indexing" in built.stderr and "NON-LOOPBACK: []" in built.stderr
+    asked = kgqa(env, "ask", "--kg", "snapshot", "--json", STORY_CLOZE)
+    assert asked.returncode == 0 and "NON-LOOPBACK: []" in asked.stderr, asked.stderr
+    out = json.loads(asked.stdout)
+    expected = next(r for r in sciqa.all() if r.question == STORY_CLOZE)  # the test's oracle, not the system's
+    assert set(out) >= {"question", "sparql", "answer", "explanation", "generator", "kg", "examples", "timings_ms"}
+    assert out["generator"] == "adapter" and out["kg"] == "snapshot" and "Story Cloze Test" in out["sparql"]
+    assert [r[v]["value"] for r in out["answer"]["rows"] for v in out["answer"]["vars"]] == list(expected.flat_answer)
+    again = kgqa(env, "index")  # a new process finds the store on disk as it was left
+    assert "already up to date: 1795 pairs" in again.stdout
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, train_settings: Settings, train_store: Any) -> pytest.MonkeyPatch:
+    """The session's train store as KGQA_HOME, nothing else from the developer's environment."""
+    for var in list(os.environ):
+        if var.startswith(("KGQA_", "SLACK_")):
+            monkeypatch.delenv(var)
+    monkeypatch.setenv("KGQA_HOME", str(train_settings.home))
+    monkeypatch.setenv("SCIQA_DIR", str(train_settings.sciqa_dir))
+    return monkeypatch
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, (json.loads(out) if "--json" in args and out.strip() else out), err
+
+
+def test_ask_through_tgi_and_a_real_endpoint(env: pytest.MonkeyPatch, tgi: Any, virtuoso: VirtuosoServer,
+                                             local_kg: LocalKG, capsys: pytest.CaptureFixture[str]) -> None:
+    query = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+             'FILTER (str(?dataset_lbl) = "Story Cloze Test") ?benchmark orkgp:HAS_DATASET ?dataset. '
+             '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
+    tgi.enqueue(f" {query}\nUSER:")
+    env.setenv("KGQA_TGI_URL", tgi.url)
+    code, out, _ = run(capsys, "ask", "--kg", virtuoso.endpoint, "--json", STORY_CLOZE)
+    assert code == 0 and out["generator"] == "tgi" and out["kg"] == virtuoso.endpoint
+    expected = local_kg.select(add_prefixes(query))  # the same fixture graph, through pyoxigraph
+    got = {tuple(sorted((k, v["value"]) for k, v in r.items())) for r in out["answer"]["rows"]}
+    assert got == {tuple(sorted((k, v["value"]) for k, v in r.items())) for r in expected.rows} and got
+    assert len(out["examples"]) == 3 and "USER:" in out["prompt"]
+
+
+def test_a_refusal_becomes_the_explanation(env: pytest.MonkeyPatch, tgi: Any,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.set_fault("refusal")
+    env.setenv("KGQA_TGI_URL", tgi.url)
+    code, out, _ = run(capsys, "ask", "--kg", "snapshot", "--json", "Which cat won the most prizes?")
+    assert code == 0 and out["sparql"] is None and "I cannot generate a SPARQL query" in out["explanation"]
+
+
+def test_an_unreachable_endpoint_falls_back_to_the_snapshot(env: pytest.MonkeyPatch,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    env.setenv("KGQA_ENDPOINT", "http://127.0.0.1:9/sparql")
+    code, out, _ = run(capsys, "ask", "--json", STORY_CLOZE)
+    assert code == 0 and out["answer"]["rows"] and "could not be reached" in out["caveat"]
+    assert "early 2023" in out["caveat"] and out["kg"].startswith("http://127.0.0.1:9/sparql (fallback: snapshot)")
+
+
+def test_readable_output_by_default(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "ask", "--kg", "snapshot", STORY_CLOZE)
+    assert code == 0 and "SPARQL:" in out and "Answer:" in out and "Examples used:" in out
+
+
+def test_sparql_command_reports_endpoint_syntax_errors_and_refuses_writes(
+        env: pytest.MonkeyPatch, virtuoso: VirtuosoServer, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sparql", "--kg", virtuoso.endpoint, "--json", "SELECT ?x WHERE { ?x ?p }")
+    assert code == 3 and "rejected the query" in out["error"] and "SP030" in out["error"]
+    code, out, _ = run(capsys, "sparql", "--kg", virtuoso.endpoint, "--json", "DROP ALL")
+    assert code == 3 and out["error"].startswith("refused:")
+    assert run(capsys, "sparql", "--kg", virtuoso.endpoint, "--json",
+               "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[1]["answer"]["rows"]
+
+
+def test_lookup_lists_similar_pairs(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "lookup", "-k", "4", "--json", "models evaluated on Story Cloze Test")
+    assert code == 0 and len(out) == 4 and all({"question", "sparql", "score", "source"} <= set(o) for o in out)
+
+
+def test_errors_exit_non_zero_with_one_line(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "ask", "--generator", "tgi", "q?")
+    assert code == 2 and err.strip() == "kgqa: the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)"
+    code, _, err = run(capsys, "ask", "--kg", "/no/such/file.nt", "q?")
+    assert code == 2 and "unknown KG target" in err
