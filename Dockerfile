@@ -1,0 +1,28 @@
+# The Slack bot. Same pinned install recipe as CI (scripts/install.sh).
+# Build: docker build -t kgqa-bot .   (pass --build-arg TORCH_INDEX_URL=<a CPU-only torch wheel index> to avoid
+# pulling torch's CUDA build where no CPU wheel of torch 2.13.0 is at hand)
+FROM python:3.11-slim
+
+ARG TORCH_INDEX_URL=""
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PATH=/opt/venv/bin:$PATH \
+    KGQA_HOME=/data \
+    KGQA_HTTP_PORT=3000 \
+    HF_HUB_OFFLINE=1
+
+WORKDIR /app
+COPY requirements.lock pyproject.toml README.md ./
+COPY scripts/install.sh scripts/install.sh
+COPY pipeline pipeline
+COPY bot bot
+RUN TORCH_INDEX_URL="$TORCH_INDEX_URL" bash scripts/install.sh /opt/venv \
+    && useradd --create-home --uid 10001 kgqa \
+    && mkdir -p /data && chown kgqa /data
+
+USER kgqa
+VOLUME ["/data"]
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
+    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('KGQA_HTTP_PORT', '3000'), timeout=4)"
+CMD ["python", "-m", "bot"]
