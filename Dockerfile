@@ -8,8 +8,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/venv/bin:$PATH \
     KGQA_HOME=/data \
-    KGQA_HTTP_PORT=3000 \
-    HF_HUB_OFFLINE=1
+    KGQA_HTTP_PORT=3000
 
 WORKDIR /app
 COPY requirements.lock pyproject.toml README.md ./

@@ -17,7 +17,7 @@ def test_template_hit() -> None:
 
 
 def test_hit_rate() -> None:
-    pairs = [("T01", ["T01"]), ("T02", ["T01", "T02"]), ("T03", [])]
+    pairs: list[tuple[str, list[str]]] = [("T01", ["T01"]), ("T02", ["T01", "T02"]), ("T03", [])]
     assert hit_rate(pairs, 1) == pytest.approx(1 / 3)
     assert hit_rate(pairs, 3) == pytest.approx(2 / 3)
     assert hit_rate([], 1) is None
