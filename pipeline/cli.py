@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from pipeline import textview
@@ -69,6 +70,26 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     return run_eval_command(args, settings, build)
 
 
+def cmd_kg_load(args: argparse.Namespace, settings: Settings) -> int:
+    from tqdm import tqdm
+
+    from pipeline.kg.dump import download, load_dump
+
+    store_dir = Path(args.store).expanduser() if args.store else settings.kg_store
+    source = args.source
+    if source.startswith(("http://", "https://")):
+        with tqdm(desc="downloading", unit="B", unit_scale=True, file=sys.stderr) as bar:
+            path = download(source, settings.home / "downloads", bar.update)
+    else:
+        path = Path(source).expanduser()
+    with tqdm(desc="loading", unit=" triples", unit_scale=True, file=sys.stderr) as bar:
+        report = load_dump(path, store_dir, progress=bar.update)
+    rate = report.triples / report.seconds if report.seconds else 0.0
+    print(f"loaded {report.triples} triples from {report.files} files in {report.seconds:.1f} s ({rate:,.0f}/s); "
+          f"{report.skipped_files} files were already loaded; store: {store_dir} (use --kg local)")
+    return 0
+
+
 class _NoStore:
     def search(self, question: str, k: int) -> list[Any]:
         return []
@@ -95,7 +116,8 @@ def parser() -> argparse.ArgumentParser:
     ask.add_argument("question")
     ask.add_argument("--shots", type=int, choices=(1, 3, 5))
     ask.add_argument("--generator", help="tgi, openai, adapter or replay:PATH (default: tgi if KGQA_TGI_URL is set)")
-    ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'snapshot', or 'auto' (default)")
+    ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'local' (the `kgqa kg load` store), 'snapshot', "
+                                  "or 'auto' (default)")
     ask.add_argument("--json", action="store_true")
     ask.set_defaults(func=cmd_ask)
     sp = sub.add_parser("sparql", help="run a read-only SPARQL query")
@@ -108,6 +130,12 @@ def parser() -> argparse.ArgumentParser:
     lk.add_argument("-k", type=int, default=5)
     lk.add_argument("--json", action="store_true")
     lk.set_defaults(func=cmd_lookup)
+    kg = sub.add_parser("kg", help="manage the local knowledge graph store").add_subparsers(dest="kg_command",
+                                                                                           required=True)
+    load = kg.add_parser("load", help="bulk-load an ORKG RDF dump (file, folder or URL; resumable)")
+    load.add_argument("source")
+    load.add_argument("--store", help="the pyoxigraph store folder (default: $KGQA_HOME/kg)")
+    load.set_defaults(func=cmd_kg_load)
     ev = sub.add_parser("eval", help="score the system on SciQA question sets")
     try:
         from pipeline.eval.cli import add_eval_arguments

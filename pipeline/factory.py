@@ -104,11 +104,16 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
         return FallbackKG(_endpoint(settings, settings.endpoint), _snapshot(settings))
     if target.startswith(("http://", "https://")):
         return _endpoint(settings, target)
-    path = Path(target).expanduser()
-    if not path.exists():
-        raise ConfigError(f"unknown KG target {target!r}: give an endpoint URL, an RDF file or folder, or 'snapshot'")
     from pipeline.kg.local import LocalKG
 
+    if target == "local":
+        if not settings.kg_store.is_dir():
+            raise ConfigError(f"no local store at {settings.kg_store}: load a dump with `kgqa kg load FILE|URL`")
+        return LocalKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
+    path = Path(target).expanduser()
+    if not path.exists():
+        raise ConfigError(f"unknown KG target {target!r}: give an endpoint URL, an RDF file or folder, 'local' "
+                          "or 'snapshot'")
     return LocalKG(path, row_cap=settings.row_cap)
 
 

@@ -80,6 +80,10 @@ class Settings:
         return self.home / "chroma"
 
     @property
+    def kg_store(self) -> Path:
+        return self.home / "kg"
+
+    @property
     def maintainer_ids(self) -> frozenset[str]:
         return frozenset(m.strip() for m in self.maintainers.split(",") if m.strip())
 

@@ -1,6 +1,7 @@
 """A local knowledge graph: a pyoxigraph store (in memory or on disk) loaded from RDF files."""
 from __future__ import annotations
 
+import bz2
 import gzip
 from collections.abc import Iterator
 from itertools import islice
@@ -12,6 +13,7 @@ import pyoxigraph as ox
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.records import Rows, Term
 
+COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open}
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 RDF_DIR_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString"
@@ -50,7 +52,7 @@ class LocalKG:
             # bulk_load streams big dumps into an on-disk store; load is transactional and fine in memory
             loader = self.store.bulk_load if self.on_disk else self.store.load
             try:
-                with _open(path) as stream:
+                with open_rdf(path) as stream:
                     loader(stream, format=rdf_format(path), base_iri=path.resolve().as_uri())
             except (SyntaxError, ValueError, OSError) as exc:
                 raise ConfigError(f"cannot read RDF from {path}: {exc}") from exc
@@ -119,7 +121,7 @@ def rdf_files(source: Path) -> list[Path]:
     if source.is_dir():
         files = sorted(p for p in source.rglob("*") if p.is_file() and _format_or_none(p) is not None)
         if not files:
-            raise ConfigError(f"no RDF files ({', '.join(sorted(FORMATS))}, optionally .gz) under {source}")
+            raise ConfigError(f"no RDF files ({', '.join(sorted(FORMATS))}, optionally .gz or .bz2) under {source}")
         return files
     raise ConfigError(f"no RDF file or folder at {source}")
 
@@ -128,16 +130,20 @@ def rdf_format(path: Path) -> ox.RdfFormat:
     found = _format_or_none(path)
     if found is None:
         raise ConfigError(f"unknown RDF format for {path.name}; use one of {', '.join(sorted(FORMATS))} "
-                          "(optionally .gz)")
+                          "(optionally .gz or .bz2)")
     return found
 
 
 def _format_or_none(path: Path) -> ox.RdfFormat | None:
     suffixes = [s.lower() for s in path.suffixes]
-    if suffixes and suffixes[-1] == ".gz":
+    if suffixes and suffixes[-1] in COMPRESSED:
         suffixes.pop()
     return FORMATS.get(suffixes[-1]) if suffixes else None
 
 
-def _open(path: Path) -> IO[bytes]:
-    return cast(IO[bytes], gzip.open(path, "rb")) if path.suffix.lower() == ".gz" else path.open("rb")
+def open_rdf(path: Path) -> IO[bytes]:
+    """A binary stream of the file, decompressed when it ends in .gz or .bz2."""
+    suffix = path.suffix.lower()
+    if suffix in COMPRESSED:
+        return cast(IO[bytes], COMPRESSED[suffix](path, "rb"))
+    return path.open("rb")

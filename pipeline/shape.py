@@ -1,0 +1,184 @@
+"""The shape of a SPARQL query read from its tokens: triple patterns, label filters, projection, ordering, limits.
+
+A lenient reader (no full parse, never raises): enough to say what a query asks and which class each label literal
+names. Works on malformed model output too; what it cannot read it leaves out."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pipeline.sparql import Token, tokenize
+
+_BLOCK_WORDS = frozenset({"OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "WHERE", "SELECT", "DISTINCT", "REDUCED",
+                          "GROUP", "ORDER", "BY", "HAVING", "LIMIT", "OFFSET", "VALUES", "ASK", "BIND", "FILTER",
+                          "ASC", "DESC", "AS", "PREFIX", "BASE"})
+AGGREGATES = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"})
+
+
+@dataclass(frozen=True)
+class LabelFilter:
+    """A FILTER comparing a variable with a string: ``str(?x_lbl) = "X"`` (op ``=``) or ``regex(?x, "X")``."""
+
+    var: str
+    op: str  # "=", "regex", "!="
+    literal: str
+
+
+@dataclass
+class Shape:
+    """What a query is made of, in reading order."""
+
+    form: str = ""  # SELECT or ASK (or whatever keyword leads)
+    projection: list[str] = field(default_factory=list)  # outer variables, aliases included
+    aggregates: list[tuple[str, str, str]] = field(default_factory=list)  # (function, argument var, alias)
+    triples: list[tuple[str, str, str]] = field(default_factory=list)
+    filters: list[LabelFilter] = field(default_factory=list)
+    order: list[tuple[str, str]] = field(default_factory=list)  # (ASC|DESC, var or aggregate text)
+    limits: list[int] = field(default_factory=list)
+    group_by: list[str] = field(default_factory=list)
+
+    def classes(self) -> dict[str, str]:
+        """Variable -> the local name of its ``a``/``rdf:type`` class."""
+        out = {}
+        for s, p, o in self.triples:
+            if p in ("a", "rdf:type") and ":" in o:
+                out.setdefault(s, o.split(":", 1)[1])
+        return out
+
+    def labelled(self) -> dict[str, str]:
+        """Label variable -> the variable it labels (``?x rdfs:label ?x_lbl``)."""
+        return {o: s for s, p, o in self.triples if p == "rdfs:label" and o.startswith("?")}
+
+    def kind_of_literal(self, literal: str) -> str:
+        """The class (or, failing that, the variable's stem) of the thing a label literal names; "" if unknown."""
+        classes, labelled = self.classes(), self.labelled()
+        for f in self.filters:
+            if f.literal == literal:
+                subject = labelled.get(f.var, f.var)
+                return (classes.get(subject) or stem(subject)).lower()
+        return ""
+
+
+def stem(var: str) -> str:
+    """``?dataset_lbl`` -> ``dataset``; ``?research_problems_labels`` -> ``research_problems``."""
+    name = var.lstrip("?$")
+    for suffix in ("_labels", "_label", "_lbl", "_name", "_title"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def _string(tok: Token) -> str:
+    return tok.text[3:-3] if tok.text[:3] in ('"""', "'''") else tok.text[1:-1]
+
+
+def _closing(toks: list[Token], i: int) -> int:
+    """Index of the ')' matching the '(' at ``i`` (or the last token)."""
+    depth = 0
+    for j in range(i, len(toks)):
+        if toks[j].text == "(":
+            depth += 1
+        elif toks[j].text == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks) - 1
+
+
+def _read_filter(toks: list[Token], start: int, end: int, shape: Shape) -> None:
+    inner = toks[start:end + 1]
+    strings = [t for t in inner if t.kind == "string"]
+    var = next((t.text for t in inner if t.kind == "var"), "")
+    if not strings or not var:
+        return
+    words = {t.text.upper() for t in inner if t.kind == "word"}
+    op = "regex" if "REGEX" in words or "CONTAINS" in words else ("!=" if any(t.text == "!=" for t in inner) else "=")
+    shape.filters.append(LabelFilter(var, op, _string(strings[0])))
+
+
+def _read_projection(toks: list[Token], i: int, shape: Shape) -> int:
+    """Read the outer SELECT's variables and aggregates; returns the index after them."""
+    while i < len(toks) and toks[i].text != "{" and toks[i].text.upper() != "WHERE":
+        t = toks[i]
+        if t.kind == "var":
+            shape.projection.append(t.text)
+        elif t.text == "(":
+            end = _closing(toks, i)
+            inner = toks[i + 1:end]
+            func = next((x.text.upper() for x in inner if x.text.upper() in AGGREGATES), "")
+            arg = next((x.text for x in inner if x.kind == "var"), "*")
+            alias = inner[-1].text if len(inner) >= 2 and inner[-2].text.upper() == "AS" else ""
+            if func:
+                shape.aggregates.append((func, arg, alias))
+            if alias:
+                shape.projection.append(alias)
+            i = end
+        i += 1
+    return i
+
+
+def read(query: str) -> Shape:
+    """The shape of ``query``; best effort on malformed text."""
+    toks = tokenize(query)
+    shape = Shape()
+    i, n = 0, len(toks)
+    subject = predicate = ""
+    expect = "s"
+    while i < n:
+        t = toks[i]
+        up = t.text.upper() if t.kind == "word" else ""
+        if up == "PREFIX":
+            i += 3
+            continue
+        if up in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE") and not shape.form:
+            shape.form = up
+            if up == "SELECT":
+                i = _read_projection(toks, i + 1, shape)
+                continue
+        elif up == "SELECT":  # a subquery: its projection is not the answer
+            while i < n and toks[i].text != "{":
+                i += 1
+            continue
+        elif up in ("FILTER", "BIND") and i + 1 < n and toks[i + 1].text == "(":
+            end = _closing(toks, i + 1)
+            if up == "FILTER":
+                _read_filter(toks, i + 1, end, shape)
+            i, expect = end + 1, "s"
+            continue
+        elif up == "ORDER" or up == "GROUP":
+            i += 2  # ORDER BY / GROUP BY
+            while i < n and (toks[i].kind == "var" or toks[i].text.upper() in ("ASC", "DESC") or toks[i].text == "("):
+                if toks[i].kind == "var" and up == "GROUP":
+                    shape.group_by.append(toks[i].text)
+                elif toks[i].kind == "var":
+                    shape.order.append(("ASC", toks[i].text))
+                elif toks[i].text.upper() in ("ASC", "DESC") or toks[i].text == "(":
+                    direction = "ASC" if toks[i].text == "(" else toks[i].text.upper()
+                    start = i + 1 if toks[i].text == "(" else i + 2
+                    end = _closing(toks, start - 1)
+                    shape.order.append((direction, " ".join(x.text for x in toks[start:end])))
+                    i = end
+                i += 1
+            expect = "s"
+            continue
+        elif up == "LIMIT" and i + 1 < n and toks[i + 1].kind == "number":
+            shape.limits.append(int(float(toks[i + 1].text)))
+            i += 2
+            continue
+        elif t.text in ("{", "}", "[", "]") or up in _BLOCK_WORDS:
+            expect = "s"
+        elif t.text == ".":
+            expect = "s"
+        elif t.text == ";":
+            expect = "p"
+        elif t.text == ",":
+            expect = "o"
+        elif t.kind in ("var", "pname", "iri", "string", "number") or t.text == "a":
+            if expect == "s":
+                subject, expect = t.text, "p"
+            elif expect == "p":
+                predicate, expect = t.text, "o"
+            else:
+                shape.triples.append((subject, predicate, t.text))
+                expect = "done"
+        i += 1
+    return shape

@@ -1,0 +1,81 @@
+"""How people type: peeling a Slack mention, greeting or thanks off a question; word similarity tolerant of typos."""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+
+_MENTION = re.compile(r"^\s*(?:<@[A-Z0-9]+(?:\|[^>]*)?>|@[\w.\-]+)[\s,:]*")
+_GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)?(?:(?:quick|short|small)\s+"
+                       r"(?:one|question|q)|question|q)?\s*[:,\-–—]\s+", re.IGNORECASE)
+_HELLO = re.compile(r"^\s*(?:hey|hi|hello|yo)(?:\s+(?:there|all|team|folks|bot))?\s*[,!:\-–—]\s*", re.IGNORECASE)
+_THANKS = re.compile(r"[\s,;:.!\-–—]*(?:(?:many\s+)?thanks(?:\s+(?:a lot|in advance))?|thank\s+you|thx|ty|cheers|"
+                     r"please|pls|plz)[\s.!:)]*$", re.IGNORECASE)
+STOPWORDS = frozenset("a an the of on in for to by with and or is are was were be been being that this these those "
+                      "what which who whom whose where when how can could would you me i my we our us it its do does "
+                      "did have has had any all some there their them they as at from into over under".split())
+_STRIP = "?!.,;:\"'`“”‘’()[]"
+
+
+def tidy(question: str) -> str:
+    """The question without a Slack mention, a greeting or thanks around it, and doubled blanks."""
+    text = " ".join(question.split())
+    for _ in range(3):  # "<@U1> hey, quick one: ... thanks!" peels in a few passes
+        before = text
+        text = _MENTION.sub("", text)
+        text = _HELLO.sub("", text)
+        m = _GREETING.match(text)
+        if m and len(text[:m.end()].split()) <= 4 and len(text[m.end():].split()) >= 3:
+            text = text[m.end():]
+        text = _THANKS.sub("", text).strip()
+        if text == before:
+            break
+    return text or " ".join(question.split())
+
+
+def norm_word(word: str) -> str:
+    return word.lower().strip(_STRIP)
+
+
+def _stem(w: str) -> str:
+    for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s"):
+        if len(w) > len(suffix) + 3 and w.endswith(suffix):
+            return w[: -len(suffix)]
+    return w
+
+
+def _edits(a: str, b: str, cap: int) -> int:
+    """Optimal-string-alignment distance, giving up above ``cap``."""
+    if abs(len(a) - len(b)) > cap:
+        return cap + 1
+    prev2: list[int] = []
+    prev = list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        cur = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1]))
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > cap:
+            return cap + 1
+        prev2, prev = prev, cur
+    return prev[-1]
+
+
+@lru_cache(maxsize=65536)
+def word_sim(a: str, b: str) -> float:
+    """1 for the same word, less for the same stem or a typo, 0 otherwise."""
+    if a == b:
+        return 1.0
+    if not a or not b:
+        return 0.0
+    if _stem(a) == _stem(b):
+        return 0.9
+    shorter = min(len(a), len(b))
+    if shorter >= 4 and _edits(a, b, 1) <= 1:
+        return 0.85
+    if shorter >= 7 and _edits(a, b, 2) <= 2:
+        return 0.75
+    if shorter == 3 and _edits(a, b, 1) <= 1:
+        return 0.7
+    return 0.0
