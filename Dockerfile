@@ -11,7 +11,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     KGQA_HTTP_PORT=3000
 
 WORKDIR /app
-COPY requirements.lock pyproject.toml README.md ./
+COPY requirements.lock requirements-dev.lock pyproject.toml README.md ./
 COPY scripts/install.sh scripts/install.sh
 COPY pipeline pipeline
 COPY bot bot
@@ -19,9 +19,9 @@ RUN TORCH_INDEX_URL="$TORCH_INDEX_URL" bash scripts/install.sh /opt/venv \
     && useradd --create-home --uid 10001 kgqa \
     && mkdir -p /data && chown kgqa /data
 
-USER kgqa
+USER 10001
 VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s \
-    CMD python -c "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('KGQA_HTTP_PORT', '3000'), timeout=4)"
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen('http://127.0.0.1:%s/healthz' % os.environ.get('KGQA_HTTP_PORT', '3000'), timeout=4)"]
 CMD ["python", "-m", "bot"]

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # The one install recipe (CI, the Dockerfile and the README commands all use it):
 # a venv with torch 2.13.0 (CPU) first, then the exact pins of requirements.lock, then this project.
-# Usage: scripts/install.sh [VENV_DIR]   (default: .venv)
+# Usage: [KGQA_DEV=1] scripts/install.sh [VENV_DIR]   (default: .venv)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 venv=${1:-${KGQA_VENV:-$here/.venv}}
 stamp="$venv/.kgqa-installed"
-want=$(cat "$here/requirements.lock" "$here/pyproject.toml" | sha256sum | cut -c1-16)
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+dev=${KGQA_DEV:-0}  # 1: also the test and lint tools of requirements-dev.lock
+base=$(cat "$here/requirements.lock" "$here/requirements-dev.lock" "$here/pyproject.toml" | sha256sum | cut -c1-16)
+want=$base-$dev
+have=$(cat "$stamp" 2>/dev/null || true)
+if [ "$have" = "$want" ] || [ "$have" = "$base-1" ]; then  # a dev install holds everything
   exit 0
 fi
 python3 -m venv "$venv"
@@ -15,6 +18,7 @@ pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 # TORCH_INDEX_URL may name a CPU-only wheel index where no CPU build of torch lies on disk (e.g. in Docker).
 "${pip[@]}" ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"} torch==2.13.0
 "${pip[@]}" -r "$here/requirements.lock"
+if [ "$dev" = 1 ]; then "${pip[@]}" -r "$here/requirements-dev.lock"; fi
 "${pip[@]}" --no-deps --no-build-isolation -e "$here"
 echo "$want" > "$stamp"
 echo "installed into $venv" >&2

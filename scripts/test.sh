@@ -2,7 +2,7 @@
 # The test suite: install everything it needs (venv, Virtuoso from Debian), then run pytest.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-"$here/scripts/install.sh"
+KGQA_DEV=1 "$here/scripts/install.sh"
 bash "$here/.ci/virtuoso.sh"
 if [ -z "${SCIQA_DIR:-}" ]; then export SCIQA_DIR="$here/../shared/sciqa"; fi
 if [ -z "${SEED_DIR:-}" ]; then export SEED_DIR="$here/../shared/seed-paper-outputs"; fi

@@ -1,0 +1,130 @@
+"""Time from a Slack event to the bot's first visible response (the placeholder) and to the final answer.
+
+The real bot runs over HTTP on loopback; events are signed as Slack signs them. Stand-ins: the Slack Web API
+(tests/servers/slack_api.py), TGI serving the recorded Vicuna-13B outputs (tests/servers/tgi.py, through the real
+text_generation client), and the SciQA snapshot as the KG. The example store is Chroma over SciQA train, embedded
+with the real all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model).
+
+Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4]
+Prints markdown for docs/RESULTS.md. Latencies are measured from just before the event is POSTed to the arrival of
+the Web API call at the stand-in, in one process and one monotonic clock. Real Slack adds its own network time.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.guard import Limits  # noqa: E402
+from pipeline.core import Pipeline  # noqa: E402
+from pipeline.factory import build_index, build_kg, build_store, sciqa  # noqa: E402
+from pipeline.generators.tgi import TGIGenerator  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
+from pipeline.store import ChromaStore, open_client  # noqa: E402
+from tests.bot.harness import Harness, is_answer, new_ts, shown  # noqa: E402
+from tests.fakes import HashEncoder  # noqa: E402
+from tests.servers.slack_api import SlackAPIServer  # noqa: E402
+from tests.servers.slack_signing import post_event  # noqa: E402
+from tests.servers.tgi import TGIServer  # noqa: E402
+
+# The stand-ins' servers keep http.server's listen backlog of 5: a burst then overflows it and the kernel's SYN
+# retry adds a flat second to some calls, which real Slack would not. (BotServer sets its own backlog.)
+ThreadingHTTPServer.request_queue_size = 128
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str) -> dict[str, Any]:
+    """Send every question as a mention in its own channel; wait for all answers; per-event latencies."""
+    bot.slack.reset()
+    sent: dict[str, float] = {}
+    acked: dict[str, float] = {}
+
+    def send(i: int) -> None:
+        channel = f"C{tag}{i:05d}"
+        ts = new_ts()
+        event = {"type": "app_mention", "user": f"U{i}", "text": f"<@UBOT> {questions[i]}", "ts": ts,
+                 "channel": channel, "event_ts": ts, "team": "T1"}
+        sent[channel] = time.monotonic()
+        status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, event)
+        acked[channel] = time.monotonic()
+        assert status == 200, status
+
+    began = time.monotonic()
+    if concurrency == 1:  # one at a time: each event waits for the previous answer (no queueing in the bot)
+        for i in range(len(questions)):
+            send(i)
+            bot.slack.wait_for(lambda c, ch=f"C{tag}{i:05d}": is_answer(c) and c.params["channel"] == ch, timeout=60)
+    else:  # a burst: ``concurrency`` senders post as fast as the bot acks
+        with ThreadPoolExecutor(max_workers=concurrency) as senders:
+            list(senders.map(send, range(len(questions))))
+    finals = bot.slack.wait_for(is_answer, count=len(questions), timeout=60 + 5 * len(questions))
+    elapsed = time.monotonic() - began
+    first: dict[str, float] = {}
+    for call in bot.slack.calls_to("chat.postMessage"):
+        first.setdefault(call.params["channel"], call.at)
+    final = {c.params["channel"]: c.at for c in finals}
+    ms = lambda a: {ch: (a[ch] - sent[ch]) * 1000 for ch in sent}  # noqa: E731
+    return {"ack": list(ms(acked).values()), "first": list(ms(first).values()), "final": list(ms(final).values()),
+            "answered": sum("No answer." not in shown(c) for c in finals), "n": len(questions),
+            "throughput": len(questions) / elapsed}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=100, help="events per round")
+    ap.add_argument("--concurrency", type=int, nargs="+", default=[1, 8],
+                    help="senders per round: 1 = one event at a time, N = a burst from N senders")
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--encoder", choices=("minilm", "hash"), default="minilm")
+    args = ap.parse_args()
+    home = Path(tempfile.mkdtemp(prefix="kgqa-bench-bot-"))
+    sciqa_dir = Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa")
+    settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=args.workers)
+    store = build_store(settings) if args.encoder == "minilm" else \
+        ChromaStore(open_client(settings.chroma_path), HashEncoder(), settings.collection)
+    t0 = time.perf_counter()
+    _, count = build_index(settings, store)
+    print(f"store: {count} SciQA train pairs ({args.encoder}) indexed in {time.perf_counter() - t0:.1f} s",
+          file=sys.stderr)
+    questions = [q for _, q in sciqa(settings).challenge("final")]
+    questions = (questions * (args.n // len(questions) + 1))[: args.n]
+    with TGIServer() as tgi, SlackAPIServer() as slack:
+        pipeline = Pipeline(store, TGIGenerator(tgi.url, timeout=30), build_kg(settings, "snapshot"),
+                            shots=settings.shots, row_cap=settings.row_cap)
+        pipeline.ask(questions[0])  # warm-up: model load, first parse
+        bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
+        try:
+            rounds = [(c, one_round(bot, questions, c, f"{c}x")) for c in args.concurrency]
+        finally:
+            bot.close()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\nBot latency, {args.n} signed `app_mention` events per round (SciQA final-phase questions), "
+          f"{args.workers} workers, TGI stand-in (recorded Vicuna-13B), snapshot KG, {args.encoder} store.\n")
+    print("| senders | events | ack p50 / p95 ms | first visible (placeholder) p50 / p95 ms "
+          "| final answer p50 / p95 ms | answered with rows | events/s |")
+    print("|---|---|---|---|---|---|---|")
+    for c, r in rounds:
+        cols = [f"{pct(r[k], .5):.0f} / {pct(r[k], .95):.0f}" for k in ("ack", "first", "final")]
+        print(f"| {c} | {r['n']} | {' | '.join(cols)} | {r['answered']}/{r['n']} | {r['throughput']:.1f} |")
+    print("\nmean final answer: " + ", ".join(f"{c} sender(s) {statistics.mean(r['final']):.0f} ms"
+                                             for c, r in rounds) + f"; peak RSS {peak:.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,82 @@
+"""Dump-load throughput and query latency, pyoxigraph vs Virtuoso, on one generated ORKG-shaped graph.
+
+Usage: python scripts/bench_kg.py [--copies 5000]   (5000 copies of the test fixture graph = ~1.05 M triples)
+The graph is the project's fixture (tests/servers/orkg_fixture.py) plus N relabelled copies with fresh IRIs, so the
+template queries of tests/kg/test_local.py keep their answers while running over a graph of ~1 M triples.
+Needs Virtuoso installed (.ci/virtuoso.sh). Prints markdown for docs/RESULTS.md.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.kg.dump import load_dump  # noqa: E402
+from pipeline.kg.endpoint import EndpointKG  # noqa: E402
+from pipeline.kg.local import LocalKG  # noqa: E402
+from pipeline.sparql import add_prefixes  # noqa: E402
+from tests.kg.test_local import TEMPLATE_CASES  # noqa: E402
+from tests.servers.orkg_fixture import ntriples  # noqa: E402
+from tests.servers.virtuoso import VirtuosoServer  # noqa: E402
+
+
+def generate(folder: Path, copies: int, files: int = 5) -> tuple[Path, int]:
+    """The fixture plus ``copies`` relabelled copies, as ``files`` gzip parts and one plain file (for Virtuoso)."""
+    base = ntriples()
+    plain = folder / "all.nt"
+    (folder / "dump").mkdir()
+    parts = [gzip.open(folder / "dump" / f"part-{i}.nt.gz", "wt") for i in range(files)]
+    total = 0
+    with plain.open("w") as out:
+        for k in range(copies + 1):
+            text = base if k == 0 else base.replace("/resource/R", f"/resource/C{k}R").replace('" .', f' #{k}" .')
+            out.write(text)
+            parts[k % files].write(text)
+            total += text.count("\n")
+    for p in parts:
+        p.close()
+    return plain, total
+
+
+def median_ms(kg: object, query: str, runs: int = 5) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        kg.select(query)  # type: ignore[attr-defined]
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--copies", type=int, default=5000)
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="kgqa-bench-kg-"))
+    plain, total = generate(work, args.copies)
+    report = load_dump(work / "dump", work / "store")
+    local = LocalKG(None, store_path=work / "store", row_cap=100_000)
+    print(f"generated {total:,} triples; `load_dump` (= `kgqa kg load`) into on-disk pyoxigraph: "
+          f"{report.seconds:.1f} s, {report.triples / report.seconds:,.0f} triples/s")
+    with VirtuosoServer(plain) as virtuoso:
+        print(f"Virtuoso 7.2 (Debian): start {virtuoso.startup_seconds:.1f} s, bulk load (ld_dir + rdf_loader_run) "
+              f"{virtuoso.load_seconds:.1f} s, {total / virtuoso.load_seconds:,.0f} triples/s")
+        endpoint = EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000)
+        print("\n| template | rows | pyoxigraph median ms | Virtuoso median ms (HTTP, SPARQLWrapper) |")
+        print("|---|---|---|---|")
+        for case in TEMPLATE_CASES:
+            query = add_prefixes(case.query)
+            rows = len(local.select(query).rows)
+            assert rows == len(endpoint.select(query).rows), case.template
+            print(f"| {case.template} ({case.subject}) | {rows} | {median_ms(local, query):.1f} | "
+                  f"{median_ms(endpoint, query):.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
