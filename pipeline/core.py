@@ -2,8 +2,11 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
+from typing import TypeVar
 
 from pipeline.errors import KgqaError
 from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
@@ -11,6 +14,11 @@ from pipeline.records import Answer, Retrieved
 from pipeline.sparql import gate
 
 SHOTS = (1, 3, 5)
+T = TypeVar("T")
+
+
+class DeadlinePassed(KgqaError):
+    """The question's time budget ran out; what is known so far is kept on the Answer."""
 
 
 @contextmanager
@@ -32,13 +40,32 @@ class Pipeline:
     """Answers questions with the parts it is given; every failure ends as an explanation, never an exception."""
 
     def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int = 3,
-                 row_cap: int = 1000, max_question_chars: int = 2000) -> None:
+                 row_cap: int = 1000, max_question_chars: int = 2000, deadline: float | None = None) -> None:
+        """``deadline``: seconds a question may take in all; past it the user gets what is known so far."""
         self.store = store
         self.generator = generator
         self.kg = kg
         self.shots = shots
         self.row_cap = row_cap
         self.max_question_chars = max_question_chars
+        self.deadline = deadline
+        self._pool: ThreadPoolExecutor | None = None
+
+    def _within(self, started: float, stage: str, work: Callable[[], T]) -> T:
+        """Run one stage inside what is left of the deadline (the stage's own timeout still bounds its thread)."""
+        if not self.deadline:
+            return work()
+        left = self.deadline - (time.monotonic() - started)
+        if left <= 0:
+            raise DeadlinePassed(f"the question's time budget of {self.deadline:.0f} s ran out before the {stage} step")
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kgqa-stage")
+        future = self._pool.submit(work)
+        try:
+            return future.result(timeout=left)
+        except FutureTimeout:
+            raise DeadlinePassed(f"the {stage} step did not finish within the question's time budget of "
+                                 f"{self.deadline:.0f} s") from None
 
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
         return self.store.search(clean_question(text, self.max_question_chars), k)
@@ -52,11 +79,14 @@ class Pipeline:
                                  "score on the Story Cloze Test benchmark dataset?'"
             return answer
         t = answer.timings_ms
+        started = time.monotonic()
         try:
             with _timed(t, "retrieve"):
-                answer.examples = self.store.search(answer.question, shots)
+                answer.examples = self._within(started, "retrieval",
+                                               lambda: self.store.search(answer.question, shots))
             with _timed(t, "generate"):
-                answer.generation = self.generator.generate(answer.question, answer.examples)
+                answer.generation = self._within(started, "generation",
+                                                 lambda: self.generator.generate(answer.question, answer.examples))
         except KgqaError as exc:
             answer.error = str(exc)
             answer.explanation = f"I could not write a query: {exc}."
@@ -65,16 +95,16 @@ class Pipeline:
             answer.error = "no query"
             answer.explanation = answer.generation.explanation or "No query could be written for this question."
             return answer
-        self._run(answer, answer.generation.sparql)
+        self._run(answer, answer.generation.sparql, started)
         return answer
 
     def run_sparql(self, query: str) -> Answer:
         """Run a query typed by a user, through the same read-only gate."""
         answer = Answer(question="", kg=self.kg.name)
-        self._run(answer, query)
+        self._run(answer, query, time.monotonic())
         return answer
 
-    def _run(self, answer: Answer, query: str) -> None:
+    def _run(self, answer: Answer, query: str, started: float) -> None:
         t = answer.timings_ms
         with _timed(t, "validate"):
             check = gate(query, self.row_cap)
@@ -85,7 +115,11 @@ class Pipeline:
             return
         try:
             with _timed(t, "kg"):
-                answer.rows = self.kg.select(check.fixed)
+                answer.rows = self._within(started, "knowledge-graph", lambda: self.kg.select(check.fixed))
+        except DeadlinePassed as exc:
+            answer.error = str(exc)
+            answer.explanation = f"Here is the query I wrote, but {exc}, so there is no answer yet."
+            return
         except KgqaError as exc:
             answer.error = str(exc)
             answer.explanation = f"The knowledge graph gave no answer: {exc}."

@@ -120,7 +120,12 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
 def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
     from pipeline.kg.endpoint import EndpointKG
 
-    return EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap)
+    live = EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap)
+    if settings.cache_ttl <= 0:
+        return live
+    from pipeline.kg.cache import CachedKG
+
+    return CachedKG(live, settings.home / "answer-cache.sqlite3", settings.cache_ttl, settings.cache_max)
 
 
 def _snapshot(settings: Settings) -> KnowledgeGraph:
@@ -140,4 +145,5 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     if shots not in (1, 3, 5):
         raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
     return Pipeline(store or build_store(settings), build_generator(settings, generator), build_kg(settings, kg),
-                    shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars)
+                    shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
+                    deadline=settings.deadline)

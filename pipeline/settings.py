@@ -19,7 +19,9 @@ _ENV = {  # field -> environment variable
     "index_splits": "KGQA_INDEX_SPLITS", "http_port": "KGQA_HTTP_PORT", "maintainers": "KGQA_MAINTAINERS",
     "slack_bot_token": "SLACK_BOT_TOKEN", "slack_app_token": "SLACK_APP_TOKEN",
     "slack_signing_secret": "SLACK_SIGNING_SECRET", "slack_api_url": "SLACK_API_URL",
-    "workers": "KGQA_WORKERS", "min_similarity": "KGQA_MIN_SIMILARITY",
+    "workers": "KGQA_WORKERS", "min_similarity": "KGQA_MIN_SIMILARITY", "deadline": "KGQA_DEADLINE",
+    "cache_ttl": "KGQA_CACHE_TTL", "cache_max": "KGQA_CACHE_MAX", "queue_size": "KGQA_QUEUE_SIZE",
+    "user_questions": "KGQA_USER_QUESTIONS", "user_window_s": "KGQA_USER_WINDOW_S", "http_host": "KGQA_HTTP_HOST",
 }
 SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key")
 
@@ -55,6 +57,13 @@ class Settings:
     slack_api_url: str = ""
     workers: int = 4
     min_similarity: float = 0.45
+    deadline: float = 90.0  # seconds a question may take in all
+    cache_ttl: float = 86400.0  # seconds a live-endpoint answer stays fresh; 0 turns the cache off
+    cache_max: int = 5000
+    queue_size: int = 50  # questions waiting for a worker before people are asked to come back later
+    user_questions: int = 6  # per person per window
+    user_window_s: float = 60.0
+    http_host: str = "0.0.0.0"
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"), **overrides: Any) -> Settings:

@@ -92,3 +92,26 @@ def test_raw_sparql_uses_the_same_gate() -> None:
     assert pipe.run_sparql("select * where { ?s ?p ?o }").sparql.endswith("LIMIT 7")
     assert pipe.run_sparql("INSERT DATA { <http://a> <http://b> <http://c> }").error.startswith("refused:")
     assert len(kg.queries) == 1
+
+
+class BlockingKG(RecordingKG):
+    """A graph that does not answer until released (a hanging endpoint)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = __import__("threading").Event()
+
+    def select(self, query: str) -> Rows:
+        self.release.wait(30)
+        return super().select(query)
+
+
+def test_past_the_deadline_the_user_gets_the_query_and_why() -> None:
+    kg = BlockingKG()
+    try:
+        answer = Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p ?o }"), kg, deadline=0.3).ask("q?")
+    finally:
+        kg.release.set()
+    assert answer.sparql and answer.rows is None
+    assert "time budget of 0 s" in answer.error
+    assert answer.explanation.startswith("Here is the query I wrote, but the knowledge-graph step did not finish")
