@@ -97,6 +97,12 @@ class _NoStore:
     def add(self, examples: Sequence[Any]) -> int:
         return 0
 
+    def count(self) -> int:
+        return 0
+
+    def examples(self, source: str | None = None) -> list[Any]:
+        return []
+
 
 class _NoGenerator:
     name = "none"

@@ -22,6 +22,10 @@ class ExampleStore(Protocol):
 
     def add(self, examples: Sequence[Example]) -> int: ...
 
+    def count(self) -> int: ...
+
+    def examples(self, source: str | None = None) -> list[Example]: ...
+
 
 class Generator(Protocol):
     """Writes a SPARQL query for a question, given the most similar known examples."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import resource
+import shutil
 import statistics
 import sys
 import tempfile
@@ -93,25 +94,28 @@ def main() -> int:
     ap.add_argument("--encoder", choices=("minilm", "hash"), default="minilm")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="kgqa-bench-bot-"))
-    sciqa_dir = Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa")
-    settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=args.workers)
-    store = build_store(settings) if args.encoder == "minilm" else \
-        ChromaStore(open_client(settings.chroma_path), HashEncoder(), settings.collection)
-    t0 = time.perf_counter()
-    _, count = build_index(settings, store)
-    print(f"store: {count} SciQA train pairs ({args.encoder}) indexed in {time.perf_counter() - t0:.1f} s",
-          file=sys.stderr)
-    questions = [q for _, q in sciqa(settings).challenge("final")]
-    questions = (questions * (args.n // len(questions) + 1))[: args.n]
-    with TGIServer() as tgi, SlackAPIServer() as slack:
-        pipeline = Pipeline(store, TGIGenerator(tgi.url, timeout=30), build_kg(settings, "snapshot"),
-                            shots=settings.shots, row_cap=settings.row_cap)
-        pipeline.ask(questions[0])  # warm-up: model load, first parse
-        bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
-        try:
-            rounds = [(c, one_round(bot, questions, c, f"{c}x")) for c in args.concurrency]
-        finally:
-            bot.close()
+    try:
+        sciqa_dir = Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa")
+        settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=args.workers)
+        store = build_store(settings) if args.encoder == "minilm" else \
+            ChromaStore(open_client(settings.chroma_path), HashEncoder(), settings.collection)
+        t0 = time.perf_counter()
+        _, count = build_index(settings, store)
+        print(f"store: {count} SciQA train pairs ({args.encoder}) indexed in {time.perf_counter() - t0:.1f} s",
+              file=sys.stderr)
+        questions = [q for _, q in sciqa(settings).challenge("final")]
+        questions = (questions * (args.n // len(questions) + 1))[: args.n]
+        with TGIServer() as tgi, SlackAPIServer() as slack:
+            pipeline = Pipeline(store, TGIGenerator(tgi.url, timeout=30), build_kg(settings, "snapshot"),
+                                shots=settings.shots, row_cap=settings.row_cap)
+            pipeline.ask(questions[0])  # warm-up: model load, first parse
+            bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
+            try:
+                rounds = [(c, one_round(bot, questions, c, f"{c}x")) for c in args.concurrency]
+            finally:
+                bot.close()
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nBot latency, {args.n} signed `app_mention` events per round (SciQA final-phase questions), "
           f"{args.workers} workers, TGI stand-in (recorded Vicuna-13B), snapshot KG, {args.encoder} store.\n")

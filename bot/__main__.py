@@ -1,0 +1,90 @@
+"""``python -m bot``: Socket Mode when SLACK_APP_TOKEN is set, else HTTP on KGQA_HTTP_PORT (/slack/events, /healthz)."""
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import sys
+
+from slack_bolt.error import BoltError
+
+from bot import logs
+from bot.app import create_app
+from bot.guard import Limits, WorkerPool
+from bot.home import status
+from bot.server import EVENTS_PATH, BotServer
+from pipeline.core import Pipeline
+from pipeline.errors import KgqaError
+from pipeline.factory import build_pipeline
+from pipeline.settings import Settings
+
+log = logging.getLogger("kgqa.bot")
+
+
+def main() -> int:
+    settings = Settings.from_env()
+    logs.configure(settings.secrets())
+    if not settings.slack_bot_token:
+        log.error("set SLACK_BOT_TOKEN (xoxb-...) — see README 'Running the Slack bot'")
+        return 2
+    if not settings.slack_app_token and not settings.slack_signing_secret:
+        log.error("set SLACK_APP_TOKEN (xapp-..., Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)")
+        return 2
+    try:
+        pipeline = build_pipeline(settings)
+    except KgqaError as exc:
+        log.error("cannot start: %s", exc)
+        return 2
+    # Settings holds the token now; Bolt would read the variable again and warn that our client (with its retry
+    # handlers) wins over it.
+    os.environ.pop("SLACK_BOT_TOKEN", None)
+    limits = Limits.from_settings(settings)
+    pool = WorkerPool(settings.workers, limits.queue_size)
+    try:
+        app = create_app(pipeline, settings, pool=pool, limits=limits)  # checks the token with auth.test
+    except BoltError as exc:
+        log.error("Slack did not accept the bot token: %s", exc)
+        pool.close()
+        return 2
+    signal.signal(signal.SIGTERM, _interrupt)  # docker stop / systemd: finish the questions in hand, then exit
+    pool.submit(lambda: _warm_up(pipeline))
+    log.info("kgqa bot: generator %s, kg %s, %d workers", pipeline.generator.name, pipeline.kg.name, pool.workers)
+    host = settings.http_host
+    try:
+        # In Socket Mode events arrive over the socket; the server then only answers /healthz (container checks).
+        server = BotServer(app, lambda: status(pipeline, pool), host=host, port=settings.http_port,
+                           path=None if settings.slack_app_token else EVENTS_PATH)
+        if settings.slack_app_token:
+            from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+            server.start()
+            log.info("connecting to Slack in Socket Mode; health at %s/healthz", server.base)
+            SocketModeHandler(app, settings.slack_app_token).start()
+        else:
+            log.info("listening on %s (events) and %s/healthz", server.url, server.base)
+            server.serve_forever()
+    except KeyboardInterrupt:
+        log.info("stopping: finishing the questions in hand")
+    except OSError as exc:  # the port is taken, or not ours to bind
+        log.error("cannot serve HTTP on %s:%s: %s", host, settings.http_port, exc)
+        return 2
+    finally:
+        pool.wait_idle(timeout=60)
+        pool.close()
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _warm_up(pipeline: Pipeline) -> None:
+    """Load the embedding model and open the store now, so the first question is not the slow one."""
+    try:
+        pipeline.lookup("warm up", 1)
+    except KgqaError as exc:
+        log.warning("the example store is not ready: %s", exc)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

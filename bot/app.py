@@ -1,0 +1,87 @@
+"""The Slack app: ``create_app(pipeline, settings)`` wires listeners that ack at once, hand work to a bounded pool
+and only render. No query or prompt logic lives in bot/."""
+from __future__ import annotations
+
+import logging
+import re
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from slack_bolt import Ack, App, Respond
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+
+from bot import ask, commands, teach
+from bot.guard import Limits, WorkerPool
+from bot.home import home_view
+from bot.proposals import Proposals
+from bot.state import Bot
+from pipeline.core import Pipeline
+from pipeline.settings import Settings
+
+log = logging.getLogger("kgqa.bot")
+SLACK_TIMEOUT_S = 15  # one Web API call; Slack answers in well under a second when healthy
+RATE_LIMIT_RETRIES = 3  # each waits the Retry-After Slack sends
+# What manifest.yml must grant, no more (tests/bot/test_app.py holds the two together).
+EVENTS = ("app_mention", "message.im", "app_home_opened")
+COMMANDS = ("/sparql", "/kgqa")
+SCOPES = ("app_mentions:read", "im:history", "chat:write", "files:write", "commands")
+
+
+def make_client(settings: Settings) -> WebClient:
+    """A Web API client for the bot token that waits out 429s (Retry-After) and retries dropped connections."""
+    kwargs: dict[str, Any] = {"base_url": settings.slack_api_url} if settings.slack_api_url else {}
+    return WebClient(token=settings.slack_bot_token, timeout=SLACK_TIMEOUT_S, **kwargs,
+                     retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1),
+                                     RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)])
+
+
+def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None = None, *,
+               pool: WorkerPool | None = None, limits: Limits | None = None) -> App:
+    """A Bolt app answering with ``pipeline``. Pass ``pool`` to own its lifetime (close it on shutdown)."""
+    limits = limits or Limits.from_settings(settings)
+    client = client or make_client(settings)
+    bot = Bot(pipeline=pipeline, settings=settings, client=client,
+              pool=pool or WorkerPool(settings.workers, limits.queue_size), limits=limits,
+              proposals=Proposals(settings.home / "bot" / "proposals.json"))
+    app = App(client=client, signing_secret=settings.slack_signing_secret, process_before_response=False,
+              token_verification_enabled=True, ignoring_self_events_enabled=True,
+              # listeners only check, post a placeholder and queue; answering happens in bot.pool
+              listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="kgqa-listener"))
+    app.middleware(ask.dedup(bot))
+
+    @app.event("app_mention")
+    def on_mention(event: dict[str, Any], body: dict[str, Any]) -> None:
+        ask.on_question(bot, event, body)
+
+    @app.event("message")
+    def on_message(event: dict[str, Any], body: dict[str, Any]) -> None:
+        ask.on_question(bot, event, body)
+
+    @app.event("app_home_opened")
+    def on_home(event: dict[str, Any]) -> None:
+        if event.get("tab", "home") == "home":
+            client.views_publish(user_id=event["user"], view=home_view(pipeline, settings.maintainer_ids))
+
+    @app.command("/sparql")
+    def on_sparql(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+        commands.on_sparql(bot, ack, command, respond)
+
+    @app.command("/kgqa")
+    def on_kgqa(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
+        commands.on_kgqa(bot, ack, command, respond)
+
+    @app.action(re.compile(r"^kgqa_(up|down)$"))
+    def on_feedback(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+        teach.on_feedback(bot, ack, body, action, respond)
+
+    @app.action(re.compile(f"^({teach.APPROVE}|{teach.REJECT})$"))
+    def on_review(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
+        teach.on_review(bot, ack, body, action, respond)
+
+    @app.error
+    def on_error(error: Exception, body: dict[str, Any]) -> None:
+        log.error("listener failed (%s: %s) for %s", type(error).__name__, error,
+                  body.get("event_id") or body.get("command") or body.get("type"), exc_info=error)
+
+    return app

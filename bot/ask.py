@@ -1,0 +1,131 @@
+"""Questions from mentions and DMs: dedup, guards, a placeholder at once, then the answer in its place."""
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from slack_bolt import BoltResponse
+from slack_sdk.errors import SlackApiError
+
+from bot.home import EXAMPLES
+from bot.proposals import feedback_value
+from bot.render import answered, notice, render_answer
+from bot.state import Bot
+from bot.text import clean_question
+from pipeline.records import Answer
+
+log = logging.getLogger("kgqa.bot")
+WORKING = ":hourglass_flowing_sand: Working on it…"
+
+
+def is_question(event: dict[str, Any]) -> bool:
+    """A person's mention of the bot, or a person's DM to it; never a bot's message or an edit/join/etc."""
+    if event.get("bot_id") or event.get("subtype") or not event.get("user"):
+        return False
+    if event.get("type") == "app_mention":
+        return True
+    return event.get("type") == "message" and event.get("channel_type") == "im"
+
+
+def dedup(bot: Bot) -> Callable[..., BoltResponse | None]:
+    """Bolt middleware, run before the ack: drops Slack's retries (same ``event_id``), a message that arrives a second
+    time as another event type (same channel and ``ts``), and message events that are no question to the bot.
+
+    Deciding here, while the request is still open, means a retry that arrives later can never race the original.
+    """
+
+    def middleware(body: dict[str, Any], next: Callable[[], None]) -> BoltResponse | None:  # noqa: A002 (Bolt's name)
+        if body.get("type") == "event_callback":
+            event = body.get("event") or {}
+            if body.get("event_id") and not bot.seen.first("event:" + str(body["event_id"])):
+                bot.log("duplicate", event_id=body["event_id"], why="retry")
+                return BoltResponse(status=200, body="")
+            if event.get("type") == "message" and not is_question(event):
+                return BoltResponse(status=200, body="")  # bots, edits, joins, channel chatter: nothing to answer
+            if is_question(event) and not bot.seen.first(f"message:{event.get('channel')}:{event.get('ts')}"):
+                bot.log("duplicate", event_id=body.get("event_id"), why="same message")
+                return BoltResponse(status=200, body="")
+        next()
+        return None
+
+    return middleware
+
+
+def outcome(answer: Answer) -> str:
+    if answered(answer):
+        return "answered"
+    if answer.error.startswith("refused"):
+        return "refused"
+    if not answer.sparql:
+        return "no_query"
+    return "error" if answer.error else "empty"
+
+
+def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
+    """Runs after the ack: check the question and the user's pace, show work at once, queue the answering."""
+    if not is_question(event):
+        return
+    received = time.monotonic()
+    channel, user = str(event["channel"]), str(event["user"])
+    thread_ts = str(event.get("thread_ts") or event["ts"])
+    ids = {"event_id": body.get("event_id"), "team": body.get("team_id"), "channel": channel, "user": user,
+           "ts": event["ts"]}
+    cleaned = clean_question(str(event.get("text") or ""), bot.settings.max_question_chars)
+    refusal, kind = None, ""
+    if not cleaned.text:
+        refusal, kind = f"Ask me a question in words, e.g. _{EXAMPLES[0]}_ (`/kgqa help` says more).", "empty"
+    elif cleaned.too_long:
+        refusal, kind = (f"That question is {cleaned.chars:,} characters long; I take at most "
+                         f"{bot.settings.max_question_chars:,}. Please ask it more briefly."), "too_long"
+    elif wait := bot.limiter.wait(user):
+        refusal, kind = (f"You have asked {bot.limits.user_questions} questions in the last "
+                         f"{bot.limits.user_window_s:.0f} s; please ask again in {wait:.0f} s."), "rate_limited"
+    if refusal is not None:
+        bot.post(channel, notice(refusal), thread_ts)
+        bot.log("question", outcome=kind, **ids)
+        return
+    ahead = bot.pool.admit()
+    if ahead is None:
+        bot.post(channel, notice(":no_entry: I am answering as many questions as I can right now; "
+                                 "please ask again in a minute."), thread_ts)
+        bot.log("question", outcome="busy", **ids, **bot.pool.stats())
+        return
+    status = WORKING if ahead == 0 else \
+        f":hourglass: Busy — your question is queued behind {ahead} other{'s' * (ahead > 1)}; I will answer here."
+    try:
+        placeholder = bot.post(channel, notice(status), thread_ts)
+    except Exception:
+        bot.pool.release()
+        raise
+    bot.pool.run(lambda: answer_job(bot, cleaned.text, channel, thread_ts, placeholder, ahead, received, ids))
+
+
+def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str, ahead: int,
+               received: float, ids: dict[str, Any]) -> None:
+    """In a worker: ask the pipeline, render, put the answer where the placeholder was; one log line."""
+    started = time.monotonic()
+    if ahead:
+        try:
+            bot.client.chat_update(channel=channel, ts=placeholder, text=WORKING, blocks=notice(WORKING).blocks)
+        except SlackApiError as exc:  # only a status; the answer still goes out below
+            log.warning("could not mark event %s as in progress (%s)", ids.get("event_id"), exc.response.get("error"))
+    answer: Answer | None = None
+    try:
+        answer = bot.pipeline.ask(question)
+        sparql = (answer.generation.sparql if answer.generation else None) or answer.sparql or ""
+        message = render_answer(answer, elapsed_ms=(time.monotonic() - received) * 1000,
+                                feedback=feedback_value(answer.question, sparql, bot.recent))
+        kind = outcome(answer)
+    except Exception as exc:  # the pipeline reports failures as data; this is a bug, and the user still hears of it
+        log.exception("answering failed for event %s", ids.get("event_id"))
+        message = notice(f":warning: Something went wrong on my side ({type(exc).__name__}). The maintainers can "
+                         f"find it in the logs under `{ids.get('event_id')}`.")
+        kind = "crash"
+    bot.deliver(channel, placeholder, thread_ts, message)
+    bot.log("question", outcome=kind, question=question[:200], generator=answer.generator if answer else "",
+            kg=bot.pipeline.kg.name, rows=len(answer.rows.rows) if answer and answer.rows else 0,
+            error=answer.error[:200] if answer else "", files=len(message.files),
+            queued_ms=round((started - received) * 1000, 1), total_ms=round((time.monotonic() - received) * 1000, 1),
+            timings_ms={k: round(v, 1) for k, v in answer.timings_ms.items()} if answer else {}, **ids)

@@ -1,0 +1,94 @@
+"""What the bot says about itself: `/kgqa help`, the App Home tab, and the status /healthz reports."""
+from __future__ import annotations
+
+from typing import Any
+
+from bot.blocks import Block, context, escape, section
+from bot.guard import WorkerPool
+from bot.render import Message
+from pipeline.core import Pipeline
+
+EXAMPLES = (  # phrased as SciQA's templates are, which is what the bot answers best
+    "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?",
+    "What models are being evaluated on the CoQA dataset?",
+    "What is the highest benchmark result achieved on the SST-2 Binary classification dataset, including the "
+    "metric and its value?",
+    "Provide a list of papers that have utilized the BertSumExt model and include the links to their code?",
+    "What evaluation metrics are commonly used when benchmarking models on the WMT2014 English-German dataset?",
+)
+CAN_ANSWER = (
+    "I answer questions about what the Open Research Knowledge Graph (ORKG) records on research papers: which "
+    "models were evaluated on a benchmark dataset, the best scores and metrics, the papers and their code, "
+    "research problems and fields. I write a SPARQL query from similar questions I know (the SciQA benchmark "
+    "and pairs the team has approved), run it, and show you the query, the answer and where it came from."
+)
+COMMANDS = (
+    "• Mention me in a channel (`@kgqa your question`) or DM me — I answer in the thread.\n"
+    "• `/sparql SELECT …` — run a read-only SPARQL query (SELECT or ASK) on the knowledge graph.\n"
+    "• `/kgqa lookup TEXT` — the stored question→SPARQL pairs closest to TEXT.\n"
+    "• `/kgqa teach QUESTION ||| SPARQL` — maintainers: add a pair after it is checked and run.\n"
+    "• 👍 under an answer proposes its pair; a maintainer's approval adds it, so similar questions use it."
+)
+
+
+def store_count(pipeline: Pipeline) -> int | None:
+    """Pairs in the example store, or None when the store cannot say."""
+    try:
+        return int(pipeline.store.count())
+    except Exception:  # a broken store is reported as such by the caller, not raised from a status page
+        return None
+
+
+def team_count(pipeline: Pipeline) -> int | None:
+    try:
+        return len(pipeline.store.examples("team"))
+    except Exception:
+        return None
+
+
+def status(pipeline: Pipeline, pool: WorkerPool | None = None) -> dict[str, Any]:
+    """For /healthz: ok when the store holds pairs; what answers questions; how busy the workers are."""
+    count = store_count(pipeline)
+    out: dict[str, Any] = {
+        "ok": bool(count),
+        "store": {"pairs": count, "ok": bool(count),
+                  **({} if count else {"fix": "run `kgqa index` to build the example store"})},
+        "generator": pipeline.generator.name,
+        "kg": pipeline.kg.name,
+        "shots": pipeline.shots,
+    }
+    if pool is not None:
+        out["workers"] = pool.stats()
+    return out
+
+
+def _status_lines(pipeline: Pipeline, maintainers: frozenset[str]) -> str:
+    count, team = store_count(pipeline), team_count(pipeline)
+    store = "unavailable — run `kgqa index`" if not count else f"{count:,} pairs" + (
+        f" ({team:,} from the team)" if team else "")
+    who = ", ".join(f"<@{m}>" for m in sorted(maintainers)) or "none configured (`KGQA_MAINTAINERS`)"
+    return (f"• Knowledge graph: `{escape(pipeline.kg.name)}`\n"
+            f"• Query writer: `{escape(pipeline.generator.name)}`, {pipeline.shots} examples per question\n"
+            f"• Example store: {store}\n"
+            f"• Maintainers: {who}")
+
+
+def help_message(pipeline: Pipeline, maintainers: frozenset[str]) -> Message:
+    blocks = [section(CAN_ANSWER), section("*How to use me*\n" + COMMANDS),
+              section("*Try*\n" + "\n".join(f"• _{escape(q)}_" for q in EXAMPLES[:3])),
+              context([_status_lines(pipeline, maintainers).replace("\n", "  ")])]
+    return Message("What I can answer, and how to ask", blocks)
+
+
+def home_view(pipeline: Pipeline, maintainers: frozenset[str]) -> dict[str, Any]:
+    blocks: list[Block] = [
+        {"type": "header", "text": {"type": "plain_text", "text": "Ask the Open Research Knowledge Graph"}},
+        section(CAN_ANSWER),
+        {"type": "divider"},
+        section("*How to use me*\n" + COMMANDS),
+        section("*Questions I can answer, for example*\n" + "\n".join(f"• _{escape(q)}_" for q in EXAMPLES)),
+        {"type": "divider"},
+        section("*Status*\n" + _status_lines(pipeline, maintainers)),
+        context(["Method: few-shot SPARQL generation after Taffa & Usbeck (2023), SciQA benchmark (CC BY 4.0)."]),
+    ]
+    return {"type": "home", "blocks": blocks}

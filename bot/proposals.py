@@ -1,0 +1,128 @@
+"""Team teaching, human-gated: 👍 proposals wait here for a maintainer; nothing here is in the example store."""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from bot.blocks import MAX_BUTTON_VALUE
+
+log = logging.getLogger("kgqa.bot")
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A question->SPARQL pair someone said was right, awaiting a maintainer's decision."""
+
+    id: str
+    question: str
+    sparql: str
+    proposer: str
+    channel: str
+    created: float
+
+
+def proposal_id(question: str, sparql: str) -> str:
+    return "p-" + hashlib.sha256(f"{question}\n{sparql}".encode()).hexdigest()[:16]
+
+
+class Proposals:
+    """Pending proposals, in memory and (when ``path`` is given) in a small JSON file so a restart keeps them."""
+
+    def __init__(self, path: Path | None = None, max_pending: int = 500) -> None:
+        self.path = path
+        self.max_pending = max_pending
+        self._lock = threading.Lock()
+        self._pending: OrderedDict[str, Proposal] = OrderedDict()
+        if path is not None and path.is_file():
+            try:
+                for item in json.loads(path.read_text(encoding="utf-8")):
+                    self._pending[item["id"]] = Proposal(**item)
+            except (OSError, ValueError, TypeError, KeyError) as exc:
+                log.warning("pending proposals at %s unreadable (%s); starting with none", path, type(exc).__name__)
+
+    def propose(self, question: str, sparql: str, proposer: str, channel: str) -> tuple[Proposal, bool]:
+        """The proposal for this pair, and whether it is new (a second 👍 on the same pair adds nothing)."""
+        pid = proposal_id(question, sparql)
+        with self._lock:
+            if pid in self._pending:
+                return self._pending[pid], False
+            proposal = Proposal(pid, question, sparql, proposer, channel, time.time())
+            self._pending[pid] = proposal
+            while len(self._pending) > self.max_pending:
+                self._pending.popitem(last=False)
+            self._save()
+            return proposal, True
+
+    def get(self, pid: str) -> Proposal | None:
+        with self._lock:
+            return self._pending.get(pid)
+
+    def take(self, pid: str) -> Proposal | None:
+        """Remove and return a pending proposal; None when it was decided already (or never existed)."""
+        with self._lock:
+            proposal = self._pending.pop(pid, None)
+            if proposal is not None:
+                self._save()
+            return proposal
+
+    def pending(self) -> list[Proposal]:
+        with self._lock:
+            return list(self._pending.values())
+
+    def _save(self) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        tmp.write_text(json.dumps([asdict(p) for p in self._pending.values()], ensure_ascii=False), encoding="utf-8")
+        os.replace(tmp, self.path)  # atomic: a crash leaves the old file or the new one, never half of one
+
+
+class Recent:
+    """Question->SPARQL pairs too long for a button's value, remembered for a while by a short reference."""
+
+    def __init__(self, maxsize: int = 2000) -> None:
+        self.maxsize = maxsize
+        self._pairs: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def remember(self, question: str, sparql: str) -> str:
+        ref = proposal_id(question, sparql)
+        with self._lock:
+            self._pairs[ref] = (question, sparql)
+            while len(self._pairs) > self.maxsize:
+                self._pairs.popitem(last=False)
+        return ref
+
+    def recall(self, ref: str) -> tuple[str, str] | None:
+        with self._lock:
+            return self._pairs.get(ref)
+
+
+def feedback_value(question: str, sparql: str, recent: Recent) -> str:
+    """What the 👍 button carries: the pair itself, or a reference to it when it would not fit."""
+    value = json.dumps({"q": question, "s": sparql}, ensure_ascii=False, separators=(",", ":"))
+    if len(value) <= MAX_BUTTON_VALUE:
+        return value
+    return json.dumps({"ref": recent.remember(question, sparql)})
+
+
+def read_feedback(value: str, recent: Recent) -> tuple[str, str] | None:
+    """The pair a 👍 button carried; None when it is unreadable or too old to recall."""
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if "ref" in data:
+        return recent.recall(str(data["ref"]))
+    question, sparql = data.get("q"), data.get("s")
+    return (question, sparql) if isinstance(question, str) and isinstance(sparql, str) else None

@@ -1,0 +1,157 @@
+"""Answers, lookups and notices as Slack messages: the answer first, then the SPARQL, then where it came from."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.blocks import (
+    MAX_BLOCKS, MAX_TEXT, Block, actions, button, cell, clip, code, context, csv_text, escape, label_columns, pack,
+    section,
+)
+from pipeline.records import Answer, Retrieved, Rows
+from pipeline.sparql import string_literals
+
+ROWS_SHOWN = 25  # rows in the message; the rest go to the attached file
+TABLE_SECTIONS = 8
+SUGGESTIONS = 3
+RESULT_FILE = "kgqa-result.csv"
+QUERY_FILE = "kgqa-query.sparql"
+UP, DOWN = "kgqa_up", "kgqa_down"
+
+
+@dataclass(frozen=True)
+class Attachment:
+    """A file to upload beside the message (a result too long for Slack, or a very long query)."""
+
+    filename: str
+    content: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Message:
+    text: str  # the notification / fallback text
+    blocks: list[Block] = field(default_factory=list)
+    files: tuple[Attachment, ...] = ()
+
+
+def notice(text: str) -> Message:
+    """A one-line message (status, refusal, help pointer)."""
+    return Message(clip(text, MAX_TEXT), [section(text)])
+
+
+def table(rows: Rows) -> tuple[list[Block], Attachment | None]:
+    """The result as compact mrkdwn lines (label columns folded into their IRI's link), truncated with a count."""
+    if rows.boolean is not None:
+        return [section(f"*Answer:* {'yes' if rows.boolean else 'no'}")], None
+    n = len(rows.rows)
+    labels = label_columns(rows.vars)
+    shown_vars = [v for v in rows.vars if v not in labels.values()]
+    header = " · ".join(f"`{escape(v)}`" for v in shown_vars)
+    lines = ["• " + " · ".join(cell(r.get(v), r.get(labels[v]) if v in labels else None) for v in shown_vars)
+             for r in rows.rows[:ROWS_SHOWN]]
+    chunks, fitted = pack([header] + lines, max_chunks=TABLE_SECTIONS)
+    shown = max(0, fitted - 1)
+    title = f"*Answer* · {n} row{'s' if n != 1 else ''}"
+    attachment = None
+    if shown < n:
+        title += f" — showing the first {shown}; the full result is in the attached `{RESULT_FILE}`"
+        attachment = Attachment(RESULT_FILE, csv_text(rows), f"Full result ({n} rows)")
+    return [section(title)] + [section(c) for c in chunks], attachment
+
+
+def _provenance(answer: Answer, elapsed_ms: float | None) -> Block:
+    items = []
+    if answer.generation:
+        shots = len(answer.examples)
+        items.append(f"*{escape(answer.generator)}* · {shots} example{'s' if shots != 1 else ''}")
+    elif not answer.question:
+        items.append("*raw SPARQL*")
+    if answer.examples:
+        items.append("examples: " + " · ".join(
+            f"`{escape(r.example.id)}`{' (team)' if r.example.source == 'team' else ''} {r.score:.2f}"
+            for r in answer.examples[:5]))
+    source = answer.rows.source if answer.rows and answer.rows.source else answer.kg
+    kg = f"KG: {escape(source)}"
+    if answer.rows and answer.rows.caveat:
+        kg += f" — {escape(answer.rows.caveat)}"
+    items.append(kg)
+    stages = ", ".join(f"{k} {v:.0f} ms" for k, v in answer.timings_ms.items())
+    total = elapsed_ms if elapsed_ms is not None else sum(answer.timings_ms.values())
+    items.append(f"{total / 1000:.1f} s" + (f" ({stages})" if stages else ""))
+    if answer.generation and answer.generation.notes:
+        items.append(escape(clip("; ".join(answer.generation.notes), 300)))
+    return context(items)
+
+
+def _why(answer: Answer) -> str:
+    """The plain reason there is no answer, with the names the query looked for when nothing matched."""
+    why = answer.explanation or answer.error or "No answer came back."
+    if answer.rows is not None and not answer.error and answer.sparql:
+        names = [s for s in string_literals(answer.sparql) if s.strip()][:3]
+        if names:
+            why += " It looked for " + " / ".join(f"'{n}'" for n in names) + "."
+    return f":warning: *No answer.* {escape(why)}"
+
+
+def _suggestions(examples: list[Retrieved]) -> Block | None:
+    if not examples:
+        return None
+    lines = [f"• {escape(clip(r.example.question, 300))} _({r.score:.2f})_" for r in examples[:SUGGESTIONS]]
+    return section("*Questions I know that come closest:*\n" + "\n".join(lines))
+
+
+def _fallback_text(answer: Answer) -> str:
+    rows = answer.rows
+    if rows is not None and rows.boolean is not None:
+        return f"Answer: {'yes' if rows.boolean else 'no'}"
+    if rows is not None and rows.rows:
+        values = [v for v in rows.flat() if not v.startswith("http")][:5] or rows.flat()[:5]
+        n = len(rows.rows)
+        return clip(f"Answer: {', '.join(values)}" + (f" ({n} rows)" if n > 1 else ""), MAX_TEXT)
+    return clip("No answer: " + (answer.explanation or answer.error or "nothing came back"), MAX_TEXT)
+
+
+def answered(answer: Answer) -> bool:
+    rows = answer.rows
+    return not answer.error and rows is not None and (rows.boolean is not None or bool(rows.rows))
+
+
+def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: str | None = None) -> Message:
+    """The reply to a question or a /sparql query; ``feedback`` is the 👍 button's value (None: no buttons)."""
+    blocks: list[Block] = []
+    files: list[Attachment] = []
+    if answered(answer):
+        assert answer.rows is not None
+        shown, attachment = table(answer.rows)
+        blocks += shown
+        files += [attachment] if attachment else []
+    else:
+        blocks.append(section(_why(answer)))
+    if answer.sparql:
+        block, cut = code("*SPARQL*", answer.sparql)
+        if cut:
+            block = code(f"*SPARQL* (cut; the whole query is in the attached `{QUERY_FILE}`)", answer.sparql)[0]
+            files.append(Attachment(QUERY_FILE, answer.sparql, "The whole query"))
+        blocks.append(block)
+    if not answered(answer):
+        hint = _suggestions(answer.examples)
+        blocks += [hint] if hint else []
+    blocks.append(_provenance(answer, elapsed_ms))
+    if feedback is not None:
+        buttons = [button("👍 Right", UP, feedback), button("👎 Wrong", DOWN, "down")]
+        blocks.append(actions("kgqa_feedback", buttons))
+    assert len(blocks) <= MAX_BLOCKS
+    return Message(_fallback_text(answer), blocks, tuple(files))
+
+
+def render_lookup(text: str, found: list[Retrieved]) -> Message:
+    """``/kgqa lookup``: the stored pairs closest to ``text``, with scores and where each came from."""
+    if not found:
+        return notice("The example store is empty: run `kgqa index` first.")
+    blocks = [section(f"*Stored pairs closest to* “{escape(clip(text, 200))}”")]
+    for r in found:
+        ex = r.example
+        origin = "team" if ex.source == "team" else "SciQA"
+        head = f"*{r.score:.2f}* · {origin} `{escape(ex.id)}`{' ' + escape(ex.template_id) if ex.template_id else ''}"
+        blocks.append(code(f"{head}\n{escape(clip(ex.question, 500))}", clip(ex.sparql, 900))[0])
+    return Message(clip(f"{len(found)} stored pairs closest to “{text}”", MAX_TEXT), blocks)

@@ -1,0 +1,88 @@
+"""What every listener shares: the pipeline, the Slack client, the guards, and scrubbed ways to post."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
+
+from bot.guard import Limits, RateLimiter, Seen, WorkerPool
+from bot import logs
+from bot.logs import Scrubber
+from bot.proposals import Proposals, Recent
+from bot.render import Attachment, Message, notice
+from pipeline.core import Pipeline
+from pipeline.settings import Settings
+
+log = logging.getLogger("kgqa.bot")
+
+
+@dataclass
+class Bot:
+    """The bot's parts, built once by ``create_app``; listeners get it through a closure."""
+
+    pipeline: Pipeline
+    settings: Settings
+    client: WebClient
+    pool: WorkerPool
+    limits: Limits
+    proposals: Proposals
+    seen: Seen = field(init=False)
+    limiter: RateLimiter = field(init=False)
+    recent: Recent = field(default_factory=Recent)
+    scrubber: Scrubber = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.seen = Seen(self.limits.seen_events)
+        self.limiter = RateLimiter(self.limits.user_questions, self.limits.user_window_s)
+        self.scrubber = Scrubber(self.settings.secrets())
+
+    def log(self, kind: str, **fields: Any) -> None:
+        """One structured line, scrubbed here too (not only by the handler filter ``python -m bot`` installs)."""
+        logs.event(kind, **self.scrubber.data(fields))
+
+    def is_maintainer(self, user: str) -> bool:
+        return user in self.settings.maintainer_ids
+
+    def _payload(self, message: Message) -> dict[str, Any]:
+        return {"text": self.scrubber.text(message.text), "blocks": self.scrubber.data(message.blocks) or None}
+
+    def post(self, channel: str, message: Message, thread_ts: str | None = None) -> str:
+        """Post (in a thread when ``thread_ts``); returns the new message's ts."""
+        response = self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, unfurl_links=False,
+                                                unfurl_media=False, **self._payload(message))
+        return str(response["ts"])
+
+    def deliver(self, channel: str, ts: str | None, thread_ts: str, message: Message) -> None:
+        """Replace the placeholder ``ts`` with ``message`` (or post it in the thread if that fails), then its files."""
+        try:
+            if ts is None:
+                raise LookupError("no placeholder")
+            self.client.chat_update(channel=channel, ts=ts, **self._payload(message))
+        except (SlackApiError, LookupError) as exc:
+            log.warning("could not update the placeholder (%s); posting the answer instead", _reason(exc))
+            self.post(channel, message, thread_ts)
+        failed = self.upload(channel, thread_ts, message.files)
+        if failed:
+            self.post(channel, notice(f"The full result could not be attached ({failed})."), thread_ts)
+
+    def upload(self, channel: str, thread_ts: str | None, files: tuple[Attachment, ...]) -> str | None:
+        """Attach ``files`` in the channel (or thread); None when done, else Slack's reason."""
+        if not files:
+            return None
+        uploads = [{"content": self.scrubber.text(f.content), "filename": f.filename, "title": f.title}
+                   for f in files]
+        try:
+            self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, file_uploads=uploads)
+        except SlackApiError as exc:
+            log.warning("could not attach %s (%s)", ", ".join(f.filename for f in files), _reason(exc))
+            return _reason(exc)
+        return None
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, SlackApiError):
+        return str(exc.response.get("error", "slack error"))
+    return str(exc)

@@ -1,0 +1,88 @@
+"""Bot fixtures: a real Chroma store (hashed bag-of-words vectors, no model), the adapter generator, the SciQA
+snapshot KG, the Slack Web API stand-in, and the bot itself over HTTP on loopback."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.guard import Limits
+from pipeline.core import Pipeline
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.parts import Generator, KnowledgeGraph
+from pipeline.records import Example
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from pipeline.store import ChromaStore, open_client
+from tests.bot.harness import MAINTAINER, Harness
+from tests.fakes import HashEncoder
+from tests.servers.slack_api import SlackAPIServer
+
+TEMPLATES = ("T01", "T02", "T04", "T05")
+PER_TEMPLATE = 20
+
+
+@pytest.fixture(scope="session")
+def snapshot_kg(sciqa: SciQA) -> SnapshotKG:
+    return SnapshotKG(sciqa.all())
+
+
+@pytest.fixture(scope="session")
+def train_examples(sciqa: SciQA) -> list[Example]:
+    """A slice of SciQA train: enough of the templates behind the test questions, no dev/test question."""
+    picked: list[Example] = []
+    for template in TEMPLATES:
+        records = [r for r in sciqa.split("train") if r.template_id == template][:PER_TEMPLATE]
+        picked += [Example(r.id, r.question, r.sparql, r.template_id, "sciqa") for r in records]
+    return picked
+
+
+@pytest.fixture
+def store(tmp_path: Path, train_examples: list[Example]) -> ChromaStore:
+    store = ChromaStore(open_client(tmp_path / "chroma"), HashEncoder(), "bot_examples")
+    store.add(train_examples)
+    return store
+
+
+@pytest.fixture
+def make_pipeline(store: ChromaStore, snapshot_kg: SnapshotKG) -> Callable[..., Pipeline]:
+    def make(kg: KnowledgeGraph | None = None, generator: Generator | None = None) -> Pipeline:
+        return Pipeline(store, generator or AdapterGenerator(0.45), kg or snapshot_kg, shots=3)
+
+    return make
+
+
+@pytest.fixture
+def slack() -> Iterator[SlackAPIServer]:
+    with SlackAPIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def bot_settings(settings: Settings) -> Settings:
+    return settings.with_(maintainers=MAINTAINER, workers=2)
+
+
+@pytest.fixture
+def start_bot(slack: SlackAPIServer, make_pipeline: Callable[..., Pipeline],
+              bot_settings: Settings) -> Iterator[Callable[..., Harness]]:
+    """Start a bot (closed after the test): ``start_bot(kg=..., generator=..., limits=..., **settings)``."""
+    started: list[Harness] = []
+
+    def start(kg: KnowledgeGraph | None = None, generator: Generator | None = None, limits: Limits | None = None,
+              **overrides: Any) -> Harness:
+        harness = Harness.start(slack, make_pipeline(kg, generator), bot_settings.with_(**overrides), limits)
+        started.append(harness)
+        return harness
+
+    yield start
+    for harness in started:
+        harness.close()
+
+
+@pytest.fixture
+def bot(start_bot: Callable[..., Harness]) -> Harness:
+    return start_bot()

@@ -1,0 +1,42 @@
+"""Pending proposals survive a restart, are decided once, and button values carry the pair (or a reference)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.proposals import Proposals, Recent, feedback_value, read_feedback
+
+
+def test_proposals_persist_and_are_taken_once(tmp_path: Path) -> None:
+    path = tmp_path / "bot" / "proposals.json"
+    first, new = Proposals(path).propose("Q?", "SELECT 1", "U1", "C1")
+    assert new and path.is_file()
+    again = Proposals(path)  # a restart
+    assert again.propose("Q?", "SELECT 1", "U2", "C2") == (first, False)
+    assert again.take(first.id) == first and again.take(first.id) is None
+    assert Proposals(path).pending() == []
+
+
+def test_a_corrupt_file_starts_empty_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    path = tmp_path / "proposals.json"
+    path.write_text("{not json", encoding="utf-8")
+    assert Proposals(path).pending() == [] and "unreadable" in caplog.text
+
+
+def test_pending_proposals_are_bounded() -> None:
+    proposals = Proposals(None, max_pending=3)
+    for n in range(5):
+        proposals.propose(f"Q{n}", "SELECT 1", "U1", "C1")
+    assert [p.question for p in proposals.pending()] == ["Q2", "Q3", "Q4"]
+
+
+def test_feedback_values_round_trip_and_long_pairs_go_by_reference() -> None:
+    recent = Recent()
+    short = feedback_value("Q?", "SELECT 1", recent)
+    assert read_feedback(short, recent) == ("Q?", "SELECT 1")
+    long = feedback_value("Q?", "SELECT " + "?x " * 1000, recent)
+    assert len(long) < 100 and read_feedback(long, recent) == ("Q?", "SELECT " + "?x " * 1000)
+    assert read_feedback(long, Recent()) is None  # forgotten after a restart
+    assert read_feedback("not json", recent) is None and read_feedback('{"q": 1, "s": 2}', recent) is None
+    assert read_feedback("[]", recent) is None

@@ -1,0 +1,79 @@
+"""Teaching, human-gated: 👍 proposes, only a maintainer's approval stores, and the next lookup finds it."""
+from __future__ import annotations
+
+from typing import Any
+
+from tests.bot.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
+
+
+def thumbs_up(bot: Harness) -> Any:
+    """Ask, 👍 the answer, and return the proposal the maintainer received."""
+    bot.mention(STORY_CLOZE)
+    [answer] = bot.answers()
+    assert bot.click("kgqa_up", button_value(answer, "kgqa_up"), reply="up") == 200
+    assert "a maintainer will review it" in shown(bot.replies("up")[0])
+    [proposal] = bot.slack.wait_for(lambda c: c.method == "chat.postMessage" and c.params["channel"] == MAINTAINER)
+    return proposal
+
+
+def team_pairs(bot: Harness) -> list[Any]:
+    return bot.pipeline.store.examples("team")  # type: ignore[attr-defined, no-any-return]
+
+
+def lookup(bot: Harness, name: str) -> str:
+    bot.command("/kgqa", f"lookup {STORY_CLOZE}", reply=name)
+    return shown(bot.replies(name)[0])
+
+
+def test_thumbs_up_then_maintainer_approval_adds_the_pair_that_lookup_then_finds(bot: Harness) -> None:
+    proposal = thumbs_up(bot)
+    assert "Story Cloze Test" in shown(proposal) and "<@U1> says this answer was right" in shown(proposal)
+    assert team_pairs(bot) == []
+
+    bot.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user=MAINTAINER, channel="DMAINT")
+    [closed] = bot.slack.wait_for(lambda c: c.method == "chat.update" and "approved" in c.params.get("text", ""))
+    assert closed.params["channel"] == "DMAINT" and "is now `team-" in closed.params["text"]
+
+    [pair] = team_pairs(bot)
+    assert pair.question == STORY_CLOZE and 'FILTER (str(?dataset_lbl) = "Story Cloze Test")' in pair.sparql
+    assert pair.source == "team" and pair.id.startswith("team-")
+    assert f"*1.00* · team `{pair.id}`" in lookup(bot, "after")
+
+
+def test_thumbs_up_alone_stores_nothing(bot: Harness) -> None:
+    thumbs_up(bot)
+    assert team_pairs(bot) == [] and "team `team-" not in lookup(bot, "before")
+
+
+def test_approval_by_someone_who_is_not_a_maintainer_stores_nothing(bot: Harness) -> None:
+    proposal = thumbs_up(bot)
+    bot.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user="U1", reply="self")
+    assert "Only a maintainer" in shown(bot.replies("self")[0])
+    assert team_pairs(bot) == [] and "team `team-" not in lookup(bot, "lookup")
+    assert not [c for c in bot.slack.calls_to("chat.update") if "approved" in c.params.get("text", "")]
+
+
+def test_a_rejected_proposal_stores_nothing_and_cannot_be_approved_later(bot: Harness) -> None:
+    proposal = thumbs_up(bot)
+    pid = button_value(proposal, "kgqa_reject")
+    bot.click("kgqa_reject", pid, user=MAINTAINER, channel="DMAINT")
+    bot.slack.wait_for(lambda c: c.method == "chat.update" and "rejected" in c.params.get("text", ""))
+    bot.click("kgqa_approve", pid, user=MAINTAINER, channel="DMAINT", reply="late")
+    assert "already decided" in shown(bot.replies("late")[0])
+    assert team_pairs(bot) == []
+
+
+def test_a_second_thumbs_up_on_the_same_pair_does_not_ask_again(bot: Harness) -> None:
+    thumbs_up(bot)
+    [answer] = bot.answers()
+    bot.click("kgqa_up", button_value(answer, "kgqa_up"), user="U2", reply="again")
+    assert "already waiting" in shown(bot.replies("again")[0])
+    assert len([c for c in bot.slack.calls_to("chat.postMessage") if c.params["channel"] == MAINTAINER]) == 1
+
+
+def test_thumbs_down_is_noted_and_changes_nothing(bot: Harness) -> None:
+    bot.mention(STORY_CLOZE)
+    bot.click("kgqa_down", button_value(bot.answers()[0], "kgqa_down"), reply="down")
+    assert "noted that this answer was wrong" in shown(bot.replies("down")[0])
+    assert team_pairs(bot) == [] and not [c for c in bot.slack.calls_to("chat.postMessage")
+                                          if c.params["channel"] == MAINTAINER]
