@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -199,12 +200,16 @@ def _standard_view(query: str) -> str:
     return "".join(out)
 
 
+_PARSER_LOCK = threading.Lock()  # rdflib's pyparsing grammar breaks for good if two threads parse at once
+
+
 @lru_cache(maxsize=4096)
 def _syntax_errors(query: str) -> tuple[str, ...]:
     from rdflib.plugins.sparql.parser import parseQuery  # heavy import, only when needed
 
     try:
-        parseQuery(_standard_view(query))
+        with _PARSER_LOCK:
+            parseQuery(_standard_view(query))
     except Exception as exc:  # pyparsing raises its own exception types
         return (f"syntax error: {_short(exc)}",)
     return ()

@@ -110,3 +110,12 @@ def test_canonical_ignores_blanks_case_prefixes_and_variable_names() -> None:
 def test_canonical_distinguishes_labels_and_structure() -> None:
     assert canonical(GOLD.replace("DDI  extraction", "DDI extraction")) != canonical(GOLD)
     assert canonical(GOLD.replace("orkgp:P31", "orkgp:P32")) != canonical(GOLD)
+
+
+def test_parsing_is_safe_from_many_threads() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    queries = [add_prefixes(squash(GOLD.replace("DDI", f"DDI{i}"))) for i in range(40)]
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(syntax_errors, queries))
+    assert results == [[]] * 40 and syntax_errors(add_prefixes(squash(GOLD))) == []

@@ -109,8 +109,8 @@ def markdown(report: Mapping[str, Any]) -> str:
     for key in ("n", *HEADLINE, "reference_overlap_at_5", "empty_answers", "not_in_snapshot", "syntax_errors",
                 "errors"):
         lines.append(f"| {key} | " + " | ".join(fmt(g.get(key)) for g in groups.values()) + " |")
-    lines += ["", "Micro figures pool answer strings over all questions (the SciQA challenge scorer); an answer "
-              "the snapshot did not hold counts as empty, so F1 there is a lower bound.", "",
+    lines += ["", "Micro figures pool answer strings over all questions (the SciQA challenge scorer); a query the "
+              "snapshot does not hold counts as an empty answer.", "",
               "## Latency (ms)", "", "| stage | p50 | p95 | n |", "|---|---|---|---|"]
     lines += [f"| {s} | {t['p50']:.1f} | {t['p95']:.1f} | {t['n']} |" for s, t in report["timings_ms"].items()]
     lines += ["", "## Config", "", "```json", json.dumps(report["config"], indent=1), "```", ""]

@@ -59,8 +59,9 @@ def test_pipeline_run_on_final(settings: Settings, sciqa: SciQA, seed_dir: Path,
                                monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("SEED_DIR", str(seed_dir))
     questions = load_questions("final", sciqa)[:20]
-    theirs = reference_lists(seed_dir, "final")
-    assert theirs is not None
+    lists = reference_lists(seed_dir, "final")
+    assert lists is not None
+    theirs: dict[str, list[str]] = lists
     ids = {q.question: q.id for q in questions}
     built: list[dict[str, Any]] = []
 

@@ -41,8 +41,8 @@ def test_exact_string_comparison() -> None:
 
 
 def test_pooled_micro_macro_and_accuracy() -> None:
-    gold = {"q1": ["a", "b", "c", "d"], "q2": ["e"], "q3": [], "q4": ["f"]}
-    system = {"q1": ["a", "b", "c", "d"], "q2": ["x"], "q3": [], "extra": ["z"]}  # q4 missing -> empty
+    gold: dict[str, list[str]] = {"q1": ["a", "b", "c", "d"], "q2": ["e"], "q3": [], "q4": ["f"]}
+    system: dict[str, list[str]] = {"q1": ["a", "b", "c", "d"], "q2": ["x"], "q3": [], "extra": ["z"]}  # q4 missing -> empty
     s = score(gold, system)
     assert (s.n, s.tp, s.fp, s.fn) == (4, 4, 1, 2)
     assert s.micro_precision == pytest.approx(4 / 5)
