@@ -7,11 +7,12 @@ import signal
 import sys
 
 from slack_bolt.error import BoltError
+from slack_sdk.errors import SlackApiError
 
 from bot import logs
 from bot.app import create_app
 from bot.guard import Limits, WorkerPool
-from bot.home import status
+from bot.health import Health
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import KgqaError
@@ -42,8 +43,13 @@ def main() -> int:
     pool = WorkerPool(settings.workers, limits.queue_size)
     try:
         app = create_app(pipeline, settings, pool=pool, limits=limits)  # checks the token with auth.test
-    except BoltError as exc:
+    except (BoltError, SlackApiError) as exc:
         log.error("Slack did not accept the bot token: %s", exc)
+        pool.close()
+        return 2
+    except OSError as exc:  # URLError included: no network, a proxy in the way, a wrong SLACK_API_URL
+        log.error("cannot reach Slack's Web API at %s to check the token: %s",
+                  settings.slack_api_url or "https://slack.com/api/", getattr(exc, "reason", exc))
         pool.close()
         return 2
     signal.signal(signal.SIGTERM, _interrupt)  # docker stop / systemd: finish the questions in hand, then exit
@@ -52,7 +58,7 @@ def main() -> int:
     host = settings.http_host
     try:
         # In Socket Mode events arrive over the socket; the server then only answers /healthz (container checks).
-        server = BotServer(app, lambda: status(pipeline, pool), host=host, port=settings.http_port,
+        server = BotServer(app, Health(pipeline, pool), host=host, port=settings.http_port,
                            path=None if settings.slack_app_token else EVENTS_PATH)
         if settings.slack_app_token:
             from slack_bolt.adapter.socket_mode import SocketModeHandler

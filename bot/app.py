@@ -9,7 +9,11 @@ from typing import Any
 
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
+from slack_sdk.http_retry import RetryHandler, RetryState
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+from slack_sdk.http_retry.builtin_interval_calculators import BackoffRetryIntervalCalculator
+from slack_sdk.http_retry.request import HttpRequest
+from slack_sdk.http_retry.response import HttpResponse
 
 from bot import ask, commands, teach
 from bot.guard import Limits, WorkerPool
@@ -20,20 +24,36 @@ from pipeline.core import Pipeline
 from pipeline.settings import Settings
 
 log = logging.getLogger("kgqa.bot")
-SLACK_TIMEOUT_S = 15  # one Web API call; Slack answers in well under a second when healthy
 RATE_LIMIT_RETRIES = 3  # each waits the Retry-After Slack sends
+SERVER_ERROR_RETRIES = 2
+# Calls that change nothing when repeated: a 5xx on them is retried. A message post is not among them (Slack may have
+# posted before failing); when a post fails, the answer goes out in the next call instead (see bot.ask).
+IDEMPOTENT = frozenset({"chat.update", "views.publish", "auth.test", "users.info", "conversations.replies"})
 # What manifest.yml must grant, no more (tests/bot/test_app.py holds the two together).
 EVENTS = ("app_mention", "message.im", "app_home_opened")
 COMMANDS = ("/sparql", "/kgqa")
 SCOPES = ("app_mentions:read", "im:history", "chat:write", "files:write", "commands")
 
 
+class IdempotentServerErrorRetryHandler(RetryHandler):
+    """Retries a Slack 5xx (with backoff) only for the methods in ``IDEMPOTENT``."""
+
+    def _can_retry(self, *, state: RetryState, request: HttpRequest, response: HttpResponse | None = None,
+                   error: Exception | None = None) -> bool:
+        method = request.url.rsplit("/", 1)[-1].split("?", 1)[0]
+        return response is not None and response.status_code >= 500 and method in IDEMPOTENT
+
+
 def make_client(settings: Settings) -> WebClient:
-    """A Web API client for the bot token that waits out 429s (Retry-After) and retries dropped connections."""
+    """A Web API client for the bot token that waits out 429s (Retry-After), retries dropped connections and, where
+    repeating is harmless, server errors."""
     kwargs: dict[str, Any] = {"base_url": settings.slack_api_url} if settings.slack_api_url else {}
-    return WebClient(token=settings.slack_bot_token, timeout=SLACK_TIMEOUT_S, **kwargs,
+    return WebClient(token=settings.slack_bot_token, timeout=int(max(1, settings.slack_timeout)), **kwargs,
                      retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1),
-                                     RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES)])
+                                     RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
+                                     IdempotentServerErrorRetryHandler(
+                                         max_retry_count=SERVER_ERROR_RETRIES,
+                                         interval_calculator=BackoffRetryIntervalCalculator(backoff_factor=0.25))])
 
 
 def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None = None, *,

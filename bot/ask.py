@@ -83,30 +83,31 @@ def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
         refusal, kind = (f"You have asked {bot.limits.user_questions} questions in the last "
                          f"{bot.limits.user_window_s:.0f} s; please ask again in {wait:.0f} s."), "rate_limited"
     if refusal is not None:
-        bot.post(channel, notice(refusal), thread_ts)
+        bot.try_post(channel, notice(refusal), thread_ts)
         bot.log("question", outcome=kind, **ids)
         return
     ahead = bot.pool.admit()
     if ahead is None:
-        bot.post(channel, notice(":no_entry: I am answering as many questions as I can right now; "
-                                 "please ask again in a minute."), thread_ts)
+        bot.try_post(channel, notice(":no_entry: I am answering as many questions as I can right now; "
+                                     "please ask again in a minute."), thread_ts)
         bot.log("question", outcome="busy", **ids, **bot.pool.stats())
         return
     status = WORKING if ahead == 0 else \
         f":hourglass: Busy — your question is queued behind {ahead} other{'s' * (ahead > 1)}; I will answer here."
     try:
-        placeholder = bot.post(channel, notice(status), thread_ts)
-    except Exception:
+        # Without a placeholder (Slack failed the post) the answer is posted afresh when it is ready.
+        placeholder = bot.try_post(channel, notice(status), thread_ts)
+        bot.pool.run(lambda: answer_job(bot, cleaned.text, channel, thread_ts, placeholder, ahead, received, ids))
+    except BaseException:
         bot.pool.release()
         raise
-    bot.pool.run(lambda: answer_job(bot, cleaned.text, channel, thread_ts, placeholder, ahead, received, ids))
 
 
-def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str, ahead: int,
+def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str | None, ahead: int,
                received: float, ids: dict[str, Any]) -> None:
     """In a worker: ask the pipeline, render, put the answer where the placeholder was; one log line."""
     started = time.monotonic()
-    if ahead:
+    if ahead and placeholder:
         try:
             bot.client.chat_update(channel=channel, ts=placeholder, text=WORKING, blocks=notice(WORKING).blocks)
         except SlackApiError as exc:  # only a status; the answer still goes out below
@@ -123,9 +124,18 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
         message = notice(f":warning: Something went wrong on my side ({type(exc).__name__}). The maintainers can "
                          f"find it in the logs under `{ids.get('event_id')}`.")
         kind = "crash"
-    bot.deliver(channel, placeholder, thread_ts, message)
+    try:
+        bot.deliver(channel, placeholder, thread_ts, message)
+    except Exception as exc:  # Slack refused every way of answering; the log keeps what the user could not see
+        log.error("could not deliver the answer to event %s (%s: %s)", ids.get("event_id"), type(exc).__name__,
+                  _slack_error(exc))
+        kind = f"undelivered_{kind}"
     bot.log("question", outcome=kind, question=question[:200], generator=answer.generator if answer else "",
             kg=bot.pipeline.kg.name, rows=len(answer.rows.rows) if answer and answer.rows else 0,
             error=answer.error[:200] if answer else "", files=len(message.files),
             queued_ms=round((started - received) * 1000, 1), total_ms=round((time.monotonic() - received) * 1000, 1),
             timings_ms={k: round(v, 1) for k, v in answer.timings_ms.items()} if answer else {}, **ids)
+
+
+def _slack_error(exc: Exception) -> str:
+    return str(exc.response.get("error", "")) if isinstance(exc, SlackApiError) else str(exc)[:200]

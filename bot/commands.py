@@ -19,6 +19,7 @@ log = logging.getLogger("kgqa.bot")
 LOOKUP_K = 5
 SPARQL_USAGE = "Usage: `/sparql SELECT ?x WHERE { … }` — read-only SPARQL (SELECT or ASK) on the knowledge graph."
 BUSY = ":no_entry: I am answering as many questions as I can right now; please try again in a minute."
+MAX_SPARQL_CHARS = 20_000  # SciQA's longest query is under 2,000; parsing a 100 kB one ties a worker up for seconds
 
 
 def _send(bot: Bot, respond: Respond, message: Message, public: bool = False) -> None:
@@ -36,6 +37,10 @@ def on_sparql(bot: Bot, ack: Ack, command: dict[str, Any], respond: Respond) -> 
     query = command_text(str(command.get("text") or ""))
     if not query:
         ack(text=SPARQL_USAGE)
+        return
+    if len(query) > MAX_SPARQL_CHARS:
+        ack(text=f"That query is {len(query):,} characters long; I run queries of at most {MAX_SPARQL_CHARS:,}.")
+        bot.log("sparql", outcome="too_long", chars=len(query), user=command.get("user_id"))
         return
     ack()
     received = time.monotonic()

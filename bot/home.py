@@ -1,10 +1,9 @@
-"""What the bot says about itself: `/kgqa help`, the App Home tab, and the status /healthz reports."""
+"""What the bot says about itself: `/kgqa help` and the App Home tab (/healthz is bot.health)."""
 from __future__ import annotations
 
 from typing import Any
 
 from bot.blocks import Block, context, escape, section
-from bot.guard import WorkerPool
 from bot.render import Message
 from pipeline.core import Pipeline
 
@@ -44,22 +43,6 @@ def team_count(pipeline: Pipeline) -> int | None:
         return len(pipeline.store.examples("team"))
     except Exception:
         return None
-
-
-def status(pipeline: Pipeline, pool: WorkerPool | None = None) -> dict[str, Any]:
-    """For /healthz: ok when the store holds pairs; what answers questions; how busy the workers are."""
-    count = store_count(pipeline)
-    out: dict[str, Any] = {
-        "ok": bool(count),
-        "store": {"pairs": count, "ok": bool(count),
-                  **({} if count else {"fix": "run `kgqa index` to build the example store"})},
-        "generator": pipeline.generator.name,
-        "kg": pipeline.kg.name,
-        "shots": pipeline.shots,
-    }
-    if pool is not None:
-        out["workers"] = pool.stats()
-    return out
 
 
 def _status_lines(pipeline: Pipeline, maintainers: frozenset[str]) -> str:

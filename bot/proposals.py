@@ -1,13 +1,17 @@
 """Team teaching, human-gated: 👍 proposals wait here for a maintainer; nothing here is in the example store."""
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import logging
 import os
+import tempfile
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -33,24 +37,24 @@ def proposal_id(question: str, sparql: str) -> str:
 
 
 class Proposals:
-    """Pending proposals, in memory and (when ``path`` is given) in a small JSON file so a restart keeps them."""
+    """Pending proposals in a small JSON file (when ``path`` is given) so a restart keeps them.
+
+    Every change re-reads the file under a lock file first, so replicas sharing the path (one host or volume) see
+    each other's proposals; every write goes to a temporary file that replaces the old one, so a crash leaves the
+    old file or the new one, never half of one."""
 
     def __init__(self, path: Path | None = None, max_pending: int = 500) -> None:
         self.path = path
         self.max_pending = max_pending
         self._lock = threading.Lock()
         self._pending: OrderedDict[str, Proposal] = OrderedDict()
-        if path is not None and path.is_file():
-            try:
-                for item in json.loads(path.read_text(encoding="utf-8")):
-                    self._pending[item["id"]] = Proposal(**item)
-            except (OSError, ValueError, TypeError, KeyError) as exc:
-                log.warning("pending proposals at %s unreadable (%s); starting with none", path, type(exc).__name__)
+        with self._synced():
+            pass
 
     def propose(self, question: str, sparql: str, proposer: str, channel: str) -> tuple[Proposal, bool]:
         """The proposal for this pair, and whether it is new (a second 👍 on the same pair adds nothing)."""
         pid = proposal_id(question, sparql)
-        with self._lock:
+        with self._synced():
             if pid in self._pending:
                 return self._pending[pid], False
             proposal = Proposal(pid, question, sparql, proposer, channel, time.time())
@@ -61,28 +65,59 @@ class Proposals:
             return proposal, True
 
     def get(self, pid: str) -> Proposal | None:
-        with self._lock:
+        with self._synced():
             return self._pending.get(pid)
 
     def take(self, pid: str) -> Proposal | None:
         """Remove and return a pending proposal; None when it was decided already (or never existed)."""
-        with self._lock:
+        with self._synced():
             proposal = self._pending.pop(pid, None)
             if proposal is not None:
                 self._save()
             return proposal
 
     def pending(self) -> list[Proposal]:
-        with self._lock:
+        with self._synced():
             return list(self._pending.values())
+
+    @contextmanager
+    def _synced(self) -> Iterator[None]:
+        """This process's lock, the file's lock (other processes), and the file's current content loaded."""
+        with self._lock:
+            if self.path is None:
+                yield
+                return
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path.with_suffix(".lock"), "a+b") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                self._load()
+                yield
+
+    def _load(self) -> None:
+        assert self.path is not None
+        if not self.path.is_file():
+            return
+        try:
+            items = json.loads(self.path.read_text(encoding="utf-8"))
+            self._pending = OrderedDict((item["id"], Proposal(**item)) for item in items)
+        except (OSError, ValueError, TypeError, KeyError) as exc:
+            log.warning("pending proposals at %s unreadable (%s); keeping the %d known here", self.path,
+                        type(exc).__name__, len(self._pending))
 
     def _save(self) -> None:
         if self.path is None:
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
-        tmp.write_text(json.dumps([asdict(p) for p in self._pending.values()], ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, self.path)  # atomic: a crash leaves the old file or the new one, never half of one
+        data = json.dumps([asdict(p) for p in self._pending.values()], ensure_ascii=False).encode("utf-8")
+        fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())  # the bytes are on disk before the name points at them
+            os.replace(tmp, self.path)  # atomic: readers see the old file or the new one
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
 
 class Recent:

@@ -6,10 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from slack_sdk import WebClient
-from slack_sdk.errors import SlackApiError
+from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.guard import Limits, RateLimiter, Seen, WorkerPool
 from bot import logs
+from bot.dedup_store import SharedSeen
+from bot.guard import Limits, RateLimiter, Seen, WorkerPool
 from bot.logs import Scrubber
 from bot.proposals import Proposals, Recent
 from bot.render import Attachment, Message, notice
@@ -29,13 +30,15 @@ class Bot:
     pool: WorkerPool
     limits: Limits
     proposals: Proposals
-    seen: Seen = field(init=False)
+    seen: Seen | SharedSeen = field(init=False)
     limiter: RateLimiter = field(init=False)
     recent: Recent = field(default_factory=Recent)
     scrubber: Scrubber = field(init=False)
 
     def __post_init__(self) -> None:
-        self.seen = Seen(self.limits.seen_events)
+        # shared by replicas and kept across restarts when KGQA_DEDUP_PATH names a file; else in this process only
+        path = self.settings.dedup_path
+        self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
         self.limiter = RateLimiter(self.limits.user_questions, self.limits.user_window_s)
         self.scrubber = Scrubber(self.settings.secrets())
 
@@ -55,13 +58,21 @@ class Bot:
                                                 unfurl_media=False, **self._payload(message))
         return str(response["ts"])
 
+    def try_post(self, channel: str, message: Message, thread_ts: str | None = None) -> str | None:
+        """``post``, or None (logged) when Slack fails it, so the caller can carry on and answer another way."""
+        try:
+            return self.post(channel, message, thread_ts)
+        except (SlackClientError, OSError) as exc:  # an API error, or Slack unreachable after the client's retry
+            log.warning("Slack failed a post in %s (%s); carrying on", channel, _reason(exc))
+            return None
+
     def deliver(self, channel: str, ts: str | None, thread_ts: str, message: Message) -> None:
         """Replace the placeholder ``ts`` with ``message`` (or post it in the thread if that fails), then its files."""
         try:
             if ts is None:
                 raise LookupError("no placeholder")
             self.client.chat_update(channel=channel, ts=ts, **self._payload(message))
-        except (SlackApiError, LookupError) as exc:
+        except (SlackClientError, OSError, LookupError) as exc:
             log.warning("could not update the placeholder (%s); posting the answer instead", _reason(exc))
             self.post(channel, message, thread_ts)
         failed = self.upload(channel, thread_ts, message.files)
@@ -76,7 +87,7 @@ class Bot:
                    for f in files]
         try:
             self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, file_uploads=uploads)
-        except SlackApiError as exc:
+        except (SlackClientError, OSError) as exc:
             log.warning("could not attach %s (%s)", ", ".join(f.filename for f in files), _reason(exc))
             return _reason(exc)
         return None

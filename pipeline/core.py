@@ -1,14 +1,16 @@
 """The pipeline: retrieve similar examples -> generate SPARQL -> read-only gate -> run on the KG -> Answer."""
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pipeline.errors import KgqaError
+from pipeline.explain import explain
 from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
 from pipeline.records import Answer, Retrieved
 from pipeline.sparql import gate
@@ -34,6 +36,17 @@ def clean_question(text: str, max_chars: int) -> str:
     """Blanks collapsed, control characters dropped, length capped."""
     text = "".join(ch for ch in text if ch.isprintable() or ch.isspace())
     return " ".join(text.split())[:max_chars]
+
+
+def _probe(part: str, obj: Any, timeout: float, found: dict[str, tuple[Any, float]]) -> None:
+    """One health probe; its value (pairs, reachable) or the exception it raised, and how long it took."""
+    started = time.monotonic()
+    try:
+        ping = getattr(obj, "ping", None)
+        value: Any = obj.count() if part == "store" else (ping(timeout) if ping else True)
+    except Exception as exc:  # a probe reports, it does not raise
+        value = exc
+    found[part] = (value, (time.monotonic() - started) * 1000)
 
 
 class Pipeline:
@@ -66,6 +79,31 @@ class Pipeline:
         except FutureTimeout:
             raise DeadlinePassed(f"the {stage} step did not finish within the question's time budget of "
                                  f"{self.deadline:.0f} s") from None
+
+    def health(self, timeout: float = 2.0) -> dict[str, dict[str, Any]]:
+        """Cheap reachability probes, side by side, each cut off after ``timeout`` s: the store counts its pairs; the
+        generator and the KG answer their ``ping`` (a part without one is local, with nothing to reach)."""
+        parts: dict[str, Any] = {"store": self.store, "generator": self.generator, "kg": self.kg}
+        found: dict[str, tuple[Any, float]] = {}
+        threads = [threading.Thread(target=_probe, args=(part, obj, timeout, found), daemon=True,
+                                    name=f"kgqa-probe-{part}") for part, obj in parts.items()]
+        started = time.monotonic()
+        for thread in threads:
+            thread.start()
+        for thread in threads:  # daemon threads: a probe stuck past its timeout is left behind, never waited for
+            thread.join(max(0.0, timeout + 0.5 - (time.monotonic() - started)))
+        out: dict[str, dict[str, Any]] = {}
+        for part, obj in parts.items():
+            value, ms = found.get(part, (TimeoutError(f"no answer in {timeout:g} s"), timeout * 1000))
+            report: dict[str, Any] = {"name": getattr(obj, "name", type(obj).__name__), "ms": round(ms, 1)}
+            if isinstance(value, BaseException):
+                report.update(ok=False, error=str(value) or type(value).__name__)
+            elif part == "store":
+                report.update(ok=bool(value), pairs=int(value))
+            else:
+                report.update(ok=bool(value), remote=hasattr(obj, "ping"))
+            out[part] = report
+        return out
 
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
         return self.store.search(clean_question(text, self.max_question_chars), k)
@@ -109,6 +147,7 @@ class Pipeline:
         with _timed(t, "validate"):
             check = gate(query, self.row_cap)
         answer.sparql = check.fixed or query
+        answer.reading = explain(query)
         if not check.ok:
             answer.error = "; ".join(check.errors)
             answer.explanation = f"The query was not run: {answer.error}."
@@ -127,4 +166,5 @@ class Pipeline:
                 answer.explanation += f" Before it ran, the query already looked malformed ({check.warnings[0]})."
             return
         if answer.rows.boolean is None and not answer.rows.rows:
-            answer.explanation = "The query ran but nothing in the graph matches it."
+            answer.explanation = "The query ran but nothing in the graph matches it." + \
+                (f" {answer.reading}" if answer.reading else "")

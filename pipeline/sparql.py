@@ -22,6 +22,9 @@ RDF_TYPE = PREFIXES["rdf"] + "type"
 UPDATE_WORDS = frozenset({"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH",
                           "USING"})
 FORBIDDEN_WORDS = UPDATE_WORDS | {"SERVICE"}
+# Virtuoso (ORKG's engine) calls its built-in and SQL procedures through these namespaces: `bif:exec('DELETE ...')`
+# runs any SQL the endpoint's user may run, inside a query that is a SELECT by every other measure.
+ENGINE_NAMESPACES = ("bif:", "sql:")
 
 _TOKEN = re.compile(
     r"""
@@ -154,6 +157,17 @@ def forbidden_words(query: str) -> list[str]:
     return sorted({t.text.upper() for t in tokenize(query) if t.kind == "word" and t.text.upper() in FORBIDDEN_WORDS})
 
 
+def engine_procedures(query: str) -> list[str]:
+    """Calls into the engine's own procedures (Virtuoso's ``bif:``/``sql:``), as pnames, IRIs or declared prefixes."""
+    found = set()
+    for tok in tokenize(query):
+        if tok.kind == "pname" and (tok.text.split(":", 1)[0] + ":").lower() in ENGINE_NAMESPACES:
+            found.add(tok.text)
+        elif tok.kind == "iri" and tok.text[1:-1].strip().lower().startswith(ENGINE_NAMESPACES):
+            found.add(tok.text)
+    return sorted(found)
+
+
 def has_top_level_limit(query: str) -> bool:
     depth = 0
     for tok in tokenize(query):
@@ -232,6 +246,10 @@ def gate(query: str, row_cap: int | None = None) -> Validation:
     bad = forbidden_words(query)
     if bad:
         errors.append("refused: only read-only queries may run, and this one uses " + ", ".join(bad))
+    procedures = engine_procedures(query)
+    if procedures:
+        errors.append("refused: calls to the engine's own procedures are not allowed ("
+                      + ", ".join(procedures[:3]) + ")")
     form = query_form(query)
     if not bad and form not in ("SELECT", "ASK"):
         errors.append(f"refused: only SELECT and ASK queries may run, not {form or 'this'}")

@@ -98,6 +98,7 @@ class ChromaStore:
     # -- reading -----------------------------------------------------------------------------------------
     def _col(self, create: bool = False) -> Any:
         if self._collection is None:
+            self._recover()
             try:
                 if create:
                     self._collection = self.client.get_or_create_collection(
@@ -177,9 +178,11 @@ class ChromaStore:
     def rebuild(self, examples: Sequence[Example], print_fingerprint: str,
                 progress: Callable[[int], None] | None = None) -> int:
         """Build a fresh collection aside, carry the team's pairs over, then swap it in (never half-built)."""
-        team = self.examples("team") if self.count() else []
-        aside = f"{self.name}-building"
+        self._collection = None
+        team = self.examples("team") if self.count() else []  # (count() recovers an interrupted swap first)
+        aside, old = f"{self.name}-building", f"{self.name}-old"
         self._drop(aside)
+        self._drop(old)
         col = self.client.create_collection(aside, embedding_function=self._function,
                                             metadata={"hnsw:space": "cosine", "kgqa_fingerprint": print_fingerprint})
         items = list(examples) + team
@@ -189,10 +192,34 @@ class ChromaStore:
                     embeddings=self._function([e.question for e in chunk]), metadatas=[_meta(e) for e in chunk])
             if progress:
                 progress(len(chunk))
-        self._drop(self.name)
+        # Swap by renames, never dropping the old store before the new one has its name: a crash between the two
+        # renames leaves "-old", which _recover() puts back.
+        current = self._get(self.name)
+        if current is not None:
+            current.modify(name=old)
         col.modify(name=self.name)
+        self._drop(old)
         self._collection = None
         return len(items)
+
+    def _get(self, name: str) -> Any:
+        try:
+            return self.client.get_collection(name, embedding_function=self._function)
+        except Exception:  # absent (or unreadable: the caller decides what that means)
+            return None
+
+    def _recover(self) -> None:
+        """After a crash between a rebuild's two renames the store has no collection by its name but the previous
+        one as "-old": put it back, so nothing (team pairs included) is lost."""
+        try:
+            names = {getattr(c, "name", c) for c in self.client.list_collections()}
+        except Exception:  # an unreadable store is reported by the caller
+            return
+        old = f"{self.name}-old"
+        if self.name not in names and old in names:
+            previous = self._get(old)
+            if previous is not None:
+                previous.modify(name=self.name)
 
     def _drop(self, name: str) -> None:
         try:

@@ -4,9 +4,11 @@ from __future__ import annotations
 import hashlib
 import math
 import re
+import threading
 from collections.abc import Sequence
 
 from pipeline.errors import KnowledgeGraphError
+from pipeline.parts import KnowledgeGraph
 from pipeline.records import Rows
 
 
@@ -45,3 +47,18 @@ class RecordingKG:
 
 def failing_kg(message: str = "the endpoint rejected the query") -> RecordingKG:
     return RecordingKG(error=KnowledgeGraphError(message))
+
+
+class RecordingProxy:
+    """Passes every query on to ``inner`` and remembers it: what the KG behind it actually received."""
+
+    def __init__(self, inner: KnowledgeGraph) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.queries: list[str] = []
+        self._lock = threading.Lock()
+
+    def select(self, query: str) -> Rows:
+        with self._lock:
+            self.queries.append(query)
+        return self.inner.select(query)

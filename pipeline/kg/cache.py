@@ -73,8 +73,9 @@ class CachedKG:
         self._put(key, rows)
         return rows
 
-    def ping(self) -> bool:
-        return bool(getattr(self.inner, "ping", lambda: True)())
+    def ping(self, timeout: float | None = None) -> bool:
+        probe = getattr(self.inner, "ping", None)
+        return bool(probe(timeout)) if probe else True
 
 
 def _join(*parts: str) -> str:

@@ -7,6 +7,7 @@ import json
 import re
 import socket
 import ssl
+import time
 import urllib.error
 import urllib.parse
 import warnings
@@ -24,12 +25,20 @@ NOT_RESULTS = "the endpoint returned something that is not SPARQL JSON results"
 ASK_VAR = "__ASK_RETVAL"
 MAX_GET = 4000  # longest encoded query sent in the URL
 UNAVAILABLE = {502, 503, 504}  # a gateway in front of the endpoint says the endpoint is down
+RETRIES = 2  # more tries after a dropped connection or a 502/503/504; never after a timeout or a refusal
+BACKOFF_S = 0.25
+
+
+class NotSparqlResults(EndpointUnreachable):
+    """A 200 that is no SPARQL result (a proxy's or maintenance page, a cut body): as good as no answer at all, so
+    the snapshot or the answer cache may stand in for it."""
 
 
 class EndpointKG:
     """Runs SELECT/ASK queries on a SPARQL endpoint; errors come out as KnowledgeGraphError, never as empty rows."""
 
-    def __init__(self, url: str, *, timeout: float = 30.0, row_cap: int = 1000, agent: str = "kgqa-bot") -> None:
+    def __init__(self, url: str, *, timeout: float = 30.0, row_cap: int = 1000, agent: str = "kgqa-bot",
+                 retries: int = RETRIES) -> None:
         if timeout <= 0:
             raise ValueError("the endpoint timeout must be a positive number of seconds")
         self.url = url
@@ -37,6 +46,7 @@ class EndpointKG:
         self.timeout = timeout
         self.row_cap = row_cap
         self.agent = agent
+        self.retries = retries
 
     def select(self, query: str) -> Rows:
         data = _ask_result(self._fetch(query))
@@ -50,21 +60,33 @@ class EndpointKG:
             bindings = bindings[:self.row_cap]
         return Rows(rows.vars, bindings, None, self.url, caveat)
 
-    def ping(self) -> bool:
-        """True when the endpoint answers a trivial query."""
+    def ping(self, timeout: float | None = None) -> bool:
+        """True when the endpoint answers a trivial query (within ``timeout`` s, default the query timeout)."""
         try:
-            self._fetch("ASK {}")
+            self._fetch_once("ASK {}", timeout or self.timeout)
         except KnowledgeGraphError:
             return False
         return True
 
     def _fetch(self, query: str) -> dict[str, Any]:
+        """Every query that gets here passed the read-only gate, so asking again after a dropped connection or a
+        gateway's 502/503/504 is safe; a bounded number of times, with backoff."""
+        for attempt in range(self.retries + 1):
+            try:
+                return self._fetch_once(query, self.timeout)
+            except EndpointUnreachable as exc:
+                if attempt >= self.retries or not _retryable(exc):
+                    raise
+                time.sleep(BACKOFF_S * 2 ** attempt)
+        raise AssertionError("unreachable")
+
+    def _fetch_once(self, query: str, timeout: float) -> dict[str, Any]:
         wrapper = SPARQLWrapper(self.url, agent=self.agent)
         if len(urllib.parse.quote_plus(query)) > MAX_GET:  # GET survives redirects; POST fits any length
             wrapper.setMethod(POST)
         wrapper.setReturnFormat(JSON)
         # set directly: setTimeout() truncates to whole seconds, and 0 means no timeout at all
-        wrapper.timeout = self.timeout  # type: ignore[assignment]
+        wrapper.timeout = timeout  # type: ignore[assignment]
         with warnings.catch_warnings():  # it warns about query forms it does not know; the endpoint will judge
             warnings.simplefilter("ignore")
             wrapper.setQuery(query)
@@ -118,6 +140,17 @@ class EndpointKG:
         return EndpointUnreachable(f"ORKG endpoint {self.url} could not be reached: {detail}")
 
 
+def _retryable(exc: EndpointUnreachable) -> bool:
+    """A gateway's 502/503/504 or a connection closed mid-answer; not a timeout, a refusal or a malformed answer."""
+    cause = exc.__cause__
+    if isinstance(cause, urllib.error.HTTPError):
+        return cause.code in UNAVAILABLE
+    reason = cause.reason if isinstance(cause, urllib.error.URLError) else cause
+    if isinstance(reason, (socket.timeout, TimeoutError, ConnectionRefusedError)):
+        return False
+    return isinstance(reason, (ConnectionResetError, ConnectionAbortedError, HTTPException))
+
+
 def normalise(term: Term) -> Term:
     """A term as SPARQL 1.1 JSON has it: Virtuoso's "typed-literal" becomes "literal", xsd:string is implicit."""
     if term.get("type") == "typed-literal":
@@ -138,13 +171,13 @@ def _ask_result(data: dict[str, Any]) -> dict[str, Any]:
 
 def _parse(body: bytes, content_type: str) -> dict[str, Any]:
     if "html" in content_type.lower():
-        raise KnowledgeGraphError(NOT_RESULTS)
+        raise NotSparqlResults(NOT_RESULTS)
     try:
         data = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, ValueError) as exc:
-        raise KnowledgeGraphError(NOT_RESULTS) from exc
+        raise NotSparqlResults(NOT_RESULTS) from exc
     if not isinstance(data, dict) or not ("boolean" in data or _has_bindings(data)):
-        raise KnowledgeGraphError(NOT_RESULTS)
+        raise NotSparqlResults(NOT_RESULTS)
     return data
 
 

@@ -26,3 +26,8 @@ class FallbackKG:
                 raise EndpointUnreachable(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") \
                     from exc
             return replace(rows, caveat=f"{exc}. Showing the answer {rows.caveat}")
+
+    def ping(self, timeout: float | None = None) -> bool:
+        """The primary's reachability; the fallback is local."""
+        probe = getattr(self.primary, "ping", None)
+        return bool(probe(timeout)) if probe else True

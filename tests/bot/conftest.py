@@ -16,13 +16,9 @@ from pipeline.parts import Generator, KnowledgeGraph
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, open_client
-from tests.bot.harness import MAINTAINER, Harness
-from tests.fakes import HashEncoder
+from pipeline.store import ChromaStore
+from tests.bot.harness import MAINTAINER, Harness, hash_store, train_slice
 from tests.servers.slack_api import SlackAPIServer
-
-TEMPLATES = ("T01", "T02", "T04", "T05")
-PER_TEMPLATE = 20
 
 
 @pytest.fixture(scope="session")
@@ -32,19 +28,12 @@ def snapshot_kg(sciqa: SciQA) -> SnapshotKG:
 
 @pytest.fixture(scope="session")
 def train_examples(sciqa: SciQA) -> list[Example]:
-    """A slice of SciQA train: enough of the templates behind the test questions, no dev/test question."""
-    picked: list[Example] = []
-    for template in TEMPLATES:
-        records = [r for r in sciqa.split("train") if r.template_id == template][:PER_TEMPLATE]
-        picked += [Example(r.id, r.question, r.sparql, r.template_id, "sciqa") for r in records]
-    return picked
+    return train_slice(sciqa)
 
 
 @pytest.fixture
 def store(tmp_path: Path, train_examples: list[Example]) -> ChromaStore:
-    store = ChromaStore(open_client(tmp_path / "chroma"), HashEncoder(), "bot_examples")
-    store.add(train_examples)
-    return store
+    return hash_store(tmp_path / "chroma", train_examples)
 
 
 @pytest.fixture

@@ -10,14 +10,19 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from bot.app import create_app
 from bot.guard import Limits, WorkerPool
-from bot.home import status
+from bot.health import Health
 from bot.server import BotServer
 from pipeline.core import Pipeline
+from pipeline.records import Example
+from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
+from pipeline.store import ChromaStore, open_client
+from tests.fakes import HashEncoder
 from tests.servers.slack_api import Call, SlackAPIServer
 from tests.servers.slack_signing import post_command, post_event, post_interaction
 
@@ -25,7 +30,25 @@ TOKEN = "xoxb-1111-2222-SeCrEtBoTtOkEn"
 SECRET = "8f1b2c3d4e5f60718293a4b5c6d7e8f9"
 MAINTAINER = "UMAINT"
 STORY_CLOZE = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
+TEMPLATES = ("T01", "T02", "T04", "T05")
+PER_TEMPLATE = 20
 _ts = itertools.count(1)
+
+
+def train_slice(sciqa: SciQA) -> list[Example]:
+    """A slice of SciQA train: enough of the templates behind the test questions, no dev/test question."""
+    picked: list[Example] = []
+    for template in TEMPLATES:
+        records = [r for r in sciqa.split("train") if r.template_id == template][:PER_TEMPLATE]
+        picked += [Example(r.id, r.question, r.sparql, r.template_id, "sciqa") for r in records]
+    return picked
+
+
+def hash_store(path: Path, examples: list[Example], collection: str = "bot_examples") -> ChromaStore:
+    """A real Chroma store on disk, embedded with hashed bags of words (no model to load)."""
+    store = ChromaStore(open_client(path), HashEncoder(), collection)
+    store.add(examples)
+    return store
 
 
 def new_ts() -> str:
@@ -58,6 +81,20 @@ def button_value(call: Call, action_id: str) -> str:
     raise AssertionError(f"no {action_id} button in {call.method}")
 
 
+def click_payload(action_id: str, value: str, *, user: str, channel: str, message_ts: str,
+                  response_url: str) -> dict[str, Any]:
+    """A ``block_actions`` payload as Slack sends it when ``user`` clicks a button."""
+    return {
+        "type": "block_actions", "user": {"id": user, "username": user.lower(), "team_id": "T1"},
+        "api_app_id": "A1", "token": "legacy", "trigger_id": "1.2.3", "team": {"id": "T1", "domain": "kgqa-test"},
+        "container": {"type": "message", "message_ts": message_ts, "channel_id": channel, "is_ephemeral": False},
+        "channel": {"id": channel, "name": "general"}, "message": {"type": "message", "ts": message_ts},
+        "response_url": response_url,
+        "actions": [{"action_id": action_id, "block_id": "b", "type": "button", "value": value,
+                     "action_ts": new_ts()}],
+    }
+
+
 @dataclass
 class Harness:
     """A running bot and ways to talk to it as Slack does."""
@@ -73,7 +110,8 @@ class Harness:
     def __post_init__(self) -> None:
         app = create_app(self.pipeline, self.settings, pool=self.pool, limits=self.limits)
         self.app = app
-        self.server = BotServer(app, lambda: status(self.pipeline, self.pool), host="127.0.0.1", port=0).start()
+        self.health = Health(self.pipeline, self.pool)
+        self.server = BotServer(app, self.health, host="127.0.0.1", port=0).start()
 
     @classmethod
     def start(cls, slack: SlackAPIServer, pipeline: Pipeline, settings: Settings,
@@ -121,15 +159,8 @@ class Harness:
 
     def click(self, action_id: str, value: str, *, user: str = "U1", channel: str = "C1",
               message_ts: str = "1700000000.000100", reply: str = "click") -> int:
-        payload = {
-            "type": "block_actions", "user": {"id": user, "username": user.lower(), "team_id": "T1"},
-            "api_app_id": "A1", "token": "legacy", "trigger_id": "1.2.3", "team": {"id": "T1", "domain": "kgqa-test"},
-            "container": {"type": "message", "message_ts": message_ts, "channel_id": channel, "is_ephemeral": False},
-            "channel": {"id": channel, "name": "general"}, "message": {"type": "message", "ts": message_ts},
-            "response_url": self.slack.response_url(reply),
-            "actions": [{"action_id": action_id, "block_id": "b", "type": "button", "value": value,
-                         "action_ts": new_ts()}],
-        }
+        payload = click_payload(action_id, value, user=user, channel=channel, message_ts=message_ts,
+                                response_url=self.slack.response_url(reply))
         status_code, _ = post_interaction(self.server.url, SECRET, payload)
         return status_code
 

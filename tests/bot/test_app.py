@@ -33,12 +33,20 @@ def test_a_429_on_posting_is_retried_after_retry_after(slack: SlackAPIServer, bo
     assert "GPT-3 175B (Few-Shot)" in shown(answer)
 
 
-def test_when_the_placeholder_cannot_be_updated_the_answer_is_posted(slack: SlackAPIServer, bot: Harness) -> None:
+def test_a_500_on_updating_is_retried_since_an_update_is_idempotent(slack: SlackAPIServer, bot: Harness) -> None:
     slack.fail_next("chat.update", status=500)
+    bot.mention(STORY_CLOZE)
+    [answer] = bot.answers()
+    assert answer.method == "chat.update"
+    assert [c.status for c in slack.calls_to("chat.update")] == [500, 200]
+
+
+def test_when_the_placeholder_cannot_be_updated_the_answer_is_posted(slack: SlackAPIServer, bot: Harness) -> None:
+    slack.fail_next("chat.update", status=500, count=3)  # the first try and both retries
     ts = bot.mention(STORY_CLOZE)
     [answer] = bot.answers()
     assert answer.method == "chat.postMessage" and answer.params["thread_ts"] == ts
-    assert [c.status for c in slack.calls_to("chat.update")] == [500]
+    assert [c.status for c in slack.calls_to("chat.update")] == [500, 500, 500]
 
 
 def test_app_home_shows_what_it_answers_and_its_setup(slack: SlackAPIServer, bot: Harness) -> None:

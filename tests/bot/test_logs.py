@@ -9,9 +9,10 @@ from collections.abc import Callable, Iterator, Sequence
 import pytest
 
 from bot.logs import MASK, Scrubber, ScrubFilter
-from pipeline.errors import GeneratorError
-from pipeline.records import Generation, Retrieved
+from pipeline.errors import GeneratorError, KnowledgeGraphError
+from pipeline.records import Generation, Retrieved, Rows
 from tests.bot.harness import SECRET, STORY_CLOZE, TOKEN, Harness, shown
+from tests.fakes import RecordingKG
 
 
 @pytest.fixture
@@ -76,3 +77,34 @@ def test_scrubber_masks_nested_payloads() -> None:
     assert scrubber.text("a xoxb-abc-longer b xoxb-abc") == f"a {MASK} b {MASK}"
     assert scrubber.data([{"text": {"text": "xoxb-abc"}}, 3]) == [{"text": {"text": MASK}}, 3]
     assert scrubber.text("ab stays: too short to be a secret") == "ab stays: too short to be a secret"
+
+
+def test_pasted_and_echoed_secrets_reach_no_slack_call(start_bot: Callable[..., Harness],
+                                                       log_text: Callable[[], str]) -> None:
+    """Secrets a user pastes, a KG echoes back or a result carries: masked in every body sent to Slack (messages,
+    updates, response_url posts, uploaded files) and in every log line; the token only in the Authorization header."""
+    rows = Rows(["x"], [{"x": {"type": "literal", "value": f"row {n} {TOKEN}"}} for n in range(40)], source="kg")
+    bot = start_bot(kg=RecordingKG(rows))
+    bot.mention(f"Which model is best? my token is {TOKEN} and the secret {SECRET}")
+    bot.dm(f"{SECRET}")
+    bot.command("/sparql", f'SELECT ?x WHERE {{ ?x ?p "{TOKEN}" }}', reply="sparql")
+    bot.command("/kgqa", f"lookup {TOKEN}", reply="lookup")
+    bot.replies("sparql")
+    bot.replies("lookup")
+    bot.answers(count=1)
+    bot.slack.wait_for("upload")  # the 40 rows go out as a file too
+    bot.close()
+    echo = start_bot(kg=RecordingKG(error=KnowledgeGraphError(f"Virtuoso 37000 Error near '{TOKEN}' {SECRET}")))
+    echo.mention(STORY_CLOZE)
+    echo.answers()
+    echo.close()
+    calls = bot.slack.calls
+    for call in calls:
+        sent = call.body.decode("utf-8", "replace") + json.dumps(call.params, default=str)
+        assert TOKEN not in sent and SECRET not in sent, (call.method, sent[:300])
+        assert SECRET not in json.dumps(call.headers)
+    assert {c.headers.get("authorization") for c in calls if c.method not in ("response_url", "upload")} == \
+        {f"Bearer {TOKEN}"}
+    assert MASK in "".join(c.body.decode("utf-8", "replace") for c in calls)  # the leaks were there, and masked
+    logged = log_text()
+    assert TOKEN not in logged and SECRET not in logged

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import socket
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -10,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.home import help_message, home_view, status
+from bot.health import Health
+from bot.home import help_message, home_view
 from pipeline.core import Pipeline
 from tests.bot.harness import MAINTAINER
 
@@ -59,5 +61,22 @@ def test_help_home_and_status_describe_the_setup(make_pipeline: Callable[..., Pi
     assert "/sparql" in help_text and "`snapshot`" in help_text and f"<@{MAINTAINER}>" in help_text
     assert home_view(pipeline, frozenset())["type"] == "home"
     assert "none configured" in str(home_view(pipeline, frozenset()))
-    assert status(pipeline) == {"ok": True, "store": {"pairs": 80, "ok": True}, "generator": "adapter",
-                                "kg": "snapshot", "shots": 3}
+    report = Health(pipeline)()
+    assert report["ok"] is True and report["store"]["pairs"] == 80 and report["degraded"] == []
+    assert (report["generator"], report["kg"], report["shots"]) == ("adapter", "snapshot", 3)
+
+
+def test_main_says_so_when_slack_cannot_be_reached(clean_env: None, monkeypatch: pytest.MonkeyPatch,
+                                                    tmp_path: Path, sciqa_dir: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))  # bound, never listening: connections are refused
+        for name, value in {"SLACK_BOT_TOKEN": "xoxb-never-printed", "SLACK_SIGNING_SECRET": "s3cr3t-never-printed",
+                            "SLACK_API_URL": f"http://127.0.0.1:{sock.getsockname()[1]}/api/",
+                            "KGQA_HOME": str(tmp_path / "home"), "SCIQA_DIR": str(sciqa_dir),
+                            "KGQA_KG": "snapshot"}.items():
+            monkeypatch.setenv(name, value)
+        assert main() == 2
+    err = capsys.readouterr().err
+    assert "cannot reach Slack's Web API" in err and "Connection refused" in err and "Traceback" not in err
+    assert "never-printed" not in err

@@ -40,3 +40,14 @@ def test_feedback_values_round_trip_and_long_pairs_go_by_reference() -> None:
     assert read_feedback(long, Recent()) is None  # forgotten after a restart
     assert read_feedback("not json", recent) is None and read_feedback('{"q": 1, "s": 2}', recent) is None
     assert read_feedback("[]", recent) is None
+
+
+def test_replicas_sharing_the_file_see_each_others_proposals(tmp_path: Path) -> None:
+    path = tmp_path / "shared" / "proposals.json"
+    a, b = Proposals(path), Proposals(path)  # two processes' views of one file
+    first, _ = a.propose("Q1?", "SELECT 1", "U1", "C1")
+    second, _ = b.propose("Q2?", "SELECT 2", "U2", "C2")
+    assert [p.id for p in a.pending()] == [first.id, second.id]
+    assert a.take(second.id) == second and b.take(second.id) is None  # decided once, whichever replica decides
+    assert [p.id for p in Proposals(path).pending()] == [first.id]
+    assert sorted(f.name for f in path.parent.iterdir()) == ["proposals.json", "proposals.lock"]  # no temp files left

@@ -98,8 +98,7 @@ class SlackAPIServer:
         class Handler(_Handler):
             owner = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._httpd.daemon_threads = True
+        self._httpd = _Server(("127.0.0.1", 0), Handler)
         # A short poll interval keeps shutdown() (which waits for the next poll) quick.
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="slack-api-server", daemon=True
@@ -430,6 +429,11 @@ _METHODS: dict[str, Callable[[SlackAPIServer, dict[str, Any]], dict[str, Any]]] 
     "files.getUploadURLExternal": SlackAPIServer._files_get_upload_url,
     "files.completeUploadExternal": SlackAPIServer._files_complete_upload,
 }
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # a burst of bot calls must not overflow the listen backlog (5 by default)
 
 
 class _Handler(BaseHTTPRequestHandler):

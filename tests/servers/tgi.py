@@ -91,6 +91,11 @@ class TGIServer:
         with self._lock:
             self._queue.extend(texts)
 
+    def clear_queue(self) -> None:
+        """Drop scripted texts not used yet (a wrapper may ask fewer times than were scripted)."""
+        with self._lock:
+            self._queue.clear()
+
     def close(self) -> None:
         """Release hanging requests, stop serving and free the port. Idempotent."""
         if self._closed.is_set():
@@ -136,6 +141,7 @@ class TGIServer:
 
 class _HTTPServer(ThreadingHTTPServer):
     tgi: TGIServer
+    request_queue_size = 128  # a burst of generations must not overflow the listen backlog (5 by default)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that gave up (timeout, cut stream) is expected here; anything else is reported."""

@@ -1,0 +1,57 @@
+"""/healthz: can the bot answer (the store), and which of its outside parts (TGI, the KG endpoint) are reachable.
+
+Probes are cheap (a count, TGI's /health, ``ASK {}``), short (``timeout``) and cached for ``ttl`` seconds, so a load
+balancer polling every second costs the servers behind the bot almost nothing."""
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from bot.guard import WorkerPool
+from pipeline.core import Pipeline
+
+TTL_S = 5.0
+TIMEOUT_S = 2.0
+
+
+class Health:
+    """The status report; ``ok`` means questions can be answered. TGI or the endpoint being down only degrades the
+    answers (the adapter and the snapshot stand in), so it is listed under ``degraded`` and does not fail the check."""
+
+    def __init__(self, pipeline: Pipeline, pool: WorkerPool | None = None, ttl: float = TTL_S,
+                 timeout: float = TIMEOUT_S) -> None:
+        self.pipeline = pipeline
+        self.pool = pool
+        self.ttl = ttl
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._probes: dict[str, dict[str, Any]] = {}
+        self._at = float("-inf")
+
+    def probes(self) -> tuple[dict[str, dict[str, Any]], float]:
+        """The latest probe results and their age in seconds; probes again when older than ``ttl``."""
+        with self._lock:  # one probe round at a time; callers meanwhile wait for its result
+            if time.monotonic() - self._at >= self.ttl:
+                self._probes = self.pipeline.health(self.timeout)
+                self._at = time.monotonic()
+            return self._probes, time.monotonic() - self._at
+
+    def __call__(self) -> dict[str, Any]:
+        probes, age = self.probes()
+        store = dict(probes["store"])
+        if not store.get("ok"):
+            store["fix"] = "run `kgqa index` to build the example store"
+        report: dict[str, Any] = {
+            "ok": bool(store.get("ok")),
+            "store": store,
+            "generator": self.pipeline.generator.name,
+            "kg": self.pipeline.kg.name,
+            "shots": self.pipeline.shots,
+            "reachable": {part: probes[part] for part in ("generator", "kg")},
+            "degraded": [part for part in ("generator", "kg") if not probes[part].get("ok")],
+            "checked_s_ago": round(age, 1),
+        }
+        if self.pool is not None:
+            report["workers"] = self.pool.stats()
+        return report

@@ -1,0 +1,66 @@
+"""Degradation, never silence: when the language model fails or writes no query, the offline adapter answers instead
+and the answer says so."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pipeline.errors import GeneratorError
+from pipeline.parts import Generator
+from pipeline.records import Generation, Retrieved
+
+log = logging.getLogger("kgqa.generate")
+BY_ADAPTER = "this answer was written by the offline adapter"
+MAX_REASON = 200
+EXPLAINED = ("The model could not write a usable query in two tries: ", "The model could not write a query: ")
+
+
+class FallbackGenerator:
+    """Asks ``primary`` (an LLM); on a GeneratorError (down, 5xx, timeout, garbage on the wire) or a reply with no
+    query in it, asks ``fallback`` (the adapter) and puts the reason in the generation's notes.
+
+    When neither writes a query, the model's own explanation stays, with the adapter's reason after it."""
+
+    def __init__(self, primary: Generator, fallback: Generator) -> None:
+        self.primary = primary
+        self.fallback = fallback
+        self.name = primary.name
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        try:
+            first = self.primary.generate(question, examples)
+        except GeneratorError as exc:
+            log.warning("%s failed (%s); the %s answers instead", self.primary.name, exc, self.fallback.name)
+            return self._instead(question, examples, f"the language model failed ({_clip(str(exc))})", None)
+        if first.sparql:
+            return first
+        reason = first.explanation
+        for prefix in EXPLAINED:
+            reason = reason.removeprefix(prefix)
+        why = f"the language model wrote no usable query ({_clip(reason or 'no text')})"
+        return self._instead(question, examples, why, first)
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        """The LLM server's reachability, through any wrappers (``inner``) around it; the adapter needs nothing."""
+        part: object = self.primary
+        while not hasattr(part, "ping") and hasattr(part, "inner"):
+            part = part.inner
+        probe = getattr(part, "ping", None)
+        return bool(probe(timeout)) if probe else True
+
+    def _instead(self, question: str, examples: Sequence[Retrieved], why: str,
+                 first: Generation | None) -> Generation:
+        second = self.fallback.generate(question, examples)
+        if second.sparql:
+            return replace(second, notes=(f"{why}; {BY_ADAPTER}",) + second.notes)
+        if first is not None:  # the model's words say more than the adapter's
+            return replace(first, explanation=f"{first.explanation} The offline adapter could not write one "
+                                              f"either: {second.explanation}".strip())
+        return replace(second, explanation=f"{why[0].upper()}{why[1:]}, and the offline adapter could not write a "
+                                           f"query either: {second.explanation}")
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_REASON else text[:MAX_REASON - 1] + "…"

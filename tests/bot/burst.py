@@ -1,0 +1,157 @@
+"""A burst of signed Slack events through HTTP, a share of them delivered again as Slack's retries, against the real
+bot: how many replies, duplicates and losses, how fast, and how much memory. Used by scripts/bench_burst.py (and,
+through it, by tests/bot/test_burst.py)."""
+from __future__ import annotations
+
+import os
+import random
+import resource
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.guard import Limits
+from pipeline.core import Pipeline
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from tests.bot.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
+from tests.servers.slack_api import SlackAPIServer
+from tests.servers.slack_signing import post_event
+
+PAGE = os.sysconf("SC_PAGE_SIZE")
+
+
+@dataclass(frozen=True)
+class BurstResult:
+    events: int
+    deliveries: int  # events plus Slack-style retries
+    retried: int
+    replies: int  # final answers that reached Slack
+    placeholders: int
+    duplicates: int  # replies beyond the first, summed over events
+    lost: int  # events without a reply
+    busy: int  # replies that were "busy, ask again" (none when the queue holds the burst)
+    ack_p50_ms: float
+    ack_p95_ms: float
+    p50_ms: float  # event sent -> final answer at Slack
+    p95_ms: float
+    seconds: float
+    rss_before_mib: float
+    rss_peak_mib: float  # sampled during the burst
+    max_rss_mib: float  # the process's high-water mark (getrusage)
+    workers: int
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def rss_mib() -> float:
+    with open("/proc/self/statm", encoding="ascii") as fh:
+        return int(fh.read().split()[1]) * PAGE / 2**20
+
+
+class PeakRSS:
+    """Samples this process's resident memory every ``interval`` s until stopped; ``peak`` is the highest seen."""
+
+    def __init__(self, interval: float = 0.05) -> None:
+        self.interval = interval
+        self.peak = rss_mib()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="rss-sampler", daemon=True)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.peak = max(self.peak, rss_mib())
+
+    def __enter__(self) -> PeakRSS:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, rss_mib())
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], 1) if ordered else 0.0
+
+
+def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, workers: int = 4, senders: int = 16,
+              queue_size: int | None = None, seed: int = 7) -> BurstResult:
+    """Send ``n`` mentions (each in its own channel, from 200 people) and ``retry_share`` of them again with
+    ``X-Slack-Retry-Num``; wait until every event has its reply and the workers are idle; count. The queue holds the
+    whole burst unless ``queue_size`` says otherwise (then the rest are told "busy, ask again")."""
+    sciqa = SciQA(sciqa_dir)
+    store = hash_store(home / "chroma", train_slice(sciqa))
+    questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
+    pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3)
+    settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=workers)
+    rng = random.Random(seed)
+    events = []
+    for i in range(n):
+        ts = new_ts()
+        events.append({"type": "app_mention", "user": f"U{i % 200:03d}", "ts": ts, "event_ts": ts, "team": "T1",
+                       "channel": f"CB{i:05d}", "text": f"<@UBOT> {questions[i % len(questions)]}"})
+    retried = rng.sample(range(n), round(n * retry_share))
+    order: list[tuple[int, int | None]] = [(i, None) for i in rng.sample(range(n), n)]
+    for i in retried:  # each retry somewhere after its original: in flight with it, or while it is being answered
+        order.insert(rng.randint(order.index((i, None)) + 1, len(order)), (i, 1))
+    sent: dict[int, float] = {}
+    acks: list[float] = []
+    lock = threading.Lock()
+
+    with SlackAPIServer() as slack:
+        limits = Limits(queue_size=n if queue_size is None else queue_size, user_questions=10**6)
+        bot = Harness.start(slack, pipeline, settings, limits)
+        try:
+            pipeline.ask(questions[0])  # warm-up: parser, store and snapshot loaded before the clock starts
+            before = rss_mib()
+
+            def deliver(item: tuple[int, int | None]) -> None:
+                i, retry = item
+                started = time.monotonic()
+                with lock:
+                    sent.setdefault(i, started)
+                status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, events[i],
+                                       event_id=f"EvBurst{i:06d}", retry_num=retry, timeout=30)
+                with lock:
+                    acks.append((time.monotonic() - started) * 1000)
+                assert status == 200, status
+
+            began = time.monotonic()
+            with PeakRSS() as memory:
+                with ThreadPoolExecutor(max_workers=senders) as pool:
+                    list(pool.map(deliver, order))
+                slack.wait_for(lambda c: is_answer(c) or _busy(c), count=n, timeout=60 + n)
+                bot.pool.wait_idle(timeout=60)
+            seconds = time.monotonic() - began
+        finally:
+            bot.close()
+        calls = slack.calls
+    finals = [c for c in calls if is_answer(c)]
+    per_channel = Counter(str(c.params["channel"]) for c in calls if is_answer(c) or _busy(c))
+    index = {e["channel"]: i for i, e in enumerate(events)}
+    latency = [(c.at - sent[index[str(c.params["channel"])]]) * 1000 for c in finals]
+    busy = sum(1 for c in calls if _busy(c))
+    return BurstResult(
+        events=n, deliveries=len(order), retried=len(retried), replies=len(finals) + busy,
+        placeholders=sum(1 for c in calls if c.method == "chat.postMessage" and c.status == 200
+                         and not is_answer(c) and not _busy(c)),
+        duplicates=sum(k - 1 for k in per_channel.values() if k > 1),
+        lost=sum(1 for e in events if per_channel[e["channel"]] == 0), busy=busy,
+        ack_p50_ms=pct(acks, 0.5), ack_p95_ms=pct(acks, 0.95), p50_ms=pct(latency, 0.5), p95_ms=pct(latency, 0.95),
+        seconds=round(seconds, 2), rss_before_mib=round(before, 1), rss_peak_mib=round(memory.peak, 1),
+        max_rss_mib=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1), workers=workers)
+
+
+def _busy(call: Any) -> bool:
+    """The reply to a question the full queue turned away."""
+    return bool(call.method == "chat.postMessage" and "please ask again" in str(call.params.get("text")))

@@ -1,0 +1,108 @@
+"""/healthz: store, TGI and KG reachability from cheap, short, cached probes; only a missing store fails the check."""
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from bot.health import Health
+from pipeline.core import Pipeline
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.generators.fallback import FallbackGenerator
+from pipeline.generators.tgi import TGIGenerator
+from pipeline.kg.endpoint import EndpointKG
+from pipeline.kg.fallback import FallbackKG
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.store import ChromaStore
+from tests.bot.harness import Harness
+from tests.fakes import RecordingKG
+from tests.servers.sparql_endpoint import EndpointServer, refused_url
+from tests.servers.tgi import TGIServer
+
+
+@pytest.fixture
+def endpoint() -> Iterator[EndpointServer]:
+    with EndpointServer(RecordingKG(name="orkg"), hang_seconds=10) as srv:
+        yield srv
+
+
+@pytest.fixture
+def remote(store: ChromaStore, snapshot_kg: SnapshotKG, tgi: TGIServer,
+           endpoint: EndpointServer) -> Callable[..., Pipeline]:
+    def make(tgi_url: str | None = None, kg_url: str | None = None) -> Pipeline:
+        generator = FallbackGenerator(TGIGenerator(tgi_url or tgi.url, timeout=5), AdapterGenerator())
+        kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30), snapshot_kg)
+        return Pipeline(store, generator, kg)
+    return make
+
+
+def test_healthz_reports_each_part_reachable(start_bot: Callable[..., Harness], remote: Callable[..., Pipeline],
+                                             endpoint: EndpointServer) -> None:
+    parts = remote()
+    bot = start_bot(kg=parts.kg, generator=parts.generator)
+    status, report = bot.healthz()
+    assert status == 200 and report["ok"] is True and report["degraded"] == []
+    assert report["store"]["ok"] and report["store"]["pairs"] == 80
+    assert report["reachable"]["generator"]["ok"] and report["reachable"]["generator"]["remote"]
+    assert report["reachable"]["kg"]["ok"] and endpoint.queries == ["ASK {}"]
+
+
+def test_a_hanging_endpoint_and_a_dead_tgi_degrade_but_do_not_fail_the_check(
+        remote: Callable[..., Pipeline], endpoint: EndpointServer) -> None:
+    endpoint.set_fault("hang")
+    with refused_url() as dead:
+        health = Health(remote(tgi_url=dead.removesuffix("/sparql")), timeout=0.5)
+        started = time.monotonic()
+        report = health()
+    assert time.monotonic() - started < 2  # probes run side by side, each cut off by its short timeout
+    assert report["ok"] is True and report["degraded"] == ["generator", "kg"]
+    assert report["reachable"]["kg"]["ok"] is False
+
+
+def test_probes_are_cached_for_a_few_seconds(remote: Callable[..., Pipeline], endpoint: EndpointServer) -> None:
+    health = Health(remote(), ttl=60)
+    for _ in range(5):
+        assert health()["ok"]
+    assert endpoint.queries == ["ASK {}"]
+    assert Health(remote(), ttl=0)()["checked_s_ago"] == 0.0
+
+
+def test_a_probe_that_raises_is_reported_not_raised(store: ChromaStore, snapshot_kg: SnapshotKG) -> None:
+    class Broken:
+        name = "broken"
+
+        def count(self) -> int:
+            raise RuntimeError("the disk is on fire")
+
+        def search(self, question: str, k: int) -> Any:
+            raise RuntimeError
+
+    report = Health(Pipeline(Broken(), AdapterGenerator(), snapshot_kg))()  # type: ignore[arg-type]
+    assert report["ok"] is False and report["store"]["error"] == "the disk is on fire"
+    assert "kgqa index" in report["store"]["fix"]
+    assert report["reachable"]["kg"] == {"name": "snapshot", "ms": report["reachable"]["kg"]["ms"], "ok": True,
+                                         "remote": False}
+
+
+def test_a_probe_that_ignores_its_timeout_is_left_behind(store: ChromaStore) -> None:
+    release = threading.Event()
+
+    class Stuck:
+        name = "stuck"
+
+        def ping(self, timeout: float) -> bool:
+            return release.wait(30)  # a client that does not honour its timeout
+
+        def select(self, query: str) -> Any:
+            raise NotImplementedError
+
+    started = time.monotonic()
+    probes = Pipeline(store, AdapterGenerator(), Stuck()).health(timeout=0.2)  # type: ignore[arg-type]
+    release.set()
+    assert time.monotonic() - started < 1.5
+    assert probes["kg"]["ok"] is False and probes["kg"]["error"] == "no answer in 0.2 s"
+    assert probes["store"]["ok"] and probes["generator"] == {"name": "adapter", "ms": probes["generator"]["ms"],
+                                                             "ok": True, "remote": False}

@@ -1,0 +1,90 @@
+"""The LLM's fallback: whatever goes wrong with the model, the adapter answers and the answer says why."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pytest
+
+from pipeline.errors import ConfigError, GeneratorError
+from pipeline.factory import build_generator
+from pipeline.generators.fallback import BY_ADAPTER, FallbackGenerator
+from pipeline.records import Example, Generation, Retrieved
+from pipeline.settings import Settings
+
+EXAMPLES = [Retrieved(Example("1", "What models are evaluated on CoQA?", "SELECT ?m WHERE { ?m ?p 'CoQA' }"), 0.9)]
+
+
+class Scripted:
+    """A generator that returns, or raises, what it was given; counts its calls."""
+
+    def __init__(self, name: str, result: Generation | Exception) -> None:
+        self.name = name
+        self.result = result
+        self.calls = 0
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        self.calls += 1
+        if isinstance(self.result, Exception):
+            raise self.result
+        return self.result
+
+
+ADAPTED = Generation("adapter", "SELECT ?m WHERE { ?m ?p 'SQuAD' }", notes=("filled 'SQuAD'",))
+
+
+def test_a_query_from_the_model_is_kept_and_the_adapter_not_asked() -> None:
+    adapter = Scripted("adapter", ADAPTED)
+    got = FallbackGenerator(Scripted("tgi", Generation("tgi", "SELECT 1")), adapter).generate("q", EXAMPLES)
+    assert got == Generation("tgi", "SELECT 1") and adapter.calls == 0
+
+
+def test_a_failing_model_is_replaced_by_the_adapter_with_the_reason() -> None:
+    llm = Scripted("tgi", GeneratorError("the language model at http://gpu:8080 did not answer in time"))
+    got = FallbackGenerator(llm, Scripted("adapter", ADAPTED)).generate("q", EXAMPLES)
+    assert got.sparql == ADAPTED.sparql and got.generator == "adapter"
+    assert got.notes[0] == (f"the language model failed (the language model at http://gpu:8080 did not answer in "
+                            f"time); {BY_ADAPTER}") and got.notes[1:] == ADAPTED.notes
+
+
+def test_prose_instead_of_a_query_is_replaced_too() -> None:
+    prose = Generation("tgi", None, "The graph is a meadow.", explanation="The model could not write a query: The "
+                                                                          "graph is a meadow.")
+    got = FallbackGenerator(Scripted("tgi", prose), Scripted("adapter", ADAPTED)).generate("q", EXAMPLES)
+    assert got.sparql == ADAPTED.sparql
+    assert got.notes[0].startswith("the language model wrote no usable query (The graph is a meadow.)")
+
+
+def test_when_neither_writes_a_query_both_reasons_are_told() -> None:
+    prose = Generation("tgi", None, explanation="The model could not write a query: no idea.")
+    declined = Generation("adapter", None, explanation="No stored question is close enough.")
+    got = FallbackGenerator(Scripted("tgi", prose), Scripted("adapter", declined)).generate("q", EXAMPLES)
+    assert got.sparql is None and got.generator == "tgi"
+    assert got.explanation == ("The model could not write a query: no idea. The offline adapter could not write one "
+                               "either: No stored question is close enough.")
+    failed = FallbackGenerator(Scripted("tgi", GeneratorError("TGI is down")), Scripted("adapter", declined))
+    assert failed.generate("q", EXAMPLES).explanation.startswith("The language model failed (TGI is down), and")
+
+
+def test_ping_reaches_the_server_through_wrappers() -> None:
+    class Server:
+        name = "tgi"
+
+        def ping(self, timeout: float) -> bool:
+            return timeout == 0.5
+
+    class Wrapper:
+        name = "tgi"
+        inner = Server()
+
+    assert FallbackGenerator(Wrapper(), Scripted("adapter", ADAPTED)).ping(0.5) is True  # type: ignore[arg-type]
+    assert FallbackGenerator(Scripted("x", ADAPTED), Scripted("adapter", ADAPTED)).ping() is True
+
+
+def test_the_factory_backs_llms_with_the_adapter_unless_told_not_to(settings: Settings) -> None:
+    tgi = settings.with_(tgi_url="http://127.0.0.1:9")
+    assert isinstance(build_generator(tgi, "tgi"), FallbackGenerator)
+    assert isinstance(build_generator(tgi, "openai"), FallbackGenerator)
+    assert not isinstance(build_generator(tgi.with_(llm_fallback="none"), "tgi"), FallbackGenerator)
+    assert not isinstance(build_generator(tgi, "adapter"), FallbackGenerator)
+    with pytest.raises(ConfigError, match="KGQA_LLM_FALLBACK"):
+        build_generator(tgi.with_(llm_fallback="maybe"), "tgi")
