@@ -11,6 +11,7 @@ from pipeline.wording import STOPWORDS, norm_word, word_sim
 
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCT = " \t?.!,;:\"'`“”‘’"
+_QUOTES = "\"'`“”‘’"
 
 
 @dataclass(frozen=True)
@@ -42,35 +43,45 @@ def slots(question: str, sparql: str) -> list[Slot]:
 
 
 def _fixed_pattern(text: str) -> str:
-    words = text.split()
-    return r"\s+".join(re.escape(w) for w in words)
+    return r"\s+".join(re.escape(w) for w in text.split())
 
 
-def fill_by_pattern(example_q: str, found: list[Slot], question: str) -> dict[str, str] | None:
-    """Match the example's fixed wording around the slots; the slots become the new labels."""
-    if not found:
-        return None
+def pieces_of(example_q: str, found: Sequence[Slot]) -> list[str]:
+    """The fixed text of a question before, between and after its slots."""
     pieces, pos = [], 0
     for s in found:
         pieces.append(example_q[pos:s.start])
         pos = s.end
-    tail = example_q[pos:].rstrip(_EDGE_PUNCT + " ")
-    parts = [_fixed_pattern(p) for p in pieces]
+    return pieces + [example_q[pos:]]
+
+
+def pattern_spans(pieces: Sequence[str], question: str) -> list[tuple[int, int]] | None:
+    """Where the slots lie when ``question`` has exactly the form's fixed wording (up to case and blanks)."""
+    if len(pieces) < 2:
+        return None
+    tail = pieces[-1].rstrip(_EDGE_PUNCT + " ")
     pattern = ""
-    for i, fixed in enumerate(parts):
-        sep = r"\s*" if not fixed else (r"\s*" + fixed + r"\s*")
+    for i, piece in enumerate(pieces[:-1]):
+        fixed = _fixed_pattern(piece)
         if i == 0:
-            sep = (fixed + r"\s*") if fixed else ""
-        pattern += sep + r"(.+?)"
+            pattern += (fixed + r"\s*" if fixed else "^\\s*") + r"(.+?)"
+        else:
+            pattern += (r"\s*" + fixed + r"\s*" if fixed else r"\s+") + r"(.+?)"
     if tail:
         pattern += r"\s*" + _fixed_pattern(tail)
-    m = re.search(("^" if not parts[0] else "") + pattern + r"\s*[?.!]*\s*$", question, re.IGNORECASE | re.DOTALL)
+    m = re.search(pattern + r"\s*[?.]*\s*$", question, re.IGNORECASE | re.DOTALL)
     if not m:
         return None
-    values = [norm_label(g) for g in m.groups()]
-    if any(not v for v in values):
+    spans = [_clip(question, m.span(g + 1)) for g in range(len(pieces) - 1)]
+    return None if any(s is None for s in spans) else [s for s in spans if s is not None]
+
+
+def fill_by_pattern(example_q: str, found: list[Slot], question: str) -> dict[str, str] | None:
+    """Match the example's fixed wording around the slots; the slots become the new labels."""
+    spans = pattern_spans(pieces_of(example_q, found), question) if found else None
+    if spans is None:
         return None
-    return {s.literal: v for s, v in zip(found, values)}
+    return {s.literal: norm_label(question[a:b]) for s, (a, b) in zip(found, spans)}
 
 
 def fill_by_alignment(example_q: str, found: list[Slot], question: str) -> dict[str, str] | None:
@@ -104,7 +115,7 @@ def fill_by_alignment(example_q: str, found: list[Slot], question: str) -> dict[
 
 MISSING_SLOT = 2.0  # cost of a slot the question does not fill
 EDGE = 0.25  # an extra word before or after the whole form costs this share of a word inside it
-GENERIC_IN_SLOT = 0.3  # a lowercase form word ("benchmark", "dataset") swallowed by a slot costs this share
+GENERIC_IN_SLOT = 0.2  # a lowercase form word ("benchmark", "dataset") swallowed by a slot costs this share
 
 
 @dataclass(frozen=True)
@@ -224,12 +235,15 @@ def _trace(items: list[_Word | None], words: list[_Word], pa: list[list[tuple[st
 
 
 def _clip(question: str, span: tuple[int, int] | None) -> tuple[int, int] | None:
-    """A slot's span without blanks and sentence punctuation at its edges."""
+    """A slot's span without blanks, quotes and question marks at its edges; a final '.', '!' or ':' goes only at
+    the end of the question (labels such as 'Atari 2600 Pitfall!' or 'Supervised:' keep theirs inside it)."""
     if span is None:
         return None
     start, end = span
-    while start < end and question[start] in _EDGE_PUNCT:
+    while start < end and question[start] in _QUOTES + " \t":
         start += 1
-    while end > start and question[end - 1] in _EDGE_PUNCT:
+    at_end = not question[end:].strip(_EDGE_PUNCT)
+    strip = _QUOTES + " \t?,;" + (".!:" if at_end else "")
+    while end > start and question[end - 1] in strip:
         end -= 1
     return (start, end) if end > start else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
@@ -13,7 +14,10 @@ from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.store import ChromaStore, fingerprint, open_client
 
-GENERATORS = ("tgi", "openai", "adapter", "replay:PATH")
+if TYPE_CHECKING:
+    from pipeline.retrieval import Knowledge
+
+GENERATORS = ("tgi", "openai", "adapter", "replay:PATH", "repair:replay:PATH")
 
 
 @lru_cache(maxsize=4)
@@ -63,8 +67,32 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
     return name or ("tgi" if settings.tgi_url else "adapter")
 
 
-def build_generator(settings: Settings, name: str | None = None) -> Generator:
+def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
+                    min_similarity: float | None = None) -> Generator:
+    """The named generator. ``knowledge`` (the stored pairs' forms, labels and vocabulary) helps the adapter fill
+    labels and the repair step check an LLM's query; ``min_similarity`` (the retriever's calibrated threshold)
+    replaces the setting's default. LLM generators (and ``repair:replay:PATH``) are wrapped in the repair step, then
+    backed by the adapter (``KGQA_LLM_FALLBACK``)."""
     name = resolve_generator_name(settings, name)
+    threshold = settings.min_similarity if min_similarity is None else min_similarity
+    if name == "adapter":
+        from pipeline.generators.adapter import AdapterGenerator
+
+        return AdapterGenerator(threshold, knowledge)
+    if name in ("tgi", "openai") or name.startswith("repair:"):
+        from pipeline.repair import RepairingGenerator
+
+        repaired = RepairingGenerator(_llm(settings, name.removeprefix("repair:")),
+                                      (lambda: knowledge().prefixed) if knowledge else None,
+                                      (lambda: knowledge().labels) if knowledge else None,
+                                      retry_timeouts=2 * settings.tgi_timeout < settings.deadline,
+                                      name=name if name.startswith("repair:") else "")
+        return _with_fallback(settings, repaired, knowledge, threshold)
+    return _llm(settings, name)
+
+
+def _llm(settings: Settings, name: str) -> Generator:
+    """A language model's generator as it is (or a recorded one)."""
     if name == "tgi":
         if not settings.tgi_url:
             raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
@@ -79,10 +107,6 @@ def build_generator(settings: Settings, name: str | None = None) -> Generator:
 
         return OpenAIGenerator(url, settings.openai_model, settings.openai_api_key, settings.tgi_timeout,
                                settings.max_new_tokens)
-    if name == "adapter":
-        from pipeline.generators.adapter import AdapterGenerator
-
-        return AdapterGenerator(settings.min_similarity)
     if name.startswith("replay:"):
         from pipeline.generators.replay import ReplayGenerator
 
@@ -92,6 +116,19 @@ def build_generator(settings: Settings, name: str | None = None) -> Generator:
             texts.update(dict(data.challenge(phase)))
         return ReplayGenerator(Path(name.split(":", 1)[1]), texts)
     raise ConfigError(f"unknown generator {name!r}; choose one of {', '.join(GENERATORS)}")
+
+
+def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
+                   threshold: float) -> Generator:
+    """The LLM, backed by the offline adapter (``KGQA_LLM_FALLBACK=adapter``, the default) or alone (``none``)."""
+    if settings.llm_fallback == "none":
+        return llm
+    if settings.llm_fallback != "adapter":
+        raise ConfigError(f"KGQA_LLM_FALLBACK must be 'adapter' or 'none', not {settings.llm_fallback!r}")
+    from pipeline.generators.adapter import AdapterGenerator
+    from pipeline.generators.fallback import FallbackGenerator
+
+    return FallbackGenerator(llm, AdapterGenerator(threshold, knowledge))
 
 
 def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
@@ -144,6 +181,14 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     shots = shots or settings.shots
     if shots not in (1, 3, 5):
         raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
-    return Pipeline(store or build_store(settings), build_generator(settings, generator), build_kg(settings, kg),
+    base = store or build_store(settings)
+    from pipeline.retrieval import FormAwareStore
+
+    # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
+    found = None if getattr(settings, "retrieval", "form") == "plain" else FormAwareStore(base, base.encoder)
+    # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
+    threshold = found.min_score if found and settings.min_similarity == Settings.min_similarity else None
+    return Pipeline(found or base, build_generator(settings, generator, found.knowledge if found else None, threshold),
+                    build_kg(settings, kg),
                     shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
                     deadline=settings.deadline)

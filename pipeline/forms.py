@@ -105,11 +105,10 @@ class Labels:
     def add(self, examples: Iterable[Example]) -> None:
         for ex in examples:
             for literal, kind in slot_values(ex):
-                label = " ".join(literal.split())
-                if len(label) < 2:
+                key = " ".join(literal.lower().split())
+                if len(key) < 2:
                     continue
-                key = label.lower()
-                self.casing[key][label] += 1
+                self.casing[key][literal] += 1  # the graph's own spelling, blanks and all
                 self.kinds[key][kind] += 1
                 self.longest = max(self.longest, len(key.split()))
 
@@ -120,15 +119,21 @@ class Labels:
         counts = self.kinds.get(" ".join(text.lower().split()))
         return counts.most_common(1)[0][0] if counts else ""
 
-    def restore_case(self, text: str) -> str | None:
-        """The stored casing of a label typed all in lowercase, when the store knows exactly one; else None."""
-        if text != text.lower() or not any(ch.isalpha() for ch in text):
+    def spelling(self, text: str) -> str | None:
+        """The stored spelling of a label the user wrote with other blanks, or all in lowercase; None when the
+        store knows no such label, knows it as written, or knows several spellings that could be meant."""
+        spellings = self.casing.get(" ".join(text.lower().split()))
+        if not spellings or text in spellings:
             return None
-        casings = self.casing.get(" ".join(text.split()))
-        if not casings or len(casings) != 1:
+        flat = " ".join(text.split())
+        same_case = [s for s in spellings if " ".join(s.split()) == flat]
+        if len(same_case) == 1:
+            return same_case[0]
+        if same_case or text != text.lower() or not any(ch.isalpha() for ch in text):
             return None
-        stored = next(iter(casings))
-        return stored if stored != text else None
+        if len({" ".join(s.split()) for s in spellings}) != 1:
+            return None
+        return spellings.most_common(1)[0][0]
 
     def find(self, text: str, common: frozenset[str] = frozenset()) -> list[tuple[int, int, str]]:
         """Known labels in ``text`` (whole words, longest first, not overlapping) as (start, end, kind); matched

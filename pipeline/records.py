@@ -96,6 +96,7 @@ class Answer:
     error: str = ""
     kg: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
+    reading: str = ""  # what the query asks, in one sentence (pipeline.explain); set for every query run or tried
 
     @property
     def generator(self) -> str:
@@ -121,4 +122,5 @@ class Answer:
             "raw_generation": self.generation.raw if self.generation else "",
             "notes": list(self.generation.notes) if self.generation else [],
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
+            "reading": self.reading,
         }

@@ -19,7 +19,7 @@ class LabelFilter:
     """A FILTER comparing a variable with a string: ``str(?x_lbl) = "X"`` (op ``=``) or ``regex(?x, "X")``."""
 
     var: str
-    op: str  # "=", "regex", "!="
+    op: str  # "=", "regex", "!=", "<", ">", "<=", ">="
     literal: str
 
 
@@ -38,7 +38,7 @@ class Shape:
 
     def classes(self) -> dict[str, str]:
         """Variable -> the local name of its ``a``/``rdf:type`` class."""
-        out = {}
+        out: dict[str, str] = {}
         for s, p, o in self.triples:
             if p in ("a", "rdf:type") and ":" in o:
                 out.setdefault(s, o.split(":", 1)[1])
@@ -91,7 +91,8 @@ def _read_filter(toks: list[Token], start: int, end: int, shape: Shape) -> None:
     if not strings or not var:
         return
     words = {t.text.upper() for t in inner if t.kind == "word"}
-    op = "regex" if "REGEX" in words or "CONTAINS" in words else ("!=" if any(t.text == "!=" for t in inner) else "=")
+    ops = [t.text for t in inner if t.text in ("=", "!=", "<", ">", "<=", ">=")]
+    op = "regex" if "REGEX" in words or "CONTAINS" in words else (ops[0] if ops else "=")
     shape.filters.append(LabelFilter(var, op, _string(strings[0])))
 
 

@@ -9,6 +9,8 @@ _MENTION = re.compile(r"^\s*(?:<@[A-Z0-9]+(?:\|[^>]*)?>|@[\w.\-]+)[\s,:]*")
 _GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)?(?:(?:quick|short|small)\s+"
                        r"(?:one|question|q)|question|q)?\s*[:,\-–—]\s+", re.IGNORECASE)
 _HELLO = re.compile(r"^\s*(?:hey|hi|hello|yo)(?:\s+(?:there|all|team|folks|bot))?\s*[,!:\-–—]\s*", re.IGNORECASE)
+_FILLER = re.compile(r"^\s*(?:ok(?:ay)?\s+so|so|um+|hm+|ok(?:ay)?|well)[\s,]+(?=(?:what|which|who|where|when|how|can|"
+                     r"could|would|list|give|provide|name|is|are|do|does|indicate|show|find|tell)\b)", re.IGNORECASE)
 _THANKS = re.compile(r"[\s,;:.!\-–—]*(?:(?:many\s+)?thanks(?:\s+(?:a lot|in advance))?|thank\s+you|thx|ty|cheers|"
                      r"please|pls|plz)[\s.!:)]*$", re.IGNORECASE)
 STOPWORDS = frozenset("a an the of on in for to by with and or is are was were be been being that this these those "
@@ -24,6 +26,7 @@ def tidy(question: str) -> str:
         before = text
         text = _MENTION.sub("", text)
         text = _HELLO.sub("", text)
+        text = _FILLER.sub("", text)
         m = _GREETING.match(text)
         if m and len(text[:m.end()].split()) <= 4 and len(text[m.end():].split()) >= 3:
             text = text[m.end():]
@@ -37,7 +40,7 @@ def norm_word(word: str) -> str:
     return word.lower().strip(_STRIP)
 
 
-def _stem(w: str) -> str:
+def stem(w: str) -> str:
     for suffix in ("ations", "ation", "ings", "ing", "ies", "ed", "es", "s"):
         if len(w) > len(suffix) + 3 and w.endswith(suffix):
             return w[: -len(suffix)]
@@ -69,7 +72,7 @@ def word_sim(a: str, b: str) -> float:
         return 1.0
     if not a or not b:
         return 0.0
-    if _stem(a) == _stem(b):
+    if stem(a) == stem(b):
         return 0.9
     shorter = min(len(a), len(b))
     if shorter >= 4 and _edits(a, b, 1) <= 1:

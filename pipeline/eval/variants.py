@@ -90,7 +90,11 @@ def slackify(record: Record, seed: int, lower_names: bool = False) -> tuple[str,
     if rng.random() < 0.4:
         text = rng.choice(MENTIONS) + text
         done.append("mention")
-    if len(done) < 2 and "mention" not in done:
+    if len(done) < 2 and "wrapped" not in done:  # at least two things differ from the original
+        before, after = WRAPPERS[0]
+        text = before + text + after
+        done.append("wrapped")
+    if len(done) < 2:
         text = MENTIONS[0] + text
         done.append("mention")
     return text, done

@@ -1,11 +1,18 @@
-"""Offline generator: the nearest stored query with its label literals refilled from the user's question."""
+"""Offline generator: the best-fitting stored query with its label literals refilled from the user's question."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from pipeline.align import fill_by_alignment, fill_by_pattern, slots
+from pipeline.align import pattern_spans
+from pipeline.fill import fill, names_in
+from pipeline.forms import Labels, form_of, slot_values
 from pipeline.records import Generation, Retrieved
+from pipeline.retrieval import Knowledge
+from pipeline.wording import tidy
+
+REUSE_MIN = 0.85  # a query without labels is reused as it is only for (nearly) the same question
+SUGGEST = 3
 
 
 def replace_literals(sparql: str, values: dict[str, str]) -> str:
@@ -22,39 +29,111 @@ def replace_literals(sparql: str, values: dict[str, str]) -> str:
     return "".join(out)
 
 
+def closest(examples: Sequence[Retrieved], n: int = SUGGEST) -> str:
+    """The closest supported questions, for a reply that declines."""
+    seen: list[str] = []
+    for r in examples:
+        if r.example.question not in seen:
+            seen.append(r.example.question)
+    return " Questions I can answer look like: " + " | ".join(f"'{q}'" for q in seen[:n]) + "." if seen else ""
+
+
 class AdapterGenerator:
-    """Fills the best-fitting example's labels; declines when no stored example is similar enough."""
+    """Fills the best example's labels from the question; declines (saying why) when no example fits well enough.
+
+    ``knowledge`` (from the form-aware store) lends the stored labels, for kinds and casing; without it the
+    examples at hand are the only vocabulary."""
 
     name = "adapter"
 
-    def __init__(self, min_similarity: float = 0.45) -> None:
+    def __init__(self, min_similarity: float = 0.45, knowledge: Callable[[], Knowledge] | None = None) -> None:
         self.min_similarity = min_similarity
+        self.knowledge = knowledge
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        text = tidy(question)
         if not examples or examples[0].score < self.min_similarity:
-            best = f" (the closest scores {examples[0].score:.2f})" if examples else ""
+            best = f" (the closest scores {examples[0].score:.2f}, below {self.min_similarity:.2f})" if examples else ""
             return Generation(self.name, None, explanation=(
-                "No stored question is close enough to this one to adapt its query" + best + "."))
-        for r in examples:  # exact wording first: the first example whose fixed words frame the question
-            found = slots(r.example.question, r.example.sparql)
-            values = fill_by_pattern(r.example.question, found, question)
-            if values is not None:
-                return self._made(r, values, "matched the wording of")
+                "No stored question is close enough to this one to adapt its query" + best + "." + closest(examples)))
+        labels, generic = self._vocabulary(examples)
+        for r in examples:  # exact wording first: an example whose fixed words frame the question
+            if r.score < self.min_similarity:
+                break
+            form = form_of(r.example)
+            spans = pattern_spans(form.pieces, text)
+            if spans is not None:
+                return self._made(r, text, [text[a:b] for a, b in spans], labels, generic, ["matched the wording of"])
         top = examples[0]
-        found = slots(top.example.question, top.example.sparql)
-        if not found:
+        form = form_of(top.example)
+        filling = fill(form, text, labels, generic, names_in(text, labels, generic))
+        if not form.kinds:
+            if filling.alignment.score < REUSE_MIN:
+                return Generation(self.name, None, explanation=(
+                    f"The closest stored question ('{top.example.question}') asks something else, and its query "
+                    "has no names I could change." + closest(examples)))
             return Generation(self.name, top.example.sparql, raw=top.example.sparql,
                               notes=(f"reused the query of {top.example.id} as it is (it has no labels to fill)",))
-        values = fill_by_alignment(top.example.question, found, question)
-        if values is None:
+        if any(v is None for v in filling.values):
+            missing = ", ".join(k for k, v in zip(form.kinds, filling.values) if v is None)
             return Generation(self.name, None, explanation=(
-                f"The closest stored question ('{top.example.question}') does not line up with this one, "
-                "so I cannot tell which names to put in its query."))
-        return self._made(top, values, "aligned with")
+                f"The closest stored question ('{top.example.question}') needs a {missing} name that I cannot find "
+                "in this one." + closest(examples)))
+        how = ["matched the names' kinds to"] if filling.by_kind else ["aligned with"]
+        if filling.alignment.typos and not filling.by_kind:
+            how.append("reading " + ", ".join(f"'{q}' as '{f}'" for f, q in filling.alignment.typos[:3]) + " in")
+        return self._made(top, text, [v for v in filling.values if v is not None], labels, generic, how)
 
-    def _made(self, r: Retrieved, values: dict[str, str], how: str) -> Generation:
-        sparql = replace_literals(r.example.sparql, values)
+    def _vocabulary(self, examples: Sequence[Retrieved]) -> tuple[Labels, frozenset[str]]:
+        if self.knowledge is not None:
+            know = self.knowledge()
+            return know.labels, know.generic
+        words = {w.lower().strip("?!.,;:()\"'") for r in examples for p in form_of(r.example).pieces for w in p.split()}
+        return Labels(r.example for r in examples), frozenset(words - {""})
+
+    def _made(self, r: Retrieved, text: str, raw_values: list[str], labels: Labels, generic: frozenset[str],
+              how: list[str]) -> Generation:
+        literals = [lit for lit, _ in slot_values(r.example)]
+        notes = [f"{' '.join(how)} {r.example.id} (score {r.score:.2f})"]
+        values: dict[str, str] = {}
+        lowercased = text == text.lower()
+        for literal, raw in zip(literals, raw_values):
+            at = text.find(raw)
+            after = text[at + len(raw):].split()[:1] if at >= 0 else []
+            value, changes = clean_label(raw, labels, generic, after[0] if after else "", lowercased)
+            values[literal] = value
+            notes += changes
         filled = ", ".join(f"'{new}' for '{old}'" for old, new in values.items() if new != old) or "no changes"
-        note = f"{how} {r.example.id} (similarity {r.score:.2f}); filled {filled}"
-        return Generation(self.name, sparql, raw=sparql, notes=(note,))
+        notes[0] += f"; filled {filled}"
+        sparql = replace_literals(r.example.sparql, values)
+        return Generation(self.name, sparql, raw=sparql, notes=tuple(notes))
 
+
+def clean_label(raw: str, labels: Labels, generic: frozenset[str], after: str = "",
+                lowercased: bool = False) -> tuple[str, list[str]]:
+    """A label as the user wrote it, blanks collapsed. A stray leading 'the' goes, and a trailing lowercase class
+    word ('benchmark', 'dataset') unless the question repeats it right after (``after``: 'X dataset dataset') or
+    the store knows the label with it. Spelled as the stored queries spell it when the user's spelling differs only
+    in blanks, or when the user typed the whole question in lowercase (``lowercased``). Returns (label, notes)."""
+    notes: list[str] = []
+    value = " ".join(raw.split()).strip("\"'`“”‘’")
+    if value != raw.strip():
+        notes.append(f"normalised the blanks in '{value}'")
+    words = value.split()
+    next_word = after.lower().strip("?!.,;:")
+    while len(words) > 1 and value not in labels:
+        if words[0] in ("the", "a", "an"):
+            words = words[1:]
+        elif words[-1] == words[-1].lower() and words[-1] in generic and words[-1] != next_word:
+            next_word = words[-1]
+            words = words[:-1]
+        else:
+            break
+        trimmed = " ".join(words)
+        notes.append(f"read '{trimmed}' from '{value}'")
+        value = trimmed
+    stored = labels.spelling(value)
+    if stored is not None and (lowercased or " ".join(stored.split()) == value):
+        notes.append(f"wrote '{stored}' for '{value}', as the stored queries spell it")
+        value = stored
+    return value, notes

@@ -1,0 +1,150 @@
+"""A deterministic one-sentence reading of what a SPARQL query asks, built from the query's own shape: what it
+returns, which labelled things constrain it and through which predicates, and how it orders, limits or aggregates.
+Generic over structure: it knows ORKG's predicates and classes by name, never a question template."""
+from __future__ import annotations
+
+from collections import deque
+
+from pipeline.shape import LabelFilter, Shape, read, stem
+
+# what a thing is called, by its class or by the predicate that leads to it
+CLASS_NOUNS = {"dataset": "datasets", "model": "models", "metric": "metrics", "problem": "research problems",
+               "researchfield": "research fields", "paper": "papers", "benchmark": "benchmarks"}
+INCOMING_NOUNS = {"HAS_MODEL": "models", "HAS_SOURCE_CODE": "code links", "HAS_METRIC": "metrics",
+                  "HAS_DATASET": "datasets", "P32": "research problems", "P30": "research fields",
+                  "HAS_VALUE": "scores", "HAS_BENCHMARK": "benchmarks", "HAS_EVALUATION": "evaluations",
+                  "P31": "contributions", "P27": "authors"}
+OUTGOING_NOUNS = {"P31": "papers", "P27": "papers", "P30": "papers"}
+# how a constraint reached through a predicate reads, by that predicate (the one next to the constrained thing)
+CONNECTORS = {"HAS_DATASET": "evaluated on {what}", "HAS_MODEL": "of papers that use {what}",
+              "P32": "benchmarked for {what}", "P30": "in {what}", "HAS_METRIC": "measured by {what}",
+              "P31": "of {what}", "P27": "by {what}"}
+FIRST_AND_LAST = {("HAS_METRIC", "HAS_DATASET"): "used to evaluate models on {what}"}  # (answer side, far side)
+SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "research problems": "research problem",
+            "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
+            "authors": "author", "code links": "code link", "values": "value"}
+COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
+ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
+AGGREGATE_WORDS = {"COUNT": "the number of", "SUM": "the total of", "AVG": "the average of", "MIN": "the lowest of",
+                   "MAX": "the highest of", "SAMPLE": "one of"}
+
+
+def _local(term: str) -> str:
+    return term.split(":", 1)[1] if ":" in term and not term.startswith("?") else term
+
+
+def _noun(var: str, shape: Shape) -> str:
+    """What a variable stands for, in plain words (plural)."""
+    classes = shape.classes()
+    var = shape.labelled().get(var, var)
+    if var in classes:
+        return CLASS_NOUNS.get(classes[var].lower(), classes[var])
+    for s, p, o in shape.triples:
+        if o == var and _local(p) in INCOMING_NOUNS:
+            return INCOMING_NOUNS[_local(p)]
+    for s, p, o in shape.triples:
+        if s == var and _local(p) in OUTGOING_NOUNS:
+            return OUTGOING_NOUNS[_local(p)]
+    return stem(var).replace("_", " ").strip() or "values"
+
+
+def _path(shape: Shape, start: str, goal: str) -> list[str]:
+    """Predicates on the shortest path between two variables in the query's triple graph (either direction)."""
+    edges: dict[str, list[tuple[str, str]]] = {}
+    for s, p, o in shape.triples:
+        if p in ("a", "rdf:type", "rdfs:label"):
+            continue
+        edges.setdefault(s, []).append((o, _local(p)))
+        edges.setdefault(o, []).append((s, _local(p)))
+    seen = {start}
+    queue: deque[tuple[str, list[str]]] = deque([(start, [])])
+    while queue:
+        node, preds = queue.popleft()
+        if node == goal:
+            return preds
+        for nxt, pred in edges.get(node, []):
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, preds + [pred]))
+    return []
+
+
+def _answer(shape: Shape) -> tuple[str, str]:
+    """(what the query returns, its main variable)."""
+    labelled = shape.labelled()
+    aliases = {alias for _, _, alias in shape.aggregates}
+    main = [v for v in shape.projection if v not in aliases and not (v in labelled and labelled[v] in shape.projection)]
+    nouns = list(dict.fromkeys(_noun(v, shape) for v in main))
+    parts = [" and ".join(nouns)] if nouns else []
+    for func, arg, _ in ([] if nouns and shape.group_by else shape.aggregates):  # grouped: read per group
+        noun = _noun(arg, shape) if arg != "*" else "rows"
+        parts.append(f"{AGGREGATE_WORDS.get(func, func.lower())} {noun}")
+    return ", ".join(parts) or "results", (main[0] if main else (shape.aggregates[0][1] if shape.aggregates else ""))
+
+
+def _per_group(shape: Shape) -> str:
+    """', each with its highest score' for a query that groups its answers and aggregates within each group."""
+    if not shape.group_by or not shape.aggregates or not shape.projection:
+        return ""
+    func, arg, _ = shape.aggregates[0]
+    noun = _noun(arg, shape)
+    word = {"MAX": "its highest", "MIN": "its lowest", "COUNT": "its number of", "AVG": "its average",
+            "SUM": "its total"}.get(func, func.lower())
+    return f", each with {word} {SINGULAR.get(noun, noun) if func in ('MAX', 'MIN', 'AVG') else noun}"
+
+
+def _constraint(f: LabelFilter, shape: Shape, answer_var: str, ordered: bool) -> str:
+    thing = shape.labelled().get(f.var, f.var)
+    noun = SINGULAR.get(_noun(thing, shape), _noun(thing, shape))
+    if f.op == "!=":
+        return f"other than '{f.literal}'"
+    if f.op in COMPARISONS:
+        return f"with {SINGULAR.get(noun, noun)} {COMPARISONS[f.op]} '{f.literal}'"
+    what = f"{noun} '{f.literal}'" if f.op == "=" else f"{noun} matching '{f.literal}'"
+    preds = _path(shape, answer_var, thing) if answer_var else []
+    first, last = (preds[0], preds[-1]) if preds else ("", "")
+    if last == "HAS_METRIC" and ordered:
+        return ""  # read with the ordering: "ordered by their 'Accuracy' score"
+    connector = FIRST_AND_LAST.get((first, last)) or CONNECTORS.get(last) or "linked to {what}"
+    return connector.format(what=what)
+
+
+def _ordering(shape: Shape) -> str:
+    limits = [n for n in shape.limits if n < ROW_CAP_LIMIT]
+    if shape.group_by and shape.aggregates and not limits:
+        return ""  # an ORDER BY feeding an aggregate does not change the answer
+    if not shape.order:
+        return f"the first {limits[0]}" if limits else ""
+    direction, key = shape.order[0]
+    metric = next((f.literal for f in shape.filters if f.op == "=" and
+                   _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
+    if key.upper().startswith("COUNT"):
+        by = "how often they occur"
+        best = "the most common one" if direction == "DESC" else "the least common one"
+    else:
+        noun = _noun(key, shape) if key.startswith("?") else key
+        by = f"their '{metric}' {noun.rstrip('s')}" if metric else f"their {noun}"
+        best = "the best one" if direction == "DESC" else "the lowest one"
+    text = f"ordered by {by}" + (" (highest first)" if direction == "DESC" and not limits else "")
+    if limits:
+        text += ", " + (best if limits[0] == 1 else f"the top {limits[0]}")
+    return text
+
+
+def explain(sparql: str) -> str:
+    """One sentence saying what the query asks for; "" when it is not a query this can read."""
+    shape = read(sparql)
+    if shape.form not in ("SELECT", "ASK"):
+        return ""
+    answer, main = _answer(shape)
+    ordering = _ordering(shape)
+    constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters) if c]
+    for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
+        if s.startswith("orkgr:") and _local(p) == "compareContribution":
+            constraints.append(f"in comparison {s}")
+        elif s.startswith("orkgr:") or o.startswith("orkgr:"):
+            constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
+    body = " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape)
+    if shape.form == "ASK":
+        return f"It asks whether there are {body}."
+    return f"It asks for {body}" + (f", {ordering}" if ordering else "") + "."

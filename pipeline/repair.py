@@ -1,0 +1,209 @@
+"""Repairing what a language model wrote: a chain of small pure steps (safe syntax fixes, a parse, the stored
+vocabulary, label literals against the question) returning a record, and a Generator wrapper that re-asks the model
+once with the parser's error and falls back to the offline adapter when the model fails or stays invalid twice."""
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+from pipeline.errors import GeneratorError
+from pipeline.forms import Labels
+from pipeline.generators.llm import interpret
+from pipeline.parts import Generator
+from pipeline.prompt import NOTE, vicuna
+from pipeline.records import Generation, Retrieved
+from pipeline.sparql import string_literals, syntax_errors, tokenize
+
+_TERMS = frozenset({"var", "pname", "iri", "string", "number"})
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What checking a generated query found: the query to run, errors left, and notes on what was done."""
+
+    original: str
+    fixed: str
+    errors: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def balance_braces(query: str) -> str:
+    """Close braces left open at the end; drop closing braces that close nothing."""
+    out, depth = [], 0
+    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*|[{}]|[^{}"\'<#]+|.', query):
+        t = m.group()
+        if t == "{":
+            depth += 1
+        elif t == "}":
+            if depth == 0:
+                continue
+            depth -= 1
+        out.append(t)
+    return "".join(out).rstrip() + " }" * depth
+
+
+def add_missing_dots(query: str) -> str:
+    """Insert the '.' a model forgot between two triple patterns (a fourth term where a triple already ended)."""
+    toks = tokenize(query)
+    out: list[str] = []
+    run = 0  # terms since the last separator
+    for tok in toks:
+        if tok.kind in _TERMS or (tok.kind == "word" and tok.text == "a"):
+            if run == 3:
+                out.append(".")
+                run = 0
+            run += 1
+        elif tok.text in (";",):
+            run = 1
+        elif tok.text in (",",):
+            run = 2
+        else:
+            run = 0
+        out.append(tok.text)
+    return " ".join(out)
+
+
+def unknown_names(query: str, vocabulary: set[str] | frozenset[str]) -> list[str]:
+    """Prefixed names from the ORKG namespaces that no stored query uses, each with the closest known one."""
+    notes = []
+    for name in dict.fromkeys(t.text for t in tokenize(query) if t.kind == "pname"):
+        if name.split(":", 1)[0] not in ("orkgp", "orkgc") or name in vocabulary:  # resources (orkgr:) are many
+            continue
+        close = difflib.get_close_matches(name, sorted(vocabulary), n=1, cutoff=0.8)
+        notes.append(f"{name} is used by no stored query" + (f" (did you mean {close[0]}?)" if close else ""))
+    return notes
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"['’`]", "", " ".join(text.lower().split()))
+
+
+def repair_labels(query: str, question: str, labels: Labels | None = None) -> tuple[str, list[str]]:
+    """Label literals that differ from a span of the question only in blanks, case or an apostrophe take the
+    question's spelling (its blanks collapsed); one the stored queries spell with other blanks (' Jacquard dataset')
+    takes theirs."""
+    notes = []
+    for literal in dict.fromkeys(string_literals(query)):
+        if len(literal.strip()) < 2:
+            continue
+        hit = literal if literal in question else _span_like(literal, question)
+        if hit is None:
+            continue
+        stored = labels.spelling(hit) if labels is not None else None
+        new = stored if stored is not None and " ".join(stored.split()) == " ".join(hit.split()) else hit
+        if new != literal:
+            query = query.replace(f'"{literal}"', '"' + new.replace('"', '\\"') + '"')
+            notes.append(f"wrote the label '{new}' for '{literal}', as the question (or the store) spells it")
+    return query, notes
+
+
+def _span_like(literal: str, question: str) -> str | None:
+    """The words of the question equal to ``literal`` up to blanks, case and apostrophes."""
+    words = question.split()
+    target = _squeeze(literal)
+    size = len(literal.split())
+    for n in (size, size + 1, size - 1):  # an apostrophe or blank may join or split words
+        for i in range(max(0, len(words) - n + 1) if n > 0 else 0):
+            span = " ".join(words[i:i + n]).strip("?!.,;:\"'")
+            if _squeeze(span) == target:
+                return span
+    return None
+
+
+def check(query: str, question: str, vocabulary: set[str] | frozenset[str] = frozenset(),
+          labels: Labels | None = None) -> Repair:
+    """The repair chain: parse; on a syntax error try the safe fixes; then vocabulary and label checks."""
+    notes: list[str] = []
+    fixed, errors = query, syntax_errors(query)
+    for name, fix in (("balanced the braces", balance_braces), ("added a missing '.'", add_missing_dots)):
+        if not errors:
+            break
+        candidate = fix(fixed)
+        if candidate != fixed and len(syntax_errors(candidate)) == 0:
+            fixed, errors = candidate, []
+            notes.append(name)
+    if errors:
+        return Repair(query, fixed, tuple(errors), tuple(notes))
+    fixed, label_notes = repair_labels(fixed, question, labels)
+    if vocabulary:
+        notes += [f"flagged: {n}" for n in unknown_names(fixed, vocabulary)]
+    return Repair(query, fixed, (), tuple(notes + label_notes))
+
+
+class RepairingGenerator:
+    """Wraps an LLM generator: checks and repairs its query, and asks once more (with the parser's error when the
+    query was invalid) after a failure (an error, a timeout, no query or an invalid one). After two failures it
+    returns no query, with the reasons; ``pipeline.generators.fallback.FallbackGenerator`` then asks the adapter."""
+
+    def __init__(self, inner: Generator, vocabulary: Callable[[], frozenset[str]] | None = None,
+                 labels: Callable[[], Labels] | None = None, retry_timeouts: bool = True, name: str = "") -> None:
+        self.inner = inner
+        self.name = name or inner.name
+        self.vocabulary = vocabulary
+        self.labels = labels
+        self.retry_timeouts = retry_timeouts
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        failures: list[str] = []
+        first = self._attempt(lambda: self.inner.generate(question, examples), failures)
+        if first is not None:
+            result = self._checked(first, question, failures)
+            if result is not None:
+                return result
+        timed_out = bool(failures) and "in time" in failures[-1]
+        if not timed_out or self.retry_timeouts:
+            second = self._attempt(lambda: self._again(question, examples, first, failures[-1]), failures)
+            if second is not None:
+                result = self._checked(second, question, failures, ("re-asked the model with the parser's error",)
+                                       if first is not None and first.sparql else ("asked the model again",))
+                if result is not None:
+                    return result
+        why = "; ".join(dict.fromkeys(failures)) or "no usable query"
+        return Generation(self.name, None, first.raw if first else "", first.prompt if first else "",
+                          explanation=f"The model could not write a usable query in two tries: {why}")
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        """The wrapped model's reachability."""
+        probe = getattr(self.inner, "ping", None)
+        return bool(probe(timeout)) if probe else True
+
+    def _attempt(self, call: Callable[[], Generation], failures: list[str]) -> Generation | None:
+        try:
+            return call()
+        except GeneratorError as exc:
+            failures.append(str(exc))
+            return None
+
+    def _again(self, question: str, examples: Sequence[Retrieved], first: Generation | None,
+               failure: str) -> Generation:
+        complete = getattr(self.inner, "complete", None)
+        if first is None or not first.sparql or not callable(complete):
+            if first is not None and not callable(complete):
+                raise GeneratorError("the recorded generator cannot be asked again")
+            return self.inner.generate(question, examples)
+        ask = (f"That query does not parse ({failure}). Write the corrected SPARQL query for the same question.\n"
+               f"{NOTE}")
+        if self.inner.name == "tgi":  # Vicuna's conversation goes on
+            start = first.prompt if first.prompt.rstrip().endswith("ASSISTANT:") else vicuna(first.prompt)
+            prompt = f"{start} {first.raw.strip()}</s>USER: {ask} ASSISTANT:"
+        else:
+            prompt = f"{first.prompt}\nYour answer was:\n{first.raw.strip()}\n{ask}"
+        return interpret(complete(prompt), self.name, prompt)
+
+    def _checked(self, g: Generation, question: str, failures: list[str],
+                 before: tuple[str, ...] = ()) -> Generation | None:
+        if not g.sparql:
+            failures.append(g.explanation or "the model wrote no query")
+            return None
+        vocabulary = self.vocabulary() if self.vocabulary else frozenset()
+        result = check(g.sparql, question, vocabulary, self.labels() if self.labels else None)
+        if not result.ok:
+            failures.append(result.errors[0])
+            return None
+        return replace(g, generator=self.name, sparql=result.fixed, notes=g.notes + before + result.notes)

@@ -1,0 +1,95 @@
+"""The one-sentence reading of a query, built from its shape; shown with every answer, used when it is empty."""
+from __future__ import annotations
+
+import pytest
+
+from collections.abc import Sequence
+
+from pipeline.core import Pipeline
+from pipeline.explain import explain
+from pipeline.records import Example, Generation, Retrieved, Rows
+from pipeline.sciqa import SciQA
+from tests.fakes import RecordingKG
+from tests.test_forms import T01, T05
+from tests.test_shape import T04
+
+T07 = ('SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl. FILTER (str(?model_lbl) = "BERT") '
+       '?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark. ?cont orkgp:HAS_MODEL ?model; '
+       'orkgp:HAS_SOURCE_CODE ?code. }')
+T06 = ('SELECT DISTINCT ?dataset ?dataset_lbl WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl. '
+       'FILTER (str(?problem_lbl) = "Question Answering") ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+       '?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?problem. }')
+T08 = ('SELECT DISTINCT ?problem ?problem_lbl WHERE { ?rf a orkgc:ResearchField; rdfs:label ?rf_label. '
+       'FILTER (str(?rf_label) = "Robotics") ?paper orkgp:P30 ?rf; orkgp:P31 ?cont. ?cont orkgp:HAS_BENCHMARK '
+       '?benchmark; orkgp:P32 ?problem. ?problem rdfs:label ?problem_lbl. }')
+T03 = ('SELECT DISTINCT ?metric ?metric_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+       'FILTER (str(?dataset_lbl) = "QNLI") ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. '
+       'OPTIONAL { ?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl. } }')
+
+
+class OneStore:
+    """An example store holding nothing; the scripted generator needs no examples."""
+
+    def search(self, question: str, k: int) -> list[Retrieved]:
+        return []
+
+    def add(self, examples: Sequence[Example]) -> int:
+        return 0
+
+    def count(self) -> int:
+        return 0
+
+    def examples(self, source: str | None = None) -> list[Example]:
+        return []
+
+
+class Scripted:
+    name = "scripted"
+
+    def __init__(self, sparql: str | None) -> None:
+        self.sparql = sparql
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        return Generation(self.name, self.sparql)
+
+
+@pytest.mark.parametrize(("query", "reading"), [
+    (T05.format(m="Accuracy", d="Story Cloze Test"), "It asks for models evaluated on dataset 'Story Cloze Test', "
+                                                     "ordered by their 'Accuracy' score, the best one."),
+    (T01.format(d="RACE"), "It asks for models evaluated on dataset 'RACE'."),
+    (T03, "It asks for metrics used to evaluate models on dataset 'QNLI'."),
+    (T04, "It asks for metrics used to evaluate models on dataset 'IMDb', each with its highest score."),
+    (T06, "It asks for datasets benchmarked for research problem 'Question Answering'."),
+    (T07, "It asks for code links of papers that use model 'BERT'."),
+    (T08, "It asks for research problems in research field 'Robotics'."),
+    ("SELECT (COUNT(?m) AS ?n) WHERE { ?m a orkgc:Model }", "It asks for the number of models."),
+    ('SELECT ?drug WHERE { orkgr:R155621 orkgp:compareContribution ?c. ?c orkgp:P37578 ?drug. } '
+     'ORDER BY DESC(COUNT(?drug)) LIMIT 1',
+     "It asks for drug in comparison orkgr:R155621, ordered by how often they occur, the most common one."),
+])
+def test_readings_follow_the_query_structure(query: str, reading: str) -> None:
+    assert explain(query) == reading
+
+
+def test_the_gates_row_cap_is_not_part_of_the_question() -> None:
+    assert explain(T01.format(d="RACE") + " LIMIT 1000") == explain(T01.format(d="RACE"))
+
+
+def test_what_is_not_a_query_has_no_reading() -> None:
+    assert explain("I cannot write a query for this.") == ""
+    assert explain("INSERT DATA { <a> <b> <c> }") == ""
+
+
+def test_every_sciqa_query_gets_one_sentence(sciqa: SciQA) -> None:
+    for record in sciqa.all():
+        reading = explain(record.sparql)
+        assert reading.startswith("It asks ") and reading.endswith(".") and "\n" not in reading, record.id
+
+
+def test_the_pipeline_attaches_the_reading_and_uses_it_when_nothing_matches() -> None:
+    query = T01.format(d="RACE")
+    found = Pipeline(OneStore(), Scripted(query), RecordingKG()).ask("Which models ran on RACE?")
+    assert found.reading == explain(query) and found.to_json()["reading"] == found.reading
+    empty = Pipeline(OneStore(), Scripted(query), RecordingKG(Rows(["model"], []))).ask("Which models ran on RACE?")
+    assert empty.explanation.endswith(explain(query))
+    assert Pipeline(OneStore(), Scripted(None), RecordingKG()).run_sparql(query).reading == explain(query)
