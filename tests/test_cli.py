@@ -79,19 +79,22 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
     return code, (json.loads(out) if "--json" in args and out.strip() else out), err
 
 
-def test_ask_through_tgi_and_a_real_endpoint(env: pytest.MonkeyPatch, tgi: Any, virtuoso: VirtuosoServer,
-                                             local_kg: LocalKG, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("generator", ["tgi", "openai"])
+def test_ask_through_an_llm_server_and_a_real_endpoint(generator: str, env: pytest.MonkeyPatch, tgi: Any,
+                                                       virtuoso: VirtuosoServer, local_kg: LocalKG,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
     query = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
              'FILTER (str(?dataset_lbl) = "Story Cloze Test") ?benchmark orkgp:HAS_DATASET ?dataset. '
              '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
     tgi.enqueue(f" {query}\nUSER:")
-    env.setenv("KGQA_TGI_URL", tgi.url)
-    code, out, _ = run(capsys, "ask", "--kg", virtuoso.endpoint, "--json", STORY_CLOZE)
-    assert code == 0 and out["generator"] == "tgi" and out["kg"] == virtuoso.endpoint
+    env.setenv("KGQA_TGI_URL", tgi.url)  # the openai generator uses its /v1 route
+    code, out, _ = run(capsys, "ask", "--generator", generator, "--kg", virtuoso.endpoint, "--json", STORY_CLOZE)
+    assert code == 0 and out["generator"] == generator and out["kg"] == virtuoso.endpoint
     expected = local_kg.select(add_prefixes(query))  # the same fixture graph, through pyoxigraph
     got = {tuple(sorted((k, v["value"]) for k, v in r.items())) for r in out["answer"]["rows"]}
     assert got == {tuple(sorted((k, v["value"]) for k, v in r.items())) for r in expected.rows} and got
-    assert len(out["examples"]) == 3 and "USER:" in out["prompt"]
+    assert len(out["examples"]) == 3 and "Question: " + STORY_CLOZE in out["prompt"]
+    assert tgi.requests[-1][0] == ("/" if generator == "tgi" else "/v1/chat/completions")
 
 
 def test_a_refusal_becomes_the_explanation(env: pytest.MonkeyPatch, tgi: Any,
