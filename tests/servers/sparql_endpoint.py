@@ -12,19 +12,20 @@ import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from pipeline.errors import KnowledgeGraphError
 from pipeline.parts import KnowledgeGraph
+from tests.servers.loopback import LoopbackServer
 
 FAULTS = ("html", "bad_json", "hang", "500", "503", "reset")
 MAINTENANCE = b"<html><head><title>ORKG maintenance</title></head><body><h1>Back soon</h1></body></html>"
 RESULTS = "application/sparql-results+json"
 
 
-class EndpointServer:
+class EndpointServer(LoopbackServer):
     """``with EndpointServer(kg) as srv: EndpointKG(srv.url)``; ``srv.queries`` holds every query received."""
 
     def __init__(self, kg: KnowledgeGraph, hang_seconds: float = 30.0) -> None:
@@ -34,17 +35,11 @@ class EndpointServer:
         self._fault: str | None = None
         self._left: int | None = None
         self._lock = threading.Lock()
-        self._closed = threading.Event()
-        self._httpd = _Server(("127.0.0.1", 0), _Handler)
-        self._httpd.owner = self
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="sparql-endpoint",
-                                        daemon=True)
-        self._thread.start()
+        super().__init__(_Handler, "sparql-endpoint")
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}/sparql"
+        return f"{self.base}/sparql"
 
     def set_fault(self, name: str | None, times: int | None = None) -> None:
         """Apply fault ``name`` to the next ``times`` queries (None: until changed)."""
@@ -66,20 +61,6 @@ class EndpointServer:
         with self._lock:
             self.queries.append(query)
 
-    def close(self) -> None:
-        if self._closed.is_set():
-            return
-        self._closed.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
-
-    def __enter__(self) -> EndpointServer:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
 
 @contextmanager
 def refused_url() -> Iterator[str]:
@@ -87,15 +68,6 @@ def refused_url() -> Iterator[str]:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         yield f"http://127.0.0.1:{sock.getsockname()[1]}/sparql"
-
-
-class _Server(ThreadingHTTPServer):
-    owner: EndpointServer
-    daemon_threads = True
-    request_queue_size = 128
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that gave up (its timeout) is expected here."""
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -26,14 +26,14 @@ times=None)``, which apply to every generation route: ``"500"`` (TGI's error JSO
 from __future__ import annotations
 
 import json
-import sys
 import threading
 from collections import deque
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
 from . import _tgi_wire as wire
+from .loopback import LoopbackServer
 from ._tgi_answers import (
     GARBAGE_TEXT, REFUSAL_TEMPLATE, Finished, default_seed_dir, finish, load_recorded, parse_prompt,
 )
@@ -47,7 +47,7 @@ _ERRORS = {  # status, TGI's error JSON; text_generation maps error_type to Gene
 }
 
 
-class TGIServer:
+class TGIServer(LoopbackServer):
     """TGI on 127.0.0.1, on a free port, in a daemon thread; ready once constructed. Use as a context manager."""
 
     def __init__(self, seed_dir: Path | None = None, *, model_id: str = MODEL_ID, hang_seconds: float = 30.0) -> None:
@@ -58,18 +58,12 @@ class TGIServer:
         self._fault_left: int | None = None  # requests the fault still applies to; None = until changed
         self._queue: deque[str] = deque()
         self._lock = threading.Lock()
-        self._closed = threading.Event()
         self._recorded = load_recorded((seed_dir or default_seed_dir()).resolve())
-        self._httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.tgi = self
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.05,), name="tgi-server", daemon=True)
-        self._thread.start()
+        super().__init__(_Handler, "tgi-server")
 
     @property
     def url(self) -> str:
-        host, port = self._httpd.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self.base
 
     @property
     def fault(self) -> str | None:
@@ -95,21 +89,6 @@ class TGIServer:
         """Drop scripted texts not used yet (a wrapper may ask fewer times than were scripted)."""
         with self._lock:
             self._queue.clear()
-
-    def close(self) -> None:
-        """Release hanging requests, stop serving and free the port. Idempotent."""
-        if self._closed.is_set():
-            return
-        self._closed.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-        self._thread.join(timeout=5)
-
-    def __enter__(self) -> TGIServer:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     # --- used by the handler -------------------------------------------------------------------------------------
 
@@ -139,22 +118,12 @@ class TGIServer:
         return finish(text, stop, max_new)
 
 
-class _HTTPServer(ThreadingHTTPServer):
-    tgi: TGIServer
-    request_queue_size = 128  # a burst of generations must not overflow the listen backlog (5 by default)
-
-    def handle_error(self, request: Any, client_address: Any) -> None:
-        """A client that gave up (timeout, cut stream) is expected here; anything else is reported."""
-        if not isinstance(sys.exc_info()[1], ConnectionError):
-            super().handle_error(request, client_address)
-
-
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # chunked SSE, so a cut stream is visible to the client as a broken one
     server: _HTTPServer
 
     def do_GET(self) -> None:
-        tgi = self.server.tgi
+        tgi = self.server.owner
         tgi._record(self.path, None)
         if self.path == "/health":
             self._send(200, b"", "application/json")
@@ -164,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(404, {"error": f"no route {self.path}", "error_type": "not_found"})
 
     def do_POST(self) -> None:
-        tgi = self.server.tgi
+        tgi = self.server.owner
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             body = json.loads(raw or b"null")
