@@ -60,7 +60,7 @@ def table(rows: Rows) -> tuple[list[Block], Attachment | None]:
 
 
 def _provenance(answer: Answer, elapsed_ms: float | None) -> Block:
-    items = []
+    items = [f"_{escape(clip(answer.reading, 500))}_"] if answer.reading and answered(answer) else []
     if answer.generation:
         shots = len(answer.examples)
         items.append(f"*{escape(answer.generator)}* · {shots} example{'s' if shots != 1 else ''}")

@@ -42,6 +42,8 @@ def answer(a: Answer) -> str:
         parts.append("Answer:\n" + table(a.rows))
         if a.rows.caveat:
             parts.append(f"Note: {a.rows.caveat}")
+        if a.reading and not a.explanation:
+            parts.append(f"Reading: {a.reading}")
     if a.explanation:
         parts.append(f"Explanation: {a.explanation}")
     gen = a.generation

@@ -116,6 +116,7 @@ def test_an_unreachable_endpoint_falls_back_to_the_snapshot(env: pytest.MonkeyPa
 def test_readable_output_by_default(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "ask", "--kg", "snapshot", STORY_CLOZE)
     assert code == 0 and "SPARQL:" in out and "Answer:" in out and "Examples used:" in out
+    assert "Reading: It asks for models evaluated on dataset 'Story Cloze Test'" in out
 
 
 def test_sparql_command_reports_endpoint_syntax_errors_and_refuses_writes(

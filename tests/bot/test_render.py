@@ -156,3 +156,10 @@ def test_lookup_lists_pairs_with_scores_and_sources() -> None:
 def test_pack_never_exceeds_the_limit() -> None:
     chunks, used = pack(["a" * 2000, "b" * 2000, "c" * 5000, "d"], limit=3000, max_chunks=2)
     assert all(len(c) <= 3000 for c in chunks) and len(chunks) == 2 and used == 2
+
+
+def test_what_the_query_asks_is_read_out_beside_the_answer() -> None:
+    reading = "It asks for models evaluated on dataset 'Story Cloze Test', the best one."
+    shown = json.dumps(render_answer(answer(Rows(["x"], [{"x": lit("1")}]), reading=reading)).blocks)
+    assert reading in shown
+    assert reading not in json.dumps(render_answer(answer(rows=Rows(["x"], []), reading=reading)).blocks[-1])
