@@ -1,7 +1,6 @@
 """Aligning a new question with a stored one to find the spans that fill the stored query's label literals."""
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -82,33 +81,6 @@ def fill_by_pattern(example_q: str, found: list[Slot], question: str) -> dict[st
     if spans is None:
         return None
     return {s.literal: norm_label(question[a:b]) for s, (a, b) in zip(found, spans)}
-
-
-def fill_by_alignment(example_q: str, found: list[Slot], question: str) -> dict[str, str] | None:
-    """Word-level alignment for reworded questions: a slot maps to what lies between its aligned neighbours."""
-    if not found:
-        return None
-    ex_words = [(m.start(), m.end(), m.group().lower().strip(_EDGE_PUNCT)) for m in _WORD.finditer(example_q)]
-    new_words = [(m.start(), m.end(), m.group().lower().strip(_EDGE_PUNCT)) for m in _WORD.finditer(question)]
-    matcher = difflib.SequenceMatcher(None, [w[2] for w in ex_words], [w[2] for w in new_words], autojunk=False)
-    pairs = {i: j for a, b, n in matcher.get_matching_blocks() for i, j in zip(range(a, a + n), range(b, b + n))}
-    out: dict[str, str] = {}
-    for s in found:
-        inside = [i for i, w in enumerate(ex_words) if w[0] < s.end and s.start < w[1]]
-        if not inside:
-            return None
-        first, last = inside[0], inside[-1]
-        before = [pairs[i] for i in range(first - 1, -1, -1) if i in pairs][:1]
-        after = [pairs[i] for i in range(last + 1, len(ex_words)) if i in pairs][:1]
-        lo = before[0] + 1 if before else 0
-        hi = after[0] if after else len(new_words)
-        if lo >= hi:
-            return None
-        value = norm_label(question[new_words[lo][0]:new_words[hi - 1][1]])
-        if not value:
-            return None
-        out[s.literal] = value
-    return out
 
 
 # -- tolerant alignment of a question with a form: typos, missing or extra words, words around the question ---------
@@ -198,6 +170,7 @@ def align_form(pieces: Sequence[str], question: str, generic: frozenset[str] = f
 
 def _trace(items: list[_Word | None], words: list[_Word], pa: list[list[tuple[str, float]]], ps: list[list[str]],
            question: str) -> Alignment:
+    """Walk the DP's choices back from the end: the slots' spans, the typos, and the Dice-like score."""
     i, j = len(items), len(words)
     m = i
     matched = matched_q = outside = 0.0

@@ -15,6 +15,7 @@ from pipeline.settings import Settings
 from pipeline.store import ChromaStore, fingerprint, open_client
 
 if TYPE_CHECKING:
+    from pipeline.forms import Labels
     from pipeline.retrieval import Knowledge
 
 GENERATORS = ("tgi", "openai", "adapter", "replay:PATH", "repair:replay:PATH")
@@ -83,12 +84,25 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
         from pipeline.repair import RepairingGenerator
 
         repaired = RepairingGenerator(_llm(settings, name.removeprefix("repair:")),
-                                      (lambda: knowledge().prefixed) if knowledge else None,
-                                      (lambda: knowledge().labels) if knowledge else None,
+                                      _vocabulary_of(knowledge), _labels_of(knowledge),
                                       retry_timeouts=2 * settings.tgi_timeout < settings.deadline,
                                       name=name if name.startswith("repair:") else "")
         return _with_fallback(settings, repaired, knowledge, threshold)
     return _llm(settings, name)
+
+
+def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
+    if knowledge is None:
+        return None
+    get: Callable[[], Knowledge] = knowledge
+    return lambda: get().prefixed
+
+
+def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels] | None:
+    if knowledge is None:
+        return None
+    get: Callable[[], Knowledge] = knowledge
+    return lambda: get().labels
 
 
 def _llm(settings: Settings, name: str) -> Generator:
