@@ -8,7 +8,7 @@ from tests.bot.harness import SECRET, STORY_CLOZE, TOKEN
 
 G = "<http://orkg.org/orkg/fixture>"
 EVIL = "<http://127.0.0.1:9/evil.ttl>"
-T = "<http://x.example/a> <http://x.example/b> <http://x.example/c>"
+T = "<http://example.org/a> <http://example.org/b> <http://example.org/c>"
 WIPE = "DELETE FROM DB.DBA.RDF_QUAD"
 
 
@@ -34,8 +34,8 @@ SPARQL = [
     Case("clear-all", "CLEAR ALL"),
     Case("drop-graph", f"DROP GRAPH {G}"),
     Case("drop-silent-all", "drop silent all"),
-    Case("create-graph", "CREATE GRAPH <http://x.example/g>"),
-    Case("add", f"ADD {G} TO <http://x.example/g>"),
+    Case("create-graph", "CREATE GRAPH <http://example.org/g>"),
+    Case("add", f"ADD {G} TO <http://example.org/g>"),
     Case("move", f"MOVE DEFAULT TO {G}"),
     Case("copy", f"COPY {G} TO DEFAULT"),
     Case("prefix-then-delete", "PREFIX orkgp: <http://orkg.org/orkg/predicate/> DELETE WHERE { ?s orkgp:P31 ?o }"),
