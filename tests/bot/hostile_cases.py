@@ -94,7 +94,7 @@ QUESTIONS = [
     Case("only-markup", "<@U0123> <@W0456ABC> *_~~_* &gt; `` <!here>", "question", "refused"),
     Case("mention-bomb", "<@U0123ABCD> " * 5000 + STORY_CLOZE, "question", "refused"),
     Case("small-mention-bomb", "<@U0123ABCD> " * 100 + STORY_CLOZE, "question", "reply"),
-    Case("link-bomb", "<https://evil.example/x|click me> " * 2000 + STORY_CLOZE, "question", "refused"),
+    Case("link-bomb", "<https://evil.example.com/x|click me> " * 2000 + STORY_CLOZE, "question", "refused"),
     Case("emoji-bomb", ":fire: " * 5000, "question", "refused"),
     Case("broadcast-markup", "<!channel> <!here> <!subteam^S123|@everyone> " + STORY_CLOZE, "question", "reply"),
     Case("fullwidth-update", "ＤＥＬＥＴＥ ＷＨＥＲＥ { ?s ?p ?o }", "question", "reply"),
