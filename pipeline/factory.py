@@ -199,7 +199,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     from pipeline.retrieval import FormAwareStore
 
     # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
-    found = None if getattr(settings, "retrieval", "form") == "plain" else FormAwareStore(base, base.encoder)
+    found = None if settings.retrieval == "plain" else FormAwareStore(base, base.encoder)
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     threshold = found.min_score if found and settings.min_similarity == Settings.min_similarity else None
     return Pipeline(found or base, build_generator(settings, generator, found.knowledge if found else None, threshold),

@@ -23,7 +23,7 @@ _ENV = {  # field -> environment variable
     "cache_ttl": "KGQA_CACHE_TTL", "cache_max": "KGQA_CACHE_MAX", "queue_size": "KGQA_QUEUE_SIZE",
     "user_questions": "KGQA_USER_QUESTIONS", "user_window_s": "KGQA_USER_WINDOW_S", "http_host": "KGQA_HTTP_HOST",
     "dedup_path": "KGQA_DEDUP_PATH", "dedup_ttl": "KGQA_DEDUP_TTL", "slack_timeout": "KGQA_SLACK_TIMEOUT",
-    "llm_fallback": "KGQA_LLM_FALLBACK",
+    "llm_fallback": "KGQA_LLM_FALLBACK", "retrieval": "KGQA_RETRIEVAL",
 }
 SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key")
 
@@ -69,6 +69,7 @@ class Settings:
     dedup_path: Path | None = None  # a SQLite file shared by replicas (one host or volume); None = in memory
     dedup_ttl: float = 3600.0  # seconds an event id is remembered (Slack retries within minutes)
     slack_timeout: float = 15.0  # seconds for one Slack Web API call
+    retrieval: str = "form"  # "form": form-aware re-ranking (pipeline.retrieval); "plain": raw cosine neighbours
     llm_fallback: str = "adapter"  # when the LLM fails or writes no query: "adapter" answers instead, or "none"
 
     @classmethod
