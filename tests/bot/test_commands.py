@@ -13,7 +13,7 @@ from tests.fakes import RecordingKG
 
 READ = "SELECT ?model ?model_lbl WHERE { ?model rdfs:label ?model_lbl } LIMIT 5"
 WRITES = [
-    "INSERT DATA { <http://x/a> <http://x/b> <http://x/c> }",
+    "INSERT DATA { <http://example.org/a> <http://example.org/b> <http://example.org/c> }",
     "DELETE WHERE { ?s ?p ?o }",
     "DROP ALL",
     "DROP GRAPH <http://orkg.org/orkg/graph>",
