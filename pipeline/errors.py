@@ -13,6 +13,11 @@ class StoreError(KgqaError):
     """The example store is missing, corrupt or unreachable."""
 
 
+class StoreUnavailable(StoreError):
+    """A Chroma server could not be reached or did not answer in time: nothing is wrong with the store itself, and
+    nothing that depends on reading it (a rebuild carrying the team's pairs over) may go on without it."""
+
+
 class GeneratorError(KgqaError):
     """The language model server failed, timed out or answered garbage."""
 

@@ -6,13 +6,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pipeline.chroma_client import ChromaConnection
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, fingerprint, open_client
+from pipeline.store import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
     from pipeline.forms import Labels
@@ -42,7 +43,9 @@ def _encoder(name: str) -> Encoder:
 
 
 def build_store(settings: Settings) -> ChromaStore:
-    client = open_client(settings.chroma_path, settings.chroma_url)
+    """The example store; a Chroma server is connected at first use, so a bot starts (and says so) while it is down."""
+    connection = ChromaConnection(settings.chroma_path, settings.chroma_url, settings.store_timeout)
+    client = connection if settings.chroma_url else connection.open()
     return ChromaStore(client, build_encoder(settings), settings.collection)
 
 

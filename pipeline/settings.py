@@ -23,7 +23,7 @@ _ENV = {  # field -> environment variable
     "cache_ttl": "KGQA_CACHE_TTL", "cache_max": "KGQA_CACHE_MAX", "queue_size": "KGQA_QUEUE_SIZE",
     "user_questions": "KGQA_USER_QUESTIONS", "user_window_s": "KGQA_USER_WINDOW_S", "http_host": "KGQA_HTTP_HOST",
     "dedup_path": "KGQA_DEDUP_PATH", "dedup_ttl": "KGQA_DEDUP_TTL", "slack_timeout": "KGQA_SLACK_TIMEOUT",
-    "llm_fallback": "KGQA_LLM_FALLBACK", "retrieval": "KGQA_RETRIEVAL",
+    "llm_fallback": "KGQA_LLM_FALLBACK", "retrieval": "KGQA_RETRIEVAL", "store_timeout": "KGQA_STORE_TIMEOUT",
 }
 SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key")
 
@@ -36,6 +36,7 @@ class Settings:
     sciqa_dir: Path | None = None
     embedding_model: str = DEFAULT_MODEL
     chroma_url: str = ""
+    store_timeout: float = 10.0  # seconds for one call to a Chroma server (KGQA_CHROMA_URL), opening included
     collection: str = "sciqa_examples"
     generator: str = ""  # "" = tgi when tgi_url is set, else adapter
     shots: int = 3

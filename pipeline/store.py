@@ -3,11 +3,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.errors import StoreError
+from pipeline.chroma_client import ChromaConnection, transport_cause
+from pipeline.errors import StoreError, StoreUnavailable
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
 
@@ -63,37 +66,41 @@ def team_id(question: str) -> str:
     return "team-" + hashlib.sha256(" ".join(question.lower().split()).encode()).hexdigest()[:16]
 
 
-def open_client(path: Path | None = None, url: str = "") -> Any:
-    """A Chroma client: a server when ``url`` is set, else a persistent store on disk. Telemetry off."""
-    import chromadb
-    from chromadb.config import Settings as ChromaSettings
-
-    settings = ChromaSettings(anonymized_telemetry=False, allow_reset=False)
-    try:
-        if url:
-            from urllib.parse import urlparse
-
-            u = urlparse(url)
-            return chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
-                                       ssl=u.scheme == "https", settings=settings)
-        assert path is not None
-        path.mkdir(parents=True, exist_ok=True)
-        return chromadb.PersistentClient(str(path), settings=settings)
-    except Exception as exc:
-        where = url or str(path)
-        raise StoreError(f"the example store at {where} cannot be opened ({type(exc).__name__}: {exc}); "
-                         "run `kgqa index --rebuild`") from exc
-
-
 class ChromaStore:
     """Known pairs in one Chroma collection; documents are questions, the SPARQL is metadata."""
 
     def __init__(self, client: Any, encoder: Encoder, collection: str = "sciqa_examples") -> None:
-        self.client = client
+        """``client``: an open chromadb client, or a ChromaConnection opened at first use (so a bot whose Chroma
+        server is down starts anyway and says so in its answers)."""
+        if isinstance(client, ChromaConnection):
+            self.connection, self._client = client, None
+        else:
+            self.connection, self._client = ChromaConnection(), client
         self.encoder = encoder
         self.name = collection
         self._function = EncoderFunction(encoder)
         self._collection: Any = None
+        self._opening = threading.Lock()
+        self._failed: tuple[StoreError, float] | None = None  # the last failure to open, and when
+
+    @property
+    def client(self) -> Any:
+        """The chromadb client, opened at first use. After a failure to open, the calls of the next ``timeout``
+        seconds fail at once with the same message rather than queueing behind one another's timeouts."""
+        if self._client is None:
+            with self._opening:
+                if self._client is None:
+                    if self._failed and time.monotonic() - self._failed[1] < self.connection.timeout:
+                        raise type(self._failed[0])(str(self._failed[0]))
+                    try:
+                        self._client = self.connection.open()
+                    except StoreError as exc:
+                        self._failed = (exc, time.monotonic())
+                        raise
+        return self._client
+
+    def _failure(self, exc: Exception, doing: str) -> StoreError:
+        return exc if isinstance(exc, StoreError) else self.connection.failure(exc, doing)
 
     # -- reading -----------------------------------------------------------------------------------------
     def _col(self, create: bool = False) -> Any:
@@ -106,27 +113,32 @@ class ChromaStore:
                 else:
                     self._collection = self.client.get_collection(self.name, embedding_function=self._function)
             except Exception as exc:
-                if not create and "does not exist" in str(exc).lower():
+                if not create and "does not exist" in str(exc).lower() and not isinstance(exc, StoreError):
                     raise StoreError("the example store is empty: run `kgqa index` first") from exc
-                raise StoreError(f"the example store is unreadable ({type(exc).__name__}); "
-                                 "run `kgqa index --rebuild`") from exc
+                raise self._failure(exc, "reading") from exc
         return self._collection
 
-    def _fresh(self, action: Callable[[Any], Any]) -> Any:
+    def _fresh(self, action: Callable[[Any], Any], doing: str) -> Any:
         """Run ``action`` on the collection; once more on a fresh handle if another process rebuilt it meanwhile."""
         try:
-            return action(self._col())
-        except StoreError:
-            raise
-        except Exception as exc:
-            if "does not exist" not in str(exc).lower():
+            try:
+                return action(self._col())
+            except StoreError:
                 raise
-            self._collection = None
-            return action(self._col())
+            except Exception as exc:
+                if "does not exist" not in str(exc).lower():
+                    raise
+                self._collection = None
+                return action(self._col())
+        except Exception as exc:
+            raise self._failure(exc, doing) from exc
 
     def count(self) -> int:
+        """How many pairs are stored; 0 for a missing or unreadable store, StoreUnavailable for an unreachable one."""
         try:
-            return int(self._fresh(lambda c: c.count()))
+            return int(self._fresh(lambda c: c.count(), "counting"))
+        except StoreUnavailable:
+            raise
         except StoreError:
             return 0
 
@@ -134,12 +146,8 @@ class ChromaStore:
         return self.search_vector(self.encoder.encode([question])[0], k)
 
     def search_vector(self, vector: Sequence[float], k: int, where: dict[str, Any] | None = None) -> list[Retrieved]:
-        try:
-            res = self._fresh(lambda c: c.query(query_embeddings=[list(vector)], n_results=max(1, k), where=where,
-                                                include=["documents", "metadatas", "distances"]))
-        except Exception as exc:
-            raise StoreError(f"the example store failed a search ({type(exc).__name__}); "
-                             "run `kgqa index --rebuild`") from exc
+        res = self._fresh(lambda c: c.query(query_embeddings=[list(vector)], n_results=max(1, k), where=where,
+                                            include=["documents", "metadatas", "distances"]), "a search")
         out = []
         for id_, doc, meta, dist in zip(res["ids"][0], res["documents"][0], res["metadatas"][0], res["distances"][0]):
             out.append(Retrieved(_example(id_, doc, meta), 1.0 - float(dist)))
@@ -151,7 +159,7 @@ class ChromaStore:
         offset = 0
         while True:
             res = self._fresh(lambda c: c.get(include=["documents", "metadatas"], limit=1000, offset=offset,
-                                              where={"source": source} if source else None))
+                                              where={"source": source} if source else None), "reading")
             out.extend(_example(i, d, m) for i, d, m in zip(res["ids"], res["documents"], res["metadatas"]))
             if len(res["ids"]) < 1000:
                 return out
@@ -161,6 +169,8 @@ class ChromaStore:
         try:
             self._collection = None  # the metadata of a cached handle may be stale
             return str((self._col().metadata or {}).get("kgqa_fingerprint", ""))
+        except StoreUnavailable:
+            raise
         except StoreError:
             return ""
 
@@ -172,12 +182,19 @@ class ChromaStore:
             chunk = list(examples[start:start + BATCH])
             vectors = self._function([e.question for e in chunk])
             self._fresh(lambda c: c.upsert(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
-                                           embeddings=vectors, metadatas=[_meta(e) for e in chunk]))
+                                           embeddings=vectors, metadatas=[_meta(e) for e in chunk]), "a write")
         return len(examples)
 
     def rebuild(self, examples: Sequence[Example], print_fingerprint: str,
                 progress: Callable[[int], None] | None = None) -> int:
         """Build a fresh collection aside, carry the team's pairs over, then swap it in (never half-built)."""
+        try:
+            return self._rebuild(examples, print_fingerprint, progress)
+        except Exception as exc:
+            raise self._failure(exc, "a rebuild") from exc
+
+    def _rebuild(self, examples: Sequence[Example], print_fingerprint: str,
+                 progress: Callable[[int], None] | None) -> int:
         self._collection = None
         team = self.examples("team") if self.count() else []  # (count() recovers an interrupted swap first)
         aside, old = f"{self.name}-building", f"{self.name}-old"
@@ -205,14 +222,17 @@ class ChromaStore:
     def _get(self, name: str) -> Any:
         try:
             return self.client.get_collection(name, embedding_function=self._function)
-        except Exception:  # absent (or unreadable: the caller decides what that means)
+        except Exception as exc:  # absent (or unreadable: the caller decides what that means), unless unreachable
+            if transport_cause(exc) is not None:
+                raise
             return None
 
     def _recover(self) -> None:
         """After a crash between a rebuild's two renames the store has no collection by its name but the previous
         one as "-old": put it back, so nothing (team pairs included) is lost."""
+        client = self.client  # (an unreachable server is reported as such, by the caller)
         try:
-            names = {getattr(c, "name", c) for c in self.client.list_collections()}
+            names = {getattr(c, "name", c) for c in client.list_collections()}
         except Exception:  # an unreadable store is reported by the caller
             return
         old = f"{self.name}-old"

@@ -1,8 +1,8 @@
 """The fault matrix for docs/RELIABILITY.md: each fault injected for real (TGI, SPARQL endpoint and Slack Web API
-stand-ins on loopback) against the real bot over HTTP; what the user then sees in Slack, and how soon.
+stand-ins on loopback, a Chroma server that is down or never answers) against the real bot over HTTP; what the user then sees in Slack, and how soon.
 
 Usage: SCIQA_DIR=../shared/sciqa python scripts/fault_matrix.py [--json]
-The scenarios are tests/bot/faults.py's (tests/bot/test_faults.py asserts each). Timeouts as there: TGI 1 s, KG 1 s,
+The scenarios are tests/bot/faults.py's (tests/bot/test_faults.py asserts each). Timeouts as there: TGI 1 s, KG 1 s, Chroma 1 s,
 question deadline 8 s (one row 2 s). Time is from the event's POST to the reply's arrival at the Slack stand-in.
 """
 from __future__ import annotations
@@ -11,7 +11,6 @@ import argparse
 import json
 import logging
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -29,10 +28,10 @@ from tests.bot.harness import hash_store, train_slice  # noqa: E402
 MAX_SEEN = 420
 
 
-def tidy(text: str) -> str:
-    """Stand-in ports out, pipes escaped, long lines cut: fit for a markdown cell."""
-    text = re.sub(r"http://127\.0\.0\.1:\d+/sparql", "<endpoint>", text)
-    text = re.sub(r"http://127\.0\.0\.1:\d+", "<tgi>", text)
+def tidy(text: str, names: dict[str, str]) -> str:
+    """Stand-in URLs named, pipes escaped, long lines cut: fit for a markdown cell."""
+    for url in sorted(names, key=len, reverse=True):  # an endpoint's URL extends its server's
+        text = text.replace(url, names[url])
     text = text.replace("|", "\\|").replace("\n", " ")
     return text if len(text) <= MAX_SEEN else text[:MAX_SEEN - 1] + "…"
 
@@ -54,13 +53,13 @@ def main() -> int:
     finally:
         shutil.rmtree(home, ignore_errors=True)
     if args.json:
-        print(json.dumps([{"fault": o.scenario.fault, "how": o.scenario.how, "sees": tidy(o.sees),
+        print(json.dumps([{"fault": o.scenario.fault, "how": o.scenario.how, "sees": tidy(o.sees, o.names),
                            "seconds": round(o.seconds, 2)} for o in outcomes], ensure_ascii=False, indent=1))
         return 0
     print("| fault | what the bot does | what the user sees (reply text · caveats) | time to reply |")
     print("|---|---|---|---|")
     for o in outcomes:
-        print(f"| {o.scenario.fault} | {o.scenario.how} | {tidy(o.sees)} | {o.seconds:.2f} s |")
+        print(f"| {o.scenario.fault} | {o.scenario.how} | {tidy(o.sees, o.names)} | {o.seconds:.2f} s |")
     return 0
 
 

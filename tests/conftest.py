@@ -83,8 +83,9 @@ def train_settings(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) ->
 @pytest.fixture(scope="session")
 def train_store(train_settings: Settings, encoder: Any) -> Any:
     """The real example store (MiniLM + Chroma on disk) over SciQA train, built once per session."""
+    from pipeline.chroma_client import open_client
     from pipeline.factory import build_index
-    from pipeline.store import ChromaStore, open_client
+    from pipeline.store import ChromaStore
 
     store = ChromaStore(open_client(train_settings.chroma_path), encoder, train_settings.collection)
     build_index(train_settings, store)

@@ -9,12 +9,13 @@ from typing import Any
 
 import pytest
 
+from pipeline.chroma_client import open_client
 from pipeline.errors import StoreError
 from pipeline.factory import build_index
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, open_client, team_id
+from pipeline.store import ChromaStore, team_id
 from tests.fakes import HashEncoder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -65,7 +66,7 @@ def test_changed_data_or_model_rebuilds_and_keeps_team_pairs(settings: Settings)
 
 
 def test_the_store_persists_across_processes(train_settings: Settings, train_store: ChromaStore) -> None:
-    code = ("import json,sys; from pipeline.store import ChromaStore, open_client; "
+    code = ("import json,sys; from pipeline.chroma_client import open_client; from pipeline.store import ChromaStore; "
             "from pipeline.encoder import SentenceTransformerEncoder as E; "
             f"s = ChromaStore(open_client(__import__('pathlib').Path({str(train_settings.chroma_path)!r})), "
             "E('sentence-transformers/all-MiniLM-L6-v2')); "

@@ -1,16 +1,26 @@
-"""Server mode: the example store in a real Chroma server shared by several clients (bot replicas)."""
+"""Server mode: the example store in a real Chroma server shared by several clients (bot replicas), and what
+happens when that server is down, stops answering mid-session or never answers at all."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
-from pipeline.factory import build_index, build_store
+from pipeline.chroma_client import ChromaConnection, open_client
+from pipeline.core import Pipeline
+from pipeline.errors import StoreUnavailable
+from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Example
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, open_client, team_id
-from tests.fakes import HashEncoder
+from pipeline.store import ChromaStore, team_id
+from tests.fakes import HashEncoder, RecordingKG
 from tests.servers.chroma import ChromaServer
+from tests.servers.sparql_endpoint import refused_url
+from tests.servers.tcp import HoldingProxy
 
 
 @pytest.fixture(scope="module")
@@ -33,8 +43,112 @@ def test_index_fills_the_server_and_a_second_replica_finds_team_pairs(chroma: Ch
     assert not (settings.home / "chroma").exists()  # nothing went to the embedded store
 
 
-def test_an_unreachable_server_is_a_clear_error(settings: Settings) -> None:
-    from pipeline.errors import StoreError
+def returns(call: Callable[[], Any], within: float = 60.0) -> Any:
+    """``call()``'s result or exception; fails the test instead of hanging it when ``call`` never returns."""
+    out: dict[str, Any] = {}
 
-    with pytest.raises(StoreError, match="cannot be opened"):
-        ChromaStore(open_client(url="http://127.0.0.1:9"), HashEncoder()).search("q", 1)
+    def run() -> None:
+        try:
+            out["value"] = call()
+        except Exception as exc:
+            out["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(within)
+    assert not thread.is_alive(), f"still waiting after {within} s: the call has no timeout"
+    return out.get("error", out.get("value"))
+
+
+def test_an_unreachable_server_is_a_clear_error_naming_it() -> None:
+    with refused_url() as endpoint:
+        url = endpoint.removesuffix("/sparql")
+        with pytest.raises(StoreUnavailable, match=rf"the example store at {url} could not be reached .*"
+                                                   "check that the Chroma server is running"):
+            open_client(url=url, timeout=2)
+
+
+def test_a_server_that_never_answers_is_given_up_after_the_timeout_when_opening() -> None:
+    with HoldingProxy(None) as silent:
+        store = ChromaStore(ChromaConnection(url=silent.url, timeout=1), HashEncoder())
+        err = returns(lambda: store.search("q", 1))
+        tried = silent.connections
+        again = returns(store.count)  # right after: the same answer at once, not another wait in line
+        assert tried >= 1 and silent.connections == tried
+    assert isinstance(err, StoreUnavailable) and isinstance(again, StoreUnavailable)
+    assert str(err) == str(again) == \
+        f"the example store at {silent.url} did not answer within 1 s (opening); try again shortly"
+
+
+def test_a_store_whose_server_comes_back_connects_on_the_next_question(chroma: ChromaServer, settings: Settings,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    host, port = chroma.url.removeprefix("http://").split(":")
+    with HoldingProxy((host, int(port))) as proxy:
+        proxy.hold()
+        monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+        store = build_store(settings.with_(chroma_url=proxy.url, store_timeout=0.5, collection="late-test"))
+        assert isinstance(returns(store.count), StoreUnavailable)
+        proxy.release()
+        time.sleep(0.5)  # the remembered failure lasts one timeout
+        question = "Which papers use the Zebra-7 benchmark?"
+        store.add([Example(team_id(question), question, "SELECT ?p WHERE { ?p ?x ?y }", "", "team")])
+        assert store.count() == 1 and store.search(question, 1)[0].example.question == question
+
+
+@pytest.fixture
+def held(chroma: ChromaServer, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Any, ...]]:
+    """The valid split indexed in the real server, reached through a proxy that can stop answering; one team pair."""
+    host, port = chroma.url.removeprefix("http://").split(":")
+    with HoldingProxy((host, int(port))) as proxy:
+        settings = settings.with_(chroma_url=proxy.url, store_timeout=1.0, index_splits="valid",
+                                  collection="held-test", retrieval="plain")
+        monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+        store = build_store(settings)
+        build_index(settings, store, rebuild=True)
+        question = "Which papers use the Zebra-7 benchmark?"
+        store.add([Example(team_id(question), question, "SELECT ?p WHERE { ?p ?x ?y }", "", "team")])
+        yield proxy, store, settings, question
+
+
+def test_a_server_that_stops_answering_is_a_timeout_each_time_and_recovers_after(held: tuple[Any, ...]) -> None:
+    proxy, store, _, question = held
+    proxy.hold()
+    for call in (lambda: store.search(question, 1), store.count, store.examples, store.fingerprint):
+        err = returns(call)
+        assert isinstance(err, StoreUnavailable), err
+        assert f"the example store at {proxy.url} did not answer within 1 s" in str(err)
+    proxy.release()
+    top = store.search(question, 1)[0]
+    assert top.example.question == question and store.count() == 258
+
+
+def test_a_rebuild_during_an_outage_stops_and_loses_no_team_pair(held: tuple[Any, ...]) -> None:
+    proxy, store, settings, question = held
+    proxy.hold()
+    err = returns(lambda: build_index(settings, store, rebuild=True))
+    assert isinstance(err, StoreUnavailable) and "did not answer within 1 s" in str(err)
+    proxy.release()
+    assert [e.question for e in store.examples("team")] == [question] and store.count() == 258
+    assert build_index(settings, store, rebuild=True) == (True, 258)  # the pair is carried over once it is back
+
+
+def test_the_pipeline_answers_an_outage_with_what_happened_and_health_shows_it(held: tuple[Any, ...]) -> None:
+    proxy, store, _, question = held
+    pipe = Pipeline(store, AdapterGenerator(0.5), RecordingKG(), deadline=30)
+    proxy.hold()
+    answer = returns(lambda: pipe.ask(question))
+    assert answer.error.startswith(f"the example store at {proxy.url} did not answer within 1 s")
+    assert answer.explanation.startswith("I could not write a query: the example store") and not answer.sparql
+    health = pipe.health(timeout=3)["store"]
+    assert health["ok"] is False and "did not answer within 1 s" in health["error"]
+    proxy.release()
+    assert pipe.ask(question).sparql.startswith("SELECT ?p")
+
+
+def test_a_bot_starts_while_its_chroma_server_is_down_and_says_so(settings: Settings) -> None:
+    with refused_url() as endpoint:
+        url = endpoint.removesuffix("/sparql")
+        pipe = build_pipeline(settings.with_(chroma_url=url, store_timeout=1.0, kg="snapshot"), generator="adapter")
+        answer = pipe.ask("Which model has achieved the highest Accuracy score on the Story Cloze Test dataset?")
+    assert f"the example store at {url} could not be reached" in answer.explanation
+    assert "check that the Chroma server is running" in answer.explanation

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.guard import Limits
+from pipeline.chroma_client import ChromaConnection
 from pipeline.core import Pipeline
 from pipeline.factory import build_generator, build_kg
 from pipeline.settings import Settings
@@ -20,9 +21,10 @@ from pipeline.store import ChromaStore
 from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, is_answer
 from tests.servers.slack_api import Call, SlackAPIServer
 from tests.servers.sparql_endpoint import EndpointServer, refused_url
+from tests.servers.tcp import HoldingProxy
 from tests.servers.tgi import TGIServer
 
-TIMEOUTS = {"tgi_timeout": 1.0, "kg_timeout": 1.0, "deadline": 8.0, "cache_ttl": 0.0}
+TIMEOUTS = {"tgi_timeout": 1.0, "kg_timeout": 1.0, "store_timeout": 1.0, "deadline": 8.0, "cache_ttl": 0.0}
 NOT_IN_SNAPSHOT = 'SELECT ?model WHERE { ?model rdfs:label "Zebra crossing model" }'
 
 
@@ -34,6 +36,12 @@ class World:
     endpoint: EndpointServer
     slack: SlackAPIServer
     kg_url: str
+    chroma_url: str = ""  # a Chroma server in place of the on-disk store (one that fails: see Scenario.store)
+
+    def names(self) -> dict[str, str]:
+        """The stand-ins' URLs and what to call them in a table."""
+        return {url: name for url, name in ((self.kg_url, "<endpoint>"), (self.tgi.url, "<tgi>"),
+                                            (self.chroma_url, "<chroma>")) if url}
 
 
 @dataclass(frozen=True)
@@ -43,6 +51,7 @@ class Scenario:
     expect: tuple[str, ...]  # what the reply must say (substrings of its text and blocks)
     settings: dict[str, Any] = field(default_factory=dict)
     refused: bool = False  # the KG URL refuses connections
+    store: str = ""  # "down": the example store is a Chroma server refusing connections; "hangs": one never answering
     answered: bool = True  # a reply with the answer's buttons arrives (False: Slack accepts no call at all)
     how: str = ""  # what the bot does about it, for the table
 
@@ -53,6 +62,7 @@ class Outcome:
     seconds: float  # from the event's POST to the final reply's arrival at Slack
     sees: str  # what the user reads: the answer line and the caveats
     reply: Call | None
+    names: dict[str, str] = field(default_factory=dict)  # the stand-ins' URLs -> <tgi>, <endpoint>, <chroma>
 
 
 def _noop(world: World) -> None:
@@ -104,6 +114,12 @@ SCENARIOS: tuple[Scenario, ...] = (
     Scenario("TGI and KG both down", lambda w: (w.tgi.set_fault("500"), w.endpoint.set_fault("reset")),
              ("GPT-3 175B (Few-Shot)", "written by the offline adapter", "early 2023"),
              how="adapter and snapshot together"),
+    Scenario("Chroma server down", _noop,
+             ("No answer", "could not be reached", "check that the Chroma server is running"), store="down",
+             how="the bot started anyway (the store connects at first use); no examples, so no query: says why"),
+    Scenario("Chroma server hangs", _noop, ("No answer", "did not answer within 1 s", "try again shortly"),
+             store="hangs",
+             how="every Chroma call (opening included) times out after 1 s (`KGQA_STORE_TIMEOUT`); says why"),
     Scenario("Slack 429 on the placeholder", lambda w: w.slack.fail_next("chat.postMessage", 429, retry_after=1),
              ("GPT-3 175B (Few-Shot)",),
              how="the Web API client waits out Retry-After (1 s), then posts"),
@@ -126,13 +142,18 @@ def _cache_then_refuse(world: World) -> None:
 
 
 @contextmanager
-def world(refused: bool = False) -> Iterator[World]:
+def world(refused: bool = False, store: str = "") -> Iterator[World]:
     with ExitStack() as stack:
         tgi = stack.enter_context(TGIServer(hang_seconds=20))
         endpoint = stack.enter_context(EndpointServer(_SnapshotProxy(), hang_seconds=20))
         slack = stack.enter_context(SlackAPIServer())
         kg_url = stack.enter_context(refused_url()) if refused else endpoint.url
-        yield World(tgi, endpoint, slack, kg_url)
+        chroma_url = ""
+        if store == "down":
+            chroma_url = stack.enter_context(refused_url()).removesuffix("/sparql")
+        elif store == "hangs":
+            chroma_url = stack.enter_context(HoldingProxy(None)).url
+        yield World(tgi, endpoint, slack, kg_url, chroma_url)
 
 
 class _SnapshotProxy:
@@ -156,7 +177,10 @@ def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: An
     """One scenario on a fresh bot: arrange the fault, mention the bot, time the reply, read what it says."""
     _SnapshotProxy.kg = snapshot
     settings = settings.with_(**{**TIMEOUTS, **scenario.settings})
-    with world(scenario.refused) as w:
+    with world(scenario.refused, scenario.store) as w:
+        if w.chroma_url:
+            store = ChromaStore(ChromaConnection(url=w.chroma_url, timeout=settings.store_timeout), store.encoder,
+                                store.name)
         bot = Harness.start(w.slack, pipeline_for(w, store, settings), settings, Limits(user_questions=100))
         try:
             if scenario.fault.startswith("KG down, answer cached"):
@@ -169,9 +193,10 @@ def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: An
             if not scenario.answered:
                 bot.pool.wait_idle(timeout=30)
                 return Outcome(scenario, time.monotonic() - started, "(nothing: Slack accepted no call; the log "
-                               "says: could not deliver the answer to event … (SlackApiError: internal_error))", None)
+                               "says: could not deliver the answer to event … (SlackApiError: internal_error))", None,
+                               w.names())
             [reply] = w.slack.wait_for(lambda c: is_answer(c) and _in_thread(c, ts), timeout=30)
-            return Outcome(scenario, reply.at - started, sees(reply), reply)
+            return Outcome(scenario, reply.at - started, sees(reply), reply, w.names())
         finally:
             bot.close()
 

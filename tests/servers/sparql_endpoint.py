@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pipeline.errors import KnowledgeGraphError
 from pipeline.parts import KnowledgeGraph
-from tests.servers.loopback import LoopbackServer
+from tests.servers.loopback import LoopbackServer, QuietServer
 
 FAULTS = ("html", "bad_json", "hang", "500", "503", "reset")
 MAINTENANCE = b"<html><head><title>ORKG maintenance</title></head><body><h1>Back soon</h1></body></html>"
@@ -72,7 +72,7 @@ def refused_url() -> Iterator[str]:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
-    server: _Server
+    server: QuietServer
 
     def do_GET(self) -> None:
         split = urlsplit(self.path)

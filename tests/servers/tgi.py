@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from . import _tgi_wire as wire
-from .loopback import LoopbackServer
+from .loopback import LoopbackServer, QuietServer
 from ._tgi_answers import (
     GARBAGE_TEXT, REFUSAL_TEMPLATE, Finished, default_seed_dir, finish, load_recorded, parse_prompt,
 )
@@ -120,7 +120,7 @@ class TGIServer(LoopbackServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # chunked SSE, so a cut stream is visible to the client as a broken one
-    server: _HTTPServer
+    server: QuietServer
 
     def do_GET(self) -> None:
         tgi = self.server.owner
