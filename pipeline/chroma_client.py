@@ -3,12 +3,15 @@
 chromadb's HTTP client waits forever (its httpx session is built with ``timeout=None`` and no setting changes that),
 so a server that accepts connections and never answers would hold a question, the health probe or ``kgqa index``
 indefinitely. Here opening runs in a helper thread that is given up after the timeout, and the opened client's
-session then gets the same timeout for every later call.
+session then gets the same timeout for every later call. A connection keeps at most one opening attempt alive: while
+a server hangs, later calls wait on that attempt again rather than leave one stuck thread each behind.
 """
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+import time
+from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -16,23 +19,32 @@ from urllib.parse import urlparse
 from pipeline.errors import StoreError, StoreUnavailable
 
 
-@dataclass(frozen=True)
 class ChromaConnection:
-    """Where the example store lives: a Chroma server (``url``) or a folder on disk (``path``)."""
+    """Where the example store lives: a Chroma server (``url``) or a folder on disk (``path``); opens clients."""
 
-    path: Path | None = None
-    url: str = ""
-    timeout: float = 10.0  # seconds one call to a Chroma server may take
+    def __init__(self, path: Path | None = None, url: str = "", timeout: float = 10.0) -> None:
+        self.path = path
+        self.url = url
+        self.timeout = timeout  # seconds one call to a Chroma server may take
+        self._lock = threading.Lock()
+        self._attempt: Future[Any] | None = None  # an opening still waiting for the server
+        self._failed: tuple[StoreError, float] | None = None  # the last failure to open, and when
 
     @property
     def where(self) -> str:
         return self.url or str(self.path)
 
     def open(self) -> Any:
-        """A chromadb client, telemetry off; StoreUnavailable when a server cannot be reached in time."""
+        """A chromadb client, telemetry off; StoreUnavailable when a server cannot be reached in time. For one
+        ``timeout`` after a server failed to open, calls fail at once with the same message rather than queue up
+        behind one another's timeouts."""
+        failed = self._failed
+        if failed and time.monotonic() - failed[1] < self.timeout:
+            raise type(failed[0])(str(failed[0]))
         try:
             return self._server() if self.url else self._embedded()
-        except StoreError:
+        except StoreError as exc:
+            self._failed = (exc, time.monotonic()) if isinstance(exc, StoreUnavailable) else None
             raise
         except Exception as exc:
             raise self.failure(exc, "opening") from exc
@@ -60,32 +72,41 @@ class ChromaConnection:
         return chromadb.PersistentClient(str(self.path), settings=_chroma_settings())
 
     def _server(self) -> Any:
-        import chromadb
         import httpx
 
+        with self._lock:
+            attempt = self._attempt = self._attempt or self._start_opening()
+        try:
+            client = attempt.result(timeout=self.timeout)
+        except FutureTimeout:
+            raise StoreUnavailable(f"the example store at {self.url} did not answer within {self.timeout:g} s "
+                                   "(opening); try again shortly") from None
+        except Exception as exc:
+            raise self.failure(exc, "opening") from exc
+        finally:
+            with self._lock:
+                if attempt.done() and self._attempt is attempt:
+                    self._attempt = None
+        client._server._session.timeout = httpx.Timeout(self.timeout)  # the one session every later call uses
+        return client
+
+    def _start_opening(self) -> Future[Any]:
+        """Open a server client in a daemon thread: opening asks the server for its tenant and database on a session
+        without a timeout, so a server that never answers holds this thread, never the caller."""
+        import chromadb
+
         u = urlparse(self.url)
-        opened: dict[str, Any] = {}
+        attempt: Future[Any] = Future()
 
         def connect() -> None:
             try:
-                opened["client"] = chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
-                                                       ssl=u.scheme == "https", settings=_chroma_settings())
-            except BaseException as exc:  # handed to the caller's thread
-                opened["error"] = exc
+                attempt.set_result(chromadb.HttpClient(host=u.hostname or "localhost", port=u.port or 8000,
+                                                       ssl=u.scheme == "https", settings=_chroma_settings()))
+            except BaseException as exc:  # handed to whoever waits on the attempt
+                attempt.set_exception(exc)
 
-        # Opening already asks the server for the tenant and database, on a session without a timeout: a server
-        # that never answers leaves this daemon thread behind, never the caller.
-        thread = threading.Thread(target=connect, name="kgqa-chroma-open", daemon=True)
-        thread.start()
-        thread.join(self.timeout)
-        if thread.is_alive():
-            raise StoreUnavailable(f"the example store at {self.url} did not answer within {self.timeout:g} s "
-                                   "(opening); try again shortly")
-        if "error" in opened:
-            raise opened["error"]
-        client = opened["client"]
-        client._server._session.timeout = httpx.Timeout(self.timeout)  # the one session every later call uses
-        return client
+        threading.Thread(target=connect, name="kgqa-chroma-open", daemon=True).start()
+        return attempt
 
 
 def open_client(path: Path | None = None, url: str = "", timeout: float = 10.0) -> Any:

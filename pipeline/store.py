@@ -4,9 +4,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
-from pathlib import Path
 from typing import Any
 
 from pipeline.chroma_client import ChromaConnection, transport_cause
@@ -81,22 +79,14 @@ class ChromaStore:
         self._function = EncoderFunction(encoder)
         self._collection: Any = None
         self._opening = threading.Lock()
-        self._failed: tuple[StoreError, float] | None = None  # the last failure to open, and when
 
     @property
     def client(self) -> Any:
-        """The chromadb client, opened at first use. After a failure to open, the calls of the next ``timeout``
-        seconds fail at once with the same message rather than queueing behind one another's timeouts."""
+        """The chromadb client, opened at first use."""
         if self._client is None:
+            client = self.connection.open()  # (waits outside the lock: concurrent callers share one attempt)
             with self._opening:
-                if self._client is None:
-                    if self._failed and time.monotonic() - self._failed[1] < self.connection.timeout:
-                        raise type(self._failed[0])(str(self._failed[0]))
-                    try:
-                        self._client = self.connection.open()
-                    except StoreError as exc:
-                        self._failed = (exc, time.monotonic())
-                        raise
+                self._client = self._client or client
         return self._client
 
     def _failure(self, exc: Exception, doing: str) -> StoreError:

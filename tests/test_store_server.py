@@ -80,6 +80,17 @@ def test_a_server_that_never_answers_is_given_up_after_the_timeout_when_opening(
         f"the example store at {silent.url} did not answer within 1 s (opening); try again shortly"
 
 
+def test_a_hanging_server_holds_one_opening_attempt_not_one_per_question() -> None:
+    before = set(threading.enumerate())
+    with HoldingProxy(None) as silent:
+        connection = ChromaConnection(url=silent.url, timeout=0.3)
+        for _ in range(3):
+            assert isinstance(returns(connection.open), StoreUnavailable)
+            time.sleep(0.3)  # past the remembered failure: the next call waits again
+        openers = [t for t in set(threading.enumerate()) - before if t.name == "kgqa-chroma-open"]
+        assert silent.connections == 1 and len(openers) == 1
+
+
 def test_a_store_whose_server_comes_back_connects_on_the_next_question(chroma: ChromaServer, settings: Settings,
                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     host, port = chroma.url.removeprefix("http://").split(":")
