@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -94,6 +95,14 @@ class Replica:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
         return self.proc.wait(timeout=60)
+
+
+def settle(replicas: list[Replica], timeout: float = 60) -> None:
+    """Until every replica's workers are idle (polled through /healthz)."""
+    deadline = time.monotonic() + timeout
+    while not all(r.idle() for r in replicas):
+        assert time.monotonic() < deadline, "the replicas did not settle"
+        threading.Event().wait(0.05)  # between polls of the condition above
 
 
 def mention(text: str, channel: str, user: str = "U1") -> dict[str, Any]:

@@ -3,8 +3,6 @@ sharing a dedup file: each event is answered exactly once, and a restarted repli
 from __future__ import annotations
 
 import random
-import threading
-import time
 from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -13,18 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.bot.harness import STORY_CLOZE, is_answer
-from tests.bot.replicas import Replica, mention, proc_env, run_proc
+from tests.bot.replicas import Replica, mention, proc_env, run_proc, settle
 from tests.servers.slack_api import SlackAPIServer
 
 N = 40
-
-
-def settle(replicas: list[Replica], timeout: float = 60) -> None:
-    """Until every replica's workers are idle (polled through /healthz)."""
-    deadline = time.monotonic() + timeout
-    while not all(r.idle() for r in replicas):
-        assert time.monotonic() < deadline, "the replicas did not settle"
-        threading.Event().wait(0.05)  # between polls of the condition above
 
 
 @pytest.fixture

@@ -79,6 +79,7 @@ class SlackAPIServer:
 
     def __init__(self, *, require_token: bool = True) -> None:
         self.require_token = require_token
+        self.socket_mode_url = ""  # what apps.connections.open hands a Socket Mode app (tests/servers/socket_mode.py)
         self._cond = threading.Condition()
         self._calls: list[Call] = []
         self._uploads: dict[str, bytes] = {}
@@ -246,8 +247,10 @@ class SlackAPIServer:
             token = _token(headers, params)
             if token is None:
                 return _Reply(200, {"ok": False, "error": "not_authed"})
-            if not token.startswith("xox"):
+            if not token.startswith("xox") and not token.startswith("xapp-"):
                 return _Reply(200, {"ok": False, "error": "invalid_auth"})
+            if token.startswith("xapp-") != (method == "apps.connections.open"):  # app tokens open links only
+                return _Reply(200, {"ok": False, "error": "not_allowed_token_type"})
         if method in self._canned:
             return _Reply(200, self._canned[method])
         handler = _METHODS.get(method)
@@ -282,6 +285,11 @@ class SlackAPIServer:
             "bot_id": BOT_ID,
             "is_enterprise_install": False,
         }
+
+    def _apps_connections_open(self, params: dict[str, Any]) -> dict[str, Any]:
+        if not self.socket_mode_url:
+            return {"ok": False, "error": "socket_mode_not_enabled"}
+        return {"ok": True, "url": self.socket_mode_url}
 
     def _message(self, params: dict[str, Any], ts: str) -> dict[str, Any]:
         message: dict[str, Any] = {
@@ -415,6 +423,7 @@ class SlackAPIServer:
 
 _METHODS: dict[str, Callable[[SlackAPIServer, dict[str, Any]], dict[str, Any]]] = {
     "auth.test": SlackAPIServer._auth_test,
+    "apps.connections.open": SlackAPIServer._apps_connections_open,
     "chat.postMessage": SlackAPIServer._chat_post_message,
     "chat.update": SlackAPIServer._chat_update,
     "chat.postEphemeral": SlackAPIServer._chat_post_ephemeral,

@@ -99,24 +99,11 @@ def post_event(
     )
 
 
-def post_command(
-    app_url: str,
-    secret: str,
-    command: str,
-    text: str,
-    *,
-    user_id: str = "U1",
-    user_name: str = "alice",
-    channel_id: str = "C1",
-    channel_name: str = "general",
-    response_url: str = "https://hooks.slack.com/commands/T1/1/x",
-    trigger_id: str = "1.2.3",
-    team_id: str = TEAM_ID,
-    timestamp: int | None = None,
-    timeout: float = 10,
-) -> tuple[int, str]:
-    """Invoke a slash command, form-encoded like Slack does (give ``response_url=srv.response_url(...)``)."""
-    form = {
+def command_form(command: str, text: str, *, user_id: str = "U1", user_name: str = "alice", channel_id: str = "C1",
+                 channel_name: str = "general", response_url: str = "https://hooks.slack.com/commands/T1/1/x",
+                 trigger_id: str = "1.2.3", team_id: str = TEAM_ID) -> dict[str, str]:
+    """The fields Slack sends for a slash command (form-encoded over HTTP, the payload of a Socket Mode envelope)."""
+    return {
         "token": VERIFICATION_TOKEN,
         "team_id": team_id,
         "team_domain": TEAM_DOMAIN,
@@ -131,7 +118,13 @@ def post_command(
         "response_url": response_url,
         "trigger_id": trigger_id,
     }
-    body = urlencode(form).encode()
+
+
+def post_command(app_url: str, secret: str, command: str, text: str, *, timestamp: int | None = None,
+                 timeout: float = 10, **fields: str) -> tuple[int, str]:
+    """Invoke a slash command, form-encoded like Slack does (give ``response_url=srv.response_url(...)``); ``fields``
+    as ``command_form``'s."""
+    body = urlencode(command_form(command, text, **fields)).encode()
     return post_signed(
         app_url, secret, body, "application/x-www-form-urlencoded", timestamp=timestamp, timeout=timeout
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import socket
 import threading
+from collections.abc import Callable
 
 
 class HoldingProxy:
@@ -20,10 +21,8 @@ class HoldingProxy:
         self._sockets: list[socket.socket] = []
         self._lock = threading.Lock()
         self.connections = 0  # accepted so far
-        self._listener = socket.create_server(("127.0.0.1", 0))
-        self._listener.settimeout(0.05)
+        self._listener = listen(self._closed, self._take, "holding-proxy")
         self.url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
-        threading.Thread(target=self._accept, name="holding-proxy", daemon=True).start()
 
     def hold(self) -> None:
         """From now on, nothing a client sends reaches the target."""
@@ -37,17 +36,9 @@ class HoldingProxy:
             self._sockets.append(sock)
         return sock
 
-    def _accept(self) -> None:
-        while not self._closed.is_set():
-            try:
-                client, _ = self._listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            client.settimeout(None)
-            self.connections += 1
-            threading.Thread(target=self._serve, args=(self._keep(client),), daemon=True).start()
+    def _take(self, client: socket.socket) -> None:
+        self.connections += 1
+        self._serve(self._keep(client))
 
     def _serve(self, client: socket.socket) -> None:
         upstream: socket.socket | None = None
@@ -84,6 +75,27 @@ class HoldingProxy:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def listen(closed: threading.Event, serve: Callable[[socket.socket], None], name: str) -> socket.socket:
+    """A listening socket on 127.0.0.1 (a free port) whose connections are each served by ``serve`` in a daemon
+    thread, until ``closed`` is set or the socket is closed."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.05)  # how often the loop looks at ``closed``
+
+    def accept() -> None:
+        while not closed.is_set():
+            try:
+                sock, _ = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            sock.settimeout(None)
+            threading.Thread(target=serve, args=(sock,), daemon=True).start()
+
+    threading.Thread(target=accept, name=name, daemon=True).start()
+    return listener
 
 
 def _pump(source: socket.socket, sink: socket.socket) -> None:

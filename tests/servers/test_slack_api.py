@@ -272,3 +272,15 @@ def test_block_action_is_delivered(srv: SlackAPIServer, bolt_url: str) -> None:
     assert status == 200
     [call] = srv.wait_for("reactions.add")
     assert call.params["name"] == "white_check_mark"
+
+
+def test_apps_connections_open_takes_only_an_app_token(srv: SlackAPIServer, client: WebClient) -> None:
+    app = WebClient(token="xapp-1-A1-2-secret", base_url=srv.url)
+    with pytest.raises(SlackApiError, match="socket_mode_not_enabled"):
+        app.apps_connections_open(app_token="xapp-1-A1-2-secret")
+    srv.socket_mode_url = "ws://127.0.0.1:9/link/?ticket=t"
+    assert app.apps_connections_open(app_token="xapp-1-A1-2-secret")["url"] == srv.socket_mode_url
+    with pytest.raises(SlackApiError, match="not_allowed_token_type"):
+        client.apps_connections_open(app_token=TOKEN)  # a bot token cannot open a link
+    with pytest.raises(SlackApiError, match="not_allowed_token_type"):
+        app.chat_postMessage(channel="C1", text="hi")  # and an app token cannot post
