@@ -32,7 +32,9 @@ class ChromaConnection:
 
     @property
     def where(self) -> str:
-        return self.url or str(self.path)
+        """" at URL" or " at PATH", for messages; empty for a client opened elsewhere."""
+        place = self.url or (str(self.path) if self.path else "")
+        return f" at {place}" if place else ""
 
     def open(self) -> Any:
         """A chromadb client, telemetry off; StoreUnavailable when a server cannot be reached in time. For one
@@ -56,12 +58,12 @@ class ChromaConnection:
             import httpx
 
             if isinstance(cause, httpx.TimeoutException):
-                return StoreUnavailable(f"the example store at {self.where} did not answer within {self.timeout:g} s "
+                return StoreUnavailable(f"the example store{self.where} did not answer within {self.timeout:g} s "
                                         f"({doing}); try again shortly")
-            return StoreUnavailable(f"the example store at {self.where} could not be reached ({doing}: "
+            return StoreUnavailable(f"the example store{self.where} could not be reached ({doing}: "
                                     f"{type(cause).__name__}); check that the Chroma server is running")
         verb = "cannot be opened" if doing == "opening" else f"failed {doing}"
-        return StoreError(f"the example store at {self.where} {verb} ({type(exc).__name__}: {exc}); "
+        return StoreError(f"the example store{self.where} {verb} ({type(exc).__name__}: {exc}); "
                           "run `kgqa index --rebuild`")
 
     def _embedded(self) -> Any:

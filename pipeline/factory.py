@@ -44,9 +44,11 @@ def _encoder(name: str) -> Encoder:
 
 def build_store(settings: Settings) -> ChromaStore:
     """The example store; a Chroma server is connected at first use, so a bot starts (and says so) while it is down."""
-    connection = ChromaConnection(settings.chroma_path, settings.chroma_url, settings.store_timeout)
-    client = connection if settings.chroma_url else connection.open()
-    return ChromaStore(client, build_encoder(settings), settings.collection)
+    store = ChromaStore(ChromaConnection(settings.chroma_path, settings.chroma_url, settings.store_timeout),
+                        build_encoder(settings), settings.collection)
+    if not settings.chroma_url:
+        store.open()  # an embedded store opens now: a broken one is reported before anything starts
+    return store
 
 
 def index_examples(settings: Settings) -> list[Example]:

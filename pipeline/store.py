@@ -89,6 +89,10 @@ class ChromaStore:
                 self._client = self._client or client
         return self._client
 
+    def open(self) -> None:
+        """Open the client now rather than at first use."""
+        _ = self.client
+
     def _failure(self, exc: Exception, doing: str) -> StoreError:
         return exc if isinstance(exc, StoreError) else self.connection.failure(exc, doing)
 

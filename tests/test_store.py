@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.chroma_client import open_client
 from pipeline.errors import StoreError
-from pipeline.factory import build_index
+from pipeline.factory import build_index, build_store
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
@@ -85,3 +85,14 @@ def test_an_empty_or_corrupt_store_is_a_clear_error(settings: Settings) -> None:
     (corrupt.chroma_path / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError, match="kgqa index"):
         small_store(corrupt).search("anything", 3)
+
+
+def test_a_corrupt_store_is_reported_with_its_place_and_the_fix_when_built(settings: Settings,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    settings.chroma_path.mkdir(parents=True)
+    (settings.chroma_path / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError) as caught:
+        build_store(settings)
+    assert str(caught.value).startswith(f"the example store at {settings.chroma_path} cannot be opened (")
+    assert str(caught.value).endswith("run `kgqa index --rebuild`")
