@@ -5,7 +5,9 @@ import logging
 import os
 import signal
 import sys
+import threading
 
+from slack_bolt import App
 from slack_bolt.error import BoltError
 from slack_sdk.errors import SlackApiError
 
@@ -61,11 +63,9 @@ def main() -> int:
         server = BotServer(app, Health(pipeline, pool), host=host, port=settings.http_port,
                            path=None if settings.slack_app_token else EVENTS_PATH)
         if settings.slack_app_token:
-            from slack_bolt.adapter.socket_mode import SocketModeHandler
-
             server.start()
             log.info("connecting to Slack in Socket Mode; health at %s/healthz", server.base)
-            SocketModeHandler(app, settings.slack_app_token).start()
+            return _socket_mode(app, settings)
         else:
             log.info("listening on %s (events) and %s/healthz", server.url, server.base)
             server.serve_forever()
@@ -77,6 +77,29 @@ def main() -> int:
     finally:
         pool.wait_idle(timeout=60)
         pool.close()
+    return 0
+
+
+def _socket_mode(app: App, settings: Settings) -> int:
+    """Open Slack's Socket Mode link and serve events over it until interrupted; 2 when the link cannot be opened."""
+    from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+    handler = SocketModeHandler(app, settings.slack_app_token)
+    try:
+        handler.connect()
+    except SlackApiError as exc:
+        log.error("Slack would not open a Socket Mode connection (%s): check SLACK_APP_TOKEN (an xapp- token with "
+                  "the connections:write scope) and that Socket Mode is on for the app", exc.response.get("error"))
+        return 2
+    except OSError as exc:  # URLError included
+        log.error("cannot reach Slack's Web API at %s to open a Socket Mode connection: %s",
+                  settings.slack_api_url or "https://slack.com/api/", getattr(exc, "reason", exc))
+        return 2
+    log.info("connected to Slack in Socket Mode")
+    try:
+        threading.Event().wait()  # events are served by the handler's threads; SIGTERM/Ctrl-C ends the wait
+    finally:
+        handler.close()
     return 0
 
 

@@ -1,16 +1,19 @@
 """Socket Mode end to end: `python -m bot` with an app token opens Slack's link (a WebSocket stand-in on loopback,
 handed out by the Web API stand-in's apps.connections.open), acknowledges every envelope, answers in the thread,
 answers a redelivered envelope once, sends slash-command responses to their response_url, and reconnects when
-Slack asks it to."""
+Slack asks it to; a link Slack will not open ends the bot with the reason, not a traceback."""
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.bot.harness import STORY_CLOZE, is_answer, shown
-from tests.bot.replicas import Replica, mention, proc_env, run_proc, settle
+from tests.bot.harness import STORY_CLOZE, TOKEN, is_answer, shown
+from tests.bot.replicas import ROOT, Replica, mention, proc_env, run_proc, settle
+from tests.servers.chroma import free_port
 from tests.servers.slack_api import Call, SlackAPIServer
 from tests.servers.slack_signing import command_form, event_envelope
 from tests.servers.socket_mode import SocketModeServer
@@ -69,10 +72,22 @@ def test_a_slash_command_over_the_link_answers_at_its_response_url(
 
 def test_the_bot_reconnects_when_slack_refreshes_the_link(
         linked: tuple[SlackAPIServer, SocketModeServer, Replica]) -> None:
-    slack, link, _ = linked
+    slack, link, bot = linked
     link.disconnect("refresh_requested")
     link.wait_connections(2)
     event = mention(STORY_CLOZE, "CSOCK2")
     link.wait_ack(link.send("events_api", event_envelope(event)))
     slack.wait_for(lambda c: is_answer(c) and c.params.get("channel") == "CSOCK2", timeout=60)
     assert [c.method for c in slack.calls].count("apps.connections.open") >= 2
+    assert bot.stop() == 0  # SIGTERM: the link is closed and the process ends cleanly
+
+
+def test_a_link_slack_will_not_open_ends_the_bot_with_the_reason(tmp_path: Path, sciqa_dir: Path) -> None:
+    env = proc_env(tmp_path / "home", sciqa_dir, KGQA_KG="snapshot", SLACK_BOT_TOKEN=TOKEN, SLACK_APP_TOKEN=APP_TOKEN,
+                   KGQA_HTTP_PORT=str(free_port()), KGQA_HTTP_HOST="127.0.0.1")
+    with SlackAPIServer() as slack:  # no socket_mode_url: Slack answers "socket_mode_not_enabled"
+        done = subprocess.run([sys.executable, "-m", "tests.bot.proc", "bot"], env={**env, "SLACK_API_URL": slack.url},
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert "Slack would not open a Socket Mode connection (socket_mode_not_enabled)" in done.stderr
+    assert "Traceback" not in done.stderr and APP_TOKEN not in done.stderr
