@@ -66,6 +66,19 @@ class ChromaConnection:
         return StoreError(f"the example store{self.where} {verb} ({type(exc).__name__}: {exc}); "
                           "run `kgqa index --rebuild`")
 
+    def set_aside(self) -> Path:
+        """Move an embedded store that cannot be opened out of the way (renamed, never deleted), so a new one can be
+        built in its place; returns where it went."""
+        from chromadb.api.shared_system_client import SharedSystemClient
+
+        assert self.path is not None and not self.url
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        aside = self.path.with_name(f"{self.path.name}.broken-{stamp}")
+        self.path.rename(aside)
+        # chromadb keeps the system it failed to start, by path: drop it, so the new store starts a fresh one
+        SharedSystemClient.clear_system_cache()
+        return aside
+
     def _embedded(self) -> Any:
         import chromadb
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import textview
-from pipeline.errors import KgqaError
+from pipeline.chroma_client import ChromaConnection
+from pipeline.errors import KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.settings import Settings
 
@@ -24,7 +25,17 @@ def _progress(total: int, _: int) -> Callable[[int], None]:
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     if args.splits:
         settings = settings.with_(index_splits=args.splits)
-    store = build_store(settings)
+    try:
+        store = build_store(settings)
+    except StoreError as exc:
+        if not args.rebuild or settings.chroma_url:
+            raise
+        aside = ChromaConnection(settings.chroma_path).set_aside()
+        cause = exc.__cause__ or exc
+        print(f"kgqa: the example store at {settings.chroma_path} cannot be opened ({type(cause).__name__}: {cause}); "
+              f"moved it to {aside} (kept: the team's pairs in it could not be read) and building a new one",
+              file=sys.stderr)
+        store = build_store(settings)
     rebuilt, count = build_index(settings, store, rebuild=args.rebuild, progress=_progress)
     team = len(store.examples("team"))
     state = "built" if rebuilt else "already up to date"

@@ -15,6 +15,7 @@ from pipeline.kg.local import LocalKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql import add_prefixes
+from tests.fakes import HashEncoder
 from tests.servers.virtuoso import VirtuosoServer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -139,3 +140,25 @@ def test_errors_exit_non_zero_with_one_line(env: pytest.MonkeyPatch, capsys: pyt
     assert code == 2 and err.strip() == "kgqa: the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)"
     code, _, err = run(capsys, "ask", "--kg", "/no/such/file.nt", "q?")
     assert code == 2 and "unknown KG target" in err
+
+
+def test_index_rebuild_replaces_an_unreadable_store_and_keeps_the_broken_one(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, sciqa_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for var in list(os.environ):
+        if var.startswith(("KGQA_", "SLACK_")):
+            monkeypatch.delenv(var)
+    monkeypatch.setenv("KGQA_HOME", str(tmp_path))
+    monkeypatch.setenv("SCIQA_DIR", str(sciqa_dir))
+    monkeypatch.setenv("KGQA_INDEX_SPLITS", "valid")
+    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    (tmp_path / "chroma").mkdir()
+    (tmp_path / "chroma" / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
+    code, _, err = run(capsys, "index")
+    assert code == 2 and err.strip().endswith("run `kgqa index --rebuild`")
+    code, out, err = run(capsys, "index", "--rebuild")  # the fix the message gives must work
+    [aside] = tmp_path.glob("chroma.broken-*")
+    assert code == 0 and "example store built: 257 pairs" in out
+    assert f"moved it to {aside} (kept" in err
+    assert (aside / "chroma.sqlite3").read_bytes().startswith(b"this is not a database")
+    code, out, _ = run(capsys, "index")
+    assert code == 0 and "already up to date: 257 pairs" in out
