@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline import textview
 from pipeline.chroma_client import ChromaConnection
-from pipeline.errors import KgqaError, StoreError
+from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.settings import Settings
 
@@ -104,6 +104,34 @@ def cmd_kg_load(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
+def cmd_team(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.team import export_pairs, import_pairs
+
+    store = build_store(settings)
+    where = settings.chroma_url or settings.chroma_path
+    if args.team_command == "export":
+        if args.file in (None, "-"):
+            count = export_pairs(store, sys.stdout)
+        else:
+            with open(args.file, "w", encoding="utf-8") as out:
+                count = export_pairs(store, out)
+        print(f"exported {_pairs(count)} from {where}", file=sys.stderr)
+        return 0
+    try:
+        with open(args.file, encoding="utf-8") as lines:
+            report = import_pairs(store, lines, settings.max_question_chars)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {args.file}: {exc}") from exc
+    print(f"imported {_pairs(report.added)} into {where}; skipped {len(report.skipped)}")
+    for number, why in report.skipped:
+        print(f"  line {number}: {why}", file=sys.stderr)
+    return 3 if report.skipped else 0
+
+
+def _pairs(count: int) -> str:
+    return f"{count} team pair{'' if count == 1 else 's'}"
+
+
 class _NoStore:
     def search(self, question: str, k: int) -> list[Any]:
         return []
@@ -156,6 +184,13 @@ def parser() -> argparse.ArgumentParser:
     load.add_argument("source")
     load.add_argument("--store", help="the pyoxigraph store folder (default: $KGQA_HOME/kg)")
     load.set_defaults(func=cmd_kg_load)
+    team = sub.add_parser("team", help="the team's taught pairs as a JSON-lines file (backup, moving stores)")
+    team_sub = team.add_subparsers(dest="team_command", required=True)
+    export = team_sub.add_parser("export", help="write the team's pairs, one JSON object per line")
+    export.add_argument("file", nargs="?", help="where to write (default: standard output)")
+    imported = team_sub.add_parser("import", help="add pairs from a file written by export (checked like teaching)")
+    imported.add_argument("file")
+    team.set_defaults(func=cmd_team)
     ev = sub.add_parser("eval", help="score the system on SciQA question sets")
     try:
         from pipeline.eval.cli import add_eval_arguments

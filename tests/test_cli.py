@@ -162,3 +162,33 @@ def test_index_rebuild_replaces_an_unreadable_store_and_keeps_the_broken_one(
     assert (aside / "chroma.sqlite3").read_bytes().startswith(b"this is not a database")
     code, out, _ = run(capsys, "index")
     assert code == 0 and "already up to date: 257 pairs" in out
+
+
+def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                                                       sciqa_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pipeline.factory import build_store
+    from pipeline.records import Example
+    from pipeline.settings import Settings
+    from pipeline.store import team_id
+
+    for var in list(os.environ):
+        if var.startswith(("KGQA_", "SLACK_")):
+            monkeypatch.delenv(var)
+    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    question = "Which papers use the Zebra-7 benchmark?"
+    build_store(Settings(home=tmp_path / "a")).add([Example(team_id(question), question, "ASK { ?s ?p ?o }", "",
+                                                            "team")])
+    monkeypatch.setenv("KGQA_HOME", str(tmp_path / "a"))
+    code, _, err = run(capsys, "team", "export", str(tmp_path / "team.jsonl"))
+    assert code == 0 and "exported 1 team pair from" in err
+    (tmp_path / "team.jsonl").write_text((tmp_path / "team.jsonl").read_text() + '{"question": "x", "sparql": '
+                                         '"DROP ALL"}\n', encoding="utf-8")
+    monkeypatch.setenv("KGQA_HOME", str(tmp_path / "b"))
+    code, out, err = run(capsys, "team", "import", str(tmp_path / "team.jsonl"))
+    assert code == 3 and out.startswith("imported 1 team pair into") and "skipped 1" in out
+    assert "line 2: refused" in err
+    code, out, _ = run(capsys, "team", "export")
+    assert code == 0 and json.loads(out) == {"id": team_id(question), "question": question,
+                                             "sparql": "ASK { ?s ?p ?o }"}
+    code, _, err = run(capsys, "team", "import", str(tmp_path / "missing.jsonl"))
+    assert code == 2 and "cannot read" in err

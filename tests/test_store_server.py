@@ -2,6 +2,7 @@
 happens when that server is down, stops answering mid-session or never answers at all."""
 from __future__ import annotations
 
+import io
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,6 +18,7 @@ from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store import ChromaStore, team_id
+from pipeline.team import export_pairs, import_pairs
 from tests.fakes import HashEncoder, RecordingKG
 from tests.servers.chroma import ChromaServer
 from tests.servers.sparql_endpoint import refused_url
@@ -163,3 +165,17 @@ def test_a_bot_starts_while_its_chroma_server_is_down_and_says_so(settings: Sett
         answer = pipe.ask("Which model has achieved the highest Accuracy score on the Story Cloze Test dataset?")
     assert f"the example store at {url} could not be reached" in answer.explanation
     assert "check that the Chroma server is running" in answer.explanation
+
+
+def test_team_pairs_exported_from_an_embedded_store_move_into_the_server(chroma: ChromaServer, settings: Settings,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    question = "Which papers use the Zebra-7 benchmark?"
+    embedded = ChromaStore(open_client(settings.home / "embedded"), HashEncoder(), "before-server")
+    embedded.add([Example(team_id(question), question, "ASK { ?s ?p ?o }", "", "team")])
+    backup = io.StringIO()
+    assert export_pairs(embedded, backup) == 1
+    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    server = settings.with_(chroma_url=chroma.url, collection="migrated")
+    assert import_pairs(build_store(server), backup.getvalue().splitlines()).added == 1
+    found = build_store(server).search(question, 1)[0].example  # another replica sees it
+    assert (found.question, found.sparql, found.source) == (question, "ASK { ?s ?p ?o }", "team")
