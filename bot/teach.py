@@ -14,6 +14,7 @@ from bot.text import clean_question, split_teach
 from pipeline.records import Example
 from pipeline.sparql import gate
 from pipeline.store import team_id
+from pipeline.team import JOURNAL, record
 
 log = logging.getLogger("kgqa.bot")
 APPROVE, REJECT = "kgqa_approve", "kgqa_reject"
@@ -37,6 +38,10 @@ def check_and_add(bot: Bot, question: str, sparql: str) -> tuple[str | None, str
     found = "yes/no" if rows and rows.boolean is not None else f"{len(rows.rows) if rows else 0} rows"
     example = Example(team_id(cleaned.text), cleaned.text, sparql, "", "team")
     bot.pipeline.store.add([example])
+    try:
+        record(bot.settings.home / JOURNAL, [example])
+    except OSError as exc:  # the pair is stored; only its copy for a rebuild is missing
+        log.warning("could not add %s to the team journal: %s", example.id, exc)
     bot.log("taught", id=example.id, rows=found)
     return example.id, f"it ran and returned {found}"
 

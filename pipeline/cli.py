@@ -13,6 +13,8 @@ from pipeline.chroma_client import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.settings import Settings
+from pipeline.store import ChromaStore
+from pipeline.team import JOURNAL, export_pairs, import_pairs
 
 
 def _progress(total: int, _: int) -> Callable[[int], None]:
@@ -25,23 +27,34 @@ def _progress(total: int, _: int) -> Callable[[int], None]:
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     if args.splits:
         settings = settings.with_(index_splits=args.splits)
-    try:
-        store = build_store(settings)
-    except StoreError as exc:
-        if not args.rebuild or settings.chroma_url:
-            raise
-        aside = ChromaConnection(settings.chroma_path).set_aside()
-        cause = exc.__cause__ or exc
-        print(f"kgqa: the example store at {settings.chroma_path} cannot be opened ({type(cause).__name__}: {cause}); "
-              f"moved it to {aside} (kept: the team's pairs in it could not be read) and building a new one",
-              file=sys.stderr)
-        store = build_store(settings)
+    store, replaced = _store_to_index(settings, args.rebuild)
     rebuilt, count = build_index(settings, store, rebuild=args.rebuild, progress=_progress)
+    journal = settings.home / JOURNAL
+    if replaced and journal.is_file():
+        with journal.open(encoding="utf-8") as lines:
+            restored = import_pairs(store, lines, settings.max_question_chars)
+        count = store.count()
+        print(f"kgqa: restored {_pairs(restored.added)} from {journal}", file=sys.stderr)
     team = len(store.examples("team"))
     state = "built" if rebuilt else "already up to date"
     print(f"example store {state}: {count} pairs ({count - team} from SciQA {settings.index_splits}, {team} from "
           f"the team) in {settings.chroma_url or settings.chroma_path}")
     return 0
+
+
+def _store_to_index(settings: Settings, rebuild: bool) -> tuple[ChromaStore, bool]:
+    """The store, and whether it is a new one in place of an embedded store that could not be opened: the fix
+    that error names is ``kgqa index --rebuild``, so with --rebuild the broken store is moved aside (kept)."""
+    try:
+        return build_store(settings), False
+    except StoreError as exc:
+        if not rebuild or settings.chroma_url:
+            raise
+        aside = ChromaConnection(settings.chroma_path).set_aside()
+        cause = exc.__cause__ or exc
+        print(f"kgqa: the example store at {settings.chroma_path} cannot be opened ({type(cause).__name__}: {cause}); "
+              f"moved it to {aside} (kept) and building a new one", file=sys.stderr)
+        return build_store(settings), True
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
@@ -105,8 +118,6 @@ def cmd_kg_load(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_team(args: argparse.Namespace, settings: Settings) -> int:
-    from pipeline.team import export_pairs, import_pairs
-
     store = build_store(settings)
     where = settings.chroma_url or settings.chroma_path
     if args.team_command == "export":

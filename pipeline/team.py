@@ -1,15 +1,21 @@
 """The team's taught pairs as a file: a backup, and the way to carry them to another store (an embedded store to a
 Chroma server, one workspace's bot to another's).
 
-One JSON object per line: ``{"id", "question", "sparql"}``. Importing puts every pair through the same checks as
-teaching in Slack, minus running it (an import may happen where the knowledge graph is out of reach): a question in
-words of at most the question cap, and a query the read-only gate passes and parses.
+One JSON object per line: ``{"id", "question", "sparql"}``. The bot also appends every pair it stores to a journal
+in that format (``$KGQA_HOME/team-pairs.jsonl``), so the team's teaching outlives a store that has to be thrown
+away: ``kgqa index --rebuild`` imports the journal into a store it builds in place of an unreadable one.
+
+Importing puts every pair through the same checks as teaching in Slack, minus running it (an import may happen where
+the knowledge graph is out of reach): a question in words of at most the question cap, and a query the read-only
+gate passes and parses.
 """
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TextIO
 
 from pipeline.core import clean_question
@@ -19,14 +25,31 @@ from pipeline.sparql import gate
 from pipeline.store import team_id
 
 BATCH = 256
+JOURNAL = "team-pairs.jsonl"  # under KGQA_HOME
+
+
+def _line(e: Example) -> str:
+    return json.dumps({"id": e.id, "question": e.question, "sparql": e.sparql}, ensure_ascii=False) + "\n"
 
 
 def export_pairs(store: ExampleStore, out: TextIO) -> int:
     """Write the store's team pairs (sorted by question), one JSON line each; how many were written."""
     pairs = sorted(store.examples("team"), key=lambda e: (e.question.lower(), e.id))
     for e in pairs:
-        out.write(json.dumps({"id": e.id, "question": e.question, "sparql": e.sparql}, ensure_ascii=False) + "\n")
+        out.write(_line(e))
     return len(pairs)
+
+
+def record(journal: Path, pairs: Iterable[Example]) -> None:
+    """Append pairs to the journal, on disk before this returns (one write per call: appends do not interleave)."""
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    data = "".join(_line(e) for e in pairs).encode("utf-8")
+    fd = os.open(journal, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 @dataclass

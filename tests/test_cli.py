@@ -153,15 +153,20 @@ def test_index_rebuild_replaces_an_unreadable_store_and_keeps_the_broken_one(
     monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
     (tmp_path / "chroma").mkdir()
     (tmp_path / "chroma" / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
+    question = "Which papers use the Zebra-7 benchmark?"  # taught earlier: the bot journalled it
+    (tmp_path / "team-pairs.jsonl").write_text(json.dumps({"question": question, "sparql": "ASK { ?s ?p ?o }"}) + "\n",
+                                               encoding="utf-8")
     code, _, err = run(capsys, "index")
     assert code == 2 and err.strip().endswith("run `kgqa index --rebuild`")
     code, out, err = run(capsys, "index", "--rebuild")  # the fix the message gives must work
     [aside] = tmp_path.glob("chroma.broken-*")
-    assert code == 0 and "example store built: 257 pairs" in out
-    assert f"moved it to {aside} (kept" in err
+    assert code == 0 and "example store built: 258 pairs (257 from SciQA valid, 1 from the team)" in out
+    assert f"moved it to {aside} (kept)" in err and "restored 1 team pair from" in err
     assert (aside / "chroma.sqlite3").read_bytes().startswith(b"this is not a database")
+    code, out, _ = run(capsys, "lookup", question, "-k", "1")
+    assert code == 0 and question in out
     code, out, _ = run(capsys, "index")
-    assert code == 0 and "already up to date: 257 pairs" in out
+    assert code == 0 and "already up to date: 258 pairs" in out
 
 
 def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

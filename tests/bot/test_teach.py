@@ -1,6 +1,7 @@
 """Teaching, human-gated: 👍 proposes, only a maintainer's approval stores, and the next lookup finds it."""
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from tests.bot.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
@@ -38,11 +39,15 @@ def test_thumbs_up_then_maintainer_approval_adds_the_pair_that_lookup_then_finds
     assert pair.question == STORY_CLOZE and 'FILTER (str(?dataset_lbl) = "Story Cloze Test")' in pair.sparql
     assert pair.source == "team" and pair.id.startswith("team-")
     assert f"*1.00* · team `{pair.id}`" in lookup(bot, "after")
+    journal = (bot.settings.home / "team-pairs.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in journal] == [{"id": pair.id, "question": pair.question,
+                                                       "sparql": pair.sparql}]
 
 
 def test_thumbs_up_alone_stores_nothing(bot: Harness) -> None:
     thumbs_up(bot)
     assert team_pairs(bot) == [] and "team `team-" not in lookup(bot, "before")
+    assert not (bot.settings.home / "team-pairs.jsonl").exists()
 
 
 def test_approval_by_someone_who_is_not_a_maintainer_stores_nothing(bot: Harness) -> None:
