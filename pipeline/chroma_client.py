@@ -32,7 +32,7 @@ class ChromaConnection:
 
     @property
     def where(self) -> str:
-        """" at URL" or " at PATH", for messages; empty for a client opened elsewhere."""
+        """Where the store is, as ' at URL' or ' at PATH' for messages; empty for a client opened elsewhere."""
         place = self.url or (str(self.path) if self.path else "")
         return f" at {place}" if place else ""
 
@@ -44,12 +44,14 @@ class ChromaConnection:
         if failed and time.monotonic() - failed[1] < self.timeout:
             raise type(failed[0])(str(failed[0]))
         try:
-            return self._server() if self.url else self._embedded()
+            client = self._server() if self.url else self._embedded()
         except StoreError as exc:
             self._failed = (exc, time.monotonic()) if isinstance(exc, StoreUnavailable) else None
             raise
         except Exception as exc:
             raise self.failure(exc, "opening") from exc
+        self._failed = None
+        return client
 
     def failure(self, exc: BaseException, doing: str) -> StoreError:
         """The error a user should read for ``exc``, raised while ``doing`` something with the store."""
@@ -58,13 +60,16 @@ class ChromaConnection:
             import httpx
 
             if isinstance(cause, httpx.TimeoutException):
-                return StoreUnavailable(f"the example store{self.where} did not answer within {self.timeout:g} s "
-                                        f"({doing}); try again shortly")
+                return self.timed_out(doing)
             return StoreUnavailable(f"the example store{self.where} could not be reached ({doing}: "
                                     f"{type(cause).__name__}); check that the Chroma server is running")
         verb = "cannot be opened" if doing == "opening" else f"failed {doing}"
         return StoreError(f"the example store{self.where} {verb} ({type(exc).__name__}: {exc}); "
                           "run `kgqa index --rebuild`")
+
+    def timed_out(self, doing: str) -> StoreUnavailable:
+        return StoreUnavailable(f"the example store{self.where} did not answer within {self.timeout:g} s ({doing}); "
+                                "try again shortly")
 
     def set_aside(self) -> Path:
         """Move an embedded store that cannot be opened out of the way (renamed, never deleted), so a new one can be
@@ -94,8 +99,7 @@ class ChromaConnection:
         try:
             client = attempt.result(timeout=self.timeout)
         except FutureTimeout:
-            raise StoreUnavailable(f"the example store at {self.url} did not answer within {self.timeout:g} s "
-                                   "(opening); try again shortly") from None
+            raise self.timed_out("opening") from None
         except Exception as exc:
             raise self.failure(exc, "opening") from exc
         finally:
