@@ -22,9 +22,8 @@ from pipeline.core import clean_question
 from pipeline.parts import ExampleStore
 from pipeline.records import Example
 from pipeline.sparql import gate
-from pipeline.store import team_id
+from pipeline.store import BATCH, team_id
 
-BATCH = 256
 JOURNAL = "team-pairs.jsonl"  # under KGQA_HOME
 
 

@@ -37,7 +37,8 @@ class HoldingProxy:
         return sock
 
     def _take(self, client: socket.socket) -> None:
-        self.connections += 1
+        with self._lock:  # each connection is taken on a thread of its own
+            self.connections += 1
         self._serve(self._keep(client))
 
     def _serve(self, client: socket.socket) -> None:
