@@ -8,7 +8,7 @@ from bot.blocks import (
     section,
 )
 from pipeline.records import Answer, Retrieved, Rows
-from pipeline.sparql import string_literals
+from pipeline.sparql.text import string_literals
 
 ROWS_SHOWN = 25  # rows in the message; the rest go to the attached file
 TABLE_SECTIONS = 8

@@ -12,9 +12,9 @@ from bot.render import Message, notice
 from bot.state import Bot
 from bot.text import clean_question, split_teach
 from pipeline.records import Example
-from pipeline.sparql import gate
-from pipeline.store import team_id
-from pipeline.team import JOURNAL, record
+from pipeline.sparql.text import gate
+from pipeline.store.chroma import team_id
+from pipeline.store.team import JOURNAL, record
 
 log = logging.getLogger("kgqa.bot")
 APPROVE, REJECT = "kgqa_approve", "kgqa_reject"

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from pipeline import textview
-from pipeline.chroma_client import ChromaConnection
+from pipeline.store.connection import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore
-from pipeline.team import JOURNAL, export_pairs, import_pairs
+from pipeline.store.chroma import ChromaStore
+from pipeline.store.team import JOURNAL, export_pairs, import_pairs
 
 
 def _progress(total: int, _: int) -> Callable[[int], None]:

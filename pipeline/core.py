@@ -10,10 +10,10 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pipeline.errors import KgqaError
-from pipeline.explain import explain
+from pipeline.sparql.explain import explain
 from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
 from pipeline.records import Answer, Retrieved
-from pipeline.sparql import gate
+from pipeline.sparql.text import gate
 
 SHOTS = (1, 3, 5)
 T = TypeVar("T")

@@ -6,18 +6,18 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.chroma_client import ChromaConnection
+from pipeline.store.connection import ChromaConnection
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, fingerprint
+from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
-    from pipeline.forms import Labels
-    from pipeline.retrieval import Knowledge
+    from pipeline.matching.forms import Labels
+    from pipeline.store.retrieval import Knowledge
 
 GENERATORS = ("tgi", "openai", "adapter", "replay:PATH", "repair:replay:PATH")
 
@@ -37,7 +37,7 @@ def build_encoder(settings: Settings) -> Encoder:
 
 @lru_cache(maxsize=2)
 def _encoder(name: str) -> Encoder:
-    from pipeline.encoder import SentenceTransformerEncoder
+    from pipeline.store.encoder import SentenceTransformerEncoder
 
     return SentenceTransformerEncoder(name)
 
@@ -86,7 +86,7 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
 
         return AdapterGenerator(threshold, knowledge)
     if name in ("tgi", "openai") or name.startswith("repair:"):
-        from pipeline.repair import RepairingGenerator
+        from pipeline.generators.repair import RepairingGenerator
 
         repaired = RepairingGenerator(_llm(settings, name.removeprefix("repair:")),
                                       _vocabulary_of(knowledge), _labels_of(knowledge),
@@ -201,7 +201,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     if shots not in (1, 3, 5):
         raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
     base = store or build_store(settings)
-    from pipeline.retrieval import FormAwareStore
+    from pipeline.store.retrieval import FormAwareStore
 
     # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
     found = None if settings.retrieval == "plain" else FormAwareStore(base, base.encoder)

@@ -96,7 +96,7 @@ class Answer:
     error: str = ""
     kg: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
-    reading: str = ""  # what the query asks, in one sentence (pipeline.explain); set for every query run or tried
+    reading: str = ""  # what the query asks, in one sentence (pipeline.sparql.explain); set for every query run or tried
 
     @property
     def generator(self) -> str:

@@ -70,7 +70,7 @@ class Settings:
     dedup_path: Path | None = None  # a SQLite file shared by replicas (one host or volume); None = in memory
     dedup_ttl: float = 3600.0  # seconds an event id is remembered (Slack retries within minutes)
     slack_timeout: float = 15.0  # seconds for one Slack Web API call
-    retrieval: str = "form"  # "form": form-aware re-ranking (pipeline.retrieval); "plain": raw cosine neighbours
+    retrieval: str = "form"  # "form": form-aware re-ranking (pipeline.store.retrieval); "plain": raw cosine neighbours
     llm_fallback: str = "adapter"  # when the LLM fails or writes no query: "adapter" answers instead, or "none"
 
     @classmethod

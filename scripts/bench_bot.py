@@ -28,12 +28,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.guard import Limits  # noqa: E402
-from pipeline.chroma_client import open_client  # noqa: E402
+from pipeline.store.connection import open_client  # noqa: E402
 from pipeline.core import Pipeline  # noqa: E402
 from pipeline.factory import build_index, build_kg, build_store, sciqa  # noqa: E402
 from pipeline.generators.tgi import TGIGenerator  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
-from pipeline.store import ChromaStore  # noqa: E402
+from pipeline.store.chroma import ChromaStore  # noqa: E402
 from tests.bot.harness import Harness, is_answer, new_ts, shown  # noqa: E402
 from tests.fakes import HashEncoder  # noqa: E402
 from tests.servers.slack_api import SlackAPIServer  # noqa: E402

@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pipeline.kg.dump import load_dump  # noqa: E402
 from pipeline.kg.endpoint import EndpointKG  # noqa: E402
-from pipeline.sparql import add_prefixes  # noqa: E402
+from pipeline.sparql.text import add_prefixes  # noqa: E402
 from tests.kg.test_local import TEMPLATE_CASES  # noqa: E402
 from tests.servers.orkg_fixture import ntriples  # noqa: E402
 from tests.servers.virtuoso import VirtuosoServer  # noqa: E402

@@ -70,7 +70,7 @@ def settings(tmp_path: Path, sciqa_dir: Path) -> Settings:
 
 @pytest.fixture(scope="session")
 def encoder() -> Any:
-    from pipeline.encoder import SentenceTransformerEncoder
+    from pipeline.store.encoder import SentenceTransformerEncoder
 
     return SentenceTransformerEncoder("sentence-transformers/all-MiniLM-L6-v2")
 
@@ -83,9 +83,9 @@ def train_settings(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) ->
 @pytest.fixture(scope="session")
 def train_store(train_settings: Settings, encoder: Any) -> Any:
     """The real example store (MiniLM + Chroma on disk) over SciQA train, built once per session."""
-    from pipeline.chroma_client import open_client
+    from pipeline.store.connection import open_client
     from pipeline.factory import build_index
-    from pipeline.store import ChromaStore
+    from pipeline.store.chroma import ChromaStore
 
     store = ChromaStore(open_client(train_settings.chroma_path), encoder, train_settings.collection)
     build_index(train_settings, store)

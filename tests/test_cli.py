@@ -14,7 +14,7 @@ from pipeline.cli import main
 from pipeline.kg.local import LocalKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.sparql import add_prefixes
+from pipeline.sparql.text import add_prefixes
 from tests.fakes import HashEncoder
 from tests.servers.virtuoso import VirtuosoServer
 
@@ -174,7 +174,7 @@ def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.Monke
     from pipeline.factory import build_store
     from pipeline.records import Example
     from pipeline.settings import Settings
-    from pipeline.store import team_id
+    from pipeline.store.chroma import team_id
 
     for var in list(os.environ):
         if var.startswith(("KGQA_", "SLACK_")):

@@ -15,7 +15,7 @@ from pipeline.eval.run import run_pipeline
 from pipeline.eval.variants import build_set
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
-from pipeline.retrieval import FormAwareStore
+from pipeline.store.retrieval import FormAwareStore
 from pipeline.sciqa import SciQA
 
 REWORDED = Path(__file__).resolve().parents[1] / "docs" / "eval" / "reworded.json"

@@ -17,7 +17,7 @@ from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
 from pipeline.records import Answer, Retrieved
-from pipeline.sparql import syntax_errors
+from pipeline.sparql.text import syntax_errors
 
 NOT_IN_SNAPSHOT = "not in snapshot"
 

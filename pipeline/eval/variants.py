@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from pipeline.align import slots
+from pipeline.matching.align import slots
 from pipeline.sciqa import Record, SciQA
 from pipeline.settings import Settings
 

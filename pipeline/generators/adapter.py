@@ -4,12 +4,12 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from pipeline.align import pattern_spans
-from pipeline.fill import fill, names_in
-from pipeline.forms import Labels, form_of, slot_values
+from pipeline.matching.align import pattern_spans
+from pipeline.matching.fill import fill, names_in
+from pipeline.matching.forms import Labels, form_of, slot_values
 from pipeline.records import Generation, Retrieved
-from pipeline.retrieval import Knowledge
-from pipeline.wording import tidy
+from pipeline.store.retrieval import Knowledge
+from pipeline.matching.wording import tidy
 
 REUSE_MIN = 0.85  # a query without labels is reused as it is only for (nearly) the same question
 SUGGEST = 3

@@ -4,9 +4,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.errors import GeneratorError
-from pipeline.generators.llm import interpret
+from pipeline.generators.reply import interpret
 from pipeline.generators.tgi import _describe
-from pipeline.prompt import STOP_SEQUENCES, few_shot
+from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.records import Generation, Retrieved
 
 

@@ -7,8 +7,8 @@ import urllib.request
 from collections.abc import Sequence
 
 from pipeline.errors import GeneratorError
-from pipeline.generators.llm import interpret
-from pipeline.prompt import STOP_SEQUENCES, few_shot, vicuna
+from pipeline.generators.reply import interpret
+from pipeline.generators.prompt import STOP_SEQUENCES, few_shot, vicuna
 from pipeline.records import Generation, Retrieved
 
 RETRIES = 1  # one more try on "overloaded" (503) or a dropped connection; never after a timeout

@@ -12,7 +12,7 @@ from pathlib import Path
 from pipeline.errors import EndpointUnreachable
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Rows
-from pipeline.sparql import canonical
+from pipeline.sparql.text import canonical
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS answers (
     key TEXT PRIMARY KEY, endpoint TEXT, rows TEXT, stored REAL, used REAL)"""

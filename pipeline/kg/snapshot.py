@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from pipeline.errors import KnowledgeGraphError
 from pipeline.records import Rows
 from pipeline.sciqa import Record
-from pipeline.sparql import canonical, tokenize
+from pipeline.sparql.text import canonical, tokenize
 
 SNAPSHOT_DATE = "early 2023"
 CAVEAT = f"recorded from the ORKG in {SNAPSHOT_DATE} (SciQA benchmark); today's graph may differ"

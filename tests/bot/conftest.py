@@ -16,7 +16,7 @@ from pipeline.parts import Generator, KnowledgeGraph
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore
+from pipeline.store.chroma import ChromaStore
 from tests.bot.harness import MAINTAINER, Harness, hash_store, train_slice
 from tests.servers.slack_api import SlackAPIServer
 

@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.guard import Limits
-from pipeline.chroma_client import ChromaConnection
+from pipeline.store.connection import ChromaConnection
 from pipeline.core import Pipeline
 from pipeline.factory import build_generator, build_kg
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore
+from pipeline.store.chroma import ChromaStore
 from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, is_answer
 from tests.servers.slack_api import Call, SlackAPIServer
 from tests.servers.sparql_endpoint import EndpointServer, refused_url

@@ -17,12 +17,12 @@ from bot.app import create_app
 from bot.guard import Limits, WorkerPool
 from bot.health import Health
 from bot.server import BotServer
-from pipeline.chroma_client import open_client
+from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore
+from pipeline.store.chroma import ChromaStore
 from tests.fakes import HashEncoder
 from tests.servers.slack_api import Call, SlackAPIServer
 from tests.servers.slack_signing import post_command, post_event, post_interaction

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import pipeline.factory as factory
 from pipeline.records import Example
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, team_id
+from pipeline.store.chroma import ChromaStore, team_id
 from tests.fakes import HashEncoder
 
 

@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 from bot.proposals import Proposals
-from pipeline.chroma_client import open_client
+from pipeline.store.connection import open_client
 from pipeline.records import Example
-from pipeline.store import ChromaStore, team_id
+from pipeline.store.chroma import ChromaStore, team_id
 from tests.bot.harness import MAINTAINER, STORY_CLOZE, button_value, is_answer
 from tests.bot.replicas import ROOT, Replica, mention, proc_env, run_proc
 from tests.fakes import HashEncoder

@@ -10,7 +10,7 @@ import pytest
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.records import Example
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore
+from pipeline.store.chroma import ChromaStore
 from tests.bot.faults import SCENARIOS, TIMEOUTS, Scenario, run
 from tests.bot.harness import MAINTAINER, hash_store, shown
 

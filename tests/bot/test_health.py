@@ -16,7 +16,7 @@ from pipeline.generators.tgi import TGIGenerator
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
-from pipeline.store import ChromaStore
+from pipeline.store.chroma import ChromaStore
 from tests.bot.harness import Harness
 from tests.fakes import RecordingKG
 from tests.servers.sparql_endpoint import EndpointServer, refused_url

@@ -19,7 +19,7 @@ from pipeline.factory import build_generator
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.sparql import engine_procedures, forbidden_words
+from pipeline.sparql.text import engine_procedures, forbidden_words
 from tests.bot.harness import SECRET, Harness, hash_store, is_answer, new_ts, shown, train_slice
 from tests.bot.hostile_cases import CASES, Case
 from tests.fakes import RecordingProxy

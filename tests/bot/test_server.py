@@ -8,12 +8,12 @@ import urllib.request
 from pathlib import Path
 
 from bot.server import BotServer
-from pipeline.chroma_client import open_client
+from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore
+from pipeline.store.chroma import ChromaStore
 from tests.bot.harness import SECRET, Harness, new_ts
 from tests.fakes import HashEncoder
 from tests.servers.slack_api import SlackAPIServer

@@ -11,7 +11,7 @@ from pipeline.errors import GeneratorError
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.sciqa import SciQA
-from pipeline.sparql import squash
+from pipeline.sparql.text import squash
 
 EXAMPLES = [Retrieved(Example("AQ1", "List the title and ID of research papers that contain a benchmark over the "
                                      "CINIC-10 dataset?", 'SELECT ?p WHERE { ?d rdfs:label "CINIC-10" }', "T02"), 0.9)]

@@ -14,7 +14,7 @@ import pytest
 from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
 from pipeline.kg.endpoint import EndpointKG, summary
 from pipeline.kg.local import LocalKG
-from pipeline.sparql import add_prefixes
+from pipeline.sparql.text import add_prefixes
 from tests.kg.test_local import TEMPLATE_CASES, Case, canonical_rows, flat_rows
 from tests.servers import orkg_fixture as fx
 from tests.servers.virtuoso import VirtuosoServer

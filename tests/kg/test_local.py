@@ -17,7 +17,7 @@ import pytest
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.kg.local import LocalKG
 from pipeline.records import Rows
-from pipeline.sparql import add_prefixes
+from pipeline.sparql.text import add_prefixes
 from tests.servers import orkg_fixture as fx
 
 Row = tuple[str, ...]

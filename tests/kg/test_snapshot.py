@@ -8,7 +8,7 @@ import pytest
 from pipeline.errors import KnowledgeGraphError
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
-from pipeline.sparql import gate, squash
+from pipeline.sparql.text import gate, squash
 
 
 @pytest.fixture(scope="module")

@@ -9,12 +9,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from pipeline.errors import GeneratorError
-from pipeline.forms import Labels
-from pipeline.generators.llm import interpret
+from pipeline.matching.forms import Labels
+from pipeline.generators.reply import interpret
 from pipeline.parts import Generator
-from pipeline.prompt import NOTE, vicuna
+from pipeline.generators.prompt import NOTE, vicuna
 from pipeline.records import Generation, Retrieved
-from pipeline.sparql import string_literals, syntax_errors, tokenize
+from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
 

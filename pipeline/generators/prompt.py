@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.records import Retrieved
-from pipeline.sparql import squash
+from pipeline.sparql.text import squash
 
 SYSTEM = ("A chat between a curious user and an artificial intelligence assistant. "
           "The assistant gives helpful, detailed, and polite answers to the user's questions.")

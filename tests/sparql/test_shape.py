@@ -1,8 +1,8 @@
 """The lenient reader of a query's shape."""
 from __future__ import annotations
 
-from pipeline.shape import LabelFilter, read, stem
-from tests.test_forms import T01, T05
+from pipeline.sparql.shape import LabelFilter, read, stem
+from tests.matching.test_forms import T01, T05
 
 T04 = ('SELECT DISTINCT ?metric ?metric_lbl (MAX(?value) AS ?score) WHERE { { SELECT ?metric ?metric_lbl ?value '
        'WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = "IMDb") '

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.wording import norm_word, stem, tidy, word_sim
+from pipeline.matching.wording import norm_word, stem, tidy, word_sim
 
 Q = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
 

@@ -7,7 +7,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pipeline.chroma_client import ChromaConnection, transport_cause
+from pipeline.store.connection import ChromaConnection, transport_cause
 from pipeline.errors import StoreError, StoreUnavailable
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
@@ -39,7 +39,7 @@ class EncoderFunction:
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> EncoderFunction:
         """Chroma rebuilds the function from a stored collection's config; the model loads only if it is used."""
-        from pipeline.encoder import SentenceTransformerEncoder
+        from pipeline.store.encoder import SentenceTransformerEncoder
 
         return EncoderFunction(SentenceTransformerEncoder(str(config.get("model", ""))))
 

@@ -9,13 +9,13 @@ from typing import Any
 
 import pytest
 
-from pipeline.chroma_client import open_client
+from pipeline.store.connection import open_client
 from pipeline.errors import StoreError
 from pipeline.factory import build_index, build_store
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, team_id
+from pipeline.store.chroma import ChromaStore, team_id
 from tests.fakes import HashEncoder
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,8 +66,8 @@ def test_changed_data_or_model_rebuilds_and_keeps_team_pairs(settings: Settings)
 
 
 def test_the_store_persists_across_processes(train_settings: Settings, train_store: ChromaStore) -> None:
-    code = ("import json,sys; from pipeline.chroma_client import open_client; from pipeline.store import ChromaStore; "
-            "from pipeline.encoder import SentenceTransformerEncoder as E; "
+    code = ("import json,sys; from pipeline.store.connection import open_client; from pipeline.store.chroma import ChromaStore; "
+            "from pipeline.store.encoder import SentenceTransformerEncoder as E; "
             f"s = ChromaStore(open_client(__import__('pathlib').Path({str(train_settings.chroma_path)!r})), "
             "E('sentence-transformers/all-MiniLM-L6-v2')); "
             "r = s.search('List the code links in papers that use the BERT model in any benchmark?', 1)[0]; "

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.records import Generation
-from pipeline.sparql import extract_query, squash
+from pipeline.sparql.text import extract_query, squash
 
 MAX_REASON = 600
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.sparql import (
+from pipeline.sparql.text import (
     add_prefixes, canonical, extract_query, forbidden_words, gate, squash, string_literals, syntax_errors,
 )
 

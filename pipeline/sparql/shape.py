@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.sparql import Token, tokenize
+from pipeline.sparql.text import Token, tokenize
 
 _BLOCK_WORDS = frozenset({"OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "WHERE", "SELECT", "DISTINCT", "REDUCED",
                           "GROUP", "ORDER", "BY", "HAVING", "LIMIT", "OFFSET", "VALUES", "ASK", "BIND", "FILTER",

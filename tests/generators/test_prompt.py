@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.prompt import few_shot, vicuna
+from pipeline.generators.prompt import few_shot, vicuna
 from pipeline.records import Example, Retrieved
 
 

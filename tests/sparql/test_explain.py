@@ -6,12 +6,12 @@ import pytest
 from collections.abc import Sequence
 
 from pipeline.core import Pipeline
-from pipeline.explain import explain
+from pipeline.sparql.explain import explain
 from pipeline.records import Example, Generation, Retrieved, Rows
 from pipeline.sciqa import SciQA
 from tests.fakes import RecordingKG
-from tests.test_forms import T01, T05
-from tests.test_shape import T04
+from tests.matching.test_forms import T01, T05
+from tests.sparql.test_shape import T04
 
 T07 = ('SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl. FILTER (str(?model_lbl) = "BERT") '
        '?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark. ?cont orkgp:HAS_MODEL ?model; '

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from pipeline.shape import LabelFilter, Shape, read, stem
+from pipeline.sparql.shape import LabelFilter, Shape, read, stem
 
 # what a thing is called, by its class or by the predicate that leads to it
 CLASS_NOUNS = {"dataset": "datasets", "model": "models", "metric": "metrics", "problem": "research problems",

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from pipeline.align import Slot, slots
+from pipeline.matching.align import Slot, slots
 from pipeline.records import Example
-from pipeline.shape import read
-from pipeline.sparql import canonical, tokenize
+from pipeline.sparql.shape import read
+from pipeline.sparql.text import canonical, tokenize
 
 MASK = "X"  # what a slot reads as when a masked form is embedded
 

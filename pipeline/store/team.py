@@ -21,8 +21,8 @@ from typing import TextIO
 from pipeline.core import clean_question
 from pipeline.parts import ExampleStore
 from pipeline.records import Example
-from pipeline.sparql import gate
-from pipeline.store import BATCH, team_id
+from pipeline.sparql.text import gate
+from pipeline.store.chroma import BATCH, team_id
 
 JOURNAL = "team-pairs.jsonl"  # under KGQA_HOME
 

@@ -11,12 +11,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from pipeline.align import align_form
-from pipeline.fill import Name, fill, names_in
-from pipeline.forms import MASK, Form, Labels, group_forms, vocabulary
+from pipeline.matching.align import align_form
+from pipeline.matching.fill import Name, fill, names_in
+from pipeline.matching.forms import MASK, Form, Labels, group_forms, vocabulary
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
-from pipeline.wording import STOPWORDS, norm_word, stem, tidy, word_sim
+from pipeline.matching.wording import STOPWORDS, norm_word, stem, tidy, word_sim
 
 RAW_K = 20  # raw neighbours whose forms are always considered
 FORM_K = 25  # forms nearest to the entity-masked question, also considered

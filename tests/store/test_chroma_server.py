@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from pipeline.chroma_client import ChromaConnection, open_client
+from pipeline.store.connection import ChromaConnection, open_client
 from pipeline.core import Pipeline
 from pipeline.errors import StoreUnavailable
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Example
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, team_id
-from pipeline.team import export_pairs, import_pairs
+from pipeline.store.chroma import ChromaStore, team_id
+from pipeline.store.team import export_pairs, import_pairs
 from tests.fakes import HashEncoder, RecordingKG
 from tests.servers.chroma import ChromaServer
 from tests.servers.sparql_endpoint import refused_url

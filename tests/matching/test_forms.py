@@ -1,7 +1,7 @@
 """Question forms and the stored labels, derived from pairs alone (SciQA's or a team's)."""
 from __future__ import annotations
 
-from pipeline.forms import Labels, form_of, group_forms, slot_values, vocabulary
+from pipeline.matching.forms import Labels, form_of, group_forms, slot_values, vocabulary
 from pipeline.records import Example
 
 T05 = ('SELECT DISTINCT ?model ?model_lbl WHERE {{ ?metric a orkgc:Metric; rdfs:label ?metric_lbl. '

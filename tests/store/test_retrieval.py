@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.fill import fill, names_in
+from pipeline.matching.fill import fill, names_in
 from pipeline.records import Example, Retrieved
-from pipeline.retrieval import Features, FormAwareStore, kind_fit, lexical, mask, vote
+from pipeline.store.retrieval import Features, FormAwareStore, kind_fit, lexical, mask, vote
 from tests.fakes import HashEncoder
 from tests.generators.test_adapter import BEST, BEST2, JACQUARD, MODELS, NO_LABELS, STORY
-from tests.test_forms import T01, T05
+from tests.matching.test_forms import T01, T05
 
 
 class ListStore:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.align import align_form, fill_by_pattern, norm_label, pattern_spans, pieces_of, slots
+from pipeline.matching.align import align_form, fill_by_pattern, norm_label, pattern_spans, pieces_of, slots
 
 STORED = "Which model has achieved the highest Score score on the Atari 2600 Defender benchmark dataset?"
 SPARQL = ('SELECT ?m WHERE { ?metric rdfs:label ?ml. FILTER (str(?ml) = "Score") '

@@ -5,17 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pipeline.forms import Labels
+from pipeline.matching.forms import Labels
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.generators.replay import ReplayGenerator
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Retrieved
-from pipeline.repair import RepairingGenerator, add_missing_dots, balance_braces, check, repair_labels, unknown_names
-from pipeline.sparql import string_literals, syntax_errors
+from pipeline.generators.repair import RepairingGenerator, add_missing_dots, balance_braces, check, repair_labels, unknown_names
+from pipeline.sparql.text import string_literals, syntax_errors
 from tests.generators.test_adapter import JACQUARD, MODELS
-from tests.test_forms import T01
+from tests.matching.test_forms import T01
 
 GOOD = T01.format(d="RACE")
 QUESTION = "What models are being evaluated on the RACE dataset?"

@@ -5,11 +5,11 @@ from __future__ import annotations
 import io
 import json
 
-from pipeline.chroma_client import open_client
+from pipeline.store.connection import open_client
 from pipeline.records import Example
 from pipeline.settings import Settings
-from pipeline.store import ChromaStore, team_id
-from pipeline.team import export_pairs, import_pairs
+from pipeline.store.chroma import ChromaStore, team_id
+from pipeline.store.team import export_pairs, import_pairs
 from tests.fakes import HashEncoder
 
 TAUGHT = {

@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from pipeline import encoder as enc
+from pipeline.store import encoder as enc
 from pipeline.errors import ConfigError
 
 

@@ -6,9 +6,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.align import Alignment, align_form
-from pipeline.forms import Form, Labels
-from pipeline.wording import STOPWORDS
+from pipeline.matching.align import Alignment, align_form
+from pipeline.matching.forms import Form, Labels
+from pipeline.matching.wording import STOPWORDS
 
 ALIGN_MIN = 0.55  # below this an alignment's spans are not trusted on their own
 ALIGN_SURE = 0.8  # from here the alignment's spans are taken as they are

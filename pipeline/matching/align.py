@@ -5,8 +5,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.sparql import string_literals
-from pipeline.wording import STOPWORDS, norm_word, word_sim
+from pipeline.sparql.text import string_literals
+from pipeline.matching.wording import STOPWORDS, norm_word, word_sim
 
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCT = " \t?.!,;:\"'`“”‘’"

@@ -1,0 +1,1 @@
+"""Matching a question to stored forms: wording, alignment, question forms, slot filling."""
