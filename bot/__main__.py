@@ -18,7 +18,7 @@ from bot.health import Health
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import KgqaError
-from pipeline.factory import build_pipeline
+from pipeline.factory import build_link, build_pipeline
 from pipeline.settings import Settings
 
 log = logging.getLogger("kgqa.bot")
@@ -60,7 +60,7 @@ def main() -> int:
     host = settings.http_host
     try:
         # In Socket Mode events arrive over the socket; the server then only answers /healthz (container checks).
-        server = BotServer(app, Health(pipeline, pool), host=host, port=settings.http_port,
+        server = BotServer(app, Health(pipeline, pool, link=build_link(settings)), host=host, port=settings.http_port,
                            path=None if settings.slack_app_token else EVENTS_PATH)
         if settings.slack_app_token:
             server.start()

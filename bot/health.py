@@ -10,9 +10,14 @@ from typing import Any
 
 from bot.guard import WorkerPool
 from pipeline.core import Pipeline
+from pipeline.shared.link import RedisLink
 
 TTL_S = 5.0
 TIMEOUT_S = 2.0
+# what each replica does on its own while Redis is unavailable
+REDIS_FALLBACK = {"dedup": "this process only (a possible duplicate is logged with its event id)",
+                  "rate_limits": "this process's counters", "answer_cache": "skipped",
+                  "thread_memory": "not remembered"}
 
 
 class Health:
@@ -20,9 +25,10 @@ class Health:
     answers (the adapter and the snapshot stand in), so it is listed under ``degraded`` and does not fail the check."""
 
     def __init__(self, pipeline: Pipeline, pool: WorkerPool | None = None, ttl: float = TTL_S,
-                 timeout: float = TIMEOUT_S) -> None:
+                 timeout: float = TIMEOUT_S, link: RedisLink | None = None) -> None:
         self.pipeline = pipeline
         self.pool = pool
+        self.link = link
         self.ttl = ttl
         self.timeout = timeout
         self._lock = threading.Lock()
@@ -34,6 +40,9 @@ class Health:
         with self._lock:  # one probe round at a time; callers meanwhile wait for its result
             if time.monotonic() - self._at >= self.ttl:
                 self._probes = self.pipeline.health(self.timeout)
+                if self.link is not None:  # a ping also ends an outage the moment Redis is back, traffic or not
+                    self.link.ping()
+                    self._probes["redis"] = self.link.status()
                 self._at = time.monotonic()
             return self._probes, time.monotonic() - self._at
 
@@ -52,6 +61,12 @@ class Health:
             "degraded": [part for part in ("generator", "kg") if not probes[part].get("ok")],
             "checked_s_ago": round(age, 1),
         }
+        if "redis" in probes:
+            redis = dict(probes["redis"])
+            if not redis["ok"]:
+                redis["fallback"] = REDIS_FALLBACK
+                report["degraded"].append("redis")
+            report["redis"] = redis
         if self.pool is not None:
             report["workers"] = self.pool.stats()
         return report

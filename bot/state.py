@@ -14,8 +14,12 @@ from bot.guard import Limits, RateLimiter, Seen, WorkerPool
 from bot.logs import Scrubber
 from bot.proposals import Proposals, Recent
 from bot.render import Attachment, Message, notice
+from bot.shared.dedup import RedisSeen
+from bot.shared.limits import RedisRateLimiter
 from pipeline.core import Pipeline
+from pipeline.factory import build_link
 from pipeline.settings import Settings
+from pipeline.shared.link import RedisLink
 
 log = logging.getLogger("kgqa.bot")
 
@@ -30,16 +34,24 @@ class Bot:
     pool: WorkerPool
     limits: Limits
     proposals: Proposals
-    seen: Seen | SharedSeen = field(init=False)
-    limiter: RateLimiter = field(init=False)
+    seen: Seen | SharedSeen | RedisSeen = field(init=False)
+    limiter: RateLimiter | RedisRateLimiter = field(init=False)
+    link: RedisLink | None = field(init=False)
     recent: Recent = field(default_factory=Recent)
     scrubber: Scrubber = field(init=False)
 
     def __post_init__(self) -> None:
-        # shared by replicas and kept across restarts when KGQA_DEDUP_PATH names a file; else in this process only
+        # Redis (KGQA_REDIS_URL): shared by replicas on any host; KGQA_DEDUP_PATH: by replicas on one host and kept
+        # across restarts; else this process only
+        self.link = build_link(self.settings)
         path = self.settings.dedup_path
-        self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
-        self.limiter = RateLimiter(self.limits.user_questions, self.limits.user_window_s)
+        limit, window = self.limits.user_questions, self.limits.user_window_s
+        if self.link is not None:
+            self.seen = RedisSeen(self.link, self.settings.dedup_ttl, self.limits.seen_events)
+            self.limiter = RedisRateLimiter(self.link, limit, window)
+        else:
+            self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
+            self.limiter = RateLimiter(limit, window)
         self.scrubber = Scrubber(self.settings.secrets())
 
     def log(self, kind: str, **fields: Any) -> None:

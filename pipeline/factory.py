@@ -17,6 +17,7 @@ from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
     from pipeline.matching.forms import Labels
+    from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import Knowledge
 
 GENERATORS = ("tgi", "openai", "adapter", "replay:PATH", "repair:replay:PATH")
@@ -179,9 +180,17 @@ def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
     live = EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap)
     if settings.cache_ttl <= 0:
         return live
-    from pipeline.kg.cache import CachedKG
+    from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers
 
-    return CachedKG(live, settings.home / "answer-cache.sqlite3", settings.cache_ttl, settings.cache_max)
+    link = build_link(settings)
+    answers: Answers
+    if link is not None:
+        from pipeline.shared.answers import RedisAnswers
+
+        answers = RedisAnswers(link, settings.cache_max)
+    else:
+        answers = SqliteAnswers(settings.home / "answer-cache.sqlite3", settings.cache_max)
+    return CachedKG(live, answers, settings.cache_ttl)
 
 
 def _snapshot(settings: Settings) -> KnowledgeGraph:
@@ -211,3 +220,15 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
                     build_kg(settings, kg),
                     shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
                     deadline=settings.deadline)
+
+
+def build_link(settings: Settings) -> RedisLink | None:
+    """This process's one link to Redis (shared by the answer cache and the bot's state), or None without a URL."""
+    return _link(settings.redis_url, settings.redis_timeout) if settings.redis_url else None
+
+
+@lru_cache(maxsize=2)
+def _link(url: str, timeout: float) -> RedisLink:
+    from pipeline.shared.link import RedisLink
+
+    return RedisLink(url, timeout)

@@ -24,6 +24,7 @@ _ENV = {  # field -> environment variable
     "user_questions": "KGQA_USER_QUESTIONS", "user_window_s": "KGQA_USER_WINDOW_S", "http_host": "KGQA_HTTP_HOST",
     "dedup_path": "KGQA_DEDUP_PATH", "dedup_ttl": "KGQA_DEDUP_TTL", "slack_timeout": "KGQA_SLACK_TIMEOUT",
     "llm_fallback": "KGQA_LLM_FALLBACK", "retrieval": "KGQA_RETRIEVAL", "store_timeout": "KGQA_STORE_TIMEOUT",
+    "redis_url": "KGQA_REDIS_URL", "redis_timeout": "KGQA_REDIS_TIMEOUT",
 }
 SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key")
 
@@ -72,6 +73,8 @@ class Settings:
     slack_timeout: float = 15.0  # seconds for one Slack Web API call
     retrieval: str = "form"  # "form": form-aware re-ranking (pipeline.store.retrieval); "plain": raw cosine neighbours
     llm_fallback: str = "adapter"  # when the LLM fails or writes no query: "adapter" answers instead, or "none"
+    redis_url: str = ""  # redis://host:6379/0 or rediss://:password@host:6380/0: state shared by replicas on many hosts
+    redis_timeout: float = 0.5  # seconds one Redis call may take before this process falls back to its own state
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"), **overrides: Any) -> Settings:
@@ -106,11 +109,17 @@ class Settings:
 
     def secrets(self) -> list[str]:
         """The secret values set, so that logs and replies can be scrubbed of them."""
-        return [v for v in (getattr(self, n) for n in SECRETS) if v]
+        from urllib.parse import urlsplit
+
+        values = [v for v in (getattr(self, n) for n in SECRETS) if v]
+        return values + [p for p in (urlsplit(self.redis_url).password,) if p]
 
     def __repr__(self) -> str:  # never print a token
+        from pipeline.shared.link import masked
+
         shown = {f.name: ("***" if f.name in SECRETS and getattr(self, f.name) else getattr(self, f.name))
                  for f in fields(self)}
+        shown["redis_url"] = masked(self.redis_url)
         return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
 
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# The test suite: install everything it needs (venv, Virtuoso from Debian), then run pytest.
+# The test suite: install everything it needs (venv, Virtuoso and redis-server from Debian), then run pytest.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 KGQA_DEV=1 "$here/scripts/install.sh"
 bash "$here/.ci/virtuoso.sh"
+bash "$here/.ci/redis.sh"
 if [ -z "${SCIQA_DIR:-}" ]; then export SCIQA_DIR="$here/../shared/sciqa"; fi
 if [ -z "${SEED_DIR:-}" ]; then export SEED_DIR="$here/../shared/seed-paper-outputs"; fi
 # No HF_HUB_OFFLINE here: it also blocks huggingface_hub clients talking to loopback servers; the packaged

@@ -62,3 +62,13 @@ class RecordingProxy:
         with self._lock:
             self.queries.append(query)
         return self.inner.select(query)
+
+
+class Clock:
+    """A clock that moves only when a test sets ``now``."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now

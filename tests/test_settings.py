@@ -32,3 +32,11 @@ def test_secrets_never_show_in_repr() -> None:
     s = Settings.from_env(env={"SLACK_BOT_TOKEN": "xoxb-secret-1", "SLACK_SIGNING_SECRET": "shh-2"}, dotenv=None)
     assert "xoxb-secret-1" not in repr(s) and "shh-2" not in repr(s)
     assert sorted(s.secrets()) == ["shh-2", "xoxb-secret-1"]
+
+
+def test_redis_settings_are_read_and_the_password_kept_out_of_sight() -> None:
+    settings = Settings.from_env(env={"KGQA_REDIS_URL": "rediss://:pw-123@cache:6380/0", "KGQA_REDIS_TIMEOUT": "0.2"},
+                                 dotenv=None)
+    assert settings.redis_url == "rediss://:pw-123@cache:6380/0" and settings.redis_timeout == 0.2
+    assert "pw-123" in settings.secrets() and "pw-123" not in repr(settings)
+    assert Settings.from_env(env={}, dotenv=None).redis_url == ""  # the default: no Redis, state stays local

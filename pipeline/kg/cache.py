@@ -1,4 +1,7 @@
-"""An on-disk answer cache for a live endpoint: repeated queries are instant and survive an outage."""
+"""An answer cache for a live endpoint: repeated queries are instant and survive an outage.
+
+Where entries live is one small part (``Answers``): a SQLite file in ``$KGQA_HOME`` (one host), or Redis shared by
+replicas on several hosts (``pipeline.shared.answers``)."""
 from __future__ import annotations
 
 import json
@@ -8,6 +11,7 @@ import time
 from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Protocol
 
 from pipeline.errors import EndpointUnreachable
 from pipeline.parts import KnowledgeGraph
@@ -18,19 +22,29 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS answers (
     key TEXT PRIMARY KEY, endpoint TEXT, rows TEXT, stored REAL, used REAL)"""
 
 
-def _when(ts: float) -> str:
-    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+class Answers(Protocol):
+    """Cached results by endpoint and canonical query, with when each was stored; a backend may forget any entry."""
+
+    def get(self, endpoint: str, key: str) -> tuple[Rows, float] | None: ...
+
+    def put(self, endpoint: str, key: str, rows: Rows) -> None: ...
 
 
-class CachedKG:
-    """Wraps a live KG. Fresh entries (younger than ``ttl`` s) answer at once; when the endpoint is unreachable an
-    entry of any age answers, saying from when. At most ``max_entries``, least recently used evicted first. The
-    SQLite file may be shared by several processes (bot replicas on one host or a shared volume)."""
+def dump_rows(rows: Rows) -> str:
+    return json.dumps({"vars": rows.vars, "rows": rows.rows, "boolean": rows.boolean, "source": rows.source,
+                       "caveat": rows.caveat})
 
-    def __init__(self, inner: KnowledgeGraph, path: Path, ttl: float = 86400.0, max_entries: int = 5000) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.ttl = ttl
+
+def load_rows(blob: str) -> Rows:
+    data = json.loads(blob)
+    return Rows(data["vars"], data["rows"], data["boolean"], data["source"], data.get("caveat", ""))
+
+
+class SqliteAnswers:
+    """At most ``max_entries`` in a SQLite file, least recently used evicted first. The file may be shared by several
+    processes on one host (or a volume with working file locks)."""
+
+    def __init__(self, path: Path, max_entries: int = 5000) -> None:
         self.max_entries = max_entries
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
@@ -38,28 +52,41 @@ class CachedKG:
         self._db.execute(SCHEMA)
         self._lock = threading.Lock()
 
-    def _get(self, key: str) -> tuple[Rows, float] | None:
+    def get(self, endpoint: str, key: str) -> tuple[Rows, float] | None:
         with self._lock:
             row = self._db.execute("SELECT rows, stored FROM answers WHERE key = ? AND endpoint = ?",
-                                   (key, self.name)).fetchone()
+                                   (key, endpoint)).fetchone()
             if row is None:
                 return None
-            self._db.execute("UPDATE answers SET used = ? WHERE key = ? AND endpoint = ?", (time.time(), key, self.name))
-        data = json.loads(row[0])
-        return Rows(data["vars"], data["rows"], data["boolean"], data["source"], data.get("caveat", "")), row[1]
+            self._db.execute("UPDATE answers SET used = ? WHERE key = ? AND endpoint = ?", (time.time(), key, endpoint))
+        return load_rows(row[0]), row[1]
 
-    def _put(self, key: str, rows: Rows) -> None:
+    def put(self, endpoint: str, key: str, rows: Rows) -> None:
         now = time.time()
-        blob = json.dumps({"vars": rows.vars, "rows": rows.rows, "boolean": rows.boolean, "source": rows.source,
-                           "caveat": rows.caveat})
         with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)", (key, self.name, blob, now, now))
+            self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)",
+                             (key, endpoint, dump_rows(rows), now, now))
             self._db.execute("DELETE FROM answers WHERE key IN (SELECT key FROM answers ORDER BY used DESC "
                              "LIMIT -1 OFFSET ?)", (self.max_entries,))
 
+
+def _when(ts: float) -> str:
+    return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+
+
+class CachedKG:
+    """Wraps a live KG. Fresh entries (younger than ``ttl`` s) answer at once; when the endpoint is unreachable an
+    entry of any age answers, saying from when."""
+
+    def __init__(self, inner: KnowledgeGraph, answers: Answers, ttl: float = 86400.0) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.answers = answers
+        self.ttl = ttl
+
     def select(self, query: str) -> Rows:
         key = canonical(query)
-        hit = self._get(key)
+        hit = self.answers.get(self.name, key)
         if hit and time.time() - hit[1] < self.ttl:
             rows, stored = hit
             return replace(rows, caveat=_join(rows.caveat, f"cached result from {_when(stored)}"))
@@ -70,7 +97,7 @@ class CachedKG:
                 raise
             rows, stored = hit
             return replace(rows, caveat=_join(rows.caveat, f"{exc}; showing the cached result from {_when(stored)}"))
-        self._put(key, rows)
+        self.answers.put(self.name, key, rows)
         return rows
 
     def ping(self, timeout: float | None = None) -> bool:

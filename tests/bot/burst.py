@@ -9,6 +9,7 @@ import resource
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -84,6 +85,73 @@ def pct(values: list[float], q: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], 1) if ordered else 0.0
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A burst's events (each in its own channel) and the order of its deliveries: ``(event index, retry number or
+    None)``, every retry somewhere after its original."""
+
+    events: list[dict[str, Any]]
+    order: list[tuple[int, int | None]]
+    retried: list[int]
+    prefix: str
+
+    def event_id(self, i: int) -> str:
+        return f"Ev{self.prefix}{i:06d}"
+
+
+def plan_burst(n: int, questions: list[str], *, retry_share: float = 0.2, seed: int = 7, users: int = 200,
+               prefix: str = "Burst") -> Plan:
+    """``n`` mentions (from ``users`` people), ``retry_share`` of them delivered again as Slack's retries: in flight
+    with the original, or while it is being answered."""
+    rng = random.Random(seed)
+    events = []
+    for i in range(n):
+        ts = new_ts()
+        events.append({"type": "app_mention", "user": f"U{i % users:03d}", "ts": ts, "event_ts": ts, "team": "T1",
+                       "channel": f"C{prefix}{i:05d}", "text": f"<@UBOT> {questions[i % len(questions)]}"})
+    retried = rng.sample(range(n), round(n * retry_share))
+    order: list[tuple[int, int | None]] = [(i, None) for i in rng.sample(range(n), n)]
+    for i in retried:
+        order.insert(rng.randint(order.index((i, None)) + 1, len(order)), (i, 1))
+    return Plan(events, order, retried, prefix)
+
+
+@dataclass(frozen=True)
+class Tally:
+    replies: int  # final answers and "busy" replies that reached Slack
+    busy: int
+    placeholders: int
+    duplicates: int  # replies beyond the first, summed over events
+    lost: int  # events without a reply
+    per_channel: Counter[str]
+
+
+def tally(calls: list[Any], events: list[dict[str, Any]]) -> Tally:
+    """What Slack received for ``events``: replies, duplicates and losses per event (by its channel)."""
+    channels = {e["channel"] for e in events}
+    mine = [c for c in calls if str(c.params.get("channel")) in channels]
+    per_channel = Counter(str(c.params["channel"]) for c in mine if is_answer(c) or _busy(c))
+    return Tally(replies=sum(per_channel.values()), busy=sum(1 for c in mine if _busy(c)),
+                 placeholders=sum(1 for c in mine if c.method == "chat.postMessage" and c.status == 200
+                                  and not is_answer(c) and not _busy(c)),
+                 duplicates=sum(k - 1 for k in per_channel.values() if k > 1),
+                 lost=sum(1 for e in events if per_channel[e["channel"]] == 0), per_channel=per_channel)
+
+
+def send(plan: Plan, deliveries: list[tuple[int, int | None]], post: Callable[[int, int | None], int],
+         senders: int = 16) -> list[float]:
+    """Deliver ``deliveries`` (a slice of ``plan.order``) concurrently through ``post(event index, retry)``, which
+    returns the HTTP status; every status must be 200. Returns the acks' times in ms."""
+    def deliver(item: tuple[int, int | None]) -> float:
+        started = time.monotonic()
+        status = post(*item)
+        assert status == 200, status
+        return (time.monotonic() - started) * 1000
+
+    with ThreadPoolExecutor(max_workers=senders) as pool:
+        return list(pool.map(deliver, deliveries))
+
+
 def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, workers: int = 4, senders: int = 16,
               queue_size: int | None = None, seed: int = 7) -> BurstResult:
     """Send ``n`` mentions (each in its own channel, from 200 people) and ``retry_share`` of them again with
@@ -94,18 +162,8 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
     questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
     pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3)
     settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=workers)
-    rng = random.Random(seed)
-    events = []
-    for i in range(n):
-        ts = new_ts()
-        events.append({"type": "app_mention", "user": f"U{i % 200:03d}", "ts": ts, "event_ts": ts, "team": "T1",
-                       "channel": f"CB{i:05d}", "text": f"<@UBOT> {questions[i % len(questions)]}"})
-    retried = rng.sample(range(n), round(n * retry_share))
-    order: list[tuple[int, int | None]] = [(i, None) for i in rng.sample(range(n), n)]
-    for i in retried:  # each retry somewhere after its original: in flight with it, or while it is being answered
-        order.insert(rng.randint(order.index((i, None)) + 1, len(order)), (i, 1))
+    plan = plan_burst(n, questions, retry_share=retry_share, seed=seed)
     sent: dict[int, float] = {}
-    acks: list[float] = []
     lock = threading.Lock()
 
     with SlackAPIServer() as slack:
@@ -115,38 +173,28 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
             pipeline.ask(questions[0])  # warm-up: parser, store and snapshot loaded before the clock starts
             before = rss_mib()
 
-            def deliver(item: tuple[int, int | None]) -> None:
-                i, retry = item
-                started = time.monotonic()
+            def post(i: int, retry: int | None) -> int:
                 with lock:
-                    sent.setdefault(i, started)
-                status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, events[i],
-                                       event_id=f"EvBurst{i:06d}", retry_num=retry, timeout=30)
-                with lock:
-                    acks.append((time.monotonic() - started) * 1000)
-                assert status == 200, status
+                    sent.setdefault(i, time.monotonic())
+                status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, plan.events[i],
+                                       event_id=plan.event_id(i), retry_num=retry, timeout=30)
+                return status
 
             began = time.monotonic()
             with PeakRSS() as memory:
-                with ThreadPoolExecutor(max_workers=senders) as pool:
-                    list(pool.map(deliver, order))
+                acks = send(plan, plan.order, post, senders)
                 slack.wait_for(lambda c: is_answer(c) or _busy(c), count=n, timeout=60 + n)
                 bot.pool.wait_idle(timeout=60)
             seconds = time.monotonic() - began
         finally:
             bot.close()
         calls = slack.calls
-    finals = [c for c in calls if is_answer(c)]
-    per_channel = Counter(str(c.params["channel"]) for c in calls if is_answer(c) or _busy(c))
-    index = {e["channel"]: i for i, e in enumerate(events)}
-    latency = [(c.at - sent[index[str(c.params["channel"])]]) * 1000 for c in finals]
-    busy = sum(1 for c in calls if _busy(c))
+    counted = tally(calls, plan.events)
+    index = {e["channel"]: i for i, e in enumerate(plan.events)}
+    latency = [(c.at - sent[index[str(c.params["channel"])]]) * 1000 for c in calls if is_answer(c)]
     return BurstResult(
-        events=n, deliveries=len(order), retried=len(retried), replies=len(finals) + busy,
-        placeholders=sum(1 for c in calls if c.method == "chat.postMessage" and c.status == 200
-                         and not is_answer(c) and not _busy(c)),
-        duplicates=sum(k - 1 for k in per_channel.values() if k > 1),
-        lost=sum(1 for e in events if per_channel[e["channel"]] == 0), busy=busy,
+        events=n, deliveries=len(plan.order), retried=len(plan.retried), replies=counted.replies,
+        placeholders=counted.placeholders, duplicates=counted.duplicates, lost=counted.lost, busy=counted.busy,
         ack_p50_ms=pct(acks, 0.5), ack_p95_ms=pct(acks, 0.95), p50_ms=pct(latency, 0.5), p95_ms=pct(latency, 0.95),
         seconds=round(seconds, 2), rss_before_mib=round(before, 1), rss_peak_mib=round(memory.peak, 1),
         max_rss_mib=round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1), workers=workers)

@@ -10,14 +10,7 @@ import pytest
 
 from bot.dedup_store import SharedSeen
 from tests.bot.harness import STORY_CLOZE, Harness, is_answer
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.fakes import Clock
 
 
 def test_a_key_is_first_once_until_its_ttl_passes(tmp_path: Path) -> None:

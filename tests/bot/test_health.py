@@ -16,9 +16,11 @@ from pipeline.generators.tgi import TGIGenerator
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
+from pipeline.shared.link import RedisLink
 from pipeline.store.chroma import ChromaStore
 from tests.bot.harness import Harness
 from tests.fakes import RecordingKG
+from tests.servers.redis import RedisServer
 from tests.servers.sparql_endpoint import EndpointServer, refused_url
 from tests.servers.tgi import TGIServer
 
@@ -106,3 +108,19 @@ def test_a_probe_that_ignores_its_timeout_is_left_behind(store: ChromaStore) -> 
     assert probes["kg"]["ok"] is False and probes["kg"]["error"] == "no answer in 0.2 s"
     assert probes["store"]["ok"] and probes["generator"] == {"name": "adapter", "ms": probes["generator"]["ms"],
                                                              "ok": True, "remote": False}
+
+
+def test_healthz_says_when_redis_is_down_what_stands_in_and_when_it_is_back(
+        make_pipeline: Callable[..., Pipeline], fresh_redis: RedisServer) -> None:
+    link = RedisLink(fresh_redis.url, timeout=0.3, retry_s=0)
+    health = Health(make_pipeline(), ttl=0, link=link)
+    report = health()
+    assert report["ok"] and report["redis"] == {"url": fresh_redis.url, "ok": True} and report["degraded"] == []
+    fresh_redis.stop()
+    report = health()
+    assert report["ok"] is True and report["degraded"] == ["redis"]  # still answering: the bot is not unhealthy
+    assert report["redis"]["ok"] is False and "ConnectionError" in report["redis"]["error"]
+    assert set(report["redis"]["fallback"]) == {"dedup", "rate_limits", "answer_cache", "thread_memory"}
+    fresh_redis.start()
+    report = health()  # the probe itself finds Redis back: no restart, no traffic needed
+    assert report["redis"]["ok"] is True and report["degraded"] == []

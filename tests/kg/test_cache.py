@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
-from pipeline.kg.cache import CachedKG
+from pipeline.kg.cache import CachedKG, SqliteAnswers
 from tests.fakes import RecordingKG
 
 QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
@@ -14,7 +14,7 @@ QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
 
 def test_a_repeated_query_is_answered_from_the_cache_saying_so(tmp_path: Path) -> None:
     live = RecordingKG(name="http://orkg.test/sparql")
-    kg = CachedKG(live, tmp_path / "cache.sqlite3")
+    kg = CachedKG(live, SqliteAnswers(tmp_path / "cache.sqlite3"))
     first = kg.select(QUERY)
     second = kg.select("select ?y where { ?y a <http://orkg.org/orkg/class/Dataset> . }")  # same canonical form
     assert len(live.queries) == 1 and first.flat() == second.flat() == ["42"]
@@ -23,15 +23,15 @@ def test_a_repeated_query_is_answered_from_the_cache_saying_so(tmp_path: Path) -
 
 def test_an_outage_is_bridged_by_an_old_entry_with_its_date(tmp_path: Path) -> None:
     live = RecordingKG(name="http://orkg.test/sparql")
-    CachedKG(live, tmp_path / "c.sqlite3", ttl=0).select(QUERY)
+    CachedKG(live, SqliteAnswers(tmp_path / "c.sqlite3"), ttl=0).select(QUERY)
     live.error = EndpointUnreachable("ORKG endpoint http://orkg.test/sparql did not answer in 3 s")
-    rows = CachedKG(live, tmp_path / "c.sqlite3", ttl=0).select(QUERY)  # a new process, an expired entry
+    rows = CachedKG(live, SqliteAnswers(tmp_path / "c.sqlite3"), ttl=0).select(QUERY)  # a new process, an expired entry
     assert rows.flat() == ["42"] and "did not answer in 3 s; showing the cached result from" in rows.caveat
 
 
 def test_errors_are_not_cached_and_unreachable_without_entry_still_raises(tmp_path: Path) -> None:
     live = RecordingKG(error=KnowledgeGraphError("syntax error"))
-    kg = CachedKG(live, tmp_path / "c.sqlite3")
+    kg = CachedKG(live, SqliteAnswers(tmp_path / "c.sqlite3"))
     with pytest.raises(KnowledgeGraphError):
         kg.select(QUERY)
     live.error = EndpointUnreachable("down")
@@ -41,9 +41,9 @@ def test_errors_are_not_cached_and_unreachable_without_entry_still_raises(tmp_pa
 
 def test_the_cache_is_bounded(tmp_path: Path) -> None:
     live = RecordingKG()
-    kg = CachedKG(live, tmp_path / "c.sqlite3", max_entries=3)
+    kg = CachedKG(live, SqliteAnswers(tmp_path / "c.sqlite3", max_entries=3))
     for i in range(6):
         kg.select(f"SELECT ?x WHERE {{ ?x ?p {i} }}")
-    assert kg._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 3
+    assert kg.answers._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 3  # type: ignore[attr-defined]
     kg.select("SELECT ?x WHERE { ?x ?p 5 }")
     assert len(live.queries) == 6  # the most recent entries were kept

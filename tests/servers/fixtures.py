@@ -9,6 +9,7 @@ import pytest
 
 from pipeline.kg.local import LocalKG
 from tests.servers.orkg_fixture import write_ntriples
+from tests.servers.redis import RedisServer
 from tests.servers.virtuoso import VirtuosoServer
 
 
@@ -29,3 +30,27 @@ def virtuoso(orkg_fixture_nt: Path) -> Iterator[VirtuosoServer]:
 def local_kg(orkg_fixture_nt: Path) -> LocalKG:
     """The fixture graph in an in-memory pyoxigraph store."""
     return LocalKG(orkg_fixture_nt)
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """One real redis-server for the session; tests that stop it use ``fresh_redis`` instead."""
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def fresh_redis() -> Iterator[RedisServer]:
+    """A redis-server of this test's own (it may be stopped and started)."""
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def redis_url(redis_server: RedisServer) -> Iterator[str]:
+    """The session's Redis, emptied for this test."""
+    from redis import Redis
+
+    with Redis.from_url(redis_server.url) as client:
+        client.flushdb()
+    yield redis_server.url

@@ -1,0 +1,1 @@
+"""The bot's state shared by replicas on several hosts, in Redis: event dedup and per-person rate limits."""

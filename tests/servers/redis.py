@@ -1,0 +1,82 @@
+"""A real ``redis-server`` (Debian's package, installed by scripts/test.sh) on 127.0.0.1, on a free port.
+
+``stop()`` shuts it down the way ``docker stop`` does (SIGTERM: the append-only file is flushed), ``start()`` brings
+it back on the same port with the same data, as a restarted Redis service would come back."""
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from tests.servers.chroma import free_port
+
+START_TIMEOUT_S = 20.0
+
+
+def ping(port: int, timeout: float = 0.5) -> bool:
+    """True when a Redis server on ``port`` answers PING (the wire protocol, no client library)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith((b"+PONG", b"-NOAUTH"))  # up (a password-protected one refuses PING)
+    except OSError:
+        return False
+
+
+class RedisServer:
+    """``url`` is ``redis://127.0.0.1:PORT/0``; a context manager."""
+
+    def __init__(self, password: str = "") -> None:
+        self.password = password
+        binary = shutil.which("redis-server")
+        if binary is None:
+            raise RuntimeError("redis-server is not installed: run scripts/test.sh (it installs Debian's package)")
+        self.binary = binary
+        self.dir = Path(tempfile.mkdtemp(prefix="kgqa-redis-"))
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        log = (self.dir / "server.log").open("ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.dir),
+             "--appendonly", "yes", "--save", "", "--daemonize", "no", "--protected-mode", "yes",
+             *(["--requirepass", self.password] if self.password else [])],
+            stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while not ping(self.port):
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not start: {(self.dir / 'server.log').read_text()[-800:]}")
+            try:
+                self.proc.wait(timeout=0.02)  # a bounded poll of the condition above
+            except subprocess.TimeoutExpired:
+                pass
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
+    def close(self) -> None:
+        self.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def __enter__(self) -> RedisServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
