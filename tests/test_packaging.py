@@ -60,3 +60,15 @@ def test_compose_wires_the_bot_to_its_chroma_and_tgi_services() -> None:
     assert env["KGQA_CHROMA_URL"] == "http://chroma:8000" and env["KGQA_TGI_URL"].startswith("http://tgi")
     assert services["bot"]["build"] == "." and "local-kg" in services["virtuoso"]["profiles"]
     assert "vicuna-13b" in " ".join(services["tgi"]["command"])
+
+
+def test_compose_runs_several_replicas_sharing_a_pinned_redis() -> None:
+    import yaml
+
+    services = yaml.safe_load((REPO / "compose.yaml").read_text())["services"]
+    assert services["bot"]["deploy"]["replicas"] >= 2
+    assert services["bot"]["environment"]["KGQA_REDIS_URL"] == "redis://redis:6379/0"
+    assert "KGQA_DEDUP_PATH" not in services["bot"]["environment"]  # no shared file between hosts
+    image = services["redis"]["image"]
+    assert re.fullmatch(r"redis:\d+\.\d+\.\d+", image), image  # an exact tag, never latest
+    assert "--appendonly" in services["redis"]["command"]
