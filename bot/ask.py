@@ -15,6 +15,7 @@ from bot.render import answered, notice, render_answer
 from bot.state import Bot
 from bot.text import clean_question
 from pipeline.records import Answer
+from pipeline.shared.link import SharedStateDown
 
 log = logging.getLogger("kgqa.bot")
 WORKING = ":hourglass_flowing_sand: Working on it…"
@@ -86,21 +87,46 @@ def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
         bot.try_post(channel, notice(refusal), thread_ts)
         bot.log("question", outcome=kind, **ids)
         return
-    ahead = bot.pool.admit()
-    if ahead is None:
+    admitted = admit(bot)
+    if admitted is None:
         bot.try_post(channel, notice(":no_entry: I am answering as many questions as I can right now; "
                                      "please ask again in a minute."), thread_ts)
         bot.log("question", outcome="busy", **ids, **bot.pool.stats())
         return
+    ahead, token = admitted
     status = WORKING if ahead == 0 else \
         f":hourglass: Busy — your question is queued behind {ahead} other{'s' * (ahead > 1)}; I will answer here."
+
+    def job() -> None:
+        if token and bot.queue is not None:
+            bot.queue.leave(token)  # started: its waiting place is free for the deployment
+        answer_job(bot, cleaned.text, channel, thread_ts, placeholder, ahead, received, ids)
+
     try:
         # Without a placeholder (Slack failed the post) the answer is posted afresh when it is ready.
         placeholder = bot.try_post(channel, notice(status), thread_ts)
-        bot.pool.run(lambda: answer_job(bot, cleaned.text, channel, thread_ts, placeholder, ahead, received, ids))
+        bot.pool.run(job)
     except BaseException:
         bot.pool.release()
+        if token and bot.queue is not None:
+            bot.queue.leave(token)
         raise
+
+
+def admit(bot: Bot) -> tuple[int, str] | None:
+    """A place in this replica's queue and, when the question has to wait and Redis is shared, in the deployment's:
+    (questions ahead, the shared place's token or ""), or None when either is full."""
+    ahead = bot.pool.admit()
+    if ahead is None or ahead == 0 or bot.queue is None:
+        return None if ahead is None else (ahead, "")
+    try:
+        joined = bot.queue.join()
+    except SharedStateDown:
+        return ahead, ""  # Redis unavailable: this replica's own count decides
+    if joined is None:
+        bot.pool.release()
+        return None
+    return max(ahead, joined[1] + 1), joined[0]
 
 
 def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str | None, ahead: int,

@@ -16,8 +16,8 @@ TTL_S = 5.0
 TIMEOUT_S = 2.0
 # what each replica does on its own while Redis is unavailable
 REDIS_FALLBACK = {"dedup": "this process only (a possible duplicate is logged with its event id)",
-                  "rate_limits": "this process's counters", "answer_cache": "skipped",
-                  "thread_memory": "not remembered"}
+                  "rate_limits": "this process's counters", "queue": "this process's count",
+                  "answer_cache": "skipped", "proposals": "this replica's file"}
 
 
 class Health:

@@ -14,8 +14,10 @@ from bot.guard import Limits, RateLimiter, Seen, WorkerPool
 from bot.logs import Scrubber
 from bot.proposals import Proposals, Recent
 from bot.render import Attachment, Message, notice
+from bot.shared.admission import SharedQueue
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
+from bot.shared.proposals import RedisProposals
 from pipeline.core import Pipeline
 from pipeline.factory import build_link
 from pipeline.settings import Settings
@@ -33,10 +35,11 @@ class Bot:
     client: WebClient
     pool: WorkerPool
     limits: Limits
-    proposals: Proposals
+    proposals: Proposals | RedisProposals
     seen: Seen | SharedSeen | RedisSeen = field(init=False)
     limiter: RateLimiter | RedisRateLimiter = field(init=False)
     link: RedisLink | None = field(init=False)
+    queue: SharedQueue | None = field(init=False)  # the deployment's waiting questions, with Redis
     recent: Recent = field(default_factory=Recent)
     scrubber: Scrubber = field(init=False)
 
@@ -46,9 +49,16 @@ class Bot:
         self.link = build_link(self.settings)
         path = self.settings.dedup_path
         limit, window = self.limits.user_questions, self.limits.user_window_s
+        self.queue = None
         if self.link is not None:
             self.seen = RedisSeen(self.link, self.settings.dedup_ttl, self.limits.seen_events)
             self.limiter = RedisRateLimiter(self.link, limit, window)
+            # a waiting question's lease: the longest it can wait (the queue ahead of it, one deadline per worker
+            # round) and then run
+            lease = (self.limits.queue_size // self.pool.workers + 2) * self.settings.deadline
+            self.queue = SharedQueue(self.link, self.limits.queue_size, lease)
+            if isinstance(self.proposals, Proposals):
+                self.proposals = RedisProposals(self.link, self.proposals)
         else:
             self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
             self.limiter = RateLimiter(limit, window)

@@ -19,6 +19,7 @@ from bot.health import Health
 from bot.server import BotServer
 from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
+from pipeline.factory import build_link
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
@@ -111,7 +112,7 @@ class Harness:
     def __post_init__(self) -> None:
         app = create_app(self.pipeline, self.settings, pool=self.pool, limits=self.limits)
         self.app = app
-        self.health = Health(self.pipeline, self.pool)
+        self.health = Health(self.pipeline, self.pool, link=build_link(self.settings))
         self.server = BotServer(app, self.health, host="127.0.0.1", port=0).start()
 
     @classmethod

@@ -120,7 +120,7 @@ def test_healthz_says_when_redis_is_down_what_stands_in_and_when_it_is_back(
     report = health()
     assert report["ok"] is True and report["degraded"] == ["redis"]  # still answering: the bot is not unhealthy
     assert report["redis"]["ok"] is False and "ConnectionError" in report["redis"]["error"]
-    assert set(report["redis"]["fallback"]) == {"dedup", "rate_limits", "answer_cache", "thread_memory"}
+    assert set(report["redis"]["fallback"]) == {"dedup", "rate_limits", "queue", "answer_cache", "proposals"}
     fresh_redis.start()
     report = health()  # the probe itself finds Redis back: no restart, no traffic needed
     assert report["redis"]["ok"] is True and report["degraded"] == []

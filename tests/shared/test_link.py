@@ -62,3 +62,14 @@ def test_a_password_is_used_and_never_shown(tmp_path: object) -> None:
 
 def test_keys_are_namespaced() -> None:
     assert RedisLink.key("seen", "event:Ev1") == "kgqa:seen:event:Ev1"
+
+
+def test_rediss_with_tls_and_a_password() -> None:
+    with RedisServer(password="tls-pw", tls=True) as server:
+        assert server.url.startswith("rediss://:tls-pw@")
+        link = RedisLink(server.url)
+        assert link.call(lambda r: r.set("kgqa:test", "over tls")) and link.call(lambda r: r.get("kgqa:test")) == \
+            "over tls"
+        plain = RedisLink(f"redis://:tls-pw@127.0.0.1:{server.port}/0", timeout=0.5)  # no TLS: refused, not hung
+        assert not plain.ping() and "tls-pw" not in str(plain.status())
+        link.close()

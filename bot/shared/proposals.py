@@ -1,0 +1,89 @@
+"""Pending 👍 proposals in Redis, so that a maintainer's Approve may reach any replica: one key per proposal (expiring
+``ttl`` s after it was made) and a sorted set by age that keeps at most ``max_pending``. Taking one is one ``GETDEL``:
+of two maintainers clicking on two replicas, one decides. While Redis is unavailable the replica's own file serves
+(``bot.proposals.Proposals``), and is still looked at afterwards for what was proposed meanwhile."""
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict
+
+from bot.proposals import Proposal, Proposals, proposal_id
+from pipeline.shared.link import RedisLink, SharedStateDown
+
+TTL_S = 30 * 86400.0  # a proposal no maintainer decided within a month is dropped
+INDEX = RedisLink.key("proposals")
+# KEYS[1] the proposal, KEYS[2] the index; ARGV: value, created, ttl (s), max pending, id, key prefix.
+# Returns the stored value: the new one, or the one already pending for this pair.
+PROPOSE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[3]) == false then
+  return redis.call('GET', KEYS[1])
+end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over > 0 then
+  for i, id in ipairs(redis.call('ZPOPMIN', KEYS[2], over)) do
+    if i % 2 == 1 then redis.call('DEL', ARGV[6] .. id) end
+  end
+end
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+return ARGV[1]
+"""
+
+
+def _key(pid: str) -> str:
+    return RedisLink.key("proposal", pid)
+
+
+class RedisProposals:
+    """The same four operations as ``Proposals``, shared by every replica."""
+
+    def __init__(self, link: RedisLink, local: Proposals, max_pending: int = 500, ttl: float = TTL_S) -> None:
+        self.link = link
+        self.local = local
+        self.max_pending = max_pending
+        self.ttl = ttl
+        self._propose = link.client().register_script(PROPOSE)
+
+    def propose(self, question: str, sparql: str, proposer: str, channel: str) -> tuple[Proposal, bool]:
+        pid = proposal_id(question, sparql)
+        proposal = Proposal(pid, question, sparql, proposer, channel, time.time())
+        value = json.dumps(asdict(proposal), ensure_ascii=False)
+        try:
+            stored = self.link.call(lambda r: self._propose(
+                keys=[_key(pid), INDEX], args=[value, proposal.created, round(self.ttl), self.max_pending, pid,
+                                               _key("")], client=r))
+        except SharedStateDown:
+            return self.local.propose(question, sparql, proposer, channel)
+        return (proposal, True) if stored == value else (Proposal(**json.loads(stored)), False)
+
+    def get(self, pid: str) -> Proposal | None:
+        try:
+            value = self.link.call(lambda r: r.get(_key(pid)))
+        except SharedStateDown:
+            value = None
+        return Proposal(**json.loads(value)) if value else self.local.get(pid)
+
+    def take(self, pid: str) -> Proposal | None:
+        """Remove and return a pending proposal; None when it was decided already (on any replica)."""
+        def getdel(r: object) -> object:
+            pipe = r.pipeline(transaction=True)  # type: ignore[attr-defined]
+            pipe.getdel(_key(pid))
+            pipe.zrem(INDEX, pid)
+            return pipe.execute()[0]
+
+        try:
+            value = self.link.call(getdel)
+        except SharedStateDown:
+            value = None
+        return Proposal(**json.loads(str(value))) if value else self.local.take(pid)
+
+    def pending(self) -> list[Proposal]:
+        try:
+            values = self.link.call(lambda r: r.mget([_key(pid) for pid in r.zrange(INDEX, 0, -1)] or [_key("")]))
+        except SharedStateDown:
+            values = []
+        shared = [Proposal(**json.loads(v)) for v in values if v]
+        known = {p.id for p in shared}
+        return shared + [p for p in self.local.pending() if p.id not in known]

@@ -1,0 +1,131 @@
+"""What Redis (KGQA_REDIS_URL) adds to a question's time: p50/p95, against the local state, in the same run.
+
+Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_redis.py [--n 200] [--calls 2000] [--json]
+
+1. End to end: two in-process bots over HTTP on loopback with the same pipeline (adapter generator, the SciQA
+   snapshot behind the answer cache, a Chroma store of 80 SciQA train pairs with hashed bag-of-words vectors): one
+   with local state (dedup and rate counters in its process, the answer cache in SQLite), one with KGQA_REDIS_URL on
+   a real redis-server on loopback. Questions go one at a time, alternating between the bots, each in a channel of its
+   own; a question's time is from POSTing its event to its answer reaching the Slack Web API stand-in.
+2. The Redis calls one question makes, timed alone: dedup of the event and of the message (SET NX EX each), the
+   rate limit (one script), the answer cache (read, then write) and thread memory (read, then write).
+Loopback Redis: a Redis on another host adds its network round trips (about 6 per question) to these figures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bot.guard import Limits, RateLimiter, Seen  # noqa: E402
+from bot.shared.dedup import RedisSeen  # noqa: E402
+from bot.shared.limits import RedisRateLimiter  # noqa: E402
+from pipeline.core import Pipeline  # noqa: E402
+from pipeline.generators.adapter import AdapterGenerator  # noqa: E402
+from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers  # noqa: E402
+from pipeline.kg.snapshot import SnapshotKG  # noqa: E402
+from pipeline.records import Rows  # noqa: E402
+from pipeline.sciqa import SciQA  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
+from pipeline.shared.answers import RedisAnswers  # noqa: E402
+from pipeline.shared.link import RedisLink  # noqa: E402
+from pipeline.shared.threads import RedisThreadMemory  # noqa: E402
+from tests.bot.burst import pct  # noqa: E402
+from tests.bot.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice  # noqa: E402
+from tests.servers.redis import RedisServer  # noqa: E402
+from tests.servers.slack_api import SlackAPIServer  # noqa: E402
+
+
+def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, dict[str, float]]:
+    store = hash_store(home / "chroma", train_slice(sciqa))
+    questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
+    snapshot = SnapshotKG(sciqa.all())
+    settings = Settings.from_env(env={}, dotenv=None, home=home, workers=2)
+    caches: dict[str, Answers] = {"local": SqliteAnswers(home / "answer-cache.sqlite3"),
+                                  "redis": RedisAnswers(RedisLink(redis_url))}
+    times: dict[str, list[float]] = {"local": [], "redis": []}
+    with SlackAPIServer() as slack:
+        bots = {name: Harness.start(slack, Pipeline(store, AdapterGenerator(0.45), CachedKG(snapshot, cache),
+                                                    shots=3),
+                                    settings.with_(redis_url=redis_url if name == "redis" else ""),
+                                    Limits(user_questions=10**6))
+                for name, cache in caches.items()}
+        try:
+            for name, bot in bots.items():  # warm-up: parser, store, snapshot and connections
+                bot.mention(questions[0], channel=f"CWarm{name}")
+                slack.wait_for(lambda c, ch=f"CWarm{name}": is_answer(c) and c.params["channel"] == ch, timeout=60)
+            for i in range(n):
+                for name in (("local", "redis") if i % 2 else ("redis", "local")):
+                    channel = f"C{name}{i:05d}"
+                    started = time.monotonic()
+                    bots[name].mention(questions[i % len(questions)], channel=channel, user=f"U{i % 50}",
+                                       ts=new_ts())
+                    call = slack.wait_for(lambda c, ch=channel: is_answer(c) and c.params["channel"] == ch,
+                                          timeout=60)[0]
+                    times[name].append((call.at - started) * 1000)
+        finally:
+            for bot in bots.values():
+                bot.close()
+    return {name: {"p50_ms": pct(t, 0.5), "p95_ms": pct(t, 0.95)} for name, t in times.items()}
+
+
+def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, float]]:
+    """The state one question touches, local vs Redis, timed per question."""
+    link = RedisLink(redis_url)
+    redis = (RedisSeen(link), RedisRateLimiter(link, 10**6, 60), RedisAnswers(link), RedisThreadMemory(link))
+    local = (Seen(), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3"), None)
+    result = Rows(["x"], [{"x": "42"}], None, "bench")
+    times: dict[str, list[float]] = {"local": [], "redis": []}
+    for i in range(n):
+        for name, (seen, limiter, answers, memory) in (("local", local), ("redis", redis)):
+            started = time.perf_counter()
+            seen.first(f"event:EvBench{i}")
+            seen.first(f"message:C{i}:{i}.000100")
+            limiter.wait(f"U{i % 50}")
+            if answers.get("http://orkg.test/sparql", f"SELECT {i}") is None:
+                answers.put("http://orkg.test/sparql", f"SELECT {i}", result)
+            if memory is not None:
+                memory.turns(f"C{i}:{i}.000100")
+                memory.remember(f"C{i}:{i}.000100", {"question": "q", "sparql": "SELECT 1"})
+            times[name].append((time.perf_counter() - started) * 1000)
+    return {name: {"p50_ms": round(pct(t, 0.5), 3), "p95_ms": round(pct(t, 0.95), 3)} for name, t in times.items()}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200, help="questions per bot, end to end")
+    ap.add_argument("--calls", type=int, default=2000, help="questions' worth of state calls, timed alone")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    sciqa = SciQA(Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa"))
+    home = Path(tempfile.mkdtemp(prefix="kgqa-bench-redis-"))
+    try:
+        with RedisServer() as server:
+            alone = calls_alone(args.calls, home, server.url)
+            e2e = end_to_end(args.n, sciqa, home, server.url)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    if args.json:
+        print(json.dumps({"end_to_end": e2e, "state_calls": alone}))
+        return 0
+    print("| measured | local p50 / p95 ms | Redis p50 / p95 ms | added p50 / p95 ms |")
+    print("|---|---|---|---|")
+    for label, figures in ((f"question, event → answer ({args.n} per bot, one at a time)", e2e),
+                           (f"the state calls of one question ({args.calls})", alone)):
+        lo, re_ = figures["local"], figures["redis"]
+        print(f"| {label} | {lo['p50_ms']:.2f} / {lo['p95_ms']:.2f} | {re_['p50_ms']:.2f} / {re_['p95_ms']:.2f} "
+              f"| {re_['p50_ms'] - lo['p50_ms']:+.2f} / {re_['p95_ms'] - lo['p95_ms']:+.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

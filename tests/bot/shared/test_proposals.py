@@ -1,0 +1,58 @@
+"""Pending proposals in Redis: proposed on one replica, decided once on any; bounded, expiring; Redis down: the
+replica's own file, still found after Redis returns."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from redis import Redis
+
+from bot.proposals import Proposals
+from bot.shared.proposals import RedisProposals
+from pipeline.shared.link import RedisLink
+from tests.bot.harness import MAINTAINER, Harness, button_value, shown
+from tests.bot.test_teach import thumbs_up
+from tests.servers.redis import RedisServer
+
+
+def replica(url: str, home: Path, **kwargs: object) -> RedisProposals:
+    return RedisProposals(RedisLink(url, timeout=0.3, retry_s=0), Proposals(home / "proposals.json"), **kwargs)
+
+
+def test_proposed_on_one_replica_decided_once_on_another(redis_url: str, tmp_path: Path) -> None:
+    a, b = replica(redis_url, tmp_path / "a"), replica(redis_url, tmp_path / "b")
+    first, new = a.propose("Q?", "SELECT 1", "U1", "C1")
+    assert new and b.propose("Q?", "SELECT 1", "U2", "C2") == (first, False)
+    assert b.get(first.id) == first and b.pending() == [first]
+    assert b.take(first.id) == first and a.take(first.id) is None and a.pending() == []
+    assert not (tmp_path / "a" / "proposals.json").exists()  # nothing in either replica's files
+
+
+def test_pending_proposals_are_bounded_and_expire(redis_url: str, tmp_path: Path) -> None:
+    proposals = replica(redis_url, tmp_path, max_pending=3)
+    for n in range(5):
+        proposals.propose(f"Q{n}", "SELECT 1", "U1", "C1")
+    assert [p.question for p in proposals.pending()] == ["Q2", "Q3", "Q4"]
+    with Redis.from_url(redis_url, decode_responses=True) as r:
+        keys = r.keys("kgqa:*")
+        assert len(keys) == 4 and all(0 < r.ttl(k) <= 30 * 86400 for k in keys)
+
+
+def test_with_redis_down_the_replicas_file_serves_and_is_found_afterwards(fresh_redis: RedisServer,
+                                                                          tmp_path: Path) -> None:
+    proposals = replica(fresh_redis.url, tmp_path)
+    fresh_redis.stop()
+    during, new = proposals.propose("Q?", "SELECT 1", "U1", "C1")
+    assert new and (tmp_path / "proposals.json").is_file()
+    fresh_redis.start()
+    assert proposals.pending() == [during]
+    assert proposals.take(during.id) == during and proposals.take(during.id) is None
+
+
+def test_a_thumbs_up_on_one_replica_is_approved_on_another(start_bot: Callable[..., Harness], redis_url: str) -> None:
+    a, b = start_bot(redis_url=redis_url), start_bot(redis_url=redis_url)
+    proposal = thumbs_up(a)
+    b.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user=MAINTAINER, channel="DMAINT")
+    b.slack.wait_for(lambda c: c.method == "chat.update" and "approved" in c.params.get("text", ""))
+    a.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user=MAINTAINER, channel="DMAINT", reply="again")
+    assert "already decided" in shown(a.replies("again")[0])
