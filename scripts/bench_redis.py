@@ -7,8 +7,9 @@ Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_redis.py [--n 200] [--call
    with local state (dedup and rate counters in its process, the answer cache in SQLite), one with KGQA_REDIS_URL on
    a real redis-server on loopback. Questions go one at a time, alternating between the bots, each in a channel of its
    own; a question's time is from POSTing its event to its answer reaching the Slack Web API stand-in.
-2. The Redis calls one question makes, timed alone: dedup of the event and of the message (SET NX EX each), the
-   rate limit (one script), the answer cache (read, then write) and thread memory (read, then write).
+2. The state calls one question makes, timed alone, part by part: dedup of the event and of the message (SET NX EX
+   each), the rate limit (one script), the answer cache (read, then write: SQLite on local disk, or Redis) and thread
+   memory (read, then write; nothing locally, where it lives in the process).
 Loopback Redis: a Redis on another host adds its network round trips (about 6 per question) to these figures.
 """
 from __future__ import annotations
@@ -45,6 +46,10 @@ from tests.servers.redis import RedisServer  # noqa: E402
 from tests.servers.slack_api import SlackAPIServer  # noqa: E402
 
 
+PARTS = ("dedup", "rate_limit", "answer_cache", "thread_memory", "all")
+ENDPOINT = "http://orkg.test/sparql"
+
+
 def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, dict[str, float]]:
     store = hash_store(home / "chroma", train_slice(sciqa))
     questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
@@ -78,26 +83,32 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
     return {name: {"p50_ms": pct(t, 0.5), "p95_ms": pct(t, 0.95)} for name, t in times.items()}
 
 
-def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, float]]:
-    """The state one question touches, local vs Redis, timed per question."""
+def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, dict[str, float]]]:
+    """The state one question touches, local vs Redis, timed per question and per part."""
     link = RedisLink(redis_url)
     redis = (RedisSeen(link), RedisRateLimiter(link, 10**6, 60), RedisAnswers(link), RedisThreadMemory(link))
     local = (Seen(), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3"), None)
     result = Rows(["x"], [{"x": "42"}], None, "bench")
-    times: dict[str, list[float]] = {"local": [], "redis": []}
+    times: dict[str, dict[str, list[float]]] = {name: {part: [] for part in PARTS} for name in ("local", "redis")}
     for i in range(n):
         for name, (seen, limiter, answers, memory) in (("local", local), ("redis", redis)):
-            started = time.perf_counter()
-            seen.first(f"event:EvBench{i}")
-            seen.first(f"message:C{i}:{i}.000100")
-            limiter.wait(f"U{i % 50}")
-            if answers.get("http://orkg.test/sparql", f"SELECT {i}") is None:
-                answers.put("http://orkg.test/sparql", f"SELECT {i}", result)
-            if memory is not None:
-                memory.turns(f"C{i}:{i}.000100")
-                memory.remember(f"C{i}:{i}.000100", {"question": "q", "sparql": "SELECT 1"})
-            times[name].append((time.perf_counter() - started) * 1000)
-    return {name: {"p50_ms": round(pct(t, 0.5), 3), "p95_ms": round(pct(t, 0.95), 3)} for name, t in times.items()}
+            thread = f"C{i}:{i}.000100"
+            steps = {"dedup": lambda: (seen.first(f"event:EvBench{i}"), seen.first(f"message:{thread}")),
+                     "rate_limit": lambda: limiter.wait(f"U{i % 50}"),
+                     "answer_cache": lambda: answers.get(ENDPOINT, f"SELECT {i}") or answers.put(
+                         ENDPOINT, f"SELECT {i}", result),
+                     "thread_memory": lambda: memory and (memory.turns(thread), memory.remember(
+                         thread, {"question": "q", "sparql": "SELECT 1"}))}
+            total = 0.0
+            for part, step in steps.items():
+                started = time.perf_counter()
+                step()
+                took = (time.perf_counter() - started) * 1000
+                times[name][part].append(took)
+                total += took
+            times[name]["all"].append(total)
+    return {name: {part: {"p50_ms": pct(t, 0.5, 3), "p95_ms": pct(t, 0.95, 3)}
+                   for part, t in parts.items()} for name, parts in times.items()}
 
 
 def main() -> int:
@@ -119,11 +130,12 @@ def main() -> int:
         return 0
     print("| measured | local p50 / p95 ms | Redis p50 / p95 ms | added p50 / p95 ms |")
     print("|---|---|---|---|")
-    for label, figures in ((f"question, event → answer ({args.n} per bot, one at a time)", e2e),
-                           (f"the state calls of one question ({args.calls})", alone)):
-        lo, re_ = figures["local"], figures["redis"]
-        print(f"| {label} | {lo['p50_ms']:.2f} / {lo['p95_ms']:.2f} | {re_['p50_ms']:.2f} / {re_['p95_ms']:.2f} "
-              f"| {re_['p50_ms'] - lo['p50_ms']:+.2f} / {re_['p95_ms'] - lo['p95_ms']:+.2f} |")
+    rows = [(f"question, event → answer ({args.n} per bot, one at a time)", e2e["local"], e2e["redis"])]
+    rows += [(f"state calls of one question: {part.replace('_', ' ')} ({args.calls})", alone["local"][part],
+              alone["redis"][part]) for part in PARTS]
+    for label, lo, re_ in rows:
+        print(f"| {label} | {lo['p50_ms']:.3f} / {lo['p95_ms']:.3f} | {re_['p50_ms']:.3f} / {re_['p95_ms']:.3f} "
+              f"| {re_['p50_ms'] - lo['p50_ms']:+.3f} / {re_['p95_ms'] - lo['p95_ms']:+.3f} |")
     return 0
 
 

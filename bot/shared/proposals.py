@@ -9,7 +9,7 @@ import time
 from dataclasses import asdict
 
 from bot.proposals import Proposal, Proposals, proposal_id
-from pipeline.shared.link import RedisLink, SharedStateDown
+from pipeline.shared.link import INDEX_ADD, RedisLink, SharedStateDown
 
 TTL_S = 30 * 86400.0  # a proposal no maintainer decided within a month is dropped
 INDEX = RedisLink.key("proposals")
@@ -19,17 +19,7 @@ PROPOSE = """
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[3]) == false then
   return redis.call('GET', KEYS[1])
 end
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
-if over > 0 then
-  for i, id in ipairs(redis.call('ZPOPMIN', KEYS[2], over)) do
-    if i % 2 == 1 then redis.call('DEL', ARGV[6] .. id) end
-  end
-end
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return ARGV[1]
-"""
+""" + INDEX_ADD + "return ARGV[1]"
 
 
 def _key(pid: str) -> str:

@@ -9,24 +9,12 @@ import time
 
 from pipeline.kg.cache import dump_rows, load_rows
 from pipeline.records import Rows
-from pipeline.shared.link import RedisLink, SharedStateDown
+from pipeline.shared.link import INDEX_ADD, RedisLink, SharedStateDown
 
 KEEP_S = 7 * 86400.0  # past its freshness an entry still answers (dated) while the endpoint is down, for this long
 INDEX = RedisLink.key("answers")
 # KEYS[1] the entry, KEYS[2] the index; ARGV: value, now (s), keep (s), max entries, the entry's id, key prefix
-PUT = """
-redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
-if over > 0 then
-  for _, id in ipairs(redis.call('ZPOPMIN', KEYS[2], over)) do
-    if _ % 2 == 1 then redis.call('DEL', ARGV[6] .. id) end
-  end
-end
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return 0
-"""
+PUT = "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])" + INDEX_ADD + "return 0"
 
 
 class RedisAnswers:

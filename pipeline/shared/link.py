@@ -19,6 +19,21 @@ log = logging.getLogger("kgqa.shared")
 T = TypeVar("T")
 PREFIX = "kgqa:"
 RETRY_S = 1.0  # after a failure, calls go straight to the local fallback for this long, then one tries Redis again
+# A script fragment for a bounded index of entries: KEYS[2] a sorted set of ids scored by time; ARGV[2] now, ARGV[3]
+# how long (s) entries live, ARGV[4] how many may, ARGV[5] the new id, ARGV[6] the prefix of the entries' keys. Adds
+# the id, drops ids past their time and the oldest beyond the count (deleting their entries); the set expires with
+# its newest entry.
+INDEX_ADD = """
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
+local over = redis.call('ZCARD', KEYS[2]) - tonumber(ARGV[4])
+if over > 0 then
+  for i, id in ipairs(redis.call('ZPOPMIN', KEYS[2], over)) do
+    if i % 2 == 1 then redis.call('DEL', ARGV[6] .. id) end
+  end
+end
+redis.call('EXPIRE', KEYS[2], ARGV[3])
+"""
 
 
 class SharedStateDown(KgqaError):

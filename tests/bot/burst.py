@@ -80,9 +80,9 @@ class PeakRSS:
         self.peak = max(self.peak, rss_mib())
 
 
-def pct(values: list[float], q: float) -> float:
+def pct(values: list[float], q: float, digits: int = 1) -> float:
     ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], 1) if ordered else 0.0
+    return round(ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))], digits) if ordered else 0.0
 
 
 @dataclass(frozen=True)
