@@ -5,6 +5,7 @@ import csv
 import io
 from typing import Any
 
+from pipeline.glance.terms import short_name
 from pipeline.records import Rows, Term
 
 MAX_BLOCKS = 50  # blocks in one message
@@ -76,12 +77,6 @@ def page_url(iri: str) -> str:
     return iri
 
 
-def short_name(iri: str) -> str:
-    """The last path or fragment segment of an IRI, for a link's label."""
-    tail = iri.rstrip("/#").rsplit("#", 1)[-1].rsplit("/", 1)[-1]
-    return tail or iri
-
-
 def link(url: str, label: str) -> str:
     if not url.startswith(("http://", "https://")) or any(c in url for c in "<>| "):
         return escape(label)
@@ -99,20 +94,6 @@ def cell(term: Term | None, label: Term | None = None, limit: int = 120) -> str:
     if term.get("type") == "bnode":
         return "_:" + escape(clip(value, limit))
     return escape(clip(value, limit)) if value else "“”"
-
-
-LABEL_SUFFIXES = ("_lbl", "_label", "Label", "_name", "_title")
-
-
-def label_columns(vars_: list[str]) -> dict[str, str]:
-    """Variable -> the variable holding its label (``?model`` -> ``?model_lbl``), as SciQA's queries name them."""
-    out: dict[str, str] = {}
-    for v in vars_:
-        for suffix in LABEL_SUFFIXES:
-            if v + suffix in vars_ and v + suffix not in out.values():
-                out[v] = v + suffix
-                break
-    return out
 
 
 def csv_text(rows: Rows) -> str:

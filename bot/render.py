@@ -4,10 +4,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.blocks import (
-    MAX_BLOCKS, MAX_TEXT, Block, actions, button, cell, clip, code, context, csv_text, escape, label_columns, pack,
+    MAX_BLOCKS, MAX_TEXT, Block, actions, button, cell, clip, code, context, csv_text, escape, pack,
     section,
 )
+from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, leaderboard_csv, summary_block
+from pipeline.glance.terms import label_columns
 from pipeline.records import Answer, Retrieved, Rows
+from pipeline.sparql.layout import layout
 from pipeline.sparql.text import string_literals
 
 ROWS_SHOWN = 25  # rows in the message; the rest go to the attached file
@@ -23,8 +26,9 @@ class Attachment:
     """A file to upload beside the message (a result too long for Slack, or a very long query)."""
 
     filename: str
-    content: str
+    content: str | bytes  # text (CSV, SPARQL) or a picture's bytes
     title: str
+    alt_text: str = ""  # what a picture shows, for people and clients that cannot see it
 
 
 @dataclass(frozen=True)
@@ -101,6 +105,8 @@ def _suggestions(examples: list[Retrieved]) -> Block | None:
 
 
 def _fallback_text(answer: Answer) -> str:
+    if answer.summary:
+        return clip(answer.summary, MAX_TEXT)
     rows = answer.rows
     if rows is not None and rows.boolean is not None:
         return f"Answer: {'yes' if rows.boolean else 'no'}"
@@ -118,20 +124,30 @@ def answered(answer: Answer) -> bool:
 
 def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: str | None = None) -> Message:
     """The reply to a question or a /sparql query; ``feedback`` is the 👍 button's value (None: no buttons)."""
-    blocks: list[Block] = []
+    blocks: list[Block] = [summary_block(answer.summary)] if answer.summary else []
     files: list[Attachment] = []
     if answered(answer):
         assert answer.rows is not None
         shown, attachment = table(answer.rows)
         blocks += shown
         files += [attachment] if attachment else []
+        board = answer.leaderboard
+        if board is not None:
+            more, cut = leaderboard_blocks(board)
+            blocks += more
+            files += [Attachment(LEADERBOARD_FILE, leaderboard_csv(board), "Leaderboard")] if cut else []
+            picture = chart(board)
+            if picture:
+                files.append(Attachment(CHART_FILE, picture[0], f"Leaderboard: {board.metric or 'score'} on "
+                                        f"{board.dataset}", alt_text=picture[1]))
     else:
         blocks.append(section(_why(answer)))
     if answer.sparql:
-        block, cut = code("*SPARQL*", answer.sparql)
+        shown_query = layout(answer.sparql)
+        block, cut = code("*SPARQL*", shown_query)
         if cut:
-            block = code(f"*SPARQL* (cut; the whole query is in the attached `{QUERY_FILE}`)", answer.sparql)[0]
-            files.append(Attachment(QUERY_FILE, answer.sparql, "The whole query"))
+            block = code(f"*SPARQL* (cut; the whole query is in the attached `{QUERY_FILE}`)", shown_query)[0]
+            files.append(Attachment(QUERY_FILE, shown_query, "The whole query"))
         blocks.append(block)
     if not answered(answer):
         hint = _suggestions(answer.examples)

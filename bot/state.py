@@ -106,6 +106,8 @@ class Bot:
         if not files:
             return None
         uploads = [{"content": self.scrubber.text(f.content), "filename": f.filename, "title": f.title}
+                   if isinstance(f.content, str) else
+                   {"file": f.content, "filename": f.filename, "title": f.title, "alt_txt": f.alt_text}
                    for f in files]
         try:
             self.client.files_upload_v2(channel=channel, thread_ts=thread_ts, file_uploads=uploads)

@@ -61,7 +61,24 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     pipe = build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots)
     answer = pipe.ask(args.question)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
+    if args.chart:
+        _write_chart(answer, Path(args.chart))
     return 0 if not answer.error or answer.error == "no query" else 3
+
+
+def _write_chart(answer: Any, path: Path) -> None:
+    """``ask --chart FILE``: the leaderboard's bar chart, or a line on stderr saying why there is none."""
+    from pipeline.glance.chart import chart_png
+
+    png = chart_png(answer.leaderboard) if answer.leaderboard else None
+    if png is None:
+        print("kgqa: no chart: the answer has no leaderboard with two or more numeric scores", file=sys.stderr)
+        return
+    try:
+        path.write_bytes(png)
+    except OSError as exc:
+        raise ConfigError(f"cannot write the chart to {path}: {exc}") from exc
+    print(f"kgqa: chart written to {path}", file=sys.stderr)
 
 
 def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
@@ -178,6 +195,7 @@ def parser() -> argparse.ArgumentParser:
     ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'local' (the `kgqa kg load` store), 'snapshot', "
                                   "or 'auto' (default)")
     ask.add_argument("--json", action="store_true")
+    ask.add_argument("--chart", metavar="FILE.png", help="write the leaderboard's bar chart (rankings) to FILE.png")
     ask.set_defaults(func=cmd_ask)
     sp = sub.add_parser("sparql", help="run a read-only SPARQL query")
     sp.add_argument("query")

@@ -10,6 +10,8 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pipeline.errors import KgqaError
+from pipeline.glance import leaderboard
+from pipeline.glance.summary import summarize
 from pipeline.sparql.explain import explain
 from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
 from pipeline.records import Answer, Retrieved
@@ -109,6 +111,12 @@ class Pipeline:
         return self.store.search(clean_question(text, self.max_question_chars), k)
 
     def ask(self, question: str, shots: int | None = None) -> Answer:
+        started = time.monotonic()
+        answer = self._ask(question, shots, started)
+        self._glance(answer, started)
+        return answer
+
+    def _ask(self, question: str, shots: int | None, started: float) -> Answer:
         shots = shots or self.shots
         answer = Answer(question=clean_question(question, self.max_question_chars), kg=self.kg.name)
         if not answer.question:
@@ -117,7 +125,6 @@ class Pipeline:
                                  "score on the Story Cloze Test benchmark dataset?'"
             return answer
         t = answer.timings_ms
-        started = time.monotonic()
         try:
             with _timed(t, "retrieve"):
                 answer.examples = self._within(started, "retrieval",
@@ -139,8 +146,25 @@ class Pipeline:
     def run_sparql(self, query: str) -> Answer:
         """Run a query typed by a user, through the same read-only gate."""
         answer = Answer(question="", kg=self.kg.name)
-        self._run(answer, query, time.monotonic())
+        started = time.monotonic()
+        self._run(answer, query, started)
+        self._glance(answer, started)
         return answer
+
+    def _glance(self, answer: Answer, started: float) -> None:
+        """The summary; for a ranking that found rows, first its leaderboard (one more read-only query). The
+        scored rows are never touched, and a leaderboard the KG cannot give is left out: the answer stands alone."""
+        comp = leaderboard.companion(answer.sparql) if answer.sparql and answer.rows and answer.rows.rows else None
+        check = gate(comp.query, self.row_cap) if comp else None
+        if comp and check and check.ok:
+            try:
+                with _timed(answer.timings_ms, "leaderboard"):
+                    result = self._within(started, "leaderboard", lambda: self.kg.select(check.fixed))
+                board = leaderboard.build(comp, result, answer.rows)
+                answer.leaderboard = board if board.entries else None
+            except KgqaError:
+                pass
+        answer.summary = summarize(answer, answer.leaderboard)
 
     def _run(self, answer: Answer, query: str, started: float) -> None:
         t = answer.timings_ms

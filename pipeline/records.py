@@ -2,7 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from pipeline.glance.leaderboard import Leaderboard
 
 Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
 
@@ -97,6 +100,8 @@ class Answer:
     kg: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
     reading: str = ""  # what the query asks, in one sentence (pipeline.sparql.explain); set for every query run or tried
+    summary: str = ""  # the answer in one sentence (pipeline.glance.summary), first in every reply
+    leaderboard: Leaderboard | None = None  # for rankings: every score behind the answer (pipeline.glance)
 
     @property
     def generator(self) -> str:
@@ -123,4 +128,6 @@ class Answer:
             "notes": list(self.generation.notes) if self.generation else [],
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
             "reading": self.reading,
+            "summary": self.summary,
+            "leaderboard": self.leaderboard.to_json() if self.leaderboard else None,
         }

@@ -1,7 +1,9 @@
 """Plain-text rendering of an Answer for the terminal."""
 from __future__ import annotations
 
+from pipeline.glance.leaderboard import Leaderboard
 from pipeline.records import Answer, Retrieved, Rows
+from pipeline.sparql.layout import layout
 
 MAX_ROWS = 20
 MAX_CELL = 60
@@ -32,14 +34,30 @@ def examples(found: list[Retrieved]) -> str:
                      f"{r.example.question}" for r in found)
 
 
+def leaderboard(board: Leaderboard, limit: int = MAX_ROWS) -> str:
+    """The leaderboard, best first by number: rank, model, metric, value as stored, paper."""
+    lines = [f"Leaderboard: {board.metric or 'scores'} on {board.dataset}, by number "
+             f"({'highest' if board.descending else 'lowest'} first)"]
+    for i, e in enumerate(board.entries[:limit], 1):
+        value = e.value if e.number is not None else f"{e.value} (not a number)"
+        lines.append(f"  {i:>2}. {e.model or '(no model named)'}  {e.metric}  {value}"
+                     + (f"  — {cell({'value': e.paper})}" if e.paper else ""))
+    if len(board.entries) > limit:
+        lines.append(f"  ... {len(board.entries) - limit} more (use --json for all)")
+    lines += [f"Note: {note}" for note in board.notes]
+    return "\n".join(lines)
+
+
 def answer(a: Answer) -> str:
-    parts = []
+    parts = [a.summary] if a.summary else []
     if a.question:
         parts.append(f"Question: {a.question}")
     if a.sparql:
-        parts.append(f"SPARQL:\n  {a.sparql}")
+        parts.append("SPARQL:\n" + "\n".join("  " + line for line in layout(a.sparql).splitlines()))
     if a.rows is not None:
         parts.append("Answer:\n" + table(a.rows))
+        if a.leaderboard is not None:
+            parts.append(leaderboard(a.leaderboard))
         if a.rows.caveat:
             parts.append(f"Note: {a.rows.caveat}")
         if a.reading and not a.explanation:

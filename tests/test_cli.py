@@ -197,3 +197,29 @@ def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.Monke
                                              "sparql": "ASK { ?s ?p ?o }"}
     code, _, err = run(capsys, "team", "import", str(tmp_path / "missing.jsonl"))
     assert code == 2 and "cannot read" in err
+
+
+def test_ask_json_carries_summary_and_leaderboard_and_chart_writes_the_picture(
+        env: pytest.MonkeyPatch, tgi: Any, orkg_fixture_nt: Path, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.glance.fixture_questions import t02_free_text, t05
+    from tests.servers import orkg_fixture as fx
+
+    env.setenv("KGQA_TGI_URL", tgi.url)
+    tgi.enqueue(f" {t05(fx.NOISY, fx.ACC)}\nUSER:")
+    chart = tmp_path / "chart.png"
+    code, out, err = run(capsys, "ask", "--generator", "tgi", "--kg", str(orkg_fixture_nt), "--json",
+                         "--chart", str(chart), "Which model has the highest Accuracy on the Mixed Notation Bench?")
+    assert code == 0 and out["summary"] == "Big-71 has the highest Accuracy on Mixed Notation Bench: 71.46%."
+    board = out["leaderboard"]
+    assert [(e["value"], e["number"]) for e in board["entries"][:4]] == [
+        ("71.46%", 71.46), ("10.2", 10.2), ("9.5", 9.5), ("3", 3.0)]
+    assert board["entries"][0]["paper"] == "Scores in every notation" and board["metric"] == "Accuracy"
+    assert out["answer"]["rows"][0]["model_lbl"]["value"] != "Big-71"  # the scored rows: the query's own answer
+    assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and "chart written" in err
+
+    tgi.enqueue(f" {t02_free_text()}\nUSER:")
+    none = tmp_path / "none.png"
+    code, out, err = run(capsys, "ask", "--generator", "tgi", "--kg", str(orkg_fixture_nt), "--chart", str(none),
+                         "Which papers have a benchmark on the LoreQA Reading Set?")
+    assert code == 0 and out.startswith("3 papers") and "no chart" in err and not none.exists()

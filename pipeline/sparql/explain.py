@@ -131,11 +131,12 @@ def _ordering(shape: Shape) -> str:
     return text
 
 
-def explain(sparql: str) -> str:
-    """One sentence saying what the query asks for; "" when it is not a query this can read."""
+def parts(sparql: str) -> tuple[str, str, str]:
+    """(form, what it asks for, how it orders): ``("SELECT", "models evaluated on dataset 'X'", "ordered by ...")``;
+    form "" when it is not a query this can read."""
     shape = read(sparql)
     if shape.form not in ("SELECT", "ASK"):
-        return ""
+        return "", "", ""
     answer, main = _answer(shape)
     ordering = _ordering(shape)
     constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters) if c]
@@ -144,7 +145,14 @@ def explain(sparql: str) -> str:
             constraints.append(f"in comparison {s}")
         elif s.startswith("orkgr:") or o.startswith("orkgr:"):
             constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
-    body = " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape)
-    if shape.form == "ASK":
+    return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape), ordering
+
+
+def explain(sparql: str) -> str:
+    """One sentence saying what the query asks for; "" when it is not a query this can read."""
+    form, body, ordering = parts(sparql)
+    if not form:
+        return ""
+    if form == "ASK":
         return f"It asks whether there are {body}."
     return f"It asks for {body}" + (f", {ordering}" if ordering else "") + "."

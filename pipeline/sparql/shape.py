@@ -48,13 +48,16 @@ class Shape:
         """Label variable -> the variable it labels (``?x rdfs:label ?x_lbl``)."""
         return {o: s for s, p, o in self.triples if p == "rdfs:label" and o.startswith("?")}
 
+    def kind_of_var(self, var: str) -> str:
+        """The class of a variable (or of the thing it labels), else the variable's stem, lowercased."""
+        subject = self.labelled().get(var, var)
+        return (self.classes().get(subject) or stem(subject)).lower()
+
     def kind_of_literal(self, literal: str) -> str:
         """The class (or, failing that, the variable's stem) of the thing a label literal names; "" if unknown."""
-        classes, labelled = self.classes(), self.labelled()
         for f in self.filters:
             if f.literal == literal:
-                subject = labelled.get(f.var, f.var)
-                return (classes.get(subject) or stem(subject)).lower()
+                return self.kind_of_var(f.var)
         return ""
 
 

@@ -24,9 +24,10 @@ def test_a_mention_gets_one_threaded_reply_with_the_sparql_and_the_answer(bot: H
     assert placeholder.params["channel"] == "C1" and "Working on it" in placeholder.params["text"]
     assert answer.method == "chat.update" and answer.params["channel"] == "C1"
     text = shown(answer)
-    assert 'FILTER (str(?dataset_lbl) = \\"Story Cloze Test\\")' in text and "SELECT DISTINCT ?model" in text
+    assert 'FILTER(str(?dataset_lbl) = \\"Story Cloze Test\\")\\n' in text and "SELECT DISTINCT ?model" in text
     assert "<https://orkg.org/resource/R117327|GPT-3 175B (Few-Shot)>" in text
-    assert answer.params["text"] == "Answer: GPT-3 175B (Few-Shot)"
+    assert answer.params["text"] == ("Models evaluated on dataset 'Story Cloze Test', ordered by their 'Accuracy' "
+                                     "score, the best one: GPT-3 175B (Few-Shot).")
     assert len(bot.slack.calls_to("chat.update")) == 1
 
 

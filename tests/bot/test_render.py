@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.blocks import MAX_BLOCKS, MAX_SECTION, cell, label_columns, page_url, pack
+from bot.blocks import MAX_BLOCKS, MAX_SECTION, cell, page_url, pack
 from bot.render import QUERY_FILE, RESULT_FILE, Message, render_answer, render_lookup
+from pipeline.glance.terms import label_columns
 from pipeline.records import Answer, Example, Generation, Retrieved, Rows
 
 R = "http://orkg.org/orkg/resource/"

@@ -12,7 +12,9 @@ The shape follows the gold SPARQL of SciQA's templates T01-T08 (real ORKG class 
 
 As in ORKG (see the recorded answers in SciQA), every node is an orkgr:R<n> IRI and every label, score and code link
 is a plain string literal. Labels, titles and values are invented. Scores within one dataset and metric have the
-same number of integer digits, so SPARQL's string ordering (what ORKG's plain literals get) agrees with numeric order.
+same number of integer digits, so SPARQL's string ordering (what ORKG's plain literals get) agrees with numeric order
+-- except on NOISY, which holds scores as ORKG also stores them ("9.5" beside "10.2", "71.46%", "1,204.5", "N/A",
+"—", "12 M"), where string order and numeric order disagree.
 """
 from __future__ import annotations
 
@@ -61,7 +63,8 @@ class Paper:
 NLP, CV, DB = "Natural Language Processing", "Computer Vision", "Databases/Information Systems"
 STORY_CLOZE, READING, PARAPHRASE = "Story Cloze Test", "LoreQA Reading Set", "ParaPhrase Pairs v2"
 IMAGES, TABLES, UNUSED_DATASET = "Tiny Objects 20", "TableQuest", "Empty Shelf Corpus"
-ACC, EM, F1, TOP1 = "Accuracy", "Exact Match", "F1", "Top-1 Accuracy"
+NOISY, LONE = "Mixed Notation Bench", "Lone Score Set"
+ACC, EM, F1, TOP1, SCORE = "Accuracy", "Exact Match", "F1", "Top-1 Accuracy", "Score"
 COMMONSENSE, QA, PARA, IMG = ("Common Sense Reasoning", "Question Answering", "Paraphrase Identification",
                               "Image Classification")
 QUOTED_MODEL = 'NarrativeNet ("large", 2×)'  # quotes and a non-ASCII sign, as ORKG labels have
@@ -104,14 +107,21 @@ PAPERS: tuple[Paper, ...] = (
     )),
     Paper("Indexing tables for question answering", DB, "2020", (
         _c(QA, "TableReader", (Benchmark(TABLES, (Result(ACC, "64.2"),)),)),
+        _c(QA, "TableReader", (Benchmark(LONE, (Result(ACC, "55.0"),)),)),
+    )),
+    Paper("Scores in every notation", NLP, "2023", tuple(
+        _c(QA, model, (Benchmark(NOISY, tuple(Result(m, v) for m, v in results)),)) for model, results in (
+            ("Tiny-9", ((ACC, "9.5"), (SCORE, "987"))), ("Mid-10", ((ACC, "10.2"), (SCORE, "12,050"))),
+            ("Big-71", ((ACC, "71.46%"),)), ("Wide-1204", ((SCORE, "1,204.5"),)), ("Missing-NA", ((ACC, "N/A"),)),
+            ("Dash-Model", ((ACC, "—"),)), ("Units-12M", ((ACC, "12 M"),)), ("Low-3", ((ACC, "3"),)))
     )),
 )
 
 # Resource ids are allocated in this order, so a label always gets the same orkgr:R<n>.
 FIELDS = (NLP, CV, DB)
 PROBLEMS = (COMMONSENSE, QA, PARA, IMG)
-DATASETS = (STORY_CLOZE, READING, PARAPHRASE, IMAGES, TABLES, UNUSED_DATASET)
-METRICS = (ACC, EM, F1, TOP1)
+DATASETS = (STORY_CLOZE, READING, PARAPHRASE, IMAGES, TABLES, UNUSED_DATASET, NOISY, LONE)
+METRICS = (ACC, EM, F1, TOP1, SCORE)
 
 
 def _models() -> tuple[str, ...]:

@@ -147,6 +147,14 @@ class SlackAPIServer:
             return list(self._calls)
 
     @property
+    def uploaded_files(self) -> list[dict[str, Any]]:
+        """Each completed upload's name, alt text and bytes, in the order Slack accepted them."""
+        with self._cond:
+            return [{"id": fid, "filename": self._pending_files[fid]["filename"],
+                     "alt_txt": self._pending_files[fid]["alt_txt"], "content": body}
+                    for fid, body in self._uploads.items()]
+
+    @property
     def uploads(self) -> dict[str, bytes]:
         """Bytes uploaded through the files_upload_v2 flow, by file id."""
         with self._cond:
@@ -261,6 +269,8 @@ class SlackAPIServer:
     def _upload(self, file_id: str, body: bytes) -> _Reply:
         if file_id not in self._pending_files:
             return _Reply(404, "Not Found", content_type="text/plain; charset=utf-8")
+        if len(body) != self._pending_files[file_id]["length"]:  # Slack refuses a body of another length than declared
+            return _Reply(400, "length mismatch", content_type="text/plain; charset=utf-8")
         self._uploads[file_id] = body
         # files.slack.com answers a plain-text "OK - <size>".
         return _Reply(200, f"OK - {len(body)}", content_type="text/plain; charset=utf-8")
@@ -394,7 +404,8 @@ class SlackAPIServer:
         if not params.get("filename") or not params.get("length"):
             return {"ok": False, "error": "invalid_arguments"}
         file_id = self._next_id("F")
-        self._pending_files[file_id] = {"filename": params["filename"], "length": int(params["length"])}
+        self._pending_files[file_id] = {"filename": params["filename"], "length": int(params["length"]),
+                                        "alt_txt": params.get("alt_txt") or ""}
         return {"ok": True, "upload_url": f"{self.base}/upload/{file_id}", "file_id": file_id}
 
     def _files_complete_upload(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -410,8 +421,9 @@ class SlackAPIServer:
                     "created": int(time.time()),
                     "name": meta["filename"],
                     "title": item.get("title") or meta["filename"],
-                    "mimetype": "text/plain",
-                    "filetype": "text",
+                    "mimetype": "image/png" if meta["filename"].endswith(".png") else "text/plain",
+                    "filetype": "png" if meta["filename"].endswith(".png") else "text",
+                    "alt_txt": meta["alt_txt"],
                     "user": BOT_USER_ID,
                     "size": len(self._uploads[file_id]),
                     "url_private": f"https://files.slack.com/files-pri/{TEAM_ID}-{file_id}/{meta['filename']}",

@@ -284,3 +284,15 @@ def test_apps_connections_open_takes_only_an_app_token(srv: SlackAPIServer, clie
         client.apps_connections_open(app_token=TOKEN)  # a bot token cannot open a link
     with pytest.raises(SlackApiError, match="not_allowed_token_type"):
         app.chat_postMessage(channel="C1", text="hi")  # and an app token cannot post
+
+
+def test_a_picture_goes_through_the_upload_flow_with_its_alt_text(srv: SlackAPIServer, client: WebClient) -> None:
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    response = client.files_upload_v2(channel="C1", thread_ts="1700000000.000100", file_uploads=[
+        {"file": png, "filename": "chart.png", "title": "Chart", "alt_txt": "Bar chart of Accuracy"}])
+
+    [stored] = srv.uploaded_files
+    assert stored["content"] == png and stored["alt_txt"] == "Bar chart of Accuracy"
+    assert response["files"][0]["mimetype"] == "image/png" and response["files"][0]["alt_txt"] == stored["alt_txt"]
+    [ask] = srv.calls_to("files.getUploadURLExternal")
+    assert ask.params["alt_txt"] == "Bar chart of Accuracy" and int(ask.params["length"]) == len(png)

@@ -1,0 +1,70 @@
+"""Replies read at a glance: the summary first, the leaderboard behind a ranking with its papers, its chart uploaded
+into the thread with alt text through Slack's upload flow, and Slack's limits kept for any leaderboard."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.glance import CHART_FILE, LEADERBOARD_FILE
+from bot.render import render_answer
+from pipeline.core import Pipeline
+from pipeline.glance.leaderboard import Entry, Leaderboard
+from pipeline.kg.local import LocalKG
+from pipeline.records import Rows
+from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, shown
+from tests.bot.test_render import answer, lit, texts, uri, within_limits
+from tests.glance.fixture_questions import FixedGenerator, NoStore, t01, t05
+from tests.servers import orkg_fixture as fx
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_ranking_reply_opens_with_its_summary_and_lists_the_scores_by_number(local_kg: LocalKG) -> None:
+    asked = Pipeline(NoStore(), FixedGenerator(t05(fx.NOISY, fx.ACC)), local_kg).ask("Best Accuracy on it?")
+    message = render_answer(asked, feedback="{}")
+    first, *rest = texts(message)
+    assert first == "*Big-71 has the highest Accuracy on Mixed Notation Bench: 71.46%.*"
+    assert message.text == asked.summary  # what a client without blocks or images shows
+    board = next(t for t in rest if t.startswith("*Leaderboard"))
+    lines = board.splitlines()[1:]
+    assert lines[0].startswith("1. <https://orkg.org/resource/")
+    assert "|Big-71> · *71.46%* — <https://orkg.org/resource/" in lines[0]
+    assert [line.split(" · ")[1].split(" — ")[0] for line in lines[:4]] == ["*71.46%*", "*10.2*", "*9.5*", "*3*"]
+    assert any("12 M _(not a number)_" in line for line in lines)
+    assert any("as text" in t for t in rest)  # the graph's ordering disagrees with the numbers, and it says so
+    [picture] = [f for f in message.files if f.filename == CHART_FILE]
+    assert isinstance(picture.content, bytes) and picture.content.startswith(PNG)
+    assert picture.alt_text.startswith("Bar chart of Accuracy on Mixed Notation Bench")
+    assert "N/A" not in picture.alt_text and "12 M" not in picture.alt_text
+    within_limits(message)
+
+
+def test_a_leaderboard_of_any_length_stays_within_slacks_limits_and_goes_whole_into_a_file() -> None:
+    entries = tuple(Entry(f"Model {i} " + "x" * 150, f"http://orkg.org/orkg/resource/R{i}", "Accuracy", f"{i}.5",
+                          i + 0.5, "A paper title " + "y" * 200, f"http://orkg.org/orkg/resource/P{i}")
+                    for i in range(400, 0, -1))
+    board = Leaderboard("D", "Accuracy", True, entries, ("note " * 1000,))
+    rows = Rows(["model"], [{"model": uri("http://orkg.org/orkg/resource/R1")}])
+    message = render_answer(answer(rows, summary="S " * 2000, leaderboard=board), feedback="{}")
+    within_limits(message)
+    [csv] = [f for f in message.files if f.filename == LEADERBOARD_FILE]
+    assert isinstance(csv.content, str) and len(csv.content.splitlines()) == 401
+
+
+def test_the_chart_is_uploaded_into_the_thread_with_its_alt_text(start_bot: Callable[..., Harness],
+                                                                  local_kg: LocalKG) -> None:
+    bot = start_bot(kg=local_kg, generator=FixedGenerator(t01(fx.STORY_CLOZE)))
+    ts = bot.mention(STORY_CLOZE)
+    [reply] = bot.answers()
+    assert blocks_of(reply)[0]["text"]["text"].startswith("*4 models evaluated on dataset 'Story Cloze Test'")
+    assert "Leaderboard · Accuracy on Story Cloze Test" in shown(reply)
+    [complete] = bot.slack.wait_for("files.completeUploadExternal")
+    assert complete.params["thread_ts"] == ts
+    [chart] = bot.slack.uploaded_files
+    assert chart["filename"] == CHART_FILE and chart["content"].startswith(PNG)
+    assert chart["alt_txt"] == ("Bar chart of Accuracy on Story Cloze Test, highest first: StoryLM-large 89.46; "
+                                "CoherenceNet 86.12; StoryLM-base 82.40; Plain LSTM 77.08.")
+
+
+def test_an_answer_without_a_leaderboard_has_no_chart() -> None:
+    message = render_answer(answer(Rows(["x"], [{"x": lit("1")}]), summary="X: 1."))
+    assert texts(message)[0] == "*X: 1.*" and all(f.filename != CHART_FILE for f in message.files)
