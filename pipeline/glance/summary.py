@@ -75,7 +75,8 @@ def summarize(answer: Answer, board: Leaderboard | None = None) -> str:
     if rows is None:
         if answer.sparql is None:
             return f"I could not answer “{answer.question}”." if answer.question else "I could not answer that."
-        return f"No answer: the query for {_what(answer)} did not run."
+        reason = answer.error.rstrip(".") if answer.error else f"the query for {_what(answer)} did not run"
+        return f"No answer: {reason}."
     if rows.boolean is not None:
         return ("Yes" if rows.boolean else "No") + f" — {_what(answer)}."
     if not rows.rows:

@@ -89,3 +89,12 @@ def test_a_leaderboard_of_one_value_gets_no_chart(kg: KnowledgeGraph) -> None:
     assert chart_png(answer.leaderboard) is None
     assert answer.summary == "TableReader has the highest Accuracy on Lone Score Set: 55.0."
 
+
+
+def test_a_refused_or_failed_query_says_why_in_its_summary(local_kg: KnowledgeGraph) -> None:
+    refused, _ = ask(local_kg, "DELETE WHERE { ?s ?p ?o }")
+    summary = refused.ask("delete everything").summary
+    assert summary.startswith("No answer: refused: only read-only queries may run") and "DELETE" in summary
+    declined, _ = ask(local_kg, "")
+    assert declined.ask("What's the weather in Hannover?").summary == \
+        "I could not answer “What's the weather in Hannover?”."
