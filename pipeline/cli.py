@@ -192,8 +192,8 @@ def parser() -> argparse.ArgumentParser:
     ask.add_argument("question")
     ask.add_argument("--shots", type=int, choices=(1, 3, 5))
     ask.add_argument("--generator", help="tgi, openai, adapter or replay:PATH (default: tgi if KGQA_TGI_URL is set)")
-    ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'local' (the `kgqa kg load` store), 'snapshot', "
-                                  "or 'auto' (default)")
+    ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'local' (the `kgqa kg load` store), 'sciqa' "
+                                  "(rebuilt from SciQA), 'snapshot', or 'auto' (default)")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--chart", metavar="FILE.png", help="write the leaderboard's bar chart (rankings) to FILE.png")
     ask.set_defaults(func=cmd_ask)
@@ -213,6 +213,9 @@ def parser() -> argparse.ArgumentParser:
     load.add_argument("source")
     load.add_argument("--store", help="the pyoxigraph store folder (default: $KGQA_HOME/kg)")
     load.set_defaults(func=cmd_kg_load)
+    from pipeline.kg.sciqa_graph.cli import add_commands
+
+    add_commands(kg)
     team = sub.add_parser("team", help="the team's taught pairs as a JSON-lines file (backup, moving stores)")
     team_sub = team.add_subparsers(dest="team_command", required=True)
     export = team_sub.add_parser("export", help="write the team's pairs, one JSON object per line")

@@ -155,10 +155,12 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
     target = target or settings.kg
     if target == "snapshot":
         return _snapshot(settings)
+    if target == "sciqa":
+        return _sciqa_graph(settings)
     if target == "auto":
         from pipeline.kg.fallback import FallbackKG
 
-        return FallbackKG(_endpoint(settings, settings.endpoint), _snapshot(settings))
+        return FallbackKG(_endpoint(settings, settings.endpoint), _sciqa_graph(settings))
     if target.startswith(("http://", "https://")):
         return _endpoint(settings, target)
     from pipeline.kg.local import LocalKG
@@ -169,8 +171,8 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
         return LocalKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
     path = Path(target).expanduser()
     if not path.exists():
-        raise ConfigError(f"unknown KG target {target!r}: give an endpoint URL, an RDF file or folder, 'local' "
-                          "or 'snapshot'")
+        raise ConfigError(f"unknown KG target {target!r}: give an endpoint URL, an RDF file or folder, 'local', "
+                          "'sciqa' or 'snapshot'")
     return LocalKG(path, row_cap=settings.row_cap)
 
 
@@ -202,6 +204,18 @@ def _snapshot_for(root: Path | None, home: Path) -> KnowledgeGraph:
     from pipeline.kg.snapshot import SnapshotKG
 
     return SnapshotKG(_sciqa(root, home).all())
+
+
+def _sciqa_graph(settings: Settings) -> KnowledgeGraph:
+    return _sciqa_graph_for(sciqa(settings).root, settings.home, settings.row_cap)
+
+
+@lru_cache(maxsize=2)
+def _sciqa_graph_for(root: Path, home: Path, row_cap: int) -> KnowledgeGraph:
+    """The graph rebuilt from SciQA, built under ``home`` once (again when SciQA's files change)."""
+    from pipeline.kg.sciqa_graph.store import open_graph
+
+    return open_graph(root, home, row_cap)
 
 
 def build_pipeline(settings: Settings, generator: str | None = None, kg: str | None = None,

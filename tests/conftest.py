@@ -69,6 +69,14 @@ def settings(tmp_path: Path, sciqa_dir: Path) -> Settings:
 
 
 @pytest.fixture(scope="session")
+def sciqa_graph(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> Any:
+    """The graph rebuilt from SciQA (``--kg sciqa``), built once per session in a home of its own."""
+    from pipeline.kg.sciqa_graph.store import open_graph
+
+    return open_graph(sciqa_dir, tmp_path_factory.mktemp("sciqa-graph-home"))
+
+
+@pytest.fixture(scope="session")
 def encoder() -> Any:
     from pipeline.store.encoder import SentenceTransformerEncoder
 

@@ -106,12 +106,12 @@ def test_a_refusal_becomes_the_explanation(env: pytest.MonkeyPatch, tgi: Any,
     assert code == 0 and out["sparql"] is None and "I cannot generate a SPARQL query" in out["explanation"]
 
 
-def test_an_unreachable_endpoint_falls_back_to_the_snapshot(env: pytest.MonkeyPatch,
+def test_an_unreachable_endpoint_falls_back_to_the_graph_rebuilt_from_sciqa(env: pytest.MonkeyPatch,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     env.setenv("KGQA_ENDPOINT", "http://127.0.0.1:9/sparql")
     code, out, _ = run(capsys, "ask", "--json", STORY_CLOZE)
     assert code == 0 and out["answer"]["rows"] and "could not be reached" in out["caveat"]
-    assert "early 2023" in out["caveat"] and out["kg"].startswith("http://127.0.0.1:9/sparql (fallback: snapshot)")
+    assert "early 2023" in out["caveat"] and out["kg"].startswith("http://127.0.0.1:9/sparql (fallback: sciqa)")
 
 
 def test_readable_output_by_default(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
