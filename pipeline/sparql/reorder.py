@@ -16,15 +16,20 @@ _TRIPLE_WORDS = frozenset({"a", "true", "false"})
 
 
 @dataclass(frozen=True)
-class _Tok:
+class Span:
     kind: str
     text: str
     start: int
     end: int
 
 
-def _tokens(query: str) -> list[_Tok]:
-    return [_Tok(m.lastgroup or "other", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(query)
+def spans(query: str) -> list[Span]:
+    """The query's tokens with their places in the text (blanks and comments dropped)."""
+    return _tokens(query)
+
+
+def _tokens(query: str) -> list[Span]:
+    return [Span(m.lastgroup or "other", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(query)
             if m.lastgroup not in ("ws", "comment")]
 
 
@@ -65,7 +70,7 @@ def _move_one(query: str) -> str | None:
     return None
 
 
-def _matching(toks: list[_Tok], open_at: int) -> int | None:
+def _matching(toks: list[Span], open_at: int) -> int | None:
     depth = 0
     for j in range(open_at, len(toks)):
         depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
@@ -74,7 +79,7 @@ def _matching(toks: list[_Tok], open_at: int) -> int | None:
     return None
 
 
-def _chunk_end(toks: list[_Tok], start: int) -> int:
+def _chunk_end(toks: list[Span], start: int) -> int:
     """The end of the plain triple patterns from ``start`` (complete statements only: up to the last '.', or
     all of them when the group closes right after); ``start`` when there are none."""
     last_dot = start
