@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Protocol
 
 from bot.blocks import MAX_BUTTON_VALUE
 
@@ -141,7 +142,15 @@ class Recent:
             return self._pairs.get(ref)
 
 
-def feedback_value(question: str, sparql: str, recent: Recent) -> str:
+class Remembers(Protocol):
+    """Where long pairs are kept for their 👍 (this process's ``Recent``, or Redis for every replica)."""
+
+    def remember(self, question: str, sparql: str) -> str: ...
+
+    def recall(self, ref: str) -> tuple[str, str] | None: ...
+
+
+def feedback_value(question: str, sparql: str, recent: Remembers) -> str:
     """What the 👍 button carries: the pair itself, or a reference to it when it would not fit."""
     value = json.dumps({"q": question, "s": sparql}, ensure_ascii=False, separators=(",", ":"))
     if len(value) <= MAX_BUTTON_VALUE:
@@ -149,7 +158,7 @@ def feedback_value(question: str, sparql: str, recent: Recent) -> str:
     return json.dumps({"ref": recent.remember(question, sparql)})
 
 
-def read_feedback(value: str, recent: Recent) -> tuple[str, str] | None:
+def read_feedback(value: str, recent: Remembers) -> tuple[str, str] | None:
     """The pair a 👍 button carried; None when it is unreadable or too old to recall."""
     try:
         data = json.loads(value)

@@ -17,7 +17,7 @@ from bot.render import Attachment, Message, notice
 from bot.shared.admission import SharedQueue
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
-from bot.shared.proposals import RedisProposals
+from bot.shared.proposals import RedisProposals, RedisRecent
 from pipeline.core import Pipeline
 from pipeline.factory import build_link
 from pipeline.settings import Settings
@@ -40,7 +40,7 @@ class Bot:
     limiter: RateLimiter | RedisRateLimiter = field(init=False)
     link: RedisLink | None = field(init=False)
     queue: SharedQueue | None = field(init=False)  # the deployment's waiting questions, with Redis
-    recent: Recent = field(default_factory=Recent)
+    recent: Recent | RedisRecent = field(default_factory=Recent)
     scrubber: Scrubber = field(init=False)
 
     def __post_init__(self) -> None:
@@ -59,6 +59,8 @@ class Bot:
             self.queue = SharedQueue(self.link, self.limits.queue_size, lease)
             if isinstance(self.proposals, Proposals):
                 self.proposals = RedisProposals(self.link, self.proposals)
+            if isinstance(self.recent, Recent):
+                self.recent = RedisRecent(self.link, self.recent)
         else:
             self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
             self.limiter = RateLimiter(limit, window)

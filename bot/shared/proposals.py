@@ -8,10 +8,11 @@ import json
 import time
 from dataclasses import asdict
 
-from bot.proposals import Proposal, Proposals, proposal_id
+from bot.proposals import Proposal, Proposals, Recent, proposal_id
 from pipeline.shared.link import INDEX_ADD, RedisLink, SharedStateDown
 
 TTL_S = 30 * 86400.0  # a proposal no maintainer decided within a month is dropped
+RECENT_TTL_S = 7 * 86400.0  # a 👍 on an answer older than a week may no longer find a long pair
 INDEX = RedisLink.key("proposals")
 # KEYS[1] the proposal, KEYS[2] the index; ARGV: value, created, ttl (s), max pending, id, key prefix.
 # Returns the stored value: the new one, or the one already pending for this pair.
@@ -77,3 +78,32 @@ class RedisProposals:
         shared = [Proposal(**json.loads(v)) for v in values if v]
         known = {p.id for p in shared}
         return shared + [p for p in self.local.pending() if p.id not in known]
+
+
+class RedisRecent:
+    """``Recent`` shared by replicas: a 👍 whose pair was too long for its button may be clicked on any replica.
+    Each pair expires ``ttl`` s after its answer; while Redis is unavailable the process's own ``Recent`` serves."""
+
+    def __init__(self, link: RedisLink, local: Recent, ttl: float = RECENT_TTL_S) -> None:
+        self.link = link
+        self.local = local
+        self.ttl = ttl
+
+    def remember(self, question: str, sparql: str) -> str:
+        ref = self.local.remember(question, sparql)
+        value = json.dumps([question, sparql], ensure_ascii=False)
+        try:
+            self.link.call(lambda r: r.set(RedisLink.key("pair", ref), value, ex=round(self.ttl)))
+        except SharedStateDown:
+            pass  # this replica still knows it
+        return ref
+
+    def recall(self, ref: str) -> tuple[str, str] | None:
+        try:
+            value = self.link.call(lambda r: r.get(RedisLink.key("pair", ref)))
+        except SharedStateDown:
+            value = None
+        if not value:
+            return self.local.recall(ref)
+        question, sparql = json.loads(value)
+        return str(question), str(sparql)

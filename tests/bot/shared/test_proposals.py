@@ -1,5 +1,5 @@
 """Pending proposals in Redis: proposed on one replica, decided once on any; bounded, expiring; Redis down: the
-replica's own file, still found after Redis returns."""
+replica's own file, still found after Redis returns. Long 👍 pairs recalled on any replica."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -7,8 +7,8 @@ from pathlib import Path
 
 from redis import Redis
 
-from bot.proposals import Proposals
-from bot.shared.proposals import RedisProposals
+from bot.proposals import Proposals, Recent, feedback_value, read_feedback
+from bot.shared.proposals import RedisProposals, RedisRecent
 from pipeline.shared.link import RedisLink
 from tests.bot.harness import MAINTAINER, Harness, button_value, shown
 from tests.bot.test_teach import thumbs_up
@@ -56,3 +56,19 @@ def test_a_thumbs_up_on_one_replica_is_approved_on_another(start_bot: Callable[.
     b.slack.wait_for(lambda c: c.method == "chat.update" and "approved" in c.params.get("text", ""))
     a.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user=MAINTAINER, channel="DMAINT", reply="again")
     assert "already decided" in shown(a.replies("again")[0])
+
+
+def test_a_long_pairs_reference_is_recalled_on_another_replica(redis_url: str) -> None:
+    a, b = RedisRecent(RedisLink(redis_url), Recent()), RedisRecent(RedisLink(redis_url), Recent())
+    long_sparql = "SELECT ?x WHERE { ?x ?p ?o } # " + "x" * 3000
+    value = feedback_value("Q?", long_sparql, a)
+    assert "ref" in value and read_feedback(value, b) == ("Q?", long_sparql)
+    with Redis.from_url(redis_url, decode_responses=True) as r:
+        assert [0 < r.ttl(k) <= 7 * 86400 for k in r.keys("kgqa:pair:*")] == [True]
+
+
+def test_with_redis_down_a_long_pair_is_still_recalled_where_it_was_answered(fresh_redis: RedisServer) -> None:
+    recent = RedisRecent(RedisLink(fresh_redis.url, timeout=0.3), Recent())
+    fresh_redis.stop()
+    ref = recent.remember("Q?", "SELECT 1")
+    assert recent.recall(ref) == ("Q?", "SELECT 1")
