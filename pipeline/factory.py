@@ -160,7 +160,10 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
     if target == "auto":
         from pipeline.kg.fallback import FallbackKG
 
-        return FallbackKG(_endpoint(settings, settings.endpoint), _sciqa_graph(settings))
+        from pipeline.kg.lazy import LazyKG
+
+        # built at the first query the endpoint cannot answer, not when the bot starts
+        return FallbackKG(_endpoint(settings, settings.endpoint), LazyKG("sciqa", lambda: _sciqa_graph(settings)))
     if target.startswith(("http://", "https://")):
         return _endpoint(settings, target)
     from pipeline.kg.local import LocalKG

@@ -79,6 +79,7 @@ class SciqaKG(LocalKG):
     def __init__(self, folder: Path, row_cap: int = 1000) -> None:
         super().__init__(folder / GRAPH, row_cap=row_cap)
         self.name = "sciqa"
+        self.folder = folder
 
     def select(self, query: str) -> Rows:
         rows = super().select(triples_before_optionals(query))

@@ -1,0 +1,24 @@
+"""A knowledge graph opened at its first query (so a bot starts without building what it may never need)."""
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+from pipeline.parts import KnowledgeGraph
+from pipeline.records import Rows
+
+
+class LazyKG:
+    """``open_`` runs once, at the first ``select``; its errors surface there, as the KG's own would."""
+
+    def __init__(self, name: str, open_: Callable[[], KnowledgeGraph]) -> None:
+        self.name = name
+        self._open = open_
+        self._kg: KnowledgeGraph | None = None
+        self._lock = threading.Lock()
+
+    def select(self, query: str) -> Rows:
+        with self._lock:
+            if self._kg is None:
+                self._kg = self._open()
+        return self._kg.select(query)

@@ -1,0 +1,52 @@
+"""A KG opened at its first query: auto's offline fallback is not built while the endpoint answers."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.errors import ConfigError
+from pipeline.factory import build_kg
+from pipeline.kg.lazy import LazyKG
+from pipeline.kg.sciqa_graph.store import FOLDER
+from pipeline.records import Rows
+from pipeline.settings import Settings
+
+
+class Counting:
+    name = "counted"
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def select(self, query: str) -> Rows:
+        self.queries.append(query)
+        return Rows(["x"], [])
+
+
+def test_it_opens_once_at_the_first_query() -> None:
+    opened: list[Counting] = []
+
+    def open_() -> Counting:
+        opened.append(Counting())
+        return opened[-1]
+    lazy = LazyKG("counted", open_)
+    assert opened == []
+    lazy.select("ASK {}")
+    lazy.select("ASK { ?s ?p ?o }")
+    assert len(opened) == 1 and opened[0].queries == ["ASK {}", "ASK { ?s ?p ?o }"]
+
+
+def test_an_error_opening_it_surfaces_at_the_query() -> None:
+    def broken() -> Counting:
+        raise ConfigError("missing SciQA file x/train/answers.json")
+    lazy = LazyKG("broken", broken)
+    with pytest.raises(ConfigError, match="train/answers.json"):
+        lazy.select("ASK {}")
+
+
+def test_auto_builds_the_graph_only_when_the_endpoint_is_unreachable(settings: Settings) -> None:
+    kg = build_kg(settings.with_(endpoint="http://127.0.0.1:9/sparql", cache_ttl=0), "auto")
+    assert kg.name.endswith("(fallback: sciqa)") and not (settings.home / FOLDER).exists()
+    rows = kg.select("PREFIX orkgc: <http://orkg.org/orkg/class/> ASK { ?d a orkgc:Dataset }")
+    assert rows.boolean is True and "early 2023" in rows.caveat and (Path(settings.home) / FOLDER).is_dir()
