@@ -159,7 +159,6 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
         return _sciqa_graph(settings)
     if target == "auto":
         from pipeline.kg.fallback import FallbackKG
-
         from pipeline.kg.lazy import LazyKG
 
         # built at the first query the endpoint cannot answer, not when the bot starts
