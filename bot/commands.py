@@ -14,12 +14,12 @@ from bot.state import Bot
 from bot.teach import teach
 from bot.text import command_text
 from pipeline.errors import KgqaError
+from pipeline.sparql.text import MAX_QUERY_CHARS
 
 log = logging.getLogger("kgqa.bot")
 LOOKUP_K = 5
 SPARQL_USAGE = "Usage: `/sparql SELECT ?x WHERE { … }` — read-only SPARQL (SELECT or ASK) on the knowledge graph."
 BUSY = ":no_entry: I am answering as many questions as I can right now; please try again in a minute."
-MAX_SPARQL_CHARS = 20_000  # SciQA's longest query is under 2,000; parsing a 100 kB one ties a worker up for seconds
 
 
 def _send(bot: Bot, respond: Respond, message: Message, public: bool = False) -> None:
@@ -38,8 +38,8 @@ def on_sparql(bot: Bot, ack: Ack, command: dict[str, Any], respond: Respond) -> 
     if not query:
         ack(text=SPARQL_USAGE)
         return
-    if len(query) > MAX_SPARQL_CHARS:
-        ack(text=f"That query is {len(query):,} characters long; I run queries of at most {MAX_SPARQL_CHARS:,}.")
+    if len(query) > MAX_QUERY_CHARS:
+        ack(text=f"That query is {len(query):,} characters long; I run queries of at most {MAX_QUERY_CHARS:,}.")
         bot.log("sparql", outcome="too_long", chars=len(query), user=command.get("user_id"))
         return
     ack()

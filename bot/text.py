@@ -5,6 +5,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from pipeline.sparql.text import typed_query
+
 _USER = re.compile(r"<@[UW][A-Z0-9]+(?:\|[^>]*)?>")
 _CHANNEL = re.compile(r"<#C[A-Z0-9]+(?:\|([^>]*))?>")
 _SPECIAL = re.compile(r"<!(?:subteam\^[A-Z0-9]+|[a-z]+)(?:\|([^>]*))?>")  # <!here>, <!subteam^S1|@team>, dates
@@ -79,8 +81,7 @@ def command_text(text: str) -> str:
     Slack escapes what the user typed (``&lt;http://...&gt;``) but sends its own link markup raw, so the link
     labels go before the entities are undone; an IRI in SPARQL keeps its angle brackets either way.
     """
-    text = unescape(_LABELLED_LINK.sub(r"<\1>", text))
-    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C").strip()
+    return typed_query(unescape(_LABELLED_LINK.sub(r"<\1>", text)))
 
 
 def split_teach(text: str) -> tuple[str, str] | None:

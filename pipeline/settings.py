@@ -25,8 +25,9 @@ _ENV = {  # field -> environment variable
     "dedup_path": "KGQA_DEDUP_PATH", "dedup_ttl": "KGQA_DEDUP_TTL", "slack_timeout": "KGQA_SLACK_TIMEOUT",
     "llm_fallback": "KGQA_LLM_FALLBACK", "retrieval": "KGQA_RETRIEVAL", "store_timeout": "KGQA_STORE_TIMEOUT",
     "redis_url": "KGQA_REDIS_URL", "redis_timeout": "KGQA_REDIS_TIMEOUT",
+    "mcp_token": "KGQA_MCP_TOKEN", "mcp_host": "KGQA_MCP_HOST", "mcp_port": "KGQA_MCP_PORT",
 }
-SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key")
+SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key", "mcp_token")
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class Settings:
     llm_fallback: str = "adapter"  # when the LLM fails or writes no query: "adapter" answers instead, or "none"
     redis_url: str = ""  # redis://host:6379/0 or rediss://:password@host:6380/0: state shared by replicas on many hosts
     redis_timeout: float = 0.5  # seconds one Redis call may take before this process falls back to its own state
+    mcp_token: str = ""  # bearer token `kgqa mcp --http` requires (always beyond loopback; on loopback when set)
+    mcp_host: str = "127.0.0.1"  # where `kgqa mcp --http` listens
+    mcp_port: int = 8765
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"), **overrides: Any) -> Settings:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 import threading
+import unicodedata
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -22,6 +23,7 @@ RDF_TYPE = PREFIXES["rdf"] + "type"
 UPDATE_WORDS = frozenset({"INSERT", "DELETE", "LOAD", "CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "WITH",
                           "USING"})
 FORBIDDEN_WORDS = UPDATE_WORDS | {"SERVICE"}
+MAX_QUERY_CHARS = 20_000  # SciQA's longest query is under 2,000; parsing a 100 kB one ties a worker up for seconds
 # Virtuoso (ORKG's engine) calls its built-in and SQL procedures through these namespaces: `bif:exec('DELETE ...')`
 # runs any SQL the endpoint's user may run, inside a query that is a SELECT by every other measure.
 ENGINE_NAMESPACES = ("bif:", "sql:")
@@ -55,6 +57,12 @@ def tokenize(query: str) -> list[Token]:
     """Split a query into tokens; blanks and comments are dropped."""
     return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(query)
             if m.lastgroup not in ("ws", "comment")]
+
+
+def typed_query(text: str) -> str:
+    """A query as a person typed it: control, format and unpaired-surrogate characters dropped (newlines and tabs
+    kept), outer blanks trimmed."""
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C").strip()
 
 
 def squash(text: str) -> str:
