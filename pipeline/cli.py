@@ -1,4 +1,4 @@
-"""The `kgqa` command line: index, ask, sparql, lookup, eval."""
+"""The `kgqa` command line: index, ask, sparql, lookup, eval, mcp."""
 from __future__ import annotations
 
 import argparse
@@ -156,6 +156,14 @@ def cmd_team(args: argparse.Namespace, settings: Settings) -> int:
     return 3 if report.skipped else 0
 
 
+def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.mcp.server import serve
+
+    serve(lambda: build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots), settings,
+          http=args.http, host=args.host, port=args.port)
+    return 0
+
+
 def _pairs(count: int) -> str:
     return f"{count} team pair{'' if count == 1 else 's'}"
 
@@ -223,6 +231,15 @@ def parser() -> argparse.ArgumentParser:
     imported = team_sub.add_parser("import", help="add pairs from a file written by export (checked like teaching)")
     imported.add_argument("file")
     team.set_defaults(func=cmd_team)
+    mcp = sub.add_parser("mcp", help="serve the pipeline as MCP tools (stdio; --http for streamable HTTP)")
+    mcp.add_argument("--http", action="store_true", help="streamable HTTP on KGQA_MCP_HOST:KGQA_MCP_PORT, path /mcp "
+                                                         "(a bearer token, KGQA_MCP_TOKEN, is required beyond loopback)")
+    mcp.add_argument("--host", help="listen address with --http (default: KGQA_MCP_HOST, 127.0.0.1)")
+    mcp.add_argument("--port", type=int, help="port with --http (default: KGQA_MCP_PORT, 8765)")
+    mcp.add_argument("--shots", type=int, choices=(1, 3, 5))
+    mcp.add_argument("--generator")
+    mcp.add_argument("--kg")
+    mcp.set_defaults(func=cmd_mcp)
     ev = sub.add_parser("eval", help="score the system on SciQA question sets")
     try:
         from pipeline.eval.cli import add_eval_arguments

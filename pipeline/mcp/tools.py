@@ -1,0 +1,153 @@
+"""What each MCP tool does, on the pipeline and apart from the protocol: inputs checked, plain records out, and a
+``ToolRefusal`` carrying a one-line reason when there is no answer to give."""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from pipeline.core import Pipeline, clean_question
+from pipeline.errors import KgqaError
+from pipeline.matching.forms import Form, group_forms
+from pipeline.records import Answer, Retrieved, Rows
+from pipeline.sparql.text import MAX_QUERY_CHARS, PREFIXES, typed_query
+
+MAX_K = 20
+MAX_REASON_CHARS = 500
+
+
+class ToolRefusal(KgqaError):
+    """A tool call that cannot be answered; ``str()`` is the one-line reason the assistant reads."""
+
+
+class StoredPair(BaseModel):
+    """A question->SPARQL pair from the example store, with its similarity to the text asked about (1 = same)."""
+
+    question: str
+    sparql: str
+    score: float
+    source: str = Field(description="'sciqa' (the SciQA benchmark) or 'team' (taught by the team)")
+    template_id: str = ""
+
+
+class Provenance(BaseModel):
+    """Where an answer came from."""
+
+    generator: str = Field(description="what wrote the query: tgi, openai, adapter (offline), ...")
+    kg: str = Field(description="the knowledge graph the query ran on")
+    source: str = Field(description="what answered, e.g. an endpoint URL or the dated SciQA snapshot")
+    caveat: str = Field(description="a warning about the rows, e.g. a recorded answer served while the endpoint "
+                                    "was down; empty when there is none")
+    examples: list[StoredPair] = Field(description="the stored pairs the query was written from")
+    timings_ms: dict[str, float]
+
+
+class QueryRows(BaseModel):
+    """A query as it ran and what it returned."""
+
+    sparql: str = Field(description="the query as it ran (prefixes declared, a LIMIT added when missing)")
+    reading: str = Field(description="what the query asks, in one sentence")
+    vars: list[str]
+    rows: list[dict[str, str]] = Field(description="one object per result row: variable -> value (IRI or literal)")
+    boolean: bool | None = Field(description="the answer of an ASK query; null for SELECT")
+    explanation: str = Field(description="why there are no rows, when there are none; else empty")
+    source: str
+    caveat: str
+
+
+class AskResult(QueryRows):
+    """A question answered: the query written for it, its rows, and where they came from."""
+
+    question: str = Field(description="the question as it was read (blanks and control characters cleaned)")
+    provenance: Provenance
+
+
+class Tools:
+    """The tools' logic over one pipeline; every method is blocking and runs in a worker."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+        self._forms: tuple[int, list[Form]] | None = None
+
+    def ask(self, question: str, shots: int | None = None) -> AskResult:
+        if shots is not None and shots not in (1, 3, 5):
+            raise ToolRefusal(f"shots must be 1, 3 or 5, not {shots}")
+        answer = self.pipeline.ask(self._text(question, "question"), shots)
+        _refuse_unanswered(answer)
+        rows = _query_rows(answer)
+        return AskResult(**rows.model_dump(), question=answer.question, provenance=Provenance(
+            generator=answer.generator, kg=answer.kg, source=rows.source, caveat=rows.caveat,
+            examples=[_pair(r) for r in answer.examples], timings_ms={k: round(v, 2) for k, v in
+                                                                     answer.timings_ms.items()}))
+
+    def run_sparql(self, query: str) -> QueryRows:
+        if len(query) > MAX_QUERY_CHARS:
+            raise ToolRefusal(f"the query is {len(query):,} characters long; at most {MAX_QUERY_CHARS:,} are run")
+        answer = self.pipeline.run_sparql(typed_query(query))
+        _refuse_unanswered(answer)
+        return _query_rows(answer)
+
+    def similar_questions(self, text: str, k: int = 5) -> list[StoredPair]:
+        if not 1 <= k <= MAX_K:
+            raise ToolRefusal(f"k must be between 1 and {MAX_K}, not {k}")
+        try:
+            found = self.pipeline.lookup(self._text(text, "text"), k)
+        except KgqaError as exc:
+            raise ToolRefusal(_one_line(str(exc))) from exc
+        return [_pair(r) for r in found]
+
+    def prefixes(self) -> str:
+        """The ORKG prefixes as SPARQL PREFIX lines (declared for you when a query uses them)."""
+        return "\n".join(f"PREFIX {name}: <{iri}>" for name, iri in PREFIXES.items()) + "\n"
+
+    def question_forms(self) -> str:
+        """The question forms the store holds, most common first, as JSON: each with its slots' kinds, how many
+        stored pairs have it, and one pair as an example."""
+        examples = self.pipeline.store.examples()
+        if self._forms is None or self._forms[0] != len(examples):
+            self._forms = (len(examples), group_forms(examples))
+        forms = sorted(self._forms[1], key=lambda f: -len(f.examples))
+        return json.dumps([_form(f) for f in forms], ensure_ascii=False, indent=1)
+
+    def _text(self, value: str, what: str) -> str:
+        cap = self.pipeline.max_question_chars
+        cleaned = clean_question(value[: cap * 4 + 1], cap * 4)  # never clean a 100 kB paste in full
+        if len(value) > cap * 4 or len(cleaned) > cap:
+            raise ToolRefusal(f"the {what} is {len(value):,} characters long; at most {cap:,} are taken")
+        if not cleaned:
+            raise ToolRefusal(f"the {what} is empty: ask in words, e.g. 'Which model has achieved the highest "
+                              "Accuracy score on the Story Cloze Test benchmark dataset?'")
+        return cleaned
+
+
+def _refuse_unanswered(answer: Answer) -> None:
+    """A refused, failed or unwritten query is a tool error; a query that ran and matched nothing is an answer."""
+    if answer.error:
+        raise ToolRefusal(_one_line(answer.explanation or answer.error))
+
+
+def _query_rows(answer: Answer) -> QueryRows:
+    rows = answer.rows or Rows([], [])
+    return QueryRows(sparql=answer.sparql or "", reading=answer.reading, vars=rows.vars,
+                     rows=[{v: term["value"] for v, term in row.items()} for row in rows.rows],
+                     boolean=rows.boolean, explanation=answer.explanation, source=rows.source, caveat=rows.caveat)
+
+
+def _pair(found: Retrieved) -> StoredPair:
+    ex = found.example
+    return StoredPair(question=ex.question, sparql=ex.sparql, score=round(found.score, 4), source=ex.source,
+                      template_id=ex.template_id)
+
+
+def _form(form: Form) -> dict[str, Any]:
+    text = "".join(piece + (f"<{kind}>" if n < len(form.kinds) else "")
+                   for n, (piece, kind) in enumerate(zip(form.pieces, form.kinds + ("",))))
+    example = form.examples[0]
+    return {"form": " ".join(text.split()), "slots": list(form.kinds), "pairs": len(form.examples),
+            "example": {"question": example.question, "sparql": example.sparql}}
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_REASON_CHARS else line[: MAX_REASON_CHARS - 1] + "…"
