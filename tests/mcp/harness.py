@@ -11,10 +11,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import anyio
 import httpx2
+import mcp.client.stdio
 from mcp import Client, StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
@@ -35,10 +36,11 @@ def server_env(settings: Settings, **extra: str) -> dict[str, str]:
     return env
 
 
-def stdio_client(env: dict[str, str], *args: str) -> Client:
-    """The SDK client, launching ``kgqa mcp ARGS`` over stdio (its stderr goes to the test's stderr)."""
-    return Client(StdioServerParameters(command=sys.executable, args=["-m", "pipeline", "mcp", *args], env=env,
-                                        cwd=str(REPO)), read_timeout_seconds=300)
+def stdio_client(env: dict[str, str], *args: str, errlog: TextIO = sys.stderr) -> Client:
+    """The SDK client, launching ``kgqa mcp ARGS`` over stdio; the server's stderr goes to ``errlog``."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "pipeline", "mcp", *args], env=env,
+                                   cwd=str(REPO))
+    return Client(mcp.client.stdio.stdio_client(params, errlog=errlog), read_timeout_seconds=300)
 
 
 def http_client(url: str, token: str | None = None) -> Client:
