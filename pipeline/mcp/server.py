@@ -1,9 +1,7 @@
 """The MCP server: the tools and resources registered on the SDK's ``MCPServer``, each call admitted through the
-shared load limits (a per-caller rate limit, then a place in the bounded worker pool) and run in a worker."""
+shared load limits (``admission``) and run in a worker."""
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
@@ -14,6 +12,7 @@ from pydantic import Field, ValidationError
 
 from pipeline.core import Pipeline
 from pipeline.limits import RateLimiter, WorkerPool
+from pipeline.mcp.admission import Admission
 from pipeline.mcp.auth import http_auth
 from pipeline.mcp.tools import MAX_K, AskResult, QueryRows, StoredPair, ToolRefusal, Tools
 from pipeline.settings import Settings
@@ -27,39 +26,6 @@ INSTRUCTIONS = (
     "questions were written in SPARQL. The resources hold the ORKG prefixes and the question forms the store knows."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
-BUSY = "the server is answering as many calls as it can right now; try again in a minute"
-
-
-class Admission:
-    """Every tool call: the caller's rate limit first, then a place in the worker pool (or a busy refusal)."""
-
-    def __init__(self, pool: WorkerPool, limiter: RateLimiter) -> None:
-        self.pool = pool
-        self.limiter = limiter
-
-    async def run(self, caller: str, work: Callable[[], T]) -> T:
-        wait = self.limiter.wait(caller)
-        if wait:
-            raise ToolRefusal(f"too many calls: at most {self.limiter.limit} every {self.limiter.window:.0f} s; "
-                              f"try again in {wait:.0f} s")
-        if self.pool.admit() is None:
-            raise ToolRefusal(BUSY)
-        done: concurrent.futures.Future[T] = concurrent.futures.Future()
-
-        def job() -> None:
-            if not done.set_running_or_notify_cancel():
-                return  # the caller went away while the call was queued
-            try:
-                done.set_result(work())
-            except BaseException as exc:  # handed to the awaiting call, which reports it
-                done.set_exception(exc)
-
-        try:
-            self.pool.run(job)
-        except BaseException:
-            self.pool.release()
-            raise
-        return await asyncio.wrap_future(done)
 
 
 def caller(ctx: Context) -> str:
