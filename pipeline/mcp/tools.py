@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -40,7 +41,8 @@ class Provenance(BaseModel):
     caveat: str = Field(description="a warning about the rows, e.g. a recorded answer served while the endpoint "
                                     "was down; empty when there is none")
     examples: list[StoredPair] = Field(description="the stored pairs the query was written from")
-    timings_ms: dict[str, float]
+    timings_ms: dict[str, float] = Field(description="milliseconds per pipeline stage")
+    elapsed_ms: float = Field(description="milliseconds the pipeline took for this question in all")
 
 
 class QueryRows(BaseModel):
@@ -73,13 +75,15 @@ class Tools:
     def ask(self, question: str, shots: int | None = None) -> AskResult:
         if shots is not None and shots not in (1, 3, 5):
             raise ToolRefusal(f"shots must be 1, 3 or 5, not {shots}")
+        started = time.perf_counter()
         answer = self.pipeline.ask(self._text(question, "question"), shots)
+        elapsed_ms = (time.perf_counter() - started) * 1000
         _refuse_unanswered(answer)
         rows = _query_rows(answer)
         return AskResult(**rows.model_dump(), question=answer.question, provenance=Provenance(
             generator=answer.generator, kg=answer.kg, source=rows.source, caveat=rows.caveat,
-            examples=[_pair(r) for r in answer.examples], timings_ms={k: round(v, 2) for k, v in
-                                                                     answer.timings_ms.items()}))
+            examples=[_pair(r) for r in answer.examples],
+            timings_ms={k: round(v, 2) for k, v in answer.timings_ms.items()}, elapsed_ms=round(elapsed_ms, 2)))
 
     def run_sparql(self, query: str) -> QueryRows:
         if len(query) > MAX_QUERY_CHARS:
