@@ -77,8 +77,9 @@ def create_server(pipeline: Pipeline, settings: Settings, *, pool: WorkerPool | 
                                                      "writer sees: 1, 3 or 5 (default: the server's setting)")]
                   = None) -> AskResult:
         """Answer a question about the ORKG: writes a read-only SPARQL query from the most similar stored
-        question->SPARQL pairs, runs it, and returns the query, its rows, a one-sentence reading of what it asks, an
-        explanation when nothing matched, and where the answer came from. A question it cannot write a query for,
+        question->SPARQL pairs, runs it, and returns a one-sentence summary of the answer, the query, its rows, a
+        one-sentence reading of what it asks, the leaderboard behind a ranking, an explanation when nothing matched,
+        and where the answer came from. A question it cannot write a query for,
         or whose query fails, is an error with the reason."""
         return await call(ctx, lambda: tools.ask(question, shots))
 

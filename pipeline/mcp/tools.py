@@ -48,6 +48,8 @@ class Provenance(BaseModel):
 class QueryRows(BaseModel):
     """A query as it ran and what it returned."""
 
+    summary: str = Field(description="the answer in one sentence (names the entity, metric and value where the rows "
+                                     "hold them; says plainly when nothing was found)")
     sparql: str = Field(description="the query as it ran (prefixes declared, a LIMIT added when missing)")
     reading: str = Field(description="what the query asks, in one sentence")
     vars: list[str]
@@ -62,6 +64,9 @@ class AskResult(QueryRows):
     """A question answered: the query written for it, its rows, and where they came from."""
 
     question: str = Field(description="the question as it was read (blanks and control characters cleaned)")
+    leaderboard: dict[str, Any] | None = Field(description="for a ranking: every score behind the answer (dataset, "
+                                                           "metric, order, entries with model, value as stored, "
+                                                           "value as a number, paper), sorted by number; else null")
     provenance: Provenance
 
 
@@ -80,7 +85,8 @@ class Tools:
         elapsed_ms = (time.perf_counter() - started) * 1000
         _refuse_unanswered(answer)
         rows = _query_rows(answer)
-        return AskResult(**rows.model_dump(), question=answer.question, provenance=Provenance(
+        board = answer.leaderboard.to_json() if answer.leaderboard else None
+        return AskResult(**rows.model_dump(), question=answer.question, leaderboard=board, provenance=Provenance(
             generator=answer.generator, kg=answer.kg, source=rows.source, caveat=rows.caveat,
             examples=[_pair(r) for r in answer.examples],
             timings_ms={k: round(v, 2) for k, v in answer.timings_ms.items()}, elapsed_ms=round(elapsed_ms, 2)))
@@ -133,7 +139,7 @@ def _refuse_unanswered(answer: Answer) -> None:
 
 def _query_rows(answer: Answer) -> QueryRows:
     rows = answer.rows or Rows([], [])
-    return QueryRows(sparql=answer.sparql or "", reading=answer.reading, vars=rows.vars,
+    return QueryRows(summary=answer.summary, sparql=answer.sparql or "", reading=answer.reading, vars=rows.vars,
                      rows=[{v: term["value"] for v, term in row.items()} for row in rows.rows],
                      boolean=rows.boolean, explanation=answer.explanation, source=rows.source, caveat=rows.caveat)
 

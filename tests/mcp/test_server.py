@@ -37,6 +37,7 @@ async def session_checks(client: Client, sciqa: SciQA) -> None:
     expected = next(r for r in sciqa.all() if r.question == STORY_CLOZE)  # the test's oracle, not the system's
     assert flat(answer["rows"], answer["vars"]) == list(expected.flat_answer)
     assert "Story Cloze Test" in answer["sparql"] and "Story Cloze Test" in answer["reading"]
+    assert expected.flat_answer[-1] in answer["summary"] and "Story Cloze Test" in answer["summary"]
     provenance = answer["provenance"]
     assert provenance["generator"] == "adapter" and provenance["kg"] == "snapshot"
     assert len(provenance["examples"]) == 3 and "snapshot" in provenance["source"]
