@@ -11,7 +11,7 @@ from typing import Any
 from pipeline import textview
 from pipeline.store.connection import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
-from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.factory import build_index, build_pipeline, build_store, form_aware
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from pipeline.store.team import JOURNAL, export_pairs, import_pairs
@@ -35,6 +35,7 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
             restored = import_pairs(store, lines, settings.max_question_chars)
         count = store.count()
         print(f"kgqa: restored {_pairs(restored.added)} from {journal}", file=sys.stderr)
+    form_aware(settings, store).knowledge()  # derived once here and kept on disk, not in every new process
     team = len(store.examples("team"))
     state = "built" if rebuilt else "already up to date"
     print(f"example store {state}: {count} pairs ({count - team} from SciQA {settings.index_splits}, {team} from "
@@ -241,12 +242,9 @@ def parser() -> argparse.ArgumentParser:
     mcp.add_argument("--kg")
     mcp.set_defaults(func=cmd_mcp)
     ev = sub.add_parser("eval", help="score the system on SciQA question sets")
-    try:
-        from pipeline.eval.cli import add_eval_arguments
+    from pipeline.eval.arguments import add_eval_arguments
 
-        add_eval_arguments(ev)
-    except ImportError:
-        pass
+    add_eval_arguments(ev)
     ev.set_defaults(func=cmd_eval)
     return p
 

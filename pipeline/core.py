@@ -15,7 +15,7 @@ from pipeline.glance.summary import summarize
 from pipeline.sparql.explain import explain
 from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
 from pipeline.records import Answer, Retrieved
-from pipeline.sparql.text import gate
+from pipeline.sparql.text import gate, syntax_warnings
 
 SHOTS = (1, 3, 5)
 T = TypeVar("T")
@@ -169,7 +169,7 @@ class Pipeline:
     def _run(self, answer: Answer, query: str, started: float) -> None:
         t = answer.timings_ms
         with _timed(t, "validate"):
-            check = gate(query, self.row_cap)
+            check = gate(query, self.row_cap, parse=False)  # (the grammar is consulted only if the graph fails)
         answer.sparql = check.fixed or query
         answer.reading = explain(query)
         if not check.ok:
@@ -186,8 +186,9 @@ class Pipeline:
         except KgqaError as exc:
             answer.error = str(exc)
             answer.explanation = f"The knowledge graph gave no answer: {exc}."
-            if check.warnings:
-                answer.explanation += f" Before it ran, the query already looked malformed ({check.warnings[0]})."
+            warnings = syntax_warnings(query)
+            if warnings:
+                answer.explanation += f" Before it ran, the query already looked malformed ({warnings[0]})."
             return
         if answer.rows.boolean is None and not answer.rows.rows:
             answer.explanation = "The query ran but nothing in the graph matches it." + \

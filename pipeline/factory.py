@@ -18,7 +18,7 @@ from pipeline.store.chroma import ChromaStore, fingerprint
 if TYPE_CHECKING:
     from pipeline.matching.forms import Labels
     from pipeline.shared.link import RedisLink
-    from pipeline.store.retrieval import Knowledge
+    from pipeline.store.retrieval import FormAwareStore, Knowledge
 
 GENERATORS = ("tgi", "openai", "adapter", "replay:PATH", "repair:replay:PATH")
 
@@ -50,6 +50,13 @@ def build_store(settings: Settings) -> ChromaStore:
     if not settings.chroma_url:
         store.open()  # an embedded store opens now: a broken one is reported before anything starts
     return store
+
+
+def form_aware(settings: Settings, base: ChromaStore) -> FormAwareStore:
+    """The form-aware store over ``base``, its knowledge kept in ``$KGQA_HOME/derived/`` per store state."""
+    from pipeline.store.retrieval import FormAwareStore
+
+    return FormAwareStore(base, base.encoder, settings.home / "derived" / f"knowledge-{settings.collection}.json")
 
 
 def index_examples(settings: Settings) -> list[Example]:
@@ -205,7 +212,7 @@ def _snapshot(settings: Settings) -> KnowledgeGraph:
 def _snapshot_for(root: Path | None, home: Path) -> KnowledgeGraph:
     from pipeline.kg.snapshot import SnapshotKG
 
-    return SnapshotKG(_sciqa(root, home).all())
+    return SnapshotKG(_sciqa(root, home).all(), home / "derived" / "snapshot.json")
 
 
 def _sciqa_graph(settings: Settings) -> KnowledgeGraph:
@@ -226,10 +233,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     if shots not in (1, 3, 5):
         raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
     base = store or build_store(settings)
-    from pipeline.store.retrieval import FormAwareStore
-
     # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
-    found = None if settings.retrieval == "plain" else FormAwareStore(base, base.encoder)
+    found = None if settings.retrieval == "plain" else form_aware(settings, base)
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     threshold = found.min_score if found and settings.min_similarity == Settings.min_similarity else None
     return Pipeline(found or base, build_generator(settings, generator, found.knowledge if found else None, threshold),

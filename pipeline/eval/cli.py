@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ConfigError
+from pipeline.eval.arguments import DEFAULT_WORKERS
 from pipeline.eval.compare import compare
 from pipeline.eval.questions import NAMED, load_questions
 from pipeline.eval.report import build_report, fmt, write_report
@@ -22,22 +23,6 @@ from pipeline.eval.scorer import Scores, scorer_lines
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 
-DEFAULT_WORKERS = 2
-
-
-def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
-    """The ``eval`` subcommand's flags."""
-    parser.add_argument("--questions", metavar="{dev,final,valid,test,FILE}",
-                        help="question set: the challenge's dev/final 200, a SciQA split, or a JSON file")
-    parser.add_argument("--answers", type=Path, metavar="FILE",
-                        help='score a recorded answers file [{"id", "answer": [...]}] as it is (no generation)')
-    parser.add_argument("--generator", help="tgi | openai | adapter | replay:PATH")
-    parser.add_argument("--shots", type=int, help="examples per prompt (1, 3 or 5); with --answers, only labels the run")
-    parser.add_argument("--kg", help="snapshot | endpoint URL | RDF file or folder")
-    parser.add_argument("--report", type=Path, metavar="DIR", help="write report.json, report.md and f1.png here")
-    parser.add_argument("--compare", nargs="+", type=Path, metavar="DIR", help="print these runs side by side")
-    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="questions asked concurrently")
-    parser.add_argument("--limit", type=int, metavar="N", help="only the first N questions (quick runs)")
 
 
 def run_eval_command(args: argparse.Namespace, settings: Settings,

@@ -1,8 +1,11 @@
 """The SciQA snapshot: every SciQA query's answer as recorded from ORKG in early 2023, keyed by canonical query."""
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
+from pathlib import Path
 
+from pipeline.derived import code_digest, load_json, save_json
 from pipeline.errors import KnowledgeGraphError
 from pipeline.records import Rows
 from pipeline.sciqa import Record
@@ -26,10 +29,12 @@ class SnapshotKG:
 
     name = "snapshot"
 
-    def __init__(self, records: Iterable[Record]) -> None:
+    def __init__(self, records: Iterable[Record], saved: Path | None = None) -> None:
+        """``saved``: a file keeping the recorded queries' canonical forms, so a new process need not derive them."""
+        records = list(records)
         self.answers: dict[str, Rows] = {}
-        for r in records:
-            self.answers.setdefault(canonical(r.sparql), Rows.from_json(r.answer or {}, "snapshot", CAVEAT))
+        for r, key in zip(records, canonical_forms([r.sparql for r in records], saved)):
+            self.answers.setdefault(key, Rows.from_json(r.answer or {}, "snapshot", CAVEAT))
 
     def select(self, query: str) -> Rows:
         for candidate in (query, without_trailing_limit(query)):
@@ -38,3 +43,16 @@ class SnapshotKG:
                 return rows
         raise KnowledgeGraphError("not in snapshot: the recorded 2023 answers hold no query of this form, "
                                   "so there is no answer to show offline")
+
+
+def canonical_forms(queries: list[str], saved: Path | None) -> list[str]:
+    """``canonical`` of each query, read from ``saved`` when it was derived from the same queries by the same code."""
+    digest = hashlib.sha256("\0".join(queries).encode())
+    key = f"{digest.hexdigest()[:32]}|{code_digest('sparql/text.py')}"
+    kept = load_json(saved, key) if saved else None
+    if isinstance(kept, list) and len(kept) == len(queries):
+        return [str(k) for k in kept]
+    forms = [canonical(q) for q in queries]
+    if saved:
+        save_json(saved, key, forms)
+    return forms

@@ -242,12 +242,27 @@ def _short(exc: Exception) -> str:
     return text[:300]
 
 
-def gate(query: str, row_cap: int | None = None) -> Validation:
+def gate(query: str, row_cap: int | None = None, parse: bool = True) -> Validation:
     """The read-only gate every query passes: declares prefixes, refuses updates/SERVICE/non-reads, adds a LIMIT.
 
-    Safety rests on the lexer (keywords outside strings, IRIs and comments), so it holds for malformed queries too."""
-    original = query
-    query = add_prefixes(squash(query)) if query.strip() else ""
+    Safety rests on the lexer (keywords outside strings, IRIs and comments), so it holds for malformed queries too.
+    ``parse``: also check the query against the strict SPARQL 1.1 grammar, as warnings (it never refuses a query);
+    the pipeline skips it and parses only when the graph gives no answer (``syntax_errors``)."""
+    checked = _checked(query, row_cap)
+    if not parse or checked.errors:
+        return checked
+    return Validation(checked.original, checked.fixed, (), syntax_warnings(query))
+
+
+def syntax_warnings(query: str) -> tuple[str, ...]:
+    """What the strict SPARQL 1.1 grammar says of a query as the gate sends it (before the added LIMIT)."""
+    return _syntax_errors(add_prefixes(squash(query)))
+
+
+@lru_cache(maxsize=4096)
+def _checked(original: str, row_cap: int | None) -> Validation:
+    """The lexer's verdict on one query (cached by its text: the same query is often asked again)."""
+    query = add_prefixes(squash(original)) if original.strip() else ""
     errors: list[str] = []
     if not query:
         return Validation(original, "", ("the query is empty",))
@@ -263,10 +278,9 @@ def gate(query: str, row_cap: int | None = None) -> Validation:
         errors.append(f"refused: only SELECT and ASK queries may run, not {form or 'this'}")
     # A query the strict SPARQL 1.1 grammar rejects may still be valid on Virtuoso (ORKG's engine accepts e.g.
     # `SELECT ?a, ?b` and aggregates without AS); it runs, and the endpoint has the last word on its syntax.
-    warnings = tuple(syntax_errors(query)) if not errors else ()
     if not errors and row_cap and form == "SELECT" and not has_top_level_limit(query):
         query = f"{query} LIMIT {row_cap}"
-    return Validation(original, query, tuple(errors), warnings)
+    return Validation(original, query, tuple(errors))
 
 
 def canonical(query: str) -> str:

@@ -168,6 +168,14 @@ class ChromaStore:
         except StoreError:
             return ""
 
+    def version(self) -> str:
+        """Names the store's state: the indexed data and model, the count and the team's pairs (another process's
+        additions included), so what is derived from one state is never used for another."""
+        digest = hashlib.sha256(f"{self.fingerprint()}|{self.count()}|{self.encoder.name}".encode())
+        for ex in sorted(self.examples("team"), key=lambda e: e.id):
+            digest.update(json.dumps([ex.id, ex.question, ex.sparql, ex.template_id]).encode())
+        return digest.hexdigest()[:32]
+
     # -- writing -----------------------------------------------------------------------------------------
     def add(self, examples: Sequence[Example]) -> int:
         """Add or replace pairs (by id); returns how many were written."""

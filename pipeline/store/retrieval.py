@@ -3,17 +3,18 @@ lines up with each stored question form, how close its entity-masked wording is 
 it mentions are of the kinds the form's query expects. The wrapped store keeps its raw-question embeddings (lookup)."""
 from __future__ import annotations
 
-import math
 import re
 import threading
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pipeline.matching.align import align_form
 from pipeline.matching.fill import Name, fill, names_in
-from pipeline.matching.forms import MASK, Form, Labels, group_forms, vocabulary
+from pipeline.matching.forms import MASK, Form
+from pipeline.store.knowledge import Knowledge, build_knowledge, load_knowledge, save_knowledge
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
 from pipeline.matching.wording import STOPWORDS, norm_word, stem, tidy, word_sim
@@ -43,6 +44,13 @@ class BaseStore(Protocol):
     def count(self) -> int: ...
 
 
+class VersionedStore(BaseStore, Protocol):
+    """A store that can name its state (``pipeline.store.ChromaStore`` can): knowledge saved for one state is valid
+    for exactly that state."""
+
+    def version(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class Features:
     """The signals that score a form for a question, each in [0, 1]."""
@@ -56,43 +64,6 @@ class Features:
     def score(self) -> float:
         return (W_ALIGN * self.align + W_MEANING * self.meaning + W_KIND * self.kinds
                 + W_PLAUSIBLE * self.plausible + W_LEXICAL * self.lexical)
-
-
-@dataclass
-class Knowledge:
-    """What the stored pairs teach: their distinct forms (with embeddings of the masked forms) and labels."""
-
-    forms: list[Form]
-    vectors: Any  # numpy array, one unit row per form
-    labels: Labels
-    generic: frozenset[str]  # lowercase words of the forms' fixed text ("benchmark", "dataset", "metrics", ...)
-    form_of: dict[str, int]  # example id -> index into forms
-    size: int  # stored pairs this was built from
-    words: list[frozenset[str]]  # per form, the normalised words of its fixed text
-    idf: dict[str, float]  # word stem -> log(1 + query kinds / query kinds whose forms use it)
-    prefixed: frozenset[str]  # prefixed names the stored queries use (orkgp:HAS_DATASET, orkgc:Model, ...)
-
-
-def build_knowledge(examples: Sequence[Example], encoder: Encoder) -> Knowledge:
-    """Forms, labels, vocabulary and word weights of ``examples``; the masked forms are embedded (one batch)."""
-    import numpy as np
-
-    forms = group_forms(examples)
-    vectors = np.asarray(encoder.encode([f.masked for f in forms]) if forms else np.zeros((0, 1)), dtype=np.float32)
-    generic = frozenset(w.lower().strip("?!.,;:()\"'") for f in forms if len(f.examples) > 1
-                        for p in f.pieces for w in p.split()) - {""}
-    form_of = {ex.id: n for n, f in enumerate(forms) for ex in f.examples}
-    words = [frozenset(w for p in f.pieces for w in map(norm_word, p.split()) if w) for f in forms]
-    by_kind: dict[str, set[str]] = defaultdict(set)
-    for f, ws in zip(forms, words):
-        by_kind[f.skeleton] |= {stem(w) for w in ws}
-    df: dict[str, int] = defaultdict(int)
-    for stems in by_kind.values():
-        for st in stems:
-            df[st] += 1
-    idf = {st: math.log(1 + len(by_kind) / n) for st, n in df.items()}
-    return Knowledge(forms, vectors, Labels(examples), generic, form_of, len(examples), words, idf,
-                     frozenset(vocabulary(examples)))
 
 
 def mask(text: str, spans: Sequence[tuple[int, int] | None]) -> str:
@@ -129,9 +100,12 @@ class FormAwareStore:
 
     min_score = MIN_SCORE  # the calibrated threshold for its scores
 
-    def __init__(self, base: BaseStore, encoder: Encoder) -> None:
+    def __init__(self, base: BaseStore, encoder: Encoder, saved: Path | None = None) -> None:
+        """``saved``: a file where the knowledge of the store's current state is kept (written by ``kgqa index`` and
+        after every change), so a new process loads it; only used when ``base`` can name its state (``version``)."""
         self.base = base
         self.encoder = encoder
+        self.saved = saved
         self._knowledge: Knowledge | None = None
         self._lock = threading.Lock()
         self._vectors: OrderedDict[str, Any] = OrderedDict()
@@ -169,10 +143,23 @@ class FormAwareStore:
             return know
         with self._lock:
             if self._knowledge is None or self._knowledge.size != size:
-                self._knowledge = build_knowledge(self.base.examples(), self.encoder)
+                self._knowledge = self._load_or_build(size)
                 for form, vector in zip(self._knowledge.forms, self._knowledge.vectors):
                     self._vectors[form.masked] = vector  # a question in a stored form needs no encoding
             return self._knowledge
+
+    def _load_or_build(self, size: int) -> Knowledge:
+        version = getattr(self.base, "version", None)
+        if self.saved is None or not callable(version):
+            return build_knowledge(self.base.examples(), self.encoder)
+        before = version()
+        know = load_knowledge(self.saved, before)
+        if know is not None and know.size == size:
+            return know
+        know = build_knowledge(self.base.examples(), self.encoder)
+        if version() == before:  # (not changed by another process while this was built)
+            save_knowledge(know, self.saved, before)
+        return know
 
     def _encode(self, texts: Sequence[str]) -> dict[str, Any]:
         import numpy as np

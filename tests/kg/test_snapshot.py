@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from pipeline.errors import KnowledgeGraphError
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
-from pipeline.sparql.text import gate, squash
+from pipeline.sparql.text import canonical, gate, squash
 
 
 @pytest.fixture(scope="module")
@@ -33,3 +34,13 @@ def test_anything_else_is_not_in_the_snapshot(snapshot: SnapshotKG, sciqa: SciQA
     other = rec.sparql.replace(re.findall(r'"([^"]+)"', rec.sparql)[0], "No Such Dataset")
     with pytest.raises(KnowledgeGraphError, match="^not in snapshot"):
         snapshot.select(other)
+
+
+def test_a_kept_snapshot_answers_the_same_and_follows_the_data(sciqa: SciQA, snapshot: SnapshotKG,
+                                                                tmp_path: Path) -> None:
+    saved = tmp_path / "snapshot.json"
+    SnapshotKG(sciqa.all(), saved)
+    assert saved.is_file()
+    assert SnapshotKG(sciqa.all(), saved).answers == snapshot.answers  # loaded, not derived, and equal
+    records = sciqa.split("test")[:3]
+    assert set(SnapshotKG(records, saved).answers) == {canonical(r.sparql) for r in records}  # other data: derived

@@ -5,6 +5,7 @@ import pytest
 
 from pipeline.sparql.text import (
     add_prefixes, canonical, extract_query, forbidden_words, gate, squash, string_literals, syntax_errors,
+    syntax_warnings,
 )
 
 GOLD = """SELECT DISTINCT ?paper ?paper_lbl
@@ -70,6 +71,7 @@ def test_add_prefixes_declares_used_prefixes_once() -> None:
 def test_gate_refuses_everything_but_reads(query: str) -> None:
     check = gate(query, 100)
     assert not check.ok and check.errors[0].startswith("refused:")
+    assert gate(query, 100, parse=False) == check  # the pipeline's unparsed gate refuses exactly the same
 
 
 def test_gate_is_not_fooled_by_keywords_inside_strings_or_comments() -> None:
@@ -92,6 +94,15 @@ def test_gate_warns_of_syntax_errors_and_refuses_empty_queries() -> None:
     assert broken.ok and broken.warnings[0].startswith("syntax error")  # the endpoint has the last word
     assert gate("   ", 10).errors == ("the query is empty",)
     assert syntax_errors(add_prefixes(squash(GOLD))) == []
+
+
+def test_the_unparsed_gate_differs_only_in_the_grammar_warnings() -> None:
+    broken = "SELECT ?x WHERE { ?x ?p "
+    fast = gate(broken, 10, parse=False)
+    assert fast.ok and fast.warnings == () and fast.fixed == gate(broken, 10).fixed
+    assert syntax_warnings(broken) == gate(broken, 10).warnings  # what the pipeline asks when the graph fails
+    assert gate(broken, 10, parse=False) is fast  # cached by text: a query asked again is not lexed again
+    assert gate(broken, 20, parse=False).fixed.endswith("LIMIT 20")  # (the cap is part of the key)
 
 
 def test_virtuoso_dialect_parses() -> None:

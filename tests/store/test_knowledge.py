@@ -1,0 +1,90 @@
+"""Knowledge kept on disk: a new process loads what `kgqa index` derived, and never knowledge of another store state."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from pipeline.records import Example
+from pipeline.settings import Settings
+from pipeline.store.chroma import ChromaStore
+from pipeline.store.connection import open_client
+from pipeline.store.knowledge import build_knowledge, load_knowledge, save_knowledge
+from pipeline.store.retrieval import FormAwareStore
+from tests.fakes import HashEncoder
+from tests.generators.test_adapter import BEST, BEST2, JACQUARD, MODELS, NO_LABELS, STORY
+
+PAIRS = [BEST, BEST2, MODELS, JACQUARD, STORY, NO_LABELS]
+QUESTION = "What models have the highest Accuracy score on the Story Cloze Test dataset?"
+
+
+class CountingEncoder(HashEncoder):
+    """Counts the sentences it encodes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.encoded = 0
+
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        self.encoded += len(texts)
+        return super().encode(texts)
+
+
+def chroma(settings: Settings, encoder: HashEncoder, pairs: Sequence[Example] = PAIRS) -> ChromaStore:
+    store = ChromaStore(open_client(settings.chroma_path), encoder, settings.collection)
+    if pairs:
+        store.add(list(pairs))
+    return store
+
+
+def test_saved_knowledge_loads_equal_to_what_was_built(tmp_path: Path) -> None:
+    built = build_knowledge(PAIRS, HashEncoder())
+    save_knowledge(built, tmp_path / "k.json", "state-1")
+    loaded = load_knowledge(tmp_path / "k.json", "state-1")
+    assert loaded is not None
+    assert [(f.pieces, f.kinds, f.skeleton, f.examples) for f in loaded.forms] == \
+           [(f.pieces, f.kinds, f.skeleton, f.examples) for f in built.forms]
+    assert loaded.vectors.tobytes() == built.vectors.tobytes() and loaded.vectors.dtype == built.vectors.dtype
+    assert (loaded.generic, loaded.form_of, loaded.size, loaded.words, loaded.idf, loaded.prefixed) == \
+           (built.generic, built.form_of, built.size, built.words, built.idf, built.prefixed)
+    assert loaded.labels.casing == built.labels.casing and loaded.labels.kinds == built.labels.kinds
+    assert loaded.labels.longest == built.labels.longest
+    assert load_knowledge(tmp_path / "k.json", "state-2") is None  # another store state: rebuilt, never reused
+
+
+def test_unreadable_or_missing_knowledge_is_rebuilt_not_an_error(tmp_path: Path) -> None:
+    assert load_knowledge(tmp_path / "absent.json", "v") is None
+    (tmp_path / "bad.json").write_text("{\"key\": \"v\", \"data\": [", encoding="utf-8")
+    assert load_knowledge(tmp_path / "bad.json", "v") is None
+
+
+def test_a_new_process_loads_the_knowledge_instead_of_encoding_the_forms(settings: Settings) -> None:
+    saved = settings.home / "knowledge" / "k.json"
+    first = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved)
+    expected = first.search(QUESTION, 3)
+    assert saved.is_file()
+    encoder = CountingEncoder()
+    second = FormAwareStore(chroma(settings, encoder, pairs=()), encoder, saved)
+    assert second.search(QUESTION, 3) == expected
+    assert encoder.encoded <= 3 + 6  # the question and its maskings only, no stored form
+
+
+def test_knowledge_follows_pairs_added_by_another_process(settings: Settings) -> None:
+    saved = settings.home / "knowledge" / "k.json"
+    mine = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved)
+    before = mine.knowledge()
+    other = FormAwareStore(chroma(settings, HashEncoder(), pairs=()), HashEncoder(), saved)
+    taught = Example("team-1", "Which papers use the LoreQA dataset?", BEST.sparql.replace("Accuracy", "F1"),
+                     "", "team")
+    other.add([taught])
+    after = mine.knowledge()
+    assert after is not before and after.size == before.size + 1 and "team-1" in after.form_of
+    assert load_knowledge(saved, mine.base.version()) is not None  # and kept for the next process
+
+
+def test_a_team_pair_replaced_in_place_is_a_new_state(settings: Settings) -> None:
+    base = chroma(settings, HashEncoder())
+    pair = Example("team-1", "Which papers use the LoreQA dataset?", BEST.sparql, "", "team")
+    base.add([pair])
+    before = base.version()
+    base.add([Example(pair.id, pair.question, BEST2.sparql, "", "team")])
+    assert base.count() == len(PAIRS) + 1 and base.version() != before
