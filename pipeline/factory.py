@@ -38,9 +38,11 @@ def build_encoder(settings: Settings) -> Encoder:
 
 @lru_cache(maxsize=2)
 def _encoder(name: str) -> Encoder:
+    """The model behind one worker that batches what concurrent questions want encoded."""
+    from pipeline.store.batching import BatchingEncoder
     from pipeline.store.encoder import SentenceTransformerEncoder
 
-    return SentenceTransformerEncoder(name)
+    return BatchingEncoder(SentenceTransformerEncoder(name))
 
 
 def build_store(settings: Settings) -> ChromaStore:

@@ -5,7 +5,9 @@ The real bot runs over HTTP on loopback; events are signed as Slack signs them. 
 text_generation client), and the SciQA snapshot as the KG. The example store is Chroma over SciQA train, embedded
 with the real all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model).
 
-Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4]
+Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4] [--before]
+``--before``: every round also with each question calling the model itself (no encoder worker batching concurrent
+questions: the bot before issue 13), alternating with the batched rounds in the same run (the machine is noisy).
 Prints markdown for docs/RESULTS.md. Latencies are measured from just before the event is POSTed to the arrival of
 the Web API call at the stand-in, in one process and one monotonic clock. Real Slack adds its own network time.
 """
@@ -93,6 +95,7 @@ def main() -> int:
                     help="senders per round: 1 = one event at a time, N = a burst from N senders")
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--encoder", choices=("minilm", "hash"), default="minilm")
+    ap.add_argument("--before", action="store_true", help="also run each round with an unbatched encoder")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="kgqa-bench-bot-"))
     try:
@@ -107,27 +110,35 @@ def main() -> int:
         questions = [q for _, q in sciqa(settings).challenge("final")]
         questions = (questions * (args.n // len(questions) + 1))[: args.n]
         with TGIServer() as tgi, SlackAPIServer() as slack:
-            pipeline = Pipeline(store, TGIGenerator(tgi.url, timeout=30), build_kg(settings, "snapshot"),
-                                shots=settings.shots, row_cap=settings.row_cap)
-            pipeline.ask(questions[0])  # warm-up: model load, first parse
-            bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
-            try:
-                rounds = [(c, one_round(bot, questions, c, f"{c}x")) for c in args.concurrency]
-            finally:
-                bot.close()
+            stores = {"batched": store}
+            if args.before:  # the same collection, each question calling the model itself
+                stores = {"unbatched (before)": ChromaStore(store.client, getattr(store.encoder, "inner", store.encoder),
+                                                            settings.collection)} | stores
+            rounds = []
+            for c in args.concurrency:
+                for label, used in stores.items():
+                    pipeline = Pipeline(used, TGIGenerator(tgi.url, timeout=30), build_kg(settings, "snapshot"),
+                                        shots=settings.shots, row_cap=settings.row_cap)
+                    pipeline.ask(questions[0])  # warm-up: model load, first parse
+                    bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
+                    try:
+                        rounds.append((c, label, one_round(bot, questions, c, f"{c}x{len(rounds)}")))
+                    finally:
+                        bot.close()
     finally:
         shutil.rmtree(home, ignore_errors=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nBot latency, {args.n} signed `app_mention` events per round (SciQA final-phase questions), "
           f"{args.workers} workers, TGI stand-in (recorded Vicuna-13B), snapshot KG, {args.encoder} store.\n")
-    print("| senders | events | ack p50 / p95 ms | first visible (placeholder) p50 / p95 ms "
+    print("| senders | encoder | events | ack p50 / p95 ms | first visible (placeholder) p50 / p95 ms "
           "| final answer p50 / p95 ms | answered with rows | events/s |")
-    print("|---|---|---|---|---|---|---|")
-    for c, r in rounds:
+    print("|---|---|---|---|---|---|---|---|")
+    for c, label, r in rounds:
         cols = [f"{pct(r[k], .5):.0f} / {pct(r[k], .95):.0f}" for k in ("ack", "first", "final")]
-        print(f"| {c} | {r['n']} | {' | '.join(cols)} | {r['answered']}/{r['n']} | {r['throughput']:.1f} |")
-    print("\nmean final answer: " + ", ".join(f"{c} sender(s) {statistics.mean(r['final']):.0f} ms"
-                                             for c, r in rounds) + f"; peak RSS {peak:.0f} MiB")
+        print(f"| {c} | {label} | {r['n']} | {' | '.join(cols)} | {r['answered']}/{r['n']} | {r['throughput']:.1f} |")
+    print("\nmean final answer: " + ", ".join(f"{c} sender(s), {label}: {statistics.mean(r['final']):.0f} ms"
+                                             for c, label, r in rounds) + f"; peak RSS {peak:.0f} MiB; "
+          f"load average {os.getloadavg()[0]:.1f}")
     return 0
 
 
