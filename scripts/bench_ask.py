@@ -1,14 +1,18 @@
 """Measure `kgqa index` build time, per-stage latency of `ask` and its peak memory (adapter + snapshot, in-process).
 
-Usage: python scripts/bench_ask.py [--questions final] [--n 100] [--home DIR]
+Usage: python scripts/bench_ask.py [--questions final] [--n 100] [--home DIR] [--before CHECKOUT] [--rounds 1]
+``--before``: an older checkout's own bench_ask.py runs too (its code, this Python, the same home and questions),
+alternating with this one for ``--rounds`` rounds, so that both are measured under the same load.
 Prints a markdown table for docs/RESULTS.md. Stand-ins for TGI and the KG are not involved: the adapter and the
 snapshot run in-process, so the figures are this project's own cost.
 """
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,8 +32,12 @@ def main() -> int:
     ap.add_argument("--questions", default="final", choices=("dev", "final"))
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--home", type=Path, default=None)
+    ap.add_argument("--before", type=Path, default=None, help="an older checkout to measure alternately")
+    ap.add_argument("--rounds", type=int, default=1)
     args = ap.parse_args()
     home = args.home or Path(tempfile.mkdtemp(prefix="kgqa-bench-"))
+    if args.before:
+        return side_by_side(args, home)
     settings = Settings.from_env().with_(home=home, kg="snapshot", generator="adapter")
     t0 = time.perf_counter()
     store = build_store(settings)
@@ -57,6 +65,18 @@ def main() -> int:
     for stage, values in list(stages.items()) + [("total", totals)]:
         print(f"| {stage} | {pct(values, .5):.1f} | {pct(values, .95):.1f} | {statistics.mean(values):.1f} |")
     print(f"\npeak memory (max RSS) of the process: {peak_mib:.0f} MiB")
+    return 0
+
+
+def side_by_side(args: argparse.Namespace, home: Path) -> int:
+    """Each round: the older checkout's benchmark, then this one's, as separate processes on one home."""
+    for n in range(args.rounds):
+        for name, tree in (("before", args.before), ("this checkout", Path(__file__).resolve().parents[1])):
+            env = dict(os.environ, PYTHONPATH=str(tree))
+            out = subprocess.run([sys.executable, str(tree / "scripts" / "bench_ask.py"), "--n", str(args.n),
+                                  "--questions", args.questions, "--home", str(home)],
+                                 cwd=tree, env=env, capture_output=True, text=True, check=True).stdout
+            print(f"### round {n + 1}: {name} ({tree}), load average {os.getloadavg()[0]:.1f}\n{out}", flush=True)
     return 0
 
 
