@@ -155,7 +155,7 @@ class Pipeline:
         """The summary; for a ranking that found rows, first its leaderboard (one more read-only query). The
         scored rows are never touched, and a leaderboard the KG cannot give is left out: the answer stands alone."""
         comp = leaderboard.companion(answer.sparql) if answer.sparql and answer.rows and answer.rows.rows else None
-        check = gate(comp.query, self.row_cap) if comp else None
+        check = gate(comp.query, self.row_cap, parse=False) if comp else None
         if comp and check and check.ok:
             try:
                 with _timed(answer.timings_ms, "leaderboard"):
