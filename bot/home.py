@@ -6,21 +6,8 @@ from typing import Any
 from bot.blocks import Block, context, escape, section
 from bot.render import Message
 from pipeline.core import Pipeline
+from pipeline.glance.about import CAN_ANSWER, EXAMPLES
 
-EXAMPLES = (  # phrased as SciQA's templates are, which is what the bot answers best
-    "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?",
-    "What models are being evaluated on the CoQA dataset?",
-    "What is the highest benchmark result achieved on the SST-2 Binary classification dataset, including the "
-    "metric and its value?",
-    "Provide a list of papers that have utilized the BertSumExt model and include the links to their code?",
-    "What evaluation metrics are commonly used when benchmarking models on the WMT2014 English-German dataset?",
-)
-CAN_ANSWER = (
-    "I answer questions about what the Open Research Knowledge Graph (ORKG) records on research papers: which "
-    "models were evaluated on a benchmark dataset, the best scores and metrics, the papers and their code, "
-    "research problems and fields. I write a SPARQL query from similar questions I know (the SciQA benchmark "
-    "and pairs the team has approved), run it, and show you the query, the answer and where it came from."
-)
 COMMANDS = (
     "• Mention me in a channel (`@kgqa your question`) or DM me — I answer in the thread.\n"
     "• `/sparql SELECT …` — run a read-only SPARQL query (SELECT or ASK) on the knowledge graph.\n"

@@ -8,6 +8,7 @@ from bot.blocks import (
     section,
 )
 from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, leaderboard_csv, summary_block
+from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.terms import label_columns
 from pipeline.records import Answer, Retrieved, Rows
 from pipeline.sparql.layout import layout
@@ -19,6 +20,7 @@ SUGGESTIONS = 3
 RESULT_FILE = "kgqa-result.csv"
 QUERY_FILE = "kgqa-query.sparql"
 UP, DOWN = "kgqa_up", "kgqa_down"
+PROVENANCE = "kgqa_provenance"  # the block every reply to a question or query ends with
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def _provenance(answer: Answer, elapsed_ms: float | None) -> Block:
     items.append(f"{total / 1000:.1f} s" + (f" ({stages})" if stages else ""))
     if answer.generation and answer.generation.notes:
         items.append(escape(clip("; ".join(answer.generation.notes), 300)))
-    return context(items)
+    return {**context(items), "block_id": PROVENANCE}
 
 
 def _why(answer: Answer) -> str:
@@ -97,7 +99,13 @@ def _why(answer: Answer) -> str:
     return f":warning: *No answer.* {escape(why)}"
 
 
-def _suggestions(examples: list[Retrieved]) -> Block | None:
+def _suggestions(answer: Answer) -> Block | None:
+    """For a reply that did not answer: the closest questions I know, listed once; for a question about nothing
+    the graph records, what I can do and a few example questions instead of unrelated near matches."""
+    if answer.generation is not None and answer.generation.off_topic:
+        return section(f"{escape(OFF_TOPIC)} {escape(CAN_ANSWER)}\n*Try, for example:*\n"
+                       + "\n".join(f"• _{escape(q)}_" for q in EXAMPLES[:SUGGESTIONS]))
+    examples = list({r.example.question: r for r in answer.examples}.values())  # each question once
     if not examples:
         return None
     lines = [f"• {escape(clip(r.example.question, 300))} _({r.score:.2f})_" for r in examples[:SUGGESTIONS]]
@@ -150,10 +158,10 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
             files.append(Attachment(QUERY_FILE, shown_query, "The whole query"))
         blocks.append(block)
     if not answered(answer):
-        hint = _suggestions(answer.examples)
+        hint = _suggestions(answer)
         blocks += [hint] if hint else []
     blocks.append(_provenance(answer, elapsed_ms))
-    if feedback is not None:
+    if feedback is not None and answered(answer):  # a decline has nothing to rate
         buttons = [button("👍 Right", UP, feedback), button("👎 Wrong", DOWN, "down")]
         blocks.append(actions("kgqa_feedback", buttons))
     assert len(blocks) <= MAX_BLOCKS

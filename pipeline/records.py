@@ -39,6 +39,7 @@ class Generation:
     prompt: str = ""
     explanation: str = ""
     notes: tuple[str, ...] = ()
+    off_topic: bool = False  # declined because the question is about nothing the stored questions cover
 
 
 @dataclass(frozen=True)

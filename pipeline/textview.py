@@ -1,6 +1,7 @@
 """Plain-text rendering of an Answer for the terminal."""
 from __future__ import annotations
 
+from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.leaderboard import Leaderboard
 from pipeline.records import Answer, Retrieved, Rows
 from pipeline.sparql.layout import layout
@@ -71,6 +72,9 @@ def answer(a: Answer) -> str:
     parts.append("Provenance: " + "; ".join(prov))
     if gen and gen.notes:
         parts.append("How: " + "; ".join(gen.notes))
-    if a.examples:
-        parts.append("Examples used:\n" + examples(a.examples))
+    if gen is not None and gen.off_topic:  # unrelated near matches would mislead: say what can be asked instead
+        parts.append(f"{OFF_TOPIC} {CAN_ANSWER}\nTry, for example:\n" + "\n".join(f"  {q}" for q in EXAMPLES[:3]))
+    elif a.examples:
+        title = "Examples used" if a.sparql else "Questions I know that come closest"
+        parts.append(f"{title}:\n" + examples(a.examples))
     return "\n".join(parts)

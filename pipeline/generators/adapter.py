@@ -12,7 +12,6 @@ from pipeline.store.retrieval import Knowledge
 from pipeline.matching.wording import tidy
 
 REUSE_MIN = 0.85  # a query without labels is reused as it is only for (nearly) the same question
-SUGGEST = 3
 
 
 def replace_literals(sparql: str, values: dict[str, str]) -> str:
@@ -27,15 +26,6 @@ def replace_literals(sparql: str, values: dict[str, str]) -> str:
             pos = m.end()
     out.append(sparql[pos:])
     return "".join(out)
-
-
-def closest(examples: Sequence[Retrieved], n: int = SUGGEST) -> str:
-    """The closest supported questions, for a reply that declines."""
-    seen: list[str] = []
-    for r in examples:
-        if r.example.question not in seen:
-            seen.append(r.example.question)
-    return " Questions I can answer look like: " + " | ".join(f"'{q}'" for q in seen[:n]) + "." if seen else ""
 
 
 class AdapterGenerator:
@@ -54,8 +44,8 @@ class AdapterGenerator:
         text = tidy(question)
         if not examples or examples[0].score < self.min_similarity:
             best = f" (the closest scores {examples[0].score:.2f}, below {self.min_similarity:.2f})" if examples else ""
-            return Generation(self.name, None, explanation=(
-                "No stored question is close enough to this one to adapt its query" + best + "." + closest(examples)))
+            return Generation(self.name, None, off_topic=True, explanation=(
+                "No stored question is close enough to this one to adapt its query" + best + "."))
         labels, generic = self._vocabulary(examples)
         for r in examples:  # exact wording first: an example whose fixed words frame the question
             if r.score < self.min_similarity:
@@ -71,14 +61,14 @@ class AdapterGenerator:
             if filling.alignment.score < REUSE_MIN:
                 return Generation(self.name, None, explanation=(
                     f"The closest stored question ('{top.example.question}') asks something else, and its query "
-                    "has no names I could change." + closest(examples)))
+                    "has no names I could change."))
             return Generation(self.name, top.example.sparql, raw=top.example.sparql,
                               notes=(f"reused the query of {top.example.id} as it is (it has no labels to fill)",))
         if any(v is None for v in filling.values):
             missing = ", ".join(k for k, v in zip(form.kinds, filling.values) if v is None)
             return Generation(self.name, None, explanation=(
                 f"The closest stored question ('{top.example.question}') needs a {missing} name that I cannot find "
-                "in this one." + closest(examples)))
+                "in this one."))
         how = ["matched the names' kinds to"] if filling.by_kind else ["aligned with"]
         if filling.alignment.typos and not filling.by_kind:
             how.append("reading " + ", ".join(f"'{q}' as '{f}'" for f, q in filling.alignment.typos[:3]) + " in")

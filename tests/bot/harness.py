@@ -16,6 +16,7 @@ from typing import Any
 from bot.app import create_app
 from bot.guard import Limits, WorkerPool
 from bot.health import Health
+from bot.render import PROVENANCE
 from bot.server import BotServer
 from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
@@ -70,9 +71,9 @@ def shown(call: Call) -> str:
 
 
 def is_answer(call: Call) -> bool:
-    """A final answer Slack accepted: an update or post that carries the feedback buttons."""
+    """A final reply Slack accepted (an answer or a decline): an update or post that ends with its provenance."""
     return call.status == 200 and call.method in ("chat.update", "chat.postMessage") and any(
-        b.get("block_id") == "kgqa_feedback" for b in blocks_of(call))
+        b.get("block_id") == PROVENANCE for b in blocks_of(call))
 
 
 def button_value(call: Call, action_id: str) -> str:

@@ -8,8 +8,10 @@ from bot.glance import CHART_FILE, LEADERBOARD_FILE
 from bot.render import render_answer
 from pipeline.core import Pipeline
 from pipeline.glance.leaderboard import Entry, Leaderboard
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.glance.about import CAN_ANSWER, EXAMPLES
 from pipeline.kg.local import LocalKG
-from pipeline.records import Rows
+from pipeline.records import Answer, Example, Generation, Retrieved, Rows
 from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, shown
 from tests.bot.test_render import answer, lit, texts, uri, within_limits
 from tests.glance.fixture_questions import FixedGenerator, NoStore, t01, t05
@@ -68,3 +70,37 @@ def test_the_chart_is_uploaded_into_the_thread_with_its_alt_text(start_bot: Call
 def test_an_answer_without_a_leaderboard_has_no_chart() -> None:
     message = render_answer(answer(Rows(["x"], [{"x": lit("1")}]), summary="X: 1."))
     assert texts(message)[0] == "*X: 1.*" and all(f.filename != CHART_FILE for f in message.files)
+
+
+def _declined(off_topic: bool) -> Answer:
+    near = Example("AQ9", "Can you list the models evaluated on the SentEval dataset?", "SELECT 1", "T01")
+    twice = [Retrieved(near, 0.41), Retrieved(near, 0.40), Retrieved(Example("HQ1", "Which cat won?", "S", "HQ"), 0.3)]
+    generation = Generation("adapter", None, explanation="No stored question is close enough.", off_topic=off_topic)
+    return answer(None, sparql=None, generation=generation, examples=twice, summary="I could not answer “x”.")
+
+
+def test_a_decline_has_no_rating_buttons_and_lists_the_closest_questions_once() -> None:
+    message = render_answer(_declined(off_topic=False), feedback="{}")
+    assert not [b for b in message.blocks if b["type"] == "actions" and b.get("block_id") == "kgqa_feedback"]
+    text = "\n".join(texts(message))
+    assert text.count("Can you list the models evaluated on the SentEval dataset?") == 1
+    assert text.count("come closest") == 1 and "Which cat won?" in text
+    within_limits(message)
+
+
+def test_an_off_topic_question_gets_what_the_bot_can_do_and_three_example_questions() -> None:
+    message = render_answer(_declined(off_topic=True), feedback="{}")
+    text = "\n".join(texts(message))
+    assert CAN_ANSWER in text and sum(q in text for q in EXAMPLES) == 3
+    assert "SentEval" not in text and "Which cat won?" not in text and "come closest" not in text
+    assert texts(message)[0] == "*I could not answer “x”.*" and message.text == "I could not answer “x”."
+
+
+def test_the_weather_in_hannover_is_declined_as_off_topic_in_the_thread(start_bot: Callable[..., Harness]) -> None:
+    # the stand-in's hashed vectors score it 0.48 against the nearest stored question; a high bar makes it off-topic
+    bot = start_bot(generator=AdapterGenerator(0.9))
+    bot.mention("What's the weather in Hannover?")
+    [reply] = bot.answers()
+    seen = shown(reply)
+    assert "Try, for example" in seen and "kgqa_feedback" not in seen and "come closest" not in seen
+    assert reply.params["text"] == "I could not answer “What's the weather in Hannover?”."

@@ -84,10 +84,14 @@ def test_a_query_without_labels_is_reused_only_for_the_same_question() -> None:
     assert "asks something else" in why
 
 
-def test_it_declines_below_the_threshold_with_the_closest_questions() -> None:
-    _, _, why = adapt("What's the weather in Hannover tomorrow?", MODELS, BEST, score=0.3)
-    assert "close enough" in why and "below 0.50" in why
-    assert MODELS.question in why and BEST.question in why
+def test_it_declines_below_the_threshold_as_off_topic() -> None:
+    g = AdapterGenerator(0.5, lambda: knowledge()).generate("What's the weather in Hannover tomorrow?",
+                                                          [Retrieved(MODELS, 0.3), Retrieved(BEST, 0.3)])
+    assert g.sparql is None and g.off_topic and "close enough" in g.explanation and "below 0.50" in g.explanation
+    assert MODELS.question not in g.explanation  # unrelated near matches: the reply lists none
+    near = AdapterGenerator(0.5, lambda: knowledge()).generate("What is the capital of France?",
+                                                             [Retrieved(NO_LABELS, 0.9)])
+    assert near.sparql is None and not near.off_topic  # close to a stored question: declined, not off-topic
 
 
 def test_without_knowledge_the_examples_are_the_vocabulary() -> None:
