@@ -95,6 +95,10 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
     def on_feedback(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
         teach.on_feedback(bot, ack, body, action, respond)
 
+    @app.action(re.compile(r"^kgqa_pick_\d+$"))
+    def on_pick(ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
+        ask.on_pick(bot, ack, body, action)
+
     @app.action(re.compile(f"^({teach.APPROVE}|{teach.REJECT})$"))
     def on_review(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
         teach.on_review(bot, ack, body, action, respond)

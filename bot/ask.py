@@ -11,7 +11,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.home import EXAMPLES
 from bot.proposals import feedback_value
-from bot.render import answered, notice, render_answer
+from bot.render import answered, notice, picked_question, render_answer
 from bot.state import Bot
 from bot.text import clean_question
 from pipeline.records import Answer
@@ -74,18 +74,28 @@ def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
     ids = {"event_id": body.get("event_id"), "team": body.get("team_id"), "channel": channel, "user": user,
            "ts": event["ts"]}
     cleaned = clean_question(str(event.get("text") or ""), bot.settings.max_question_chars)
-    refusal, kind = None, ""
     if not cleaned.text:
-        refusal, kind = f"Ask me a question in words, e.g. _{EXAMPLES[0]}_ (`/kgqa help` says more).", "empty"
-    elif cleaned.too_long:
-        refusal, kind = (f"That question is {cleaned.chars:,} characters long; I take at most "
-                         f"{bot.settings.max_question_chars:,}. Please ask it more briefly."), "too_long"
-    elif wait := bot.limiter.wait(user):
-        refusal, kind = (f"You have asked {bot.limits.user_questions} questions in the last "
-                         f"{bot.limits.user_window_s:.0f} s; please ask again in {wait:.0f} s."), "rate_limited"
-    if refusal is not None:
+        refusal = f"Ask me a question in words, e.g. _{EXAMPLES[0]}_ (`/kgqa help` says more)."
         bot.try_post(channel, notice(refusal), thread_ts)
-        bot.log("question", outcome=kind, **ids)
+        bot.log("question", outcome="empty", **ids)
+        return
+    if cleaned.too_long:
+        refusal = (f"That question is {cleaned.chars:,} characters long; I take at most "
+                   f"{bot.settings.max_question_chars:,}. Please ask it more briefly.")
+        bot.try_post(channel, notice(refusal), thread_ts)
+        bot.log("question", outcome="too_long", **ids)
+        return
+    enqueue(bot, cleaned.text, channel, thread_ts, ids, received)
+
+
+def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str, Any], received: float) -> None:
+    """The asker's pace checked, work shown at once, the answering queued (a question, or a picked name's re-run)."""
+    user = str(ids.get("user") or "")
+    if wait := bot.limiter.wait(user):
+        bot.try_post(channel, notice(f"You have asked {bot.limits.user_questions} questions in the last "
+                                     f"{bot.limits.user_window_s:.0f} s; please ask again in {wait:.0f} s."),
+                     thread_ts)
+        bot.log("question", outcome="rate_limited", **ids)
         return
     admitted = admit(bot)
     if admitted is None:
@@ -100,7 +110,7 @@ def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
     def job() -> None:
         if token and bot.queue is not None:
             bot.queue.leave(token)  # started: its waiting place is free for the deployment
-        answer_job(bot, cleaned.text, channel, thread_ts, placeholder, ahead, received, ids)
+        answer_job(bot, question, channel, thread_ts, placeholder, ahead, received, ids)
 
     try:
         # Without a placeholder (Slack failed the post) the answer is posted afresh when it is ready.
@@ -129,6 +139,21 @@ def admit(bot: Bot) -> tuple[int, str] | None:
     return max(ahead, joined[1] + 1), joined[0]
 
 
+def on_pick(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: dict[str, Any]) -> None:
+    """A "did you mean" button: the question asked again, in the same thread, with the picked label."""
+    ack()
+    message, container = body.get("message") or {}, body.get("container") or {}
+    channel = str((body.get("channel") or {}).get("id") or container.get("channel_id") or "")
+    thread_ts = str(message.get("thread_ts") or container.get("thread_ts") or message.get("ts") or "")
+    question = picked_question(str(action.get("value") or ""))
+    ids = {"team": (body.get("team") or {}).get("id"), "channel": channel,
+           "user": (body.get("user") or {}).get("id"), "ts": thread_ts, "action": action.get("action_id")}
+    if not channel or not thread_ts or question is None:
+        bot.log("pick", outcome="unreadable", **ids)
+        return
+    enqueue(bot, question, channel, thread_ts, ids, time.monotonic())
+
+
 def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str | None, ahead: int,
                received: float, ids: dict[str, Any]) -> None:
     """In a worker: ask the pipeline, render, put the answer where the placeholder was; one log line."""
@@ -140,7 +165,7 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
             log.warning("could not mark event %s as in progress (%s)", ids.get("event_id"), exc.response.get("error"))
     answer: Answer | None = None
     try:
-        answer = bot.pipeline.ask(question)
+        answer = bot.ask(channel, thread_ts, question)
         sparql = (answer.generation.sparql if answer.generation else None) or answer.sparql or ""
         message = render_answer(answer, elapsed_ms=(time.monotonic() - received) * 1000,
                                 feedback=feedback_value(answer.question, sparql, bot.recent))

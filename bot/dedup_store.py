@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from bot.guard import Seen
+from pipeline.conversation.sqlite import open_db
 
 log = logging.getLogger("kgqa.bot")
 SCHEMA = "CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY, at REAL NOT NULL)"
@@ -34,10 +35,7 @@ class SharedSeen:
         self.path = path
         self.ttl = ttl
         self.clock = clock
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None, check_same_thread=False)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: a claim survives a process crash
+        self._db = open_db(path, busy_timeout)  # WAL + NORMAL: a claim survives a process crash
         self._db.execute(SCHEMA)
         self._lock = threading.Lock()
         self._claims = 0

@@ -1,15 +1,18 @@
 """Answers, lookups and notices as Slack messages: the answer first, then the SPARQL, then where it came from."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from bot.blocks import (
-    MAX_BLOCKS, MAX_TEXT, Block, actions, button, cell, clip, code, context, csv_text, escape, pack,
+    MAX_BLOCKS, MAX_BUTTON_VALUE, MAX_TEXT, Block, actions, button, cell, clip, code, context, csv_text, escape,
+    pack,
     section,
 )
 from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, leaderboard_csv, summary_block
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.terms import label_columns
+from pipeline.names.check import substitutions
 from pipeline.records import Answer, Retrieved, Rows
 from pipeline.sparql.layout import layout
 from pipeline.sparql.text import string_literals
@@ -21,6 +24,8 @@ RESULT_FILE = "kgqa-result.csv"
 QUERY_FILE = "kgqa-query.sparql"
 UP, DOWN = "kgqa_up", "kgqa_down"
 PROVENANCE = "kgqa_provenance"  # the block every reply to a question or query ends with
+PICK = "kgqa_pick_"  # + the candidate's number: "did you mean" buttons
+PICKS = 5
 
 
 @dataclass(frozen=True)
@@ -134,6 +139,10 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
     """The reply to a question or a /sparql query; ``feedback`` is the 👍 button's value (None: no buttons)."""
     blocks: list[Block] = [summary_block(answer.summary)] if answer.summary else []
     files: list[Attachment] = []
+    said = ([f"I read this as: _{escape(clip(answer.read_as, 500))}_"] if answer.read_as else []) + \
+        ([escape(substitutions(answer.resolutions))] if substitutions(answer.resolutions) else [])
+    if said:
+        blocks.append(context(said))
     if answered(answer):
         assert answer.rows is not None
         shown, attachment = table(answer.rows)
@@ -157,7 +166,10 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
             block = code(f"*SPARQL* (cut; the whole query is in the attached `{QUERY_FILE}`)", shown_query)[0]
             files.append(Attachment(QUERY_FILE, shown_query, "The whole query"))
         blocks.append(block)
-    if not answered(answer):
+    picks = did_you_mean(answer)
+    if picks is not None:
+        blocks.append(picks)
+    elif not answered(answer):
         hint = _suggestions(answer)
         blocks += [hint] if hint else []
     blocks.append(_provenance(answer, elapsed_ms))
@@ -166,6 +178,31 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
         blocks.append(actions("kgqa_feedback", buttons))
     assert len(blocks) <= MAX_BLOCKS
     return Message(_fallback_text(answer), blocks, tuple(files))
+
+
+def did_you_mean(answer: Answer) -> Block | None:
+    """Up to five buttons, one per candidate label of the first name the graph did not settle; each carries the
+    question with that label in the name's place (None when no name is held or it cannot be found in the question)."""
+    held = next((r for r in answer.resolutions if not r.match.settled and r.candidates), None)
+    at = answer.question.lower().find(held.typed.lower()) if held is not None else -1
+    if held is None or at < 0:
+        return None
+    buttons = []
+    for n, label in enumerate(held.candidates[:PICKS]):
+        value = json.dumps({"q": answer.question[:at] + label + answer.question[at + len(held.typed):]},
+                           ensure_ascii=False)
+        if len(value) <= MAX_BUTTON_VALUE:
+            buttons.append(button(clip(label, 75), f"{PICK}{n}", value))
+    return actions("kgqa_did_you_mean", buttons) if buttons else None
+
+
+def picked_question(value: str) -> str | None:
+    """The question a "did you mean" button carries, or None for a value that is not one of ours."""
+    try:
+        question = json.loads(value).get("q")
+    except (ValueError, AttributeError):
+        return None
+    return question if isinstance(question, str) and question.strip() else None
 
 
 def render_lookup(text: str, found: list[Retrieved]) -> Message:

@@ -18,8 +18,11 @@ from bot.shared.admission import SharedQueue
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
 from bot.shared.proposals import RedisProposals, RedisRecent
+from pipeline.conversation.memory import ThreadMemory
+from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
 from pipeline.factory import build_link
+from pipeline.records import Answer
 from pipeline.settings import Settings
 from pipeline.shared.link import RedisLink
 
@@ -42,6 +45,7 @@ class Bot:
     queue: SharedQueue | None = field(init=False)  # the deployment's waiting questions, with Redis
     recent: Recent | RedisRecent = field(default_factory=Recent)
     scrubber: Scrubber = field(init=False)
+    conversation: Conversation = field(init=False)
 
     def __post_init__(self) -> None:
         # Redis (KGQA_REDIS_URL): shared by replicas on any host; KGQA_DEDUP_PATH: by replicas on one host and kept
@@ -65,6 +69,23 @@ class Bot:
             self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
             self.limiter = RateLimiter(limit, window)
         self.scrubber = Scrubber(self.settings.secrets())
+        names = getattr(self.pipeline, "names", None)
+        self.conversation = Conversation(self.pipeline, self._memory(), getattr(names, "index", None))
+
+    def _memory(self) -> ThreadMemory:
+        """Thread memory where the dedup state lives: Redis, the dedup SQLite file, or one under $KGQA_HOME."""
+        from pipeline.conversation.local import LocalThreadMemory
+        from pipeline.conversation.sqlite import SqliteThreadMemory
+
+        if self.link is not None:
+            from pipeline.shared.threads import RedisThreadMemory
+
+            return RedisThreadMemory(self.link, fallback=LocalThreadMemory())
+        return SqliteThreadMemory(self.settings.dedup_path or self.settings.home / "bot" / "threads.sqlite3")
+
+    def ask(self, channel: str, thread_ts: str, question: str) -> Answer:
+        """Answer in the thread's conversation (a follow-up is read with the thread's earlier turns)."""
+        return self.conversation.ask(f"{channel}:{thread_ts}", question)
 
     def log(self, kind: str, **fields: Any) -> None:
         """One structured line, scrubbed here too (not only by the handler filter ``python -m bot`` installs)."""

@@ -82,6 +82,15 @@ def _write_chart(answer: Any, path: Path) -> None:
     print(f"kgqa: chart written to {path}", file=sys.stderr)
 
 
+def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.conversation.chat import PROMPT, chat
+
+    pipe = build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots)
+    names = getattr(pipe, "names", None)
+    return chat(pipe, getattr(names, "index", None), as_json=args.json, history=settings.home / "chat-history",
+                prompt=PROMPT if sys.stdin.isatty() else "")
+
+
 def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.core import Pipeline
     from pipeline.factory import build_kg
@@ -132,6 +141,20 @@ def cmd_kg_load(args: argparse.Namespace, settings: Settings) -> int:
     rate = report.triples / report.seconds if report.seconds else 0.0
     print(f"loaded {report.triples} triples from {report.files} files in {report.seconds:.1f} s ({rate:,.0f}/s); "
           f"{report.skipped_files} files were already loaded; store: {store_dir} (use --kg local)")
+    return 0
+
+
+def cmd_kg_labels(args: argparse.Namespace, settings: Settings) -> int:
+    from pipeline.factory import build_kg, label_source
+
+    source = label_source(settings, build_kg(settings, args.kg))
+    index = source.index(refresh=args.refresh)
+    if args.json:
+        print(json.dumps({"kg": source.kg.name, "cache": str(source.path or ""), "counts": index.counts()}, indent=1))
+    else:
+        counts = ", ".join(f"{n} {kind}" for kind, n in index.counts().items())
+        print(f"{len(index)} labels of {source.kg.name}: {counts}" + (f" (cached in {source.path})" if source.path
+                                                                          and source.path.is_file() else ""))
     return 0
 
 
@@ -206,6 +229,12 @@ def parser() -> argparse.ArgumentParser:
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--chart", metavar="FILE.png", help="write the leaderboard's bar chart (rankings) to FILE.png")
     ask.set_defaults(func=cmd_ask)
+    talk = sub.add_parser("chat", help="a conversation in the terminal (follow-ups refer to earlier questions)")
+    talk.add_argument("--shots", type=int, choices=(1, 3, 5))
+    talk.add_argument("--generator")
+    talk.add_argument("--kg")
+    talk.add_argument("--json", action="store_true", help="one JSON object per answer")
+    talk.set_defaults(func=cmd_chat)
     sp = sub.add_parser("sparql", help="run a read-only SPARQL query")
     sp.add_argument("query")
     sp.add_argument("--kg")
@@ -222,6 +251,11 @@ def parser() -> argparse.ArgumentParser:
     load.add_argument("source")
     load.add_argument("--store", help="the pyoxigraph store folder (default: $KGQA_HOME/kg)")
     load.set_defaults(func=cmd_kg_load)
+    labels = kg.add_parser("labels", help="the graph's labels by kind, used to resolve loosely typed names")
+    labels.add_argument("--kg", help="the KG target (default: KGQA_KG)")
+    labels.add_argument("--refresh", action="store_true", help="fetch them again now (else cached for a week)")
+    labels.add_argument("--json", action="store_true")
+    labels.set_defaults(func=cmd_kg_labels)
     from pipeline.kg.sciqa_graph.cli import add_commands
 
     add_commands(kg)

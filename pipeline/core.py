@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from pipeline.errors import KgqaError
 from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
+from pipeline.names.check import Checked, held_message
 from pipeline.sparql.explain import explain
 from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
 from pipeline.records import Answer, Retrieved
@@ -55,8 +56,10 @@ class Pipeline:
     """Answers questions with the parts it is given; every failure ends as an explanation, never an exception."""
 
     def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int = 3,
-                 row_cap: int = 1000, max_question_chars: int = 2000, deadline: float | None = None) -> None:
-        """``deadline``: seconds a question may take in all; past it the user gets what is known so far."""
+                 row_cap: int = 1000, max_question_chars: int = 2000, deadline: float | None = None,
+                 names: Callable[[str], Checked] | None = None) -> None:
+        """``deadline``: seconds a question may take in all; past it the user gets what is known so far.
+        ``names`` checks a generated query's label literals against the graph (pipeline.names.check.NameCheck)."""
         self.store = store
         self.generator = generator
         self.kg = kg
@@ -64,6 +67,7 @@ class Pipeline:
         self.row_cap = row_cap
         self.max_question_chars = max_question_chars
         self.deadline = deadline
+        self.names = names
         self._pool: ThreadPoolExecutor | None = None
 
     def _within(self, started: float, stage: str, work: Callable[[], T]) -> T:
@@ -140,7 +144,17 @@ class Pipeline:
             answer.error = "no query"
             answer.explanation = answer.generation.explanation or "No query could be written for this question."
             return answer
-        self._run(answer, answer.generation.sparql, started)
+        sparql = answer.generation.sparql
+        if self.names is not None:
+            with _timed(t, "names"):
+                checked = self.names(sparql)
+            answer.resolutions = list(checked.resolutions)
+            if checked.held:  # a name the graph does not know, or knows several ways: ask instead of running
+                answer.sparql, answer.reading = sparql, explain(sparql)
+                answer.explanation = held_message(checked.held)
+                return answer
+            sparql = checked.sparql
+        self._run(answer, sparql, started)
         return answer
 
     def run_sparql(self, query: str) -> Answer:

@@ -16,6 +16,8 @@ from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
+    from pipeline.names.check import NameCheck
+    from pipeline.names.sources import LabelSource
     from pipeline.matching.forms import Labels
     from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import FormAwareStore, Knowledge
@@ -239,10 +241,30 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     found = None if settings.retrieval == "plain" else form_aware(settings, base)
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     threshold = found.min_score if found and settings.min_similarity == Settings.min_similarity else None
+    graph = build_kg(settings, kg)
     return Pipeline(found or base, build_generator(settings, generator, found.knowledge if found else None, threshold),
-                    build_kg(settings, kg),
-                    shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline)
+                    graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
+                    deadline=settings.deadline, names=build_names(settings, graph))
+
+
+_LABEL_SOURCES: dict[tuple[str, Path], LabelSource] = {}
+
+
+def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:
+    """The label index of a KG, one per graph and home in this process (cached on disk under $KGQA_HOME/labels)."""
+    from pipeline.names.sources import LabelSource
+
+    key = (kg.name, settings.home)
+    if key not in _LABEL_SOURCES:
+        _LABEL_SOURCES[key] = LabelSource(kg, settings.home / "labels", page=min(1000, settings.row_cap))
+    return _LABEL_SOURCES[key]
+
+
+def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:
+    """The check of a query's names against the graph's labels (unchecked while the labels cannot be had)."""
+    from pipeline.names.check import NameCheck
+
+    return NameCheck(label_source(settings, kg).available)
 
 
 def build_link(settings: Settings) -> RedisLink | None:

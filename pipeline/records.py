@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pipeline.glance.leaderboard import Leaderboard
+    from pipeline.names.index import Resolution
 
 Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
 
@@ -103,6 +104,8 @@ class Answer:
     reading: str = ""  # what the query asks, in one sentence (pipeline.sparql.explain); set for every query run or tried
     summary: str = ""  # the answer in one sentence (pipeline.glance.summary), first in every reply
     leaderboard: Leaderboard | None = None  # for rankings: every score behind the answer (pipeline.glance)
+    resolutions: list[Resolution] = field(default_factory=list)  # the names the query filters on, checked in the graph
+    read_as: str = ""  # a follow-up in a thread, as the standalone question that was answered ("I read this as: …")
 
     @property
     def generator(self) -> str:
@@ -131,4 +134,6 @@ class Answer:
             "reading": self.reading,
             "summary": self.summary,
             "leaderboard": self.leaderboard.to_json() if self.leaderboard else None,
+            "resolutions": [r.to_json() for r in self.resolutions],
+            "read_as": self.read_as,
         }

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.leaderboard import Leaderboard
+from pipeline.names.check import substitutions
 from pipeline.records import Answer, Retrieved, Rows
 from pipeline.sparql.layout import layout
 
@@ -53,6 +54,10 @@ def answer(a: Answer) -> str:
     parts = [a.summary] if a.summary else []
     if a.question:
         parts.append(f"Question: {a.question}")
+    if a.read_as:
+        parts.append(f"I read this as: {a.read_as}")
+    if substitutions(a.resolutions):
+        parts.append(f"Names: {substitutions(a.resolutions)}")
     if a.sparql:
         parts.append("SPARQL:\n" + "\n".join("  " + line for line in layout(a.sparql).splitlines()))
     if a.rows is not None:

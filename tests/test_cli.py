@@ -1,6 +1,7 @@
 """`kgqa` end to end: index and ask offline, TGI + a real endpoint, fallbacks, refusals, errors."""
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.text import add_prefixes
 from tests.fakes import HashEncoder
+from tests.servers.orkg_fixture import DATASETS, MODELS
 from tests.servers.virtuoso import VirtuosoServer
 
 REPO = Path(__file__).resolve().parents[1]
@@ -223,3 +225,38 @@ def test_ask_json_carries_summary_and_leaderboard_and_chart_writes_the_picture(
     code, out, err = run(capsys, "ask", "--generator", "tgi", "--kg", str(orkg_fixture_nt), "--chart", str(none),
                          "Which papers have a benchmark on the LoreQA Reading Set?")
     assert code == 0 and out.startswith("3 papers") and "no chart" in err and not none.exists()
+
+
+def test_kg_labels_lists_and_refreshes_a_graphs_labels(env: pytest.MonkeyPatch, virtuoso: VirtuosoServer,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    env.setenv("KGQA_CACHE_TTL", "0")
+    code, out, _ = run(capsys, "kg", "labels", "--kg", virtuoso.endpoint, "--refresh", "--json")
+    assert code == 0 and out["counts"]["dataset"] == len(DATASETS) and out["counts"]["model"] == len(MODELS)
+    assert Path(out["cache"]).is_file()
+    code, text, _ = run(capsys, "kg", "labels", "--kg", virtuoso.endpoint)
+    assert code == 0 and "6 dataset" in text and "cached in" in text
+
+
+def test_ask_reads_a_loose_name_as_the_endpoints_label(env: pytest.MonkeyPatch, tgi: Any, virtuoso: VirtuosoServer,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    query = ('SELECT DISTINCT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+             'FILTER (str(?dataset_lbl) = "story cloze-test") ?benchmark orkgp:HAS_DATASET ?dataset. '
+             '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
+    tgi.enqueue(f" {query}\nUSER:")
+    env.setenv("KGQA_TGI_URL", tgi.url)
+    env.setenv("KGQA_CACHE_TTL", "0")
+    code, out, _ = run(capsys, "ask", "--generator", "tgi", "--kg", virtuoso.endpoint, "--json",
+                       "Which models were evaluated on the story cloze-test?")
+    assert code == 0 and "CoherenceNet" in out["flat_answer"]
+    assert out["resolutions"][0]["typed"] == "story cloze-test"
+    assert out["resolutions"][0]["chosen"] == "Story Cloze Test"
+
+
+def test_kgqa_chat_from_the_command_line(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    env.setattr("sys.stdin", io.StringIO("Which model has achieved the highest Accuracy score on the Story Cloze "
+                                         "Test benchmark dataset?\nand on MUTAG?\n"))
+    assert main(["chat", "--kg", "snapshot", "--json"]) == 0
+    answers = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line.startswith("{")]
+    assert [a["read_as"] for a in answers] == ["", "Which model has achieved the highest Accuracy score on the "
+                                                   "MUTAG benchmark dataset?"]
+    assert answers[1]["flat_answer"]

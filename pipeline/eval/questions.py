@@ -21,6 +21,7 @@ class EvalQuestion:
     question: str
     gold: list[str]
     template_id: str = ""
+    thread: tuple[str, ...] = ()  # earlier questions of the same thread, oldest first, asked before this one
 
 
 def load_questions(spec: str, sciqa: SciQA | None) -> list[EvalQuestion]:
@@ -58,8 +59,11 @@ def _from_file(path: Path, sciqa: SciQA | None) -> list[EvalQuestion]:
         if not isinstance(item, dict) or "id" not in item or "question" not in item:
             raise ConfigError(f"{path}: question #{n + 1} needs an \"id\" and a \"question\"")
         qid = str(item["id"])
+        thread = item.get("thread", [])
+        if not isinstance(thread, list) or not all(isinstance(t, str) for t in thread):
+            raise ConfigError(f"{path}: the \"thread\" of question {qid} must be a list of earlier questions")
         out.append(EvalQuestion(qid, question_text(item), _gold(item, qid, sciqa, path),
-                                str(item.get("template_id") or _template(sciqa, qid))))
+                                str(item.get("template_id") or _template(sciqa, qid)), tuple(thread)))
     duplicates = sorted(i for i, count in Counter(q.id for q in out).items() if count > 1)
     if duplicates:
         raise ConfigError(f"{path}: duplicate question ids {', '.join(duplicates[:5])}")

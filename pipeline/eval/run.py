@@ -52,6 +52,7 @@ class QuestionResult:
     not_in_snapshot: bool = False
     syntax_error: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
+    read_as: str = ""  # a follow-up's standalone reading (questions asked in a thread)
 
     @property
     def empty_answer(self) -> bool:
@@ -114,7 +115,7 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
     """Ask one question; a project error becomes this question's error (an empty answer), anything else propagates."""
     start = time.perf_counter()
     try:
-        answer = pipeline.ask(q.question, shots=shots)
+        answer = _in_thread(q, pipeline, shots) if q.thread else pipeline.ask(q.question, shots=shots)
     except KgqaError as exc:
         wall = (time.perf_counter() - start) * 1000
         return scored(q, [], error=f"{type(exc).__name__}: {exc}", timings_ms={"wall": wall})
@@ -128,7 +129,19 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
         notes=list(generation.notes) if generation else [],
         not_in_snapshot=answer.rows is None and NOT_IN_SNAPSHOT in answer.error.lower(),
         syntax_error=check_syntax and has_syntax_error(answer.sparql),
-        timings_ms={**answer.timings_ms, "wall": wall})
+        timings_ms={**answer.timings_ms, "wall": wall}, read_as=answer.read_as)
+
+
+def _in_thread(q: EvalQuestion, pipeline: Asker, shots: int | None) -> Answer:
+    """The question asked after its thread's earlier questions, in one conversation of its own."""
+    from pipeline.conversation.local import LocalThreadMemory
+    from pipeline.conversation.talk import Conversation
+
+    names = getattr(pipeline, "names", None)
+    talk = Conversation(pipeline, LocalThreadMemory(), getattr(names, "index", None))
+    for earlier in q.thread:
+        talk.ask(q.id, earlier, shots)
+    return talk.ask(q.id, q.question, shots)
 
 
 def _example(r: Retrieved) -> dict[str, Any]:

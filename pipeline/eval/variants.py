@@ -111,18 +111,28 @@ def build_set(sciqa: SciQA, n: int = 200, seed: int = 5, lower_names: bool = Fal
     return {"about": about, "questions": items}
 
 
+def set_arguments(prog: str, description: str, n: int, seed: int, argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line every generated question set shares: --out DIR, --n, --seed."""
+    p = argparse.ArgumentParser(prog=prog, description=description)
+    p.add_argument("--out", type=Path, required=True, help="folder to write the set(s) into")
+    p.add_argument("--n", type=int, default=n)
+    p.add_argument("--seed", type=int, default=seed)
+    return p.parse_args(argv)
+
+
+def write_sets(out: Path, docs: dict[str, dict[str, object]]) -> None:
+    """Write eval FILE documents as ``out/NAME`` and say how many questions each holds."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name, doc in docs.items():
+        (out / name).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"{out / name}: {len(doc['questions'])} questions")  # type: ignore[arg-type]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m pipeline.eval.variants", description=__doc__.splitlines()[0])
-    p.add_argument("--out", type=Path, required=True, help="folder to write slack.json and slack-lower.json into")
-    p.add_argument("--n", type=int, default=200)
-    p.add_argument("--seed", type=int, default=5)
-    args = p.parse_args(argv)
+    args = set_arguments("python -m pipeline.eval.variants", __doc__.splitlines()[0], 200, 5, argv)
     sciqa = SciQA.open(Settings.from_env().sciqa_dir)
-    args.out.mkdir(parents=True, exist_ok=True)
-    for name, lower in (("slack.json", False), ("slack-lower.json", True)):
-        doc = build_set(sciqa, args.n, args.seed, lower)
-        (args.out / name).write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        print(f"{args.out / name}: {len(doc['questions'])} questions")  # type: ignore[arg-type]
+    write_sets(args.out, {name: build_set(sciqa, args.n, args.seed, lower)
+                          for name, lower in (("slack.json", False), ("slack-lower.json", True))})
     return 0
 
 

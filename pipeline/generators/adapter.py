@@ -1,31 +1,19 @@
 """Offline generator: the best-fitting stored query with its label literals refilled from the user's question."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
 from pipeline.matching.align import pattern_spans
 from pipeline.matching.fill import fill, names_in
 from pipeline.matching.forms import Labels, form_of, slot_values
 from pipeline.records import Generation, Retrieved
+from pipeline.sparql.shape import replace_literals
 from pipeline.store.retrieval import Knowledge
 from pipeline.matching.wording import tidy
 
 REUSE_MIN = 0.85  # a query without labels is reused as it is only for (nearly) the same question
 
 
-def replace_literals(sparql: str, values: dict[str, str]) -> str:
-    """Rewrite the query's string literals whose content is a key of ``values``; everything else stays."""
-    out: list[str] = []
-    pos = 0
-    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'', sparql):
-        body = m.group()[1:-1]
-        if body in values:
-            out.append(sparql[pos:m.start()])
-            out.append('"' + values[body].replace("\\", "\\\\").replace('"', '\\"') + '"')
-            pos = m.end()
-    out.append(sparql[pos:])
-    return "".join(out)
 
 
 class AdapterGenerator:

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pipeline.derived import code_digest, load_json, save_json
@@ -31,10 +31,17 @@ class SnapshotKG:
 
     def __init__(self, records: Iterable[Record], saved: Path | None = None) -> None:
         """``saved``: a file keeping the recorded queries' canonical forms, so a new process need not derive them."""
-        records = list(records)
         self.answers: dict[str, Rows] = {}
-        for r, key in zip(records, canonical_forms([r.sparql for r in records], saved)):
+        self.records = list(records)
+        for r, key in zip(self.records, canonical_forms([r.sparql for r in self.records], saved)):
             self.answers.setdefault(key, Rows.from_json(r.answer or {}, "snapshot", CAVEAT))
+
+    def label_pairs(self) -> Iterator[tuple[str, str]]:
+        """(label, kind) from the recorded queries' label filters and the labels in their answers."""
+        from pipeline.names.sources import answer_labels, query_labels
+
+        yield from query_labels(r.sparql for r in self.records)
+        yield from answer_labels(r.answer for r in self.records if r.answer)
 
     def select(self, query: str) -> Rows:
         for candidate in (query, without_trailing_limit(query)):

@@ -4,6 +4,7 @@ A lenient reader (no full parse, never raises): enough to say what a query asks 
 names. Works on malformed model output too; what it cannot read it leaves out."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pipeline.sparql.text import Token, tokenize
@@ -11,6 +12,7 @@ from pipeline.sparql.text import Token, tokenize
 _BLOCK_WORDS = frozenset({"OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "WHERE", "SELECT", "DISTINCT", "REDUCED",
                           "GROUP", "ORDER", "BY", "HAVING", "LIMIT", "OFFSET", "VALUES", "ASK", "BIND", "FILTER",
                           "ASC", "DESC", "AS", "PREFIX", "BASE"})
+_LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
 AGGREGATES = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"})
 
 
@@ -186,3 +188,17 @@ def read(query: str) -> Shape:
                 expect = "done"
         i += 1
     return shape
+
+
+def replace_literals(sparql: str, values: dict[str, str]) -> str:
+    """Rewrite the query's string literals whose content is a key of ``values``; everything else stays."""
+    out: list[str] = []
+    pos = 0
+    for m in _LITERAL.finditer(sparql):
+        body = m.group()[1:-1]
+        if body in values:
+            out.append(sparql[pos:m.start()])
+            out.append('"' + values[body].replace("\\", "\\\\").replace('"', '\\"') + '"')
+            pos = m.end()
+    out.append(sparql[pos:])
+    return "".join(out)

@@ -88,3 +88,15 @@ def test_neither_a_set_nor_a_file(tmp_path: Path) -> None:
 def test_flat_strings() -> None:
     assert flat_strings(False, "x") == ["false"]
     assert flat_strings(["a", 1, True], "x") == ["a", "1", "true"]
+
+
+def test_an_item_may_carry_its_threads_earlier_questions(tmp_path: Path) -> None:
+    path = _write(tmp_path, {"questions": [{"id": "f1", "question": "and on SQuAD2.0?", "answer": ["x"],
+                                            "thread": ["Which models were evaluated on SQuAD1.1?"]},
+                                           {"id": "f2", "question": "Which models were evaluated on SQuAD1.1?",
+                                            "answer": []}]})
+    first, second = load_questions(path, None)
+    assert first.thread == ("Which models were evaluated on SQuAD1.1?",) and second.thread == ()
+    with pytest.raises(ConfigError, match="thread"):
+        load_questions(_write(tmp_path, {"questions": [{"id": "f", "question": "q", "answer": [],
+                                                        "thread": "not a list"}]}), None)

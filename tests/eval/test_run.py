@@ -91,3 +91,21 @@ def test_many_workers_flag_no_spurious_syntax_errors() -> None:
     many = [EvalQuestion(f"AQ{n:04d}", f"question {n}?", [f"a{n}"], "T01") for n in range(120)]
     results = run_pipeline(many, FakePipeline(many, lambda n, q: "gold"), workers=8, progress=False)
     assert not any(r.syntax_error for r in results) and all(r.exact for r in results)
+
+
+def test_a_threaded_item_is_asked_after_its_earlier_questions_in_a_conversation_of_its_own() -> None:
+    from pipeline.core import Pipeline
+    from pipeline.eval.questions import EvalQuestion
+    from pipeline.eval.run import run_pipeline
+    from tests.conversation.test_talk import Naive
+    from tests.fakes import RecordingKG
+    from tests.test_core import FixedStore
+
+    generator = Naive()
+    pipeline = Pipeline(FixedStore(), generator, RecordingKG())
+    questions = [EvalQuestion("a", "and on SQuAD2.0?", ["42"], thread=("Which models ran on the SQuAD1.1 dataset?",)),
+                 EvalQuestion("b", "and on SQuAD2.0?", ["42"])]
+    first, second = run_pipeline(questions, pipeline, workers=1, progress=False)
+    assert first.read_as == "Which models ran on the SQuAD2.0 dataset?" and second.read_as == ""
+    assert sorted(generator.asked) == sorted(["Which models ran on the SQuAD1.1 dataset?",
+                                              "Which models ran on the SQuAD2.0 dataset?", "and on SQuAD2.0?"])

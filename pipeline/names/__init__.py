@@ -1,0 +1,1 @@
+"""Names as people type them, resolved against the knowledge graph's own labels."""

@@ -1,0 +1,258 @@
+"""A label index by kind (Dataset, Model, Metric, Problem, ResearchField, Paper) and the lookup of a typed name in it:
+exact, equal up to case/blanks/hyphens/apostrophes/version spacing, close by edit distance (rapidfuzz), or not known."""
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+
+from rapidfuzz import fuzz, process, utils
+from rapidfuzz.distance import OSA
+
+KINDS = ("dataset", "model", "metric", "problem", "researchfield", "paper")
+CLASSES = {"dataset": "Dataset", "model": "Model", "metric": "Metric", "problem": "Problem",
+           "researchfield": "ResearchField", "paper": "Paper"}  # ORKG class local names (orkgc:)
+_ALIASES = {"datasets": "dataset", "benchmark": "dataset", "models": "model", "metrics": "metric",
+            "problems": "problem", "research_problem": "problem", "research_problems": "problem",
+            "research_field": "researchfield", "research_fields": "researchfield", "rf": "researchfield",
+            "field": "researchfield", "papers": "paper"}
+# Calibrated on the seed-1 loose-name tuning set (docs/RESULTS.md, "Loose names"): the lowest rapidfuzz ratio (0-100,
+# on squashed text) at which a close label is taken; below it the name is unknown and the closest labels are listed.
+THRESHOLD = 85.0
+MARGIN = 4.0  # a runner-up of the same kind this close to the best makes the choice a question for the user
+SUGGEST = 5
+SUGGEST_MIN = 50.0  # an unknown name's suggestions: the closest labels scoring at least this
+SLIP_LONG = 14  # from this length on, one slip keeps rapidfuzz's ratio above 92: no separate slip search
+WORD_MIN = 80.0  # a typed word this close (rapidfuzz ratio; 75 for words of four letters) to one of the label's
+PREFIX_MIN = 6  # a name this long (squashed) may stand for the one label it begins
+_VERSION = re.compile(r"\bversion\s*(?=\d)|\bv\.\s*(?=\d)", re.IGNORECASE)
+_DROP = re.compile(r"[\s\-‐‑–—_'’`´]+")
+
+
+def kind_of(name: str) -> str:
+    """One of KINDS for a class local name or a variable stem ('Dataset', 'research_fields'); "" for anything else."""
+    low = name.lower()
+    return low if low in CLASSES else _ALIASES.get(low, "")
+
+
+def squash(text: str) -> str:
+    """The text lowercased, 'version 2'/'v. 2' as 'v2', without blanks, hyphens, underscores and apostrophes."""
+    return _DROP.sub("", _VERSION.sub("v", text)).lower()
+
+
+class Match(str, Enum):
+    """How a typed name relates to the graph's labels."""
+
+    EXACT = "exact"  # the graph has it as typed: never changed
+    NORMALISED = "normalised"  # equal up to case, blanks, hyphens, apostrophes, version spacing
+    CLOSE = "close"  # one label close enough by edit distance
+    AMBIGUOUS = "ambiguous"  # several labels of the kind fit: ask
+    UNKNOWN = "unknown"  # nothing close: say so, list the closest
+
+    @property
+    def settled(self) -> bool:
+        """Whether the query can run with the chosen label."""
+        return self in (Match.EXACT, Match.NORMALISED, Match.CLOSE)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One typed name and what the graph makes of it."""
+
+    typed: str
+    kind: str  # one of KINDS, or "" when any kind was searched
+    match: Match
+    chosen: str | None = None
+    score: float = 0.0  # 100 for equal, else rapidfuzz's ratio of the squashed texts
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.chosen is not None and self.chosen != self.typed
+
+    def to_json(self) -> dict[str, object]:
+        return {"typed": self.typed, "kind": self.kind, "match": self.match.value, "chosen": self.chosen,
+                "score": round(self.score, 1), "candidates": list(self.candidates)}
+
+
+@dataclass
+class _Kind:
+    labels: list[str] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)  # squash(label), parallel to labels
+    postings: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # word -> labels holding it
+    by_key: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    sorted_keys: list[str] = field(default_factory=list)  # for prefix lookups (a name typed without its last words)
+    by_length: dict[int, tuple[list[str], list[int]]] = field(default_factory=dict)  # len(key) -> keys, positions
+
+    def lengths(self, low: int, high: int) -> tuple[list[str], list[int]]:
+        """The keys of lengths ``low``..``high`` and their positions in ``labels``."""
+        if low <= 0 and high >= max(self.by_length, default=0):
+            return self.keys, list(range(len(self.keys)))
+        keys: list[str] = []
+        where: list[int] = []
+        for size in range(max(low, 0), min(high, max(self.by_length, default=0)) + 1):
+            if size in self.by_length:
+                keys += self.by_length[size][0]
+                where += self.by_length[size][1]
+        return keys, where
+
+
+class LabelIndex:
+    """The graph's labels by kind, for exact, normalised and fuzzy lookup."""
+
+    def __init__(self, pairs: Iterable[tuple[str, str]] = (), threshold: float = THRESHOLD) -> None:
+        """``pairs``: (label, kind) with kind one of KINDS (others are ignored)."""
+        self.threshold = threshold
+        self._kinds: dict[str, _Kind] = {k: _Kind() for k in KINDS}
+        self._exact: set[str] = set()
+        seen: set[tuple[str, str]] = set()
+        for label, kind in pairs:
+            if kind not in self._kinds or not label.strip() or (label, kind) in seen:
+                continue
+            seen.add((label, kind))
+            entry, key = self._kinds[kind], squash(label)
+            entry.labels.append(label)
+            entry.keys.append(key)
+            for word in set(utils.default_process(label).split()):
+                entry.postings[word].append(len(entry.labels) - 1)
+            entry.by_key[key].append(label)
+            self._exact.add(label)
+        for entry in self._kinds.values():
+            entry.sorted_keys = sorted(entry.by_key)
+            for i, key in enumerate(entry.keys):
+                entry.by_length.setdefault(len(key), ([], []))
+                entry.by_length[len(key)][0].append(key)
+                entry.by_length[len(key)][1].append(i)
+
+    def __len__(self) -> int:
+        return sum(len(k.labels) for k in self._kinds.values())
+
+    def counts(self) -> dict[str, int]:
+        return {kind: len(entry.labels) for kind, entry in self._kinds.items()}
+
+    def labels(self, kind: str) -> list[str]:
+        return list(self._kinds[kind].labels) if kind in self._kinds else []
+
+    def has(self, label: str, kind: str) -> bool:
+        """Whether the graph has this label, exactly as written, for a thing of this kind."""
+        return kind in self._kinds and label in self._kinds[kind].by_key.get(squash(label), ())
+
+    def knows(self, kind: str) -> bool:
+        """Whether the graph has labels of this kind at all (no labels: nothing can be checked)."""
+        return bool(kind in self._kinds and self._kinds[kind].labels)
+
+    def find(self, typed: str, kind: str = "") -> Resolution:
+        """What the graph calls ``typed`` (of ``kind``, or of any kind when "")."""
+        kinds = [kind] if kind in self._kinds else list(KINDS)
+        if typed in self._exact:
+            return Resolution(typed, kind, Match.EXACT, typed, 100.0)
+        key = squash(typed)
+        same = _spelled_closest(typed, _unique(label for k in kinds for label in self._kinds[k].by_key.get(key, ())))
+        if len(same) == 1:
+            return Resolution(typed, kind, Match.NORMALISED, same[0], 100.0, tuple(same))
+        if same:
+            return Resolution(typed, kind, Match.AMBIGUOUS, None, 100.0, tuple(same[:SUGGEST]))
+        close = [(label, score) for label, score in self._closest(key, kinds, self.threshold)
+                 if _words_agree(typed, label)] or self._completions(key, kinds) or self._containing(typed, kinds)
+        if not close:
+            return Resolution(typed, kind, Match.UNKNOWN, None, 0.0,
+                              tuple(label for label, _ in self._closest(key, kinds, SUGGEST_MIN)
+                                    or self._closest(key, kinds, 0.0)))
+        best, score = close[0]
+        rivals = [best] + [label for label, s in close[1:] if s > score - MARGIN]
+        if len(rivals) > 1 and len({squash(r) for r in rivals}) == 1:  # one name spelled several ways
+            rivals = _spelled_closest(typed, rivals)
+        listed = tuple(label for label, _ in close)
+        if len(rivals) > 1:
+            return Resolution(typed, kind, Match.AMBIGUOUS, None, score, listed)
+        return Resolution(typed, kind, Match.CLOSE, rivals[0], score, listed)
+
+    def _closest(self, key: str, kinds: list[str], cutoff: float) -> list[tuple[str, float]]:
+        """Up to SUGGEST labels, best first, scoring at least ``cutoff``: rapidfuzz's ratio of the squashed texts, or,
+        for one slip (a swapped, dropped, added or wrong letter: OSA distance 1), 100 - 100 / max(length, 10), so
+        that one slip in a short name ('MPRC' for 'MRPC') counts as close as in a long one."""
+        found: list[tuple[str, float]] = []
+        n = len(key)
+        slip = 100.0 - 100.0 / max(n, 10)
+        # ratio = 2 * matches / (n + m) >= cutoff bounds the other length m: only those lengths are compared
+        low, high = (math.ceil(n * cutoff / (200 - cutoff)), math.floor(n * (200 - cutoff) / cutoff)) if cutoff \
+            else (0, 10**9)
+        for k in kinds:
+            entry = self._kinds[k]
+            keys, where = entry.lengths(low, high)
+            for _, score, i in process.extract(key, keys, scorer=fuzz.ratio, limit=SUGGEST,
+                                               score_cutoff=cutoff or None):
+                found.append((entry.labels[where[i]], float(score)))
+            if slip >= cutoff and 4 <= n < SLIP_LONG:  # longer names: ratio already rates one slip this high
+                keys, where = entry.lengths(n - 1, n + 1)
+                for _, _, i in process.extract(key, keys, scorer=OSA.distance, limit=SUGGEST, score_cutoff=1):
+                    found.append((entry.labels[where[i]], max(slip, fuzz.ratio(key, keys[i]))))
+        found.sort(key=lambda pair: -pair[1])
+        return _unique_pairs(found)[:SUGGEST]
+
+    def _completions(self, key: str, kinds: list[str]) -> list[tuple[str, float]]:
+        """Labels whose squashed text starts with this one (a name typed without its last words), when that is
+        at least PREFIX_MIN characters long; scored by their ratio."""
+        if len(key) < PREFIX_MIN:
+            return []
+        found: list[tuple[str, float]] = []
+        for k in kinds:
+            entry = self._kinds[k]
+            at = bisect_left(entry.sorted_keys, key)
+            while at < len(entry.sorted_keys) and entry.sorted_keys[at].startswith(key) and len(found) < SUGGEST:
+                other = entry.sorted_keys[at]
+                found += [(label, float(fuzz.ratio(key, other))) for label in entry.by_key[other]]
+                at += 1
+        return _unique_pairs(sorted(found, key=lambda pair: -pair[1]))[:SUGGEST]
+
+    def _containing(self, typed: str, kinds: list[str]) -> list[tuple[str, float]]:
+        """Labels holding every word of a name of two or more words typed with some words left out ('ObjectNet
+        Box' for 'ObjectNet (Bounding Box)'); scored by their ratio."""
+        words = set(utils.default_process(typed).split())
+        if len(words) < 2:
+            return []
+        found: list[tuple[str, float]] = []
+        for k in kinds:
+            entry = self._kinds[k]
+            lists = sorted((entry.postings.get(w, []) for w in words), key=len)
+            common = set(lists[0]).intersection(*lists[1:]) if lists[0] else set()
+            found += [(entry.labels[i], float(fuzz.ratio(squash(typed), entry.keys[i]))) for i in common]
+        return _unique_pairs(sorted(found, key=lambda pair: -pair[1]))[:SUGGEST]
+
+
+def _words_agree(typed: str, label: str) -> bool:
+    """For a name of several words: each typed word is close to one of the label's (a slip inside words, not another
+    word: 'Switch Transformer' is not 'Sandwich Transformer')."""
+    words, theirs = utils.default_process(typed).split(), utils.default_process(label).split()
+    if len(words) < 2:
+        return True
+    joined = "".join(theirs)
+    return all(w in joined or max((fuzz.ratio(w, x) for x in theirs), default=0) >= (WORD_MIN if len(w) > 4 else 75)
+               for w in words)
+
+
+def _spelled_closest(typed: str, labels: list[str]) -> list[str]:
+    """Of labels that squash alike, those nearest to the typed text as written (case and blanks counted)."""
+    if len(labels) < 2:
+        return labels
+    scores = {label: fuzz.ratio(typed.lower(), label.lower()) + fuzz.ratio(typed, label) / 1000 for label in labels}
+    best = max(scores.values())
+    return [label for label in labels if scores[label] == best]
+
+
+def _unique(labels: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(labels))
+
+
+def _unique_pairs(pairs: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    seen: set[str] = set()
+    out = []
+    for label, score in pairs:
+        if label not in seen:
+            seen.add(label)
+            out.append((label, score))
+    return out

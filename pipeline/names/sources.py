@@ -1,0 +1,158 @@
+"""Where a knowledge graph's labels come from: its own triples by one read-only SPARQL query (paged, cached on disk
+with a TTL), or, for the SciQA snapshot, the label literals of its recorded queries and the labels in their answers."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from pipeline.errors import EndpointUnreachable, KgqaError
+from pipeline.names.index import CLASSES, LabelIndex, kind_of
+from pipeline.parts import KnowledgeGraph
+from pipeline.sparql.shape import read, stem
+
+LABELS_TTL_S = 7 * 24 * 3600.0  # a graph's labels are fetched again after a week (or with `kgqa kg labels --refresh`)
+RETRY_S = 300.0  # after a failed fetch, names go unchecked this long before the graph is asked again
+WAIT_S = 5.0  # how long a question waits for a first fetch of the labels before going on unchecked
+PAGE = 1000  # rows per page: at most the KGs' default row cap
+MAX_PAGES = 1000
+LABELS_QUERY = ("SELECT ?class ?label WHERE {{ VALUES ?class {{ {classes} }} ?thing a ?class ; rdfs:label ?label . }} "
+                "ORDER BY ?class ?label LIMIT {limit} OFFSET {offset}")
+
+
+def query_labels(queries: Iterable[str]) -> Iterator[tuple[str, str]]:
+    """(literal, kind) for every ``=`` label filter of these queries whose kind is a known one."""
+    for sparql in queries:
+        shape = read(sparql)
+        for f in shape.filters:
+            kind = kind_of(shape.kind_of_literal(f.literal)) if f.op == "=" else ""
+            if kind:
+                yield f.literal, kind
+
+
+def answer_labels(answers: Iterable[dict[str, object]]) -> Iterator[tuple[str, str]]:
+    """(label, kind) for the literal values of answer variables named for a kind (``?dataset_lbl``, ``?model_lbl``)."""
+    for data in answers:
+        head = data.get("head") if isinstance(data, dict) else None
+        results = data.get("results") if isinstance(data, dict) else None
+        if not isinstance(head, dict) or not isinstance(results, dict):
+            continue
+        kinds = {v: kind_of(stem(v)) for v in head.get("vars", []) if stem(v) != v}
+        for row in results.get("bindings", []):
+            for var, kind in kinds.items():
+                term = row.get(var) if kind else None
+                if term and term.get("type") in ("literal", "typed-literal"):
+                    yield term["value"], kind
+
+
+def sparql_labels(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[tuple[str, str]]:
+    """(label, kind) of every Dataset, Model, Metric, Problem, ResearchField and Paper in the graph."""
+    classes = " ".join(f"orkgc:{name}" for name in CLASSES.values())
+    for n in range(MAX_PAGES):
+        query = LABELS_QUERY.format(classes=classes, limit=page, offset=n * page)
+        rows = kg.select("PREFIX orkgc: <http://orkg.org/orkg/class/>\n"
+                         "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n" + query)
+        for row in rows.rows:
+            kind = kind_of(row.get("class", {}).get("value", "").rsplit("/", 1)[-1])
+            if kind and "label" in row:
+                yield row["label"]["value"], kind
+        if len(rows.rows) < page:
+            return
+
+
+class LabelSource:
+    """A KG's label index, built once per process and (for graphs read by SPARQL) cached on disk for ``ttl`` s."""
+
+    def __init__(self, kg: KnowledgeGraph, cache_dir: Path | None, ttl: float = LABELS_TTL_S,
+                 page: int = PAGE) -> None:
+        self.kg = kg
+        self.cache_dir = cache_dir
+        self.ttl = ttl
+        self.page = page
+        self._index: LabelIndex | None = None
+        self._failed_at = float("-inf")
+        self._lock = threading.Lock()
+        self._loading: threading.Thread | None = None
+
+    @property
+    def path(self) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        digest = hashlib.sha256(self.kg.name.encode("utf-8")).hexdigest()[:16]
+        return self.cache_dir / f"labels-{digest}.json"
+
+    def index(self, refresh: bool = False) -> LabelIndex:
+        if self._index is None or refresh:
+            self._index = LabelIndex(self.pairs(refresh))
+        return self._index
+
+    def available(self, wait: float = WAIT_S) -> LabelIndex | None:
+        """The index, or None when the graph cannot list its labels within ``wait`` s (names then go unchecked, as
+        before; a long fetch goes on in the background for later questions). After a failure the graph is asked
+        again only once RETRY_S have passed."""
+        with self._lock:
+            if self._index is not None:
+                return self._index
+            if self._loading is None or not self._loading.is_alive():
+                if time.monotonic() - self._failed_at < RETRY_S:
+                    return None
+                self._loading = threading.Thread(target=self._load, daemon=True, name="kgqa-labels")
+                self._loading.start()
+            loading = self._loading
+        loading.join(wait)
+        return self._index
+
+    def _load(self) -> None:
+        try:
+            self.index()
+        except KgqaError:
+            self._failed_at = time.monotonic()
+
+    def pairs(self, refresh: bool = False) -> list[tuple[str, str]]:
+        own = getattr(self.kg, "label_pairs", None)  # the snapshot knows its labels without a query
+        if callable(own):
+            return list(own())
+        cached = None if refresh else self._cached()
+        if cached is not None:
+            return cached
+        pairs = self._fetch()
+        self._store(pairs)
+        return pairs
+
+    def _fetch(self) -> list[tuple[str, str]]:
+        fallback = getattr(self.kg, "fallback", None)
+        try:
+            return list(sparql_labels(getattr(self.kg, "primary", self.kg), self.page))
+        except EndpointUnreachable:
+            if fallback is None:
+                raise
+            own = getattr(fallback, "label_pairs", None)  # the offline graph the answers then come from
+            return list(own()) if callable(own) else list(sparql_labels(fallback, self.page))
+
+    def _cached(self) -> list[tuple[str, str]] | None:
+        path = self.path
+        try:
+            if path is None or time.time() - path.stat().st_mtime > self.ttl:
+                return None
+            data = json.loads(path.read_text(encoding="utf-8"))
+            return [(str(label), str(kind)) for kind, labels in data["labels"].items() for label in labels]
+        except (OSError, ValueError, KeyError, AttributeError):
+            return None  # no cache or a damaged one: fetched again
+
+    def _store(self, pairs: list[tuple[str, str]]) -> None:
+        path = self.path
+        if path is None:
+            return
+        by_kind: dict[str, list[str]] = {}
+        for label, kind in pairs:
+            by_kind.setdefault(kind, []).append(label)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"kg": self.kg.name, "fetched": time.time(), "labels": by_kind}), encoding="utf-8")
+        os.replace(tmp, path)
+
+

@@ -1,0 +1,88 @@
+"""Name resolution speed: checking a query's label literals against a synthetic index of 100,000 labels.
+
+Usage: python scripts/bench_names.py [--labels 100000] [--questions 400] [--seed 7]
+Labels are random ORKG-like names ("Mabo-Ruk 12", "Tovi Lanet v3 (large)") spread over the six kinds (half of them
+datasets and models); each question is a two-filter query (a dataset and a metric) whose names are a label as it is,
+lowercased, with a blank dropped, with one swapped letter, or unknown. Prints markdown for docs/RESULTS.md.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from pipeline.names.check import check_names  # noqa: E402
+from pipeline.names.index import LabelIndex  # noqa: E402
+
+SYLLABLES = "ba be bi bo bu da de di do ka ke ki ko la le li lo ma me mi mo na ne ni no ra re ri ro sa se si ta te ti " \
+            "to va ve vi zo ru lan net vox tor".split()
+KIND_WEIGHTS = {"dataset": 30, "model": 30, "metric": 5, "problem": 10, "researchfield": 1, "paper": 24}
+QUERY = ('SELECT ?model WHERE {{ ?metric a orkgc:Metric; rdfs:label ?metric_lbl. FILTER (str(?metric_lbl) = "{m}") '
+         '?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = "{d}") }}')
+
+
+def name(rng: random.Random) -> str:
+    words = ["".join(rng.choice(SYLLABLES) for _ in range(rng.randint(1, 3))).capitalize()
+             for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.3:
+        words.append(str(rng.randint(1, 2000)))
+    if rng.random() < 0.1:
+        words.append(rng.choice(("(large)", "(base)", "v2", "v3")))
+    return " ".join(words)
+
+
+def loosen(label: str, rng: random.Random) -> str:
+    way = rng.choice(("as is", "lower", "blank", "swap", "unknown"))
+    if way == "lower":
+        return label.lower()
+    if way == "blank" and " " in label:
+        return label.replace(" ", "", 1)
+    if way == "swap" and len(label) > 4:
+        i = rng.randrange(1, len(label) - 2)
+        return label[:i] + label[i + 1] + label[i] + label[i + 2:]
+    if way == "unknown":
+        return name(rng) + " Zq"
+    return label
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--labels", type=int, default=100_000)
+    p.add_argument("--questions", type=int, default=400)
+    p.add_argument("--seed", type=int, default=7)
+    args = p.parse_args()
+    rng = random.Random(args.seed)
+    kinds = rng.choices(list(KIND_WEIGHTS), weights=list(KIND_WEIGHTS.values()), k=args.labels)
+    names: dict[str, str] = {}
+    for kind in kinds:
+        label = name(rng)
+        while label in names:
+            label = name(rng)
+        names[label] = kind
+    pairs = list(names.items())
+    started = time.perf_counter()
+    index = LabelIndex(pairs)
+    built = time.perf_counter() - started
+    datasets, metrics = index.labels("dataset"), index.labels("metric")
+    queries = [QUERY.format(d=loosen(rng.choice(datasets), rng), m=loosen(rng.choice(metrics), rng))
+               for _ in range(args.questions)]
+    check_names(queries[0], index)  # warm-up
+    times = []
+    for q in queries:
+        t = time.perf_counter()
+        check_names(q, index)
+        times.append((time.perf_counter() - t) * 1000)
+    times.sort()
+    print(f"| labels | index built | questions | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|---|\n"
+          f"| {len(index):,} ({index.counts()['dataset']:,} datasets) | {built:.1f} s | {len(times)} | "
+          f"{statistics.median(times):.2f} | {times[int(0.9 * len(times))]:.2f} | {times[int(0.99 * len(times))]:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,78 @@
+"""Talking in threads through the real bot (signed requests, the Slack Web API stand-in): a follow-up read with its
+thread's earlier question, threads kept apart, and "did you mean" buttons that ask again in the same thread."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from pipeline.core import Pipeline
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.names.check import NameCheck
+from pipeline.names.sources import LabelSource
+from pipeline.settings import Settings
+from pipeline.store.chroma import ChromaStore
+from tests.bot.harness import SECRET, STORY_CLOZE, Harness, blocks_of, button_value, click_payload, shown
+from tests.servers.slack_api import SlackAPIServer
+from tests.servers.slack_signing import post_interaction
+
+MUTAG = "Which model has achieved the highest Accuracy score on the MUTAG benchmark dataset?"
+
+
+@pytest.fixture
+def talker(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: SnapshotKG,
+           bot_settings: Settings) -> Iterator[Harness]:
+    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
+                        names=NameCheck(LabelSource(snapshot_kg, None).available))
+    harness = Harness.start(slack, pipeline, bot_settings)
+    yield harness
+    harness.close()
+
+
+def test_a_follow_up_in_the_thread_is_read_with_the_earlier_question(talker: Harness) -> None:
+    first = talker.mention(STORY_CLOZE)
+    talker.answers(1)
+    talker.mention("and on MUTAG?", thread_ts=first)
+    follow_up = talker.answers(2)[1]
+    assert f"I read this as: _{MUTAG}_" in shown(follow_up)
+    assert "MUTAG" in shown(follow_up) and "No answer" not in shown(follow_up)
+    stored = Path(talker.settings.home / "bot" / "threads.sqlite3")
+    assert stored.is_file()  # remembered where a restart or another replica on this host finds it
+
+
+def test_another_thread_or_channel_knows_nothing_of_it(talker: Harness) -> None:
+    talker.mention(STORY_CLOZE, channel="C1")
+    talker.answers(1)
+    talker.mention("and on MUTAG?", channel="C2")
+    other = talker.answers(2)[1]
+    assert "I read this as" not in shown(other)
+
+
+def test_an_ambiguous_name_offers_buttons_and_a_click_asks_again_in_the_thread(talker: Harness) -> None:
+    asked = talker.mention("Which model has achieved the highest Score score on the Atari 2600 benchmark dataset?")
+    [held] = talker.answers(1)
+    picks = [e for b in blocks_of(held) if b.get("block_id") == "kgqa_did_you_mean" for e in b["elements"]]
+    assert 1 < len(picks) <= 5 and all(p["text"]["text"].startswith("Atari 2600 ") for p in picks)
+    assert "could be several dataset names" in shown(held)
+    label = picks[0]["text"]["text"]
+    value = button_value(held, picks[0]["action_id"])
+    payload = click_payload(picks[0]["action_id"], value, user="U1", channel="C1", message_ts="1.0",
+                            response_url=talker.slack.response_url("pick"))
+    payload["message"]["thread_ts"] = asked
+    status, _ = post_interaction(talker.server.url, SECRET, payload)
+    assert status == 200
+    again = talker.answers(2)[1]
+    assert label in shown(again) and "could be several" not in shown(again)
+    posted = talker.slack.calls_to("chat.postMessage")
+    assert all(c.params.get("thread_ts") == asked for c in posted)
+
+
+def test_a_button_value_that_is_not_ours_is_ignored(talker: Harness) -> None:
+    assert talker.click("kgqa_pick_0", json.dumps({"sparql": "DROP ALL"})) == 200
+    assert talker.click("kgqa_pick_1", "not json") == 200
+    talker.mention(STORY_CLOZE)
+    [answer] = talker.answers(1)
+    assert len(talker.slack.calls_to("chat.postMessage")) == 1  # only the placeholder of the real question

@@ -1,0 +1,39 @@
+"""``kgqa chat``: lines asked in one conversation, follow-ups read with the earlier ones, history kept."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pipeline.conversation.chat import chat
+from pipeline.names.check import NameCheck
+from pipeline.core import Pipeline
+from tests.conversation.test_talk import INDEX, Naive
+from tests.fakes import RecordingKG
+from tests.test_core import FixedStore
+
+
+def test_each_line_is_asked_in_one_conversation_until_exit(tmp_path: Path) -> None:
+    generator = Naive()
+    pipeline = Pipeline(FixedStore(), generator, RecordingKG(), names=NameCheck(lambda: INDEX))
+    lines = iter(["Which models were evaluated on the SQuAD1.1 dataset?", "", "and on SQuAD2.0?", "exit", "never"])
+    shown: list[str] = []
+    code = chat(pipeline, lambda: INDEX, read=lambda _: next(lines), write=shown.append,
+                history=tmp_path / "history")
+    assert code == 0 and generator.asked == ["Which models were evaluated on the SQuAD1.1 dataset?",
+                                             "Which models were evaluated on the SQuAD2.0 dataset?"]
+    assert "I read this as: Which models were evaluated on the SQuAD2.0 dataset?" in shown[-1]
+
+
+def test_end_of_input_ends_the_chat_and_json_prints_one_object_per_answer() -> None:
+    pipeline = Pipeline(FixedStore(), Naive(), RecordingKG())
+    lines = iter(["Which models were evaluated on the SQuAD1.1 dataset?"])
+
+    def read(_: str) -> str:
+        try:
+            return next(lines)
+        except StopIteration:
+            raise EOFError from None
+
+    shown: list[str] = []
+    assert chat(pipeline, as_json=True, read=read, write=shown.append) == 0
+    assert json.loads(shown[-1])["question"] == "Which models were evaluated on the SQuAD1.1 dataset?"

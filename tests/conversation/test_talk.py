@@ -1,0 +1,74 @@
+"""Conversations: a follow-up answered as its standalone reading, said in the reply; threads kept apart; a hostile
+thread changes nothing about the read-only gate."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.conversation.local import LocalThreadMemory
+from pipeline.conversation.talk import Conversation
+from pipeline.core import Pipeline
+from pipeline.names.check import NameCheck
+from pipeline.names.index import LabelIndex
+from pipeline.records import Generation, Retrieved
+from pipeline.sparql.text import forbidden_words, gate
+from pipeline.textview import answer as as_text
+from tests.fakes import RecordingKG
+from tests.test_core import FixedStore
+
+INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric")])
+
+
+class Naive:
+    """Writes a query by pasting the question's last words into a dataset filter, unescaped (the worst generator)."""
+
+    name = "naive"
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        self.asked.append(question)
+        name = question.rstrip("?").split(" on the ")[-1].removesuffix(" dataset")
+        return Generation(self.name, 'SELECT ?m WHERE { ?d a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+                                     f'FILTER (str(?dataset_lbl) = "{name}") ?d orkgp:HAS_MODEL ?m }}')
+
+
+def talk() -> tuple[Conversation, Naive, RecordingKG]:
+    generator, kg = Naive(), RecordingKG()
+    pipeline = Pipeline(FixedStore(), generator, kg, names=NameCheck(lambda: INDEX))
+    return Conversation(pipeline, LocalThreadMemory(), lambda: INDEX), generator, kg
+
+
+def test_a_follow_up_is_answered_as_its_standalone_question_and_says_so() -> None:
+    conversation, generator, _ = talk()
+    conversation.ask("C1:1.0", "Which models were evaluated on the squad 1.1 dataset?")
+    answer = conversation.ask("C1:1.0", "and on SQuAD2.0?")
+    assert generator.asked[-1] == "Which models were evaluated on the SQuAD2.0 dataset?"
+    assert answer.read_as == "Which models were evaluated on the SQuAD2.0 dataset?"
+    assert "I read this as: Which models were evaluated on the SQuAD2.0 dataset?" in as_text(answer)
+    assert answer.to_json()["read_as"] == answer.read_as
+    remembered = conversation.memory.turns("C1:1.0")
+    assert [t["asked"] for t in remembered] == ["Which models were evaluated on the squad 1.1 dataset?",
+                                                "and on SQuAD2.0?"]
+    assert remembered[0]["names"] == [{"kind": "dataset", "label": "SQuAD1.1", "typed": "squad 1.1"}]
+
+
+def test_one_threads_memory_never_reaches_another() -> None:
+    conversation, generator, _ = talk()
+    conversation.ask("C1:1.0", "Which models were evaluated on the SQuAD1.1 dataset?")
+    for other in ("C1:2.0", "C2:1.0"):
+        answer = conversation.ask(other, "and on SQuAD2.0?")
+        assert generator.asked[-1] == "and on SQuAD2.0?" and answer.read_as == ""
+
+
+def test_a_hostile_thread_changes_nothing_about_the_read_only_gate() -> None:
+    conversation, generator, kg = talk()
+    hostile = 'x" } DROP ALL ; INSERT DATA { <http://example.org/a> <http://example.org/b> "c'
+    conversation.memory.remember("C1:1.0", {"question": f"Which models were evaluated on the {hostile} dataset?",
+                                            "names": [{"kind": "dataset", "typed": hostile, "label": hostile}]})
+    conversation.ask("C1:1.0", f"Which models were evaluated on the {hostile} dataset?")
+    conversation.ask("C1:1.0", "and on SQuAD2.0?")
+    conversation.ask("C1:1.0", "which metrics are used there?")
+    assert kg.queries, "the harmless queries still run"
+    for query in kg.queries:
+        assert gate(query).ok and not forbidden_words(query)

@@ -1,0 +1,43 @@
+"""The names step inside the pipeline: between generation and the KG, for every generated query."""
+from __future__ import annotations
+
+from pipeline.core import Pipeline
+from pipeline.kg.local import LocalKG
+from pipeline.names.check import NameCheck
+from pipeline.names.index import LabelIndex
+from pipeline.names.sources import LabelSource
+from pipeline.textview import answer as as_text
+from tests.fakes import RecordingKG
+from tests.test_core import FixedStore, Scripted
+
+BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+        'FILTER (str(?dataset_lbl) = "{name}") ?benchmark orkgp:HAS_DATASET ?dataset. '
+        '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }}')
+
+
+def test_a_loose_name_runs_as_the_graphs_label_and_the_reply_says_so(local_kg: LocalKG, tmp_path) -> None:
+    names = NameCheck(LabelSource(local_kg, tmp_path).available)
+    answer = Pipeline(FixedStore(), Scripted(BEST.format(name="story cloze-test")), local_kg, names=names).ask("q?")
+    assert answer.rows is not None and {"CoherenceNet", "StoryLM-large"} <= set(answer.rows.flat())
+    assert '"Story Cloze Test"' in (answer.sparql or "")
+    assert "I read 'story cloze-test' as 'Story Cloze Test'." in as_text(answer)
+    resolutions = answer.to_json()["resolutions"]
+    assert resolutions == [{"typed": "story cloze-test", "kind": "dataset", "match": "normalised",
+                            "chosen": "Story Cloze Test", "score": 100.0, "candidates": ["Story Cloze Test"]}]
+
+
+def test_an_unknown_name_is_not_run_and_the_closest_labels_are_listed(local_kg: LocalKG, tmp_path) -> None:
+    kg = RecordingKG()
+    names = NameCheck(LabelSource(local_kg, tmp_path).available)
+    answer = Pipeline(FixedStore(), Scripted(BEST.format(name="Penguin Treebank")), kg, names=names).ask("q?")
+    assert kg.queries == [] and answer.rows is None
+    assert "no dataset called 'Penguin Treebank'" in answer.explanation and "'Story Cloze Test'" in answer.explanation
+    assert answer.to_json()["resolutions"][0]["match"] == "unknown"
+
+
+def test_a_query_the_names_step_rewrites_still_passes_the_read_only_gate() -> None:
+    kg = RecordingKG()
+    hostile = 'DELETE WHERE { ?d a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER(str(?dataset_lbl) = "squad 1.1") }'
+    names = NameCheck(lambda: LabelIndex([("SQuAD1.1", "dataset")]))
+    answer = Pipeline(FixedStore(), Scripted(hostile), kg, names=names).ask("q?")
+    assert kg.queries == [] and answer.error and answer.rows is None

@@ -1,0 +1,79 @@
+"""The label index: exact names kept, loosely typed ones read as the graph's label, look-alikes asked about."""
+from __future__ import annotations
+
+from pipeline.names.index import LabelIndex, Match, kind_of, squash
+
+LABELS = [("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("ImageNet", "dataset"), ("ImageNet ReaL", "dataset"),
+          ("Story Cloze Test", "dataset"), ("Walker, walk (DMControl100k)", "dataset"),
+          ("Walker, walk (DMControl500k)", "dataset"), ("Go-Explore", "model"), ("BERT-Large", "model"),
+          ("GPT-2 (1.5B)", "model"), ("MRPC", "dataset"), ("F1", "metric"), ("Accuracy", "metric"),
+          ("Yelp Fine-grained classification", "dataset"), ("Atari 2600 Pong", "dataset"),
+          ("Atari 2600 HERO", "dataset"), ("Rock'n'Roll Net", "model"), ("BERT v2", "model")]
+
+
+def index() -> LabelIndex:
+    return LabelIndex(LABELS)
+
+
+def test_a_correctly_typed_label_is_kept_as_it_is() -> None:
+    ix = index()
+    for label, kind in LABELS:
+        found = ix.find(label, kind)
+        assert found.match is Match.EXACT and found.chosen == label and not found.changed
+
+
+def test_case_blanks_hyphens_apostrophes_and_version_spacing_read_as_the_graphs_label() -> None:
+    ix = index()
+    cases = {"squad 1.1": "SQuAD1.1", "SQUAD2.0": "SQuAD2.0", "imagenet": "ImageNet", "imagenet real": "ImageNet ReaL",
+             "story cloze test": "Story Cloze Test", "Go Explore": "Go-Explore", "bert large": "BERT-Large",
+             "Rock n Roll Net": "Rock'n'Roll Net", "BERT version 2": "BERT v2", "BERT v 2": "BERT v2"}
+    for typed, label in cases.items():
+        found = ix.find(typed, kind_of("Dataset") if label in ("SQuAD1.1", "SQuAD2.0", "ImageNet", "ImageNet ReaL",
+                                                                 "Story Cloze Test") else "model")
+        assert (found.match, found.chosen) == (Match.NORMALISED, label), typed
+
+
+def test_one_slip_or_dropped_last_words_read_as_the_one_close_label() -> None:
+    ix = index()
+    assert ix.find("Stroy Cloze Test", "dataset").chosen == "Story Cloze Test"
+    assert ix.find("MPRC", "dataset").chosen == "MRPC"
+    completed = ix.find("Yelp Fine-grained", "dataset")
+    assert (completed.match, completed.chosen) == (Match.CLOSE, "Yelp Fine-grained classification")
+
+
+def test_several_close_labels_of_the_kind_are_a_question_not_a_guess() -> None:
+    found = index().find("Atari 2600", "dataset")
+    assert found.match is Match.AMBIGUOUS and found.chosen is None
+    assert set(found.candidates) >= {"Atari 2600 Pong", "Atari 2600 HERO"}
+    twins = index().find("Wlaker, walk (DMControl100k)", "dataset")  # the runner-up is within MARGIN
+    assert twins.match is Match.AMBIGUOUS and twins.candidates[0] == "Walker, walk (DMControl100k)"
+
+
+def test_an_unknown_name_lists_the_closest_labels_of_its_kind() -> None:
+    found = index().find("Penguin Treebank", "dataset")
+    assert found.match is Match.UNKNOWN and found.chosen is None
+    assert 0 < len(found.candidates) <= 5 and all(c in dict(LABELS) and dict(LABELS)[c] == "dataset"
+                                                  for c in found.candidates)
+
+
+def test_a_name_is_looked_up_within_its_kind_or_all_kinds() -> None:
+    ix = index()
+    assert ix.find("accuracy", "metric").chosen == "Accuracy"
+    assert ix.find("accuracy", "dataset").chosen != "Accuracy"
+    assert ix.find("accuracy").chosen == "Accuracy"
+
+
+def test_squash_and_kinds() -> None:
+    assert squash("SQuAD 1.1") == squash("squad1.1") == "squad1.1"
+    assert squash("Go‑Explore") == squash("go explore")
+    assert squash("BERT version 2") == squash("BERT v. 2") == "bertv2"
+    assert kind_of("ResearchField") == kind_of("research_fields") == "researchfield"
+    assert kind_of("Contribution") == ""
+    assert index().counts()["dataset"] == 11
+
+
+def test_another_word_is_not_a_slip() -> None:
+    ix = LabelIndex([("Sandwich Transformer", "model"), ("Transformer Big", "model")])
+    found = ix.find("Switch Transformer", "model")
+    assert found.chosen is None and "Sandwich Transformer" in found.candidates
+    assert ix.find("Sandwich Transfromer", "model").chosen == "Sandwich Transformer"

@@ -1,0 +1,98 @@
+"""Where labels come from: a graph's own triples by SPARQL (paged, cached on disk with a TTL), or the snapshot."""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from pipeline.errors import EndpointUnreachable
+from pipeline.kg.local import LocalKG
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.names.sources import LabelSource
+from pipeline.records import Rows
+from pipeline.sciqa import SciQA
+from tests.servers.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
+
+
+class Counting:
+    """A KG that counts the queries it is asked."""
+
+    def __init__(self, inner: LocalKG) -> None:
+        self.inner, self.name, self.calls = inner, inner.name, 0
+
+    def select(self, query: str) -> Rows:
+        self.calls += 1
+        return self.inner.select(query)
+
+
+def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: LocalKG, tmp_path: Path) -> None:
+    kg = Counting(local_kg)
+    index = LabelSource(kg, tmp_path, page=7).index()
+    assert sorted(index.labels("dataset")) == sorted(DATASETS)
+    assert sorted(index.labels("metric")) == sorted(METRICS)
+    assert sorted(index.labels("model")) == sorted(MODELS)
+    assert len(index.labels("paper")) == len(PAPERS)
+    assert kg.calls == len(index) // 7 + 1  # pages of 7 rows until a short one
+
+
+def test_labels_are_cached_on_disk_until_the_ttl_or_a_refresh(local_kg: LocalKG, tmp_path: Path) -> None:
+    kg = Counting(local_kg)
+    LabelSource(kg, tmp_path).index()
+    fetched = kg.calls
+    cached = LabelSource(kg, tmp_path, ttl=3600)
+    assert sorted(cached.index().labels("dataset")) == sorted(DATASETS) and kg.calls == fetched
+    assert cached.path is not None and json.loads(cached.path.read_text())["kg"] == kg.name
+    os.utime(cached.path, (time.time() - 7200, time.time() - 7200))
+    LabelSource(kg, tmp_path, ttl=3600).index()
+    assert kg.calls == 2 * fetched
+    cached.index(refresh=True)
+    assert kg.calls == 3 * fetched
+
+
+def test_an_unreachable_graph_leaves_names_unchecked_and_is_not_asked_again_at_once(tmp_path: Path) -> None:
+    class Down:
+        name, calls = "http://127.0.0.1:9/sparql", 0
+
+        def select(self, query: str) -> Rows:
+            self.calls += 1
+            raise EndpointUnreachable("connection refused")
+
+    kg = Down()
+    source = LabelSource(kg, tmp_path)
+    assert source.available() is None and source.available() is None and kg.calls == 1
+
+
+def test_the_snapshot_knows_its_labels_from_recorded_queries_and_answers(sciqa: SciQA) -> None:
+    index = LabelSource(SnapshotKG(sciqa.all()), None).index()
+    assert {"SQuAD1.1", "Story Cloze Test"} <= set(index.labels("dataset"))
+    assert "Accuracy" in index.labels("metric") and index.counts()["model"] > 100
+
+
+def test_every_gold_label_of_valid_and_test_is_kept_as_it_is(sciqa: SciQA) -> None:
+    from pipeline.names.check import check_names
+
+    index = LabelSource(SnapshotKG(sciqa.all()), None).index()
+    changed = [r.id for r in sciqa.split("valid") + sciqa.split("test")
+               if check_names(r.sparql, index).sparql != r.sparql]
+    assert changed == []
+
+
+def test_a_slow_first_fetch_goes_on_in_the_background(local_kg: LocalKG, tmp_path: Path) -> None:
+    import threading
+
+    gate = threading.Event()
+
+    class Slow(Counting):
+        def select(self, query: str) -> Rows:
+            gate.wait(10)
+            return super().select(query)
+
+    source = LabelSource(Slow(local_kg), tmp_path)
+    assert source.available(wait=0.01) is None  # the question goes on unchecked
+    gate.set()
+    deadline = time.monotonic() + 10
+    while source.available(wait=0.1) is None and time.monotonic() < deadline:
+        pass
+    index = source.available(wait=0)
+    assert index is not None and sorted(index.labels("dataset")) == sorted(DATASETS)
