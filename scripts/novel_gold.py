@@ -1,0 +1,72 @@
+"""Expected answers of the novel-intent set: run each hand-written query of docs/eval/novel-intents.txt (and of
+the dev list novel-intents-dev.txt) on the fixture graph and write the .json beside it (the `kgqa eval --questions` format). ``--check`` only compares.
+
+    python scripts/novel_gold.py [--check]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pipeline.kg.local import LocalKG  # noqa: E402
+from tests.servers.orkg_fixture import write_ntriples  # noqa: E402
+
+SETS = {"held-out": "novel-intents", "dev": "novel-intents-dev"}
+EVAL = ROOT / "docs" / "eval"
+PREFIXES = """PREFIX orkgp: <http://orkg.org/orkg/predicate/>
+PREFIX orkgc: <http://orkg.org/orkg/class/>
+PREFIX orkgr: <http://orkg.org/orkg/resource/>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
+"""
+
+
+def blocks(text: str) -> list[dict[str, str]]:
+    """Each ``## ID category`` block: its id, category, question (first line) and hand-written query (the rest)."""
+    out: list[dict[str, str]] = []
+    for chunk in text.split("\n## ")[1:]:
+        head, question, *query = [line for line in chunk.strip().splitlines() if line.strip()]
+        qid, category = head.split()
+        out.append({"id": qid, "category": category, "question": question.strip(), "gold_sparql": "\n".join(query)})
+    return out
+
+
+def build(source: Path) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as tmp:
+        kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"))
+        questions = []
+        for item in blocks(source.read_text(encoding="utf-8")):
+            rows = kg.select(PREFIXES + item["gold_sparql"])
+            questions.append({**item, "answer": rows.flat()})
+    return {"about": f"Novel-intent questions over the fixture graph (issue 18); answers from gold_sparql, generated "
+                     f"by scripts/novel_gold.py from docs/eval/{source.name}.",
+            "graph": "tests/servers/orkg_fixture.py", "questions": questions}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--check", action="store_true", help="compare with the committed JSON instead of writing")
+    args = parser.parse_args()
+    stale = 0
+    for name in SETS.values():
+        data = build(EVAL / f"{name}.txt")
+        target = EVAL / f"{name}.json"
+        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+        if args.check:
+            same = target.is_file() and target.read_text(encoding="utf-8") == text
+            stale += not same
+            print(f"{target}: " + ("up to date" if same else "differs from its queries' answers: rerun the script"))
+        else:
+            target.write_text(text, encoding="utf-8")
+            print(f"{len(data['questions'])} questions written to {target}")  # type: ignore[arg-type]
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
