@@ -12,6 +12,7 @@ from pipeline import textview
 from pipeline.store.connection import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_store, form_aware
+from pipeline.sparql.text import parses
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from pipeline.store.team import JOURNAL, export_pairs, import_pairs
@@ -40,6 +41,8 @@ def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
     state = "built" if rebuilt else "already up to date"
     print(f"example store {state}: {count} pairs ({count - team} from SciQA {settings.index_splits}, {team} from "
           f"the team) in {settings.chroma_url or settings.chroma_path}")
+    broken = sum(1 for ex in store.examples() if not parses(ex.sparql))
+    print(f"{broken} stored pairs have SPARQL that does not parse as SPARQL 1.1; they are never adapted")
     return 0
 
 

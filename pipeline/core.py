@@ -14,7 +14,7 @@ from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
 from pipeline.sparql.explain import explain
-from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
+from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
 from pipeline.records import Answer, Retrieved
 from pipeline.sparql.text import gate, syntax_warnings
 
@@ -57,9 +57,10 @@ class Pipeline:
 
     def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int = 3,
                  row_cap: int = 1000, max_question_chars: int = 2000, deadline: float | None = None,
-                 names: Callable[[str], Checked] | None = None) -> None:
+                 names: Callable[[str], Checked] | None = None, intent: IntentReview | None = None) -> None:
         """``deadline``: seconds a question may take in all; past it the user gets what is known so far.
-        ``names`` checks a generated query's label literals against the graph (pipeline.names.check.NameCheck)."""
+        ``names`` checks a generated query's label literals against the graph (pipeline.names.check.NameCheck);
+        ``intent`` checks it against what the question asks before it runs (pipeline.intent)."""
         self.store = store
         self.generator = generator
         self.kg = kg
@@ -68,6 +69,7 @@ class Pipeline:
         self.max_question_chars = max_question_chars
         self.deadline = deadline
         self.names = names
+        self.intent = intent
         self._pool: ThreadPoolExecutor | None = None
 
     def _within(self, started: float, stage: str, work: Callable[[], T]) -> T:
@@ -136,6 +138,11 @@ class Pipeline:
             with _timed(t, "generate"):
                 answer.generation = self._within(started, "generation",
                                                  lambda: self.generator.generate(answer.question, answer.examples))
+            if self.intent is not None:
+                with _timed(t, "intent"):
+                    review = self._within(started, "intent check", lambda: self.intent.review(
+                        answer.question, answer.generation, answer.examples, self.kg))
+                answer.generation, answer.offer = review.generation, review.offer
         except KgqaError as exc:
             answer.error = str(exc)
             answer.explanation = f"I could not write a query: {exc}."

@@ -241,10 +241,13 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     found = None if settings.retrieval == "plain" else form_aware(settings, base)
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     threshold = found.min_score if found and settings.min_similarity == Settings.min_similarity else None
+    from pipeline.intent.step import IntentStep
+
     graph = build_kg(settings, kg)
-    return Pipeline(found or base, build_generator(settings, generator, found.knowledge if found else None, threshold),
+    knowledge = found.knowledge if found else None
+    return Pipeline(found or base, build_generator(settings, generator, knowledge, threshold),
                     graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline, names=build_names(settings, graph))
+                    deadline=settings.deadline, names=build_names(settings, graph), intent=IntentStep(knowledge))
 
 
 _LABEL_SOURCES: dict[tuple[str, Path], LabelSource] = {}

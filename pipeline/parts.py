@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from pipeline.records import Example, Generation, Retrieved, Rows
+from pipeline.records import Example, Generation, Retrieved, Review, Rows
 
 
 class Encoder(Protocol):
@@ -41,3 +41,10 @@ class KnowledgeGraph(Protocol):
     name: str
 
     def select(self, query: str) -> Rows: ...
+
+
+class IntentReview(Protocol):
+    """Checks a generated query against what the question asks (pipeline.intent.step.IntentStep)."""
+
+    def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
+               kg: KnowledgeGraph) -> Review: ...

@@ -44,6 +44,15 @@ class Generation:
 
 
 @dataclass(frozen=True)
+class Review:
+    """The intent step's verdict: the generation to go on with (``sparql`` None: declined) and, when declined, the
+    closest question that can be answered."""
+
+    generation: Generation
+    offer: str = ""
+
+
+@dataclass(frozen=True)
 class Rows:
     """A SELECT/ASK result: variable names and bindings in SPARQL-JSON term form."""
 
@@ -106,6 +115,7 @@ class Answer:
     leaderboard: Leaderboard | None = None  # for rankings: every score behind the answer (pipeline.glance)
     resolutions: list[Resolution] = field(default_factory=list)  # the names the query filters on, checked in the graph
     read_as: str = ""  # a follow-up in a thread, as the standalone question that was answered ("I read this as: …")
+    offer: str = ""  # when declined: the closest question that can be answered (the bot offers it as a button)
 
     @property
     def generator(self) -> str:
@@ -136,4 +146,5 @@ class Answer:
             "leaderboard": self.leaderboard.to_json() if self.leaderboard else None,
             "resolutions": [r.to_json() for r in self.resolutions],
             "read_as": self.read_as,
+            "offer": self.offer,
         }

@@ -14,6 +14,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pipeline.intent.pairs import blocks  # noqa: E402
 from pipeline.kg.local import LocalKG  # noqa: E402
 from tests.servers.orkg_fixture import write_ntriples  # noqa: E402
 
@@ -27,23 +28,13 @@ PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 """
 
 
-def blocks(text: str) -> list[dict[str, str]]:
-    """Each ``## ID category`` block: its id, category, question (first line) and hand-written query (the rest)."""
-    out: list[dict[str, str]] = []
-    for chunk in text.split("\n## ")[1:]:
-        head, question, *query = [line for line in chunk.strip().splitlines() if line.strip()]
-        qid, category = head.split()
-        out.append({"id": qid, "category": category, "question": question.strip(), "gold_sparql": "\n".join(query)})
-    return out
-
-
 def build(source: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"))
         questions = []
         for item in blocks(source.read_text(encoding="utf-8")):
-            rows = kg.select(PREFIXES + item["gold_sparql"])
-            questions.append({**item, "answer": rows.flat()})
+            gold = item.pop("sparql")
+            questions.append({**item, "gold_sparql": gold, "answer": kg.select(PREFIXES + gold).flat()})
     return {"about": f"Novel-intent questions over the fixture graph (issue 18); answers from gold_sparql, generated "
                      f"by scripts/novel_gold.py from docs/eval/{source.name}.",
             "graph": "tests/servers/orkg_fixture.py", "questions": questions}

@@ -8,6 +8,7 @@ from pipeline.matching.fill import fill, names_in
 from pipeline.matching.forms import Labels, form_of, slot_values
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.text import parses
 from pipeline.store.retrieval import Knowledge
 from pipeline.matching.wording import tidy
 
@@ -30,6 +31,12 @@ class AdapterGenerator:
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         text = tidy(question)
+        usable = [r for r in examples if parses(r.example.sparql)]  # a stored query that does not parse is never filled
+        if examples and not usable:
+            return Generation(self.name, None, explanation=(
+                "The stored questions closest to this one have queries that do not parse, so I adapt none of them."
+                + closest(examples)))
+        examples = usable
         if not examples or examples[0].score < self.min_similarity:
             best = f" (the closest scores {examples[0].score:.2f}, below {self.min_similarity:.2f})" if examples else ""
             return Generation(self.name, None, off_topic=True, explanation=(

@@ -1,4 +1,4 @@
-"""The shape of a SPARQL query read from its tokens: triple patterns, label filters, projection, ordering, limits.
+"""The shape of a SPARQL query read from its tokens: triple patterns, label filters, projection, ordering, limits, offsets.
 
 A lenient reader (no full parse, never raises): enough to say what a query asks and which class each label literal
 names. Works on malformed model output too; what it cannot read it leaves out."""
@@ -36,6 +36,7 @@ class Shape:
     filters: list[LabelFilter] = field(default_factory=list)
     order: list[tuple[str, str]] = field(default_factory=list)  # (ASC|DESC, var or aggregate text)
     limits: list[int] = field(default_factory=list)
+    offsets: list[int] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
 
     def classes(self) -> dict[str, str]:
@@ -166,8 +167,8 @@ def read(query: str) -> Shape:
                 i += 1
             expect = "s"
             continue
-        elif up == "LIMIT" and i + 1 < n and toks[i + 1].kind == "number":
-            shape.limits.append(int(float(toks[i + 1].text)))
+        elif up in ("LIMIT", "OFFSET") and i + 1 < n and toks[i + 1].kind == "number":
+            (shape.limits if up == "LIMIT" else shape.offsets).append(int(float(toks[i + 1].text)))
             i += 2
             continue
         elif t.text in ("{", "}", "[", "]") or up in _BLOCK_WORDS:

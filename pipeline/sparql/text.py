@@ -225,13 +225,19 @@ def _standard_view(query: str) -> str:
 _PARSER_LOCK = threading.Lock()  # rdflib's pyparsing grammar breaks for good if two threads parse at once
 
 
-@lru_cache(maxsize=4096)
-def _syntax_errors(query: str) -> tuple[str, ...]:
+def parses(query: str) -> bool:
+    """Whether the query parses as it is written, by the SPARQL 1.1 grammar alone (no Virtuoso leniency): what a
+    stored pair must do to be adapted, since an adapted query may run on any SPARQL engine."""
+    return not _syntax_errors(query, strict=True)
+
+
+@lru_cache(maxsize=8192)
+def _syntax_errors(query: str, strict: bool = False) -> tuple[str, ...]:
     from rdflib.plugins.sparql.parser import parseQuery  # heavy import, only when needed
 
     try:
         with _PARSER_LOCK:
-            parseQuery(_standard_view(query))
+            parseQuery(query if strict else _standard_view(query))
     except Exception as exc:  # pyparsing raises its own exception types
         return (f"syntax error: {_short(exc)}",)
     return ()

@@ -1,0 +1,153 @@
+"""Queries composed for common asks the stored pairs lack: the question's names are looked up in the graph (their
+kinds and the graph's spelling), then the intent pair asking the same operators with slots of those kinds, best
+aligned with the question's wording, is filled with them."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pipeline.errors import KgqaError
+from pipeline.generators.adapter import replace_literals
+from pipeline.intent.reading import Intent, asked_kind, read_intent
+from pipeline.matching.align import align_form
+from pipeline.matching.forms import Form, form_of, slot_values
+from pipeline.matching.wording import STOPWORDS
+from pipeline.parts import KnowledgeGraph
+from pipeline.records import Example
+from pipeline.sparql.text import gate
+
+MAX_WORDS = 6  # longest name looked up
+_KIND_OF = {"class/Dataset": "dataset", "class/Model": "model", "class/Metric": "metric", "class/Problem": "problem",
+            "class/ResearchField": "researchfield", "class/Paper": "paper", "predicate/HAS_DATASET": "dataset",
+            "predicate/HAS_MODEL": "model", "predicate/HAS_METRIC": "metric", "predicate/P32": "problem",
+            "predicate/P30": "researchfield"}
+_EDGE = "?!.,;:\"'“”‘’()"
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name of the question found in the graph: where it is, the graph's spelling, and the kinds it has there."""
+
+    start: int
+    end: int
+    label: str
+    kinds: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Composition:
+    sparql: str
+    pair: Example
+    names: tuple[Name, ...]
+
+
+def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
+    """Word runs of up to MAX_WORDS words that could be names: not starting or ending with a stopword, not only
+    form words (unless written with capitals or digits)."""
+    words = []
+    for m in re.finditer(r"\S+", text):
+        a, b = m.start(), m.end()
+        while a < b and text[a] in _EDGE:
+            a += 1
+        while b > a and text[b - 1] in _EDGE and not (text[b - 1] == ")" and "(" in text[a:b]):
+            b -= 1
+        if a < b:
+            words.append((a, b, text[a:b].lower()))
+    out = []
+    for i in range(len(words)):
+        for j in range(i, min(i + MAX_WORDS, len(words))):
+            run = words[i:j + 1]
+            if run[0][2] in STOPWORDS or run[-1][2] in STOPWORDS:
+                continue
+            plain = all(w in STOPWORDS or w in generic for _, _, w in run)
+            if plain and text[run[0][0]:run[-1][1]] == text[run[0][0]:run[-1][1]].lower():
+                continue
+            out.append((run[0][0], run[-1][1]))
+    return out
+
+
+def _literal(text: str) -> str:
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False) -> dict[str, tuple[str, set[str]]] | None:
+    """key -> (the graph's label, its kinds) for labels equal to a key (``loose``: case-insensitively, keys given in
+    lowercase). One read-only query; None when the graph cannot answer it (e.g. the recorded snapshot)."""
+    if not keys:
+        return {}
+    match = "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)" if loose else \
+        "?x rdfs:label ?key. BIND(?key AS ?label)"
+    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { VALUES ?key { " + " ".join(map(_literal, keys)) + " } "
+             + match + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
+             "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
+    check = gate(query, 2000)
+    try:
+        rows = kg.select(check.fixed) if check.ok else None
+    except KgqaError:
+        return None
+    if rows is None:
+        return None
+    graph: dict[str, tuple[str, set[str]]] = {}
+    for row in rows.rows:
+        kind = _KIND_OF.get("/".join(row.get("kind", {}).get("value", "").rsplit("/", 2)[-2:]))
+        if kind and "key" in row and "label" in row:
+            graph.setdefault(row["key"]["value"], (row["label"]["value"], set()))[1].add(kind)
+    return graph
+
+
+def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str]) -> list[Name]:
+    """The question's names as the graph has them (case-insensitive exact labels), longest first, not overlapping."""
+    found = spans(text, generic)
+    graph = graph_kinds(sorted({" ".join(text[a:b].lower().split()) for a, b in found}), kg, loose=True) or {}
+    names: list[Name] = []
+    for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
+        hit = graph.get(" ".join(text[a:b].lower().split()))
+        if hit and not any(n.start < b and a < n.end for n in names):
+            names.append(Name(a, b, hit[0], frozenset(hit[1])))
+    return sorted(names, key=lambda n: n.start)
+
+
+def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
+    """Each slot's name, by kind and in question order; None unless every slot and every name is used."""
+    free = list(names)
+    out: list[Name] = []
+    for kind in form.kinds:
+        hit = next((n for n in free if kind in n.kinds), None)
+        if hit is None:
+            return None
+        out.append(hit)
+        free.remove(hit)
+    return out if not free else None
+
+
+class Composer:
+    """Writes a query for a question from the intent pairs (and any other pairs given) asking its operators."""
+
+    def __init__(self, pairs: Callable[[], Sequence[Example]]) -> None:
+        self.pairs = pairs
+
+    def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str]) -> Composition | None:
+        names = resolve(text, kg, generic)
+        if not names:
+            return None
+        best: tuple[float, Example, list[Name]] | None = None
+        for pair in self.pairs():
+            pair_intent = read_intent(pair.question)
+            if pair_intent.operators != intent.operators:
+                continue
+            form = form_of(pair)
+            chosen = assign(form, names)
+            if chosen is None:
+                continue
+            score = align_form(form.pieces, text, generic).score + (asked_kind(pair.question) == asked_kind(text))
+            if best is None or score > best[0]:
+                best = (score, pair, chosen)
+        if best is None:
+            return None
+        _, pair, chosen = best
+        values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
+        sparql = replace_literals(pair.sparql, values)
+        if "kth" in intent.operators:
+            sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
+        return Composition(sparql, pair, tuple(chosen))

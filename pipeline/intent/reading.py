@@ -1,0 +1,65 @@
+"""What a question asks beyond its names: the operators its words call for (how many, k-th, lowest, both, yes/no)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+_COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
+_KTH = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
+_LOWEST = re.compile(r"\b(lowest|worst|minimum|least|smallest|poorest|weakest)\b", re.I)
+_BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
+_YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
+_PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
+
+OPERATORS = ("count", "kth", "lowest", "both", "yesno")
+_ASKED = {"paper": "paper", "papers": "paper", "model": "model", "models": "model", "dataset": "dataset",
+          "datasets": "dataset", "metric": "metric", "metrics": "metric", "problem": "problem", "problems": "problem",
+          "field": "field", "fields": "field", "code": "code"}
+
+
+def asked_kind(question: str) -> str:
+    """The kind of thing the question asks for: its first word naming one (papers, models, datasets, metrics,
+    problems, fields, code); "" when none does."""
+    for word in re.findall(r"[A-Za-z]+", question):
+        kind = _ASKED.get(word.lower())
+        if kind:
+            return kind
+    return ""
+
+
+@dataclass(frozen=True)
+class Intent:
+    """The operators a question calls for; ``rank`` is k for "k-th best" (1 otherwise)."""
+
+    operators: frozenset[str]
+    rank: int = 1
+
+    def says(self) -> str:
+        """The operators in words, for a reply that declines."""
+        words = {"count": "how many", "kth": f"the {ordinal(self.rank)} one", "lowest": "the lowest",
+                 "both": "those on both", "yesno": "yes or no"}
+        return ", ".join(words[o] for o in OPERATORS if o in self.operators)
+
+
+def ordinal(k: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"{k}th")
+
+
+def read_intent(question: str) -> Intent:
+    """The operators ``question`` asks for, read from its words alone."""
+    ops: set[str] = set()
+    if _COUNT.search(question):
+        ops.add("count")
+    rank = 1
+    kth = _KTH.search(_PLACE.sub("", question))
+    if kth:
+        ops.add("kth")
+        rank = ORDINALS[kth.group(1).lower()]
+    if _LOWEST.search(question):
+        ops.add("lowest")
+    if _BOTH.search(question):
+        ops.add("both")
+    if _YESNO.search(question):
+        ops.add("yesno")
+    return Intent(frozenset(ops), rank)

@@ -1,0 +1,97 @@
+"""The intent step between generation and the knowledge graph: a query that does not do what the question asks is
+never run; a query composed for the ask takes its place when one can be, else the reply declines and offers the
+closest question that can be answered."""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pipeline.generators.adapter import replace_literals
+from pipeline.intent.compose import Composer, graph_kinds
+from pipeline.intent.guard import check, slot_kinds, wrong_kinds
+from pipeline.intent.pairs import intent_pairs
+from pipeline.intent.reading import Intent, asked_kind, read_intent
+from pipeline.matching.fill import names_in
+from pipeline.matching.forms import Labels, slot_values
+from pipeline.matching.wording import tidy
+from pipeline.parts import KnowledgeGraph
+from pipeline.records import Example, Generation, Retrieved, Review
+from pipeline.sparql.explain import explain
+from pipeline.sparql.text import string_literals
+from pipeline.store.retrieval import Knowledge
+
+
+class IntentStep:
+    """Checks a generated query against the question's intent; composes or declines on a mismatch."""
+
+    def __init__(self, knowledge: Callable[[], Knowledge] | None = None,
+                 pairs: Callable[[], Sequence[Example]] = intent_pairs) -> None:
+        self.knowledge = knowledge
+        self.composer = Composer(pairs)
+
+    def _vocabulary(self) -> tuple[Labels, frozenset[str]]:
+        if self.knowledge is None:
+            return Labels(), frozenset()
+        know = self.knowledge()
+        return know.labels, know.generic
+
+    def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
+               kg: KnowledgeGraph) -> Review:
+        text = tidy(question)
+        intent = read_intent(text)
+        labels, generic = self._vocabulary()
+        names = [text[a:b] for a, b, _ in names_in(text, labels, generic)]
+        missing: tuple[str, ...] = ()
+        if generation.sparql:
+            missing = check(intent, names, generation.sparql, asked_kind(text)).missing
+            if not missing:
+                taken = slot_kinds(generation.sparql)
+                graph = graph_kinds(sorted(taken), kg)
+                if graph is None:  # a graph that cannot say what its names are: the query stands
+                    return Review(generation)
+                missing = tuple(wrong_kinds(taken, graph))
+                if not missing and all(lit in graph for lit in taken):
+                    return Review(generation)
+        composed = self.composer.compose(text, intent, kg, generic)
+        if composed is not None:
+            used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
+            why = f"the stored query lacked {missing[0]}; " if missing else ""
+            return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
+                f"{why}composed from intent pair {composed.pair.id} with {used}",)))
+        if not generation.sparql:
+            return Review(generation, _closest(examples))
+        if not missing:  # names the graph does not have as written: the query runs and says nothing matched
+            return Review(generation)
+        return self._declined(generation, intent, missing, examples)
+
+    def _declined(self, generation: Generation, intent: Intent, missing: Sequence[str],
+                  examples: Sequence[Retrieved]) -> Review:
+        sparql = generation.sparql or ""
+        reading = explain(sparql)
+        offer = _adapted_question(sparql, examples) or _closest(examples)
+        asks = f" ({intent.says()})" if intent.operators else ""
+        text = (f"I can't answer this as asked{asks}: the closest query I could write does not use "
+                + "; nor ".join(missing) + "." + (f" {reading.replace('It asks', 'That query asks', 1)}"
+                                                   if reading else ""))
+        if offer:
+            text += f" The closest question I can answer: '{offer}'"
+        return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
+                                 explanation=text, notes=generation.notes + ("declined by the intent guard: "
+                                                                             + "; ".join(missing),)), offer)
+
+
+def _closest(examples: Sequence[Retrieved]) -> str:
+    return examples[0].example.question if examples else ""
+
+
+def _adapted_question(sparql: str, examples: Sequence[Retrieved]) -> str:
+    """The stored question whose query was adapted, with the names the adapted query uses: what it does answer."""
+    ours = string_literals(sparql)
+    for r in examples:
+        theirs = string_literals(r.example.sparql)
+        if len(theirs) != len(ours) or replace_literals(r.example.sparql, dict(zip(theirs, ours))) != sparql:
+            continue
+        mapping = dict(zip(theirs, ours))
+        question = r.example.question
+        for literal, _ in slot_values(r.example):
+            question = question.replace(literal, mapping.get(literal, literal), 1)
+        return question
+    return ""
