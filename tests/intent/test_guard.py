@@ -1,0 +1,52 @@
+"""The guard refuses a query that answers another question than the one asked."""
+from __future__ import annotations
+
+from pipeline.intent.guard import check, slot_kinds, wrong_kinds
+from pipeline.intent.reading import read_intent
+
+BEST = """SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl.
+  FILTER (str(?metric_lbl) = "EM") ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl.
+  FILTER (str(?dataset_lbl) = "SQuAD1.1") ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval.
+  ?eval orkgp:HAS_VALUE ?value; orkgp:HAS_METRIC ?metric. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model.
+  ?model rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1"""
+LIST = """SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl.
+  FILTER (str(?dataset_lbl) = "SQuAD1.1") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark;
+  orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }"""
+
+
+def _check(question: str, names: list[str], sparql: str, asked: str = "") -> tuple[str, ...]:
+    return check(read_intent(question), names, sparql, asked).missing
+
+
+def test_a_named_model_the_query_drops_is_a_mismatch() -> None:
+    missing = _check("What is the EM score of XLNet (single model) on SQuAD1.1?",
+                     ["EM", "XLNet (single model)", "SQuAD1.1"], BEST)
+    assert missing == ("the name 'XLNet (single model)'",)
+
+
+def test_the_question_it_was_written_for_passes() -> None:
+    assert _check("Which model has achieved the highest EM score on the SQuAD1.1 dataset?", ["EM", "SQuAD1.1"],
+                  BEST, "model") == ()
+
+
+def test_operators_the_query_lacks() -> None:
+    assert _check("How many models have been evaluated on the SQuAD1.1 dataset?", ["SQuAD1.1"], LIST) == \
+        ("a count (how many)",)
+    assert _check("Which model is second best on SQuAD1.1 by EM?", ["SQuAD1.1", "EM"], BEST) == \
+        ("the second place in a ranking",)
+    assert _check("Which model has the lowest EM on SQuAD1.1?", ["EM", "SQuAD1.1"], BEST) == ("the lowest value",)
+    assert _check("Which models are evaluated on both SQuAD1.1 and SQuAD2.0?", ["SQuAD1.1", "SQuAD2.0"], LIST) == \
+        ("the name 'SQuAD2.0'", "things on both of two")
+    assert _check("Is BERT evaluated on SQuAD1.1?", ["SQuAD1.1"], LIST) == ("a yes/no answer",)
+
+
+def test_a_query_answering_another_kind_of_thing_is_a_mismatch() -> None:
+    assert _check("Which papers evaluate models on SQuAD1.1?", ["SQuAD1.1"], LIST, "paper") == ("papers as its answer",)
+
+
+def test_a_name_taken_for_another_kind_than_the_graph_has() -> None:
+    taken = slot_kinds(LIST)
+    assert taken == {"SQuAD1.1": "dataset"}
+    assert wrong_kinds(taken, {"SQuAD1.1": ("SQuAD1.1", {"model"})}) == \
+        ["'SQuAD1.1' as the model it is (the query takes it for a dataset)"]
+    assert wrong_kinds(taken, {"SQuAD1.1": ("SQuAD1.1", {"dataset"})}) == []

@@ -1,0 +1,28 @@
+"""What a question asks, read from its words."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.intent.reading import asked_kind, read_intent
+
+
+@pytest.mark.parametrize("question, operators, rank", [
+    ("How many models have been evaluated on the SQuAD1.1 dataset?", {"count"}, 1),
+    ("Which model is second best on ImageNet by Top-1 Accuracy?", {"kth"}, 2),
+    ("which model is 3rd on X", {"kth"}, 3),
+    ("Which model has the lowest EM on SQuAD1.1?", {"lowest"}, 1),
+    ("Which models are evaluated on both SQuAD1.1 and SQuAD2.0?", {"both"}, 1),
+    ("Is BERT evaluated on SQuAD1.1?", {"yesno"}, 1),
+    ("Are there any research problems with benchmark datasets in the realm of NLP research?", set(), 1),
+    ("Can you list the models that have been evaluated on the SentEval dataset?", set(), 1),
+    ("What are the titles and IDs of research papers that include a benchmark for the X dataset?", set(), 1),
+])
+def test_operators(question: str, operators: set[str], rank: int) -> None:
+    intent = read_intent(question)
+    assert intent.operators == operators and intent.rank == rank
+
+
+def test_the_kind_asked_for_is_the_first_word_naming_one() -> None:
+    assert asked_kind("Which papers present the BERT model?") == "paper"
+    assert asked_kind("List the code links in papers that use the A2C model?") == "code"
+    assert asked_kind("What is the F1 score of BERT on SQuAD1.1?") == ""
