@@ -19,6 +19,7 @@ from bot import ask, commands, teach
 from bot.guard import Limits, WorkerPool
 from bot.home import home_view
 from bot.proposals import Proposals
+from bot.render import OFFER
 from bot.state import Bot
 from pipeline.core import Pipeline
 from pipeline.settings import Settings
@@ -98,6 +99,10 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
     @app.action(re.compile(r"^kgqa_pick_\d+$"))
     def on_pick(ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
         ask.on_pick(bot, ack, body, action)
+
+    @app.action(OFFER)
+    def on_offer(ack: Ack, body: dict[str, Any], action: dict[str, Any]) -> None:
+        ask.on_offer(bot, ack, body, action)
 
     @app.action(re.compile(f"^({teach.APPROVE}|{teach.REJECT})$"))
     def on_review(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:

@@ -6,7 +6,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import BoltResponse
+from slack_bolt import Ack, BoltResponse
 from slack_sdk.errors import SlackApiError
 
 from bot.home import EXAMPLES
@@ -150,6 +150,21 @@ def on_pick(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: dic
            "user": (body.get("user") or {}).get("id"), "ts": thread_ts, "action": action.get("action_id")}
     if not channel or not thread_ts or question is None:
         bot.log("pick", outcome="unreadable", **ids)
+        return
+    enqueue(bot, question, channel, thread_ts, ids, time.monotonic())
+
+
+def on_offer(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: dict[str, Any]) -> None:
+    """The "Ask: …" button of a declined answer: its question is asked in the same thread."""
+    ack()
+    message, container = body.get("message") or {}, body.get("container") or {}
+    channel = str((body.get("channel") or {}).get("id") or container.get("channel_id") or "")
+    thread_ts = str(message.get("thread_ts") or container.get("thread_ts") or message.get("ts") or "")
+    question = str(action.get("value") or "").strip()
+    ids = {"team": (body.get("team") or {}).get("id"), "channel": channel,
+           "user": (body.get("user") or {}).get("id"), "ts": thread_ts, "action": action.get("action_id")}
+    if not channel or not thread_ts or not question:
+        bot.log("offer", outcome="unreadable", **ids)
         return
     enqueue(bot, question, channel, thread_ts, ids, time.monotonic())
 

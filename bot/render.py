@@ -26,6 +26,8 @@ UP, DOWN = "kgqa_up", "kgqa_down"
 PROVENANCE = "kgqa_provenance"  # the block every reply to a question or query ends with
 PICK = "kgqa_pick_"  # + the candidate's number: "did you mean" buttons
 PICKS = 5
+OFFER = "kgqa_offer"  # the button that asks the closest answerable question (Answer.offer)
+BUTTON_TEXT = 75  # Slack's limit on a button's label
 
 
 @dataclass(frozen=True)
@@ -169,6 +171,9 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
     picks = did_you_mean(answer)
     if picks is not None:
         blocks.append(picks)
+    elif not answered(answer) and answer.offer:
+        blocks.append(actions("kgqa_offer", [button(clip(f"Ask: {answer.offer}", BUTTON_TEXT), OFFER, answer.offer,
+                                                    "primary")]))
     elif not answered(answer):
         hint = _suggestions(answer)
         blocks += [hint] if hint else []

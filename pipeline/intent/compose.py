@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
 from pipeline.generators.adapter import replace_literals
-from pipeline.intent.reading import Intent, asked_kind, read_intent
+from pipeline.intent.reading import Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
@@ -108,6 +108,11 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str]) -> list[Name
     return sorted(names, key=lambda n: n.start)
 
 
+def form_start(form: Form) -> int:
+    """Where a form's first slot starts in its question."""
+    return len(form.pieces[0])
+
+
 def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
     """Each slot's name, by kind and in question order; None unless every slot and every name is used."""
     free = list(names)
@@ -127,7 +132,9 @@ class Composer:
     def __init__(self, pairs: Callable[[], Sequence[Example]]) -> None:
         self.pairs = pairs
 
-    def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str]) -> Composition | None:
+    def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
+                asked: frozenset[str] = frozenset()) -> Composition | None:
+        """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for."""
         names = resolve(text, kg, generic)
         if not names:
             return None
@@ -140,7 +147,8 @@ class Composer:
             chosen = assign(form, names)
             if chosen is None:
                 continue
-            score = align_form(form.pieces, text, generic).score + (asked_kind(pair.question) == asked_kind(text))
+            theirs = asked_kinds(pair.question, form_start(form))
+            score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
                 best = (score, pair, chosen)
         if best is None:

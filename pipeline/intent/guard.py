@@ -61,17 +61,19 @@ def missing_operators(intent: Intent, shape: Shape) -> list[str]:
     return out
 
 
-def other_answer(asked: str, shape: Shape) -> list[str]:
+def other_answer(asked: frozenset[str], shape: Shape) -> list[str]:
     """When the question asks for papers, models, ... and the query answers none of them: what it lacks."""
     if not asked or shape.form != "SELECT" or any(f == "COUNT" for f, _, _ in shape.aggregates):
         return []
     answered = " ".join(stem(v).lower() for v in shape.projection) + " " + " ".join(
         c.lower() for v, c in shape.classes().items() if v in shape.projection)
-    aliases = {"field": ("field", "rf"), "code": ("code",)}.get(asked, (asked,))
-    return [] if any(a in answered for a in aliases) else [f"{asked}s as its answer"]
+    aliases = {kind: ("field", "rf") if kind == "field" else (kind,) for kind in asked}
+    if any(a in answered for names in aliases.values() for a in names):
+        return []
+    return [" or ".join(f"{kind}s" for kind in sorted(asked)) + " as its answer"]
 
 
-def check(intent: Intent, names: Sequence[str], sparql: str, asked: str = "") -> Verdict:
+def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset()) -> Verdict:
     """Whether ``sparql`` does what a question with ``intent``, these ``names`` and asking for ``asked`` asks."""
     shape = read(sparql)
     unused = [f"the name '{n}'" for n in unused_names(names, sparql)]

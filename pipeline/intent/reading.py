@@ -18,14 +18,11 @@ _ASKED = {"paper": "paper", "papers": "paper", "model": "model", "models": "mode
           "field": "field", "fields": "field", "code": "code"}
 
 
-def asked_kind(question: str) -> str:
-    """The kind of thing the question asks for: its first word naming one (papers, models, datasets, metrics,
-    problems, fields, code); "" when none does."""
-    for word in re.findall(r"[A-Za-z]+", question):
-        kind = _ASKED.get(word.lower())
-        if kind:
-            return kind
-    return ""
+def asked_kinds(question: str, before: int | None = None) -> frozenset[str]:
+    """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
+    fields, code) ahead of its first name (at ``before``); empty when none does."""
+    words = re.findall(r"[A-Za-z]+", question[:before])
+    return frozenset(_ASKED[w.lower()] for w in words if w.lower() in _ASKED)
 
 
 @dataclass(frozen=True)

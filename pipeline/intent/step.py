@@ -8,7 +8,7 @@ from pipeline.generators.adapter import replace_literals
 from pipeline.intent.compose import Composer, graph_kinds
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
-from pipeline.intent.reading import Intent, asked_kind, read_intent
+from pipeline.intent.reading import Intent, asked_kinds, read_intent
 from pipeline.matching.fill import names_in
 from pipeline.matching.forms import Labels, slot_values
 from pipeline.matching.wording import tidy
@@ -38,10 +38,12 @@ class IntentStep:
         text = tidy(question)
         intent = read_intent(text)
         labels, generic = self._vocabulary()
-        names = [text[a:b] for a, b, _ in names_in(text, labels, generic)]
+        found = names_in(text, labels, generic)
+        names = [text[a:b] for a, b, _ in found]
+        asked = asked_kinds(text, found[0][0] if found else None)
         missing: tuple[str, ...] = ()
         if generation.sparql:
-            missing = check(intent, names, generation.sparql, asked_kind(text)).missing
+            missing = check(intent, names, generation.sparql, asked).missing
             if not missing:
                 taken = slot_kinds(generation.sparql)
                 graph = graph_kinds(sorted(taken), kg)
@@ -50,7 +52,7 @@ class IntentStep:
                 missing = tuple(wrong_kinds(taken, graph))
                 if not missing and all(lit in graph for lit in taken):
                     return Review(generation)
-        composed = self.composer.compose(text, intent, kg, generic)
+        composed = self.composer.compose(text, intent, kg, generic, asked)
         if composed is not None:
             used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
             why = f"the stored query lacked {missing[0]}; " if missing else ""

@@ -8,7 +8,7 @@ from typing import Any
 from bot.guard import Limits
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Generation, Retrieved, Rows
-from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, new_ts, shown
+from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, button_value, new_ts, shown
 from tests.fakes import RecordingKG, failing_kg
 
 
@@ -208,3 +208,25 @@ def test_500_rows_fit_slacks_limits_and_the_rest_is_a_file(start_bot: Callable[.
     assert lines[0] == "paper,paper_lbl,score" and len(lines) == 501
     assert lines[-1].startswith("http://orkg.org/orkg/resource/R499,")
 
+
+
+def test_a_declined_question_offers_a_button_that_asks_the_closest_answerable_one(
+        slack: Any, store: Any, snapshot_kg: Any, bot_settings: Any) -> None:
+    from pipeline.core import Pipeline
+    from pipeline.intent.step import IntentStep
+
+    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, intent=IntentStep())
+    bot = Harness.start(slack, pipeline, bot_settings)
+    try:
+        ts = bot.mention(STORY_CLOZE.replace("the highest", "the second highest"))
+        [declined] = bot.answers()
+        text = shown(declined)
+        assert "second place" in text and "SELECT" not in text  # nothing ran, no query shown as the answer
+        offer = button_value(declined, "kgqa_offer")
+        assert offer == STORY_CLOZE
+        assert bot.click("kgqa_offer", offer, message_ts=ts) == 200
+        [_, answer] = bot.answers(count=2)
+        assert answer.params["text"] == "Answer: GPT-3 175B (Few-Shot)"
+        assert all(c.params.get("thread_ts") == ts for c in bot.slack.calls_to("chat.postMessage"))
+    finally:
+        bot.close()

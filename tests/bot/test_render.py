@@ -164,3 +164,14 @@ def test_what_the_query_asks_is_read_out_beside_the_answer() -> None:
     shown = json.dumps(render_answer(answer(Rows(["x"], [{"x": lit("1")}]), reading=reading)).blocks)
     assert reading in shown
     assert reading not in json.dumps(render_answer(answer(rows=Rows(["x"], []), reading=reading)).blocks[-1])
+
+
+def test_a_declined_answer_offers_the_closest_question_as_a_button() -> None:
+    offer = "Which model has achieved the highest F1 score on the SQuAD1.1 dataset? " + "x" * 100
+    declined = answer(None, sparql=None, explanation="I can't answer this as asked.", offer=offer)
+    message = render_answer(declined)
+    [row] = [b for b in message.blocks if b["type"] == "actions"]
+    [button] = row["elements"]
+    assert button["action_id"] == "kgqa_offer" and button["value"] == offer
+    assert len(button["text"]["text"]) <= 75 and button["text"]["text"].startswith("Ask: Which model")
+    assert "SPARQL" not in json.dumps(message.blocks)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import asked_kind, read_intent
+from pipeline.intent.reading import asked_kinds, read_intent
 
 
 @pytest.mark.parametrize("question, operators, rank", [
@@ -22,7 +22,9 @@ def test_operators(question: str, operators: set[str], rank: int) -> None:
     assert intent.operators == operators and intent.rank == rank
 
 
-def test_the_kind_asked_for_is_the_first_word_naming_one() -> None:
-    assert asked_kind("Which papers present the BERT model?") == "paper"
-    assert asked_kind("List the code links in papers that use the A2C model?") == "code"
-    assert asked_kind("What is the F1 score of BERT on SQuAD1.1?") == ""
+def test_the_kinds_asked_for_are_named_ahead_of_the_first_name() -> None:
+    question = "List the code links in papers that use the A2C model?"
+    assert asked_kinds(question, question.index("A2C")) == {"code", "paper"}
+    question = "What is the highest benchmark result achieved on the CoQA dataset, including the metric?"
+    assert asked_kinds(question, question.index("CoQA")) == set()
+    assert asked_kinds("What is the F1 score of BERT on SQuAD1.1?") == set()
