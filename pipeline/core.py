@@ -138,10 +138,12 @@ class Pipeline:
             with _timed(t, "generate"):
                 answer.generation = self._within(started, "generation",
                                                  lambda: self.generator.generate(answer.question, answer.examples))
-            if self.intent is not None:
+            intent = self.intent
+            if intent is not None:
+                generation = answer.generation
                 with _timed(t, "intent"):
-                    review = self._within(started, "intent check", lambda: self.intent.review(
-                        answer.question, answer.generation, answer.examples, self.kg))
+                    review = self._within(started, "intent check", lambda: intent.review(
+                        answer.question, generation, answer.examples, self.kg))
                 answer.generation, answer.offer = review.generation, review.offer
         except KgqaError as exc:
             answer.error = str(exc)

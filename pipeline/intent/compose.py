@@ -108,9 +108,14 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str]) -> list[Name
     return sorted(names, key=lambda n: n.start)
 
 
-def form_start(form: Form) -> int:
-    """Where a form's first slot starts in its question."""
-    return len(form.pieces[0])
+def form_spans(pair: Example) -> list[tuple[int, int]]:
+    """Where a pair's slot literals stand in its question."""
+    out = []
+    for literal, _ in slot_values(pair):
+        at = pair.question.find(literal)
+        if at >= 0:
+            out.append((at, at + len(literal)))
+    return out
 
 
 def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
@@ -147,7 +152,7 @@ class Composer:
             chosen = assign(form, names)
             if chosen is None:
                 continue
-            theirs = asked_kinds(pair.question, form_start(form))
+            theirs = asked_kinds(pair.question, form_spans(pair))
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
                 best = (score, pair, chosen)

@@ -27,12 +27,22 @@ def squeeze(text: str) -> str:
     return re.sub(r"[\W_]+", "", text.lower())
 
 
-def unused_names(names: Sequence[str], sparql: str) -> list[str]:
+def core(name: str, generic: frozenset[str]) -> str:
+    """A name without the form words at its edges ('F1 score' -> 'F1'), unless it is nothing else."""
+    words = name.split()
+    while len(words) > 1 and squeeze(words[-1]) in generic:
+        words = words[:-1]
+    while len(words) > 1 and squeeze(words[0]) in generic:
+        words = words[1:]
+    return " ".join(words)
+
+
+def unused_names(names: Sequence[str], sparql: str, generic: frozenset[str] = frozenset()) -> list[str]:
     """The names the query's string literals do not contain (nor are contained in)."""
     literals = [squeeze(lit) for lit in string_literals(sparql)]
     out = []
     for name in names:
-        key = squeeze(name)
+        key = squeeze(core(name, generic))
         # a literal inside the name counts when it is most of it ('Story Cloze Test' in 'Story Cloze Test benchmark')
         if len(key) >= 2 and not any(key in lit or (2 * len(lit) >= len(key) and lit in key) for lit in literals):
             out.append(name)
@@ -73,10 +83,12 @@ def other_answer(asked: frozenset[str], shape: Shape) -> list[str]:
     return [" or ".join(f"{kind}s" for kind in sorted(asked)) + " as its answer"]
 
 
-def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset()) -> Verdict:
-    """Whether ``sparql`` does what a question with ``intent``, these ``names`` and asking for ``asked`` asks."""
+def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
+          generic: frozenset[str] = frozenset()) -> Verdict:
+    """Whether ``sparql`` does what a question with ``intent``, these ``names`` and asking for ``asked`` asks;
+    ``generic``: the stored forms' own words (kept off the edges of names)."""
     shape = read(sparql)
-    unused = [f"the name '{n}'" for n in unused_names(names, sparql)]
+    unused = [f"the name '{n}'" for n in unused_names(names, sparql, generic)]
     return Verdict(tuple(unused + missing_operators(intent, shape) + other_answer(asked, shape)))
 
 

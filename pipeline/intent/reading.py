@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
@@ -18,11 +19,15 @@ _ASKED = {"paper": "paper", "papers": "paper", "model": "model", "models": "mode
           "field": "field", "fields": "field", "code": "code"}
 
 
-def asked_kinds(question: str, before: int | None = None) -> frozenset[str]:
+def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozenset[str]:
     """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
-    fields, code) ahead of its first name (at ``before``); empty when none does."""
-    words = re.findall(r"[A-Za-z]+", question[:before])
-    return frozenset(_ASKED[w.lower()] for w in words if w.lower() in _ASKED)
+    fields, code), except a name's own class word right after it ('the CoQA dataset', 'X benchmark dataset')."""
+    out = set()
+    for m in re.finditer(r"[A-Za-z]+", question):
+        kind = _ASKED.get(m.group().lower())
+        if kind and not any(0 <= m.start() - b and len(question[b:m.start()].split()) <= 1 for _, b in names):
+            out.add(kind)
+    return frozenset(out)
 
 
 @dataclass(frozen=True)

@@ -40,10 +40,10 @@ class IntentStep:
         labels, generic = self._vocabulary()
         found = names_in(text, labels, generic)
         names = [text[a:b] for a, b, _ in found]
-        asked = asked_kinds(text, found[0][0] if found else None)
+        asked = asked_kinds(text, [(a, b) for a, b, _ in found])
         missing: tuple[str, ...] = ()
         if generation.sparql:
-            missing = check(intent, names, generation.sparql, asked).missing
+            missing = check(intent, names, generation.sparql, asked, generic).missing
             if not missing:
                 taken = slot_kinds(generation.sparql)
                 graph = graph_kinds(sorted(taken), kg)

@@ -107,3 +107,13 @@ def test_clean_label_keeps_a_class_word_the_question_repeats() -> None:
     assert clean_label("the SemEval-2018 Task 7 dataset", know.labels, know.generic, after="?")[0] \
         == "SemEval-2018 Task 7"
     assert clean_label("STS Benchmark", know.labels, know.generic)[0] == "STS Benchmark"
+
+
+def test_a_stored_pair_whose_query_does_not_parse_is_never_adapted() -> None:
+    broken = Example("hq2", "What models are being evaluated on the RACE dataset?",
+                     T01.format(d="RACE").replace("?model ?model_lbl", "?model, ?model_lbl"), "HQ")
+    assert "?model," in broken.sparql
+    labels, notes, _ = adapt("What models are being evaluated on the SQuAD1.1 dataset?", broken, MODELS)
+    assert labels == ["SQuAD1.1"] and "t1" in notes[0] and "hq2" not in notes[0]
+    labels, _, why = adapt("What models are being evaluated on the SQuAD1.1 dataset?", broken)
+    assert labels == [] and "do not parse" in why

@@ -24,6 +24,11 @@ def test_a_named_model_the_query_drops_is_a_mismatch() -> None:
     assert missing == ("the name 'XLNet (single model)'",)
 
 
+def test_form_words_at_the_edge_of_a_name_do_not_count() -> None:
+    assert check(read_intent("Which model has achieved the highest F1 score on SQuAD1.1?"), ["F1 score", "SQuAD1.1"],
+                 BEST.replace('"EM"', '"F1"'), generic=frozenset({"score"})).ok
+
+
 def test_the_question_it_was_written_for_passes() -> None:
     assert _check("Which model has achieved the highest EM score on the SQuAD1.1 dataset?", ["EM", "SQuAD1.1"],
                   BEST, frozenset({"model"})) == ()

@@ -22,9 +22,13 @@ def test_operators(question: str, operators: set[str], rank: int) -> None:
     assert intent.operators == operators and intent.rank == rank
 
 
-def test_the_kinds_asked_for_are_named_ahead_of_the_first_name() -> None:
-    question = "List the code links in papers that use the A2C model?"
-    assert asked_kinds(question, question.index("A2C")) == {"code", "paper"}
+def _span(question: str, name: str) -> list[tuple[int, int]]:
+    return [(question.index(name), question.index(name) + len(name))]
+
+
+def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> None:
+    question = "Provide a list of papers that have utilized the A2C model and include the links to their code?"
+    assert asked_kinds(question, _span(question, "A2C")) == {"code", "paper"}
     question = "What is the highest benchmark result achieved on the CoQA dataset, including the metric?"
-    assert asked_kinds(question, question.index("CoQA")) == set()
+    assert asked_kinds(question, _span(question, "CoQA")) == {"metric"}
     assert asked_kinds("What is the F1 score of BERT on SQuAD1.1?") == set()
