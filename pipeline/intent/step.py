@@ -36,9 +36,9 @@ class IntentStep:
     def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                kg: KnowledgeGraph) -> Review:
         text = tidy(question)
-        intent = read_intent(text)
         labels, generic = self._vocabulary()
         found = names_in(text, labels, generic)
+        intent = read_intent(_masked(text, found))  # 'Number of params' is a metric, not a count
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])
         missing: tuple[str, ...] = ()
@@ -78,6 +78,13 @@ class IntentStep:
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),)), offer)
+
+
+def _masked(text: str, names: Sequence[tuple[int, int, str]]) -> str:
+    """The question with its names blanked out, so words inside a name are not read as operators."""
+    for a, b, _ in sorted(names, reverse=True):
+        text = text[:a] + "X" + text[b:]
+    return text
 
 
 def _closest(examples: Sequence[Retrieved]) -> str:

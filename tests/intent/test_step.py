@@ -69,3 +69,13 @@ def test_the_novel_intent_set_floors(env: Path, tmp_path: Path, capsys: pytest.C
     counts = _outcomes(tmp_path / "r")
     n = sum(counts.values())
     assert counts["wrong"] <= 0.02 * n and counts["right"] >= 0.95 * n
+
+
+def test_operator_words_inside_a_name_are_not_operators() -> None:
+    from pipeline.intent.step import _masked
+    from pipeline.intent.reading import read_intent
+
+    text = "What is the best model on ImageNet in terms of Number of params score?"
+    at = text.index("Number of params")
+    assert read_intent(text).operators == {"count"}
+    assert read_intent(_masked(text, [(at, at + len("Number of params"), "metric")])).operators == set()
