@@ -1,5 +1,7 @@
 """Right / wrong / declined counts of an eval report (issue 18): right = a query ran and its answer equals the gold
-set; declined = no query ran (``sparql`` empty), with or without an offer; wrong = anything else.
+set; declined = no query ran (``sparql`` empty), with or without an offer; wrong = anything else. Also: how many
+questions the intent guard declined (templated ones: false refusals), how many were composed, and how many queries
+that reached the KG do not parse as SPARQL 1.1.
 
     python scripts/intent_outcomes.py REPORT_DIR [-v]
 """
@@ -9,6 +11,10 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from pipeline.sparql.text import parses  # noqa: E402
 
 
 def outcome(q: dict[str, object]) -> str:
@@ -27,6 +33,16 @@ def main(argv: list[str]) -> int:
             print(f"{q['id']:8} {kind:8} {q['question']!r} -> {q['system'][:3]} {str(q.get('explanation'))[:160]}")
     n = sum(counts.values())
     print(" ".join(f"{k} {counts[k]}/{n} ({counts[k] / n:.1%})" for k in ("right", "wrong", "declined")))
+    questions = report["questions"]
+    guarded = [q for q in questions if any("declined by the intent guard" in note for note in q.get("notes", []))]
+    templated = [q for q in questions if str(q.get("template_id", "")).startswith("T")]
+    refused = [q for q in guarded if q in templated]
+    print(f"declined by the intent guard: {len(guarded)}; templated: {len(refused)}/{len(templated)}"
+          f"{f' ({len(refused) / len(templated):.2%})' if templated else ''}; composed: "
+          f"{sum(1 for q in questions if q.get('generator') == 'intent')}; queries run that do not parse: "
+          f"{sum(1 for q in questions if q.get('sparql') and not parses(q['sparql']))}")
+    for q in refused if "-v" in argv else []:
+        print(f"  false refusal {q['id']} {q['question']!r}: {q['notes'][-1]}")
     return 0
 
 

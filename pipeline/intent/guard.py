@@ -71,25 +71,33 @@ def missing_operators(intent: Intent, shape: Shape) -> list[str]:
     return out
 
 
-def other_answer(asked: frozenset[str], shape: Shape) -> list[str]:
-    """When the question asks for papers, models, ... and the query answers none of them: what it lacks."""
+def answered_kinds(shape: Shape) -> frozenset[str]:
+    """The kinds of thing a SELECT answers, read from its projected variables' names and classes."""
+    classes = shape.classes()
+    names = [stem(v).lower() + " " + classes.get(v, "").lower() for v in shape.projection]
+    stems = {"paper": ("paper",), "model": ("model",), "dataset": ("dataset",), "metric": ("metric",),
+             "problem": ("problem",), "field": ("field", "rf"), "code": ("code",)}
+    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n.split()[0] for k in keys))
+
+
+def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape) -> list[str]:
+    """When the question asks for papers, models, ... and the query answers no kind of thing the question mentions
+    (or none it can name): what it lacks, an answer of the kind asked."""
     if not asked or shape.form != "SELECT" or any(f == "COUNT" for f, _, _ in shape.aggregates):
         return []
-    answered = " ".join(stem(v).lower() for v in shape.projection) + " " + " ".join(
-        c.lower() for v, c in shape.classes().items() if v in shape.projection)
-    aliases = {kind: ("field", "rf") if kind == "field" else (kind,) for kind in asked}
-    if any(a in answered for names in aliases.values() for a in names):
+    answered = answered_kinds(shape)
+    if answered & (mentioned | asked):
         return []
     return [" or ".join(f"{kind}s" for kind in sorted(asked)) + " as its answer"]
 
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
-          generic: frozenset[str] = frozenset()) -> Verdict:
-    """Whether ``sparql`` does what a question with ``intent``, these ``names`` and asking for ``asked`` asks;
-    ``generic``: the stored forms' own words (kept off the edges of names)."""
+          generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset()) -> Verdict:
+    """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
+    ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names)."""
     shape = read(sparql)
     unused = [f"the name '{n}'" for n in unused_names(names, sparql, generic)]
-    return Verdict(tuple(unused + missing_operators(intent, shape) + other_answer(asked, shape)))
+    return Verdict(tuple(unused + missing_operators(intent, shape) + other_answer(asked, mentioned, shape)))
 
 
 KINDS = frozenset({"dataset", "model", "metric", "problem", "researchfield", "paper"})

@@ -19,6 +19,33 @@ _ASKED = {"paper": "paper", "papers": "paper", "model": "model", "models": "mode
           "field": "field", "fields": "field", "code": "code"}
 
 
+_SAID = {"paper": "paper article publication study studies title work", "model": "model method system approach",
+         "dataset": "dataset benchmark corpus corpora", "metric": "metric measure score result value",
+         "problem": "problem task challenge", "field": "field area domain realm",
+         "code": "code link repository github implementation"}
+
+
+def _near(word: str, target: str) -> bool:
+    """Equal, or one typo apart (a letter missing, extra, wrong or two swapped) for words of three letters or more."""
+    if word == target:
+        return True
+    if min(len(word), len(target)) < 3 or abs(len(word) - len(target)) > 1:
+        return False
+    if len(word) == len(target):
+        diff = [i for i in range(len(word)) if word[i] != target[i]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == target[diff[1]]
+                                  and word[diff[1]] == target[diff[0]])
+    short, long_ = sorted((word, target), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def mentioned_kinds(question: str) -> frozenset[str]:
+    """Every kind of thing the question mentions anywhere, in any of its usual words, typos forgiven."""
+    words = {w.lower().rstrip("s") or w.lower() for w in re.findall(r"[A-Za-z]+", question)}
+    return frozenset(kind for kind, said in _SAID.items()
+                     if any(_near(w, t) for w in words for t in said.split()))
+
+
 def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozenset[str]:
     """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
     fields, code), except a name's own class word right after it ('the CoQA dataset', 'X benchmark dataset')."""

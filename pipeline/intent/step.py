@@ -8,7 +8,7 @@ from pipeline.generators.adapter import replace_literals
 from pipeline.intent.compose import Composer, graph_kinds
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
-from pipeline.intent.reading import Intent, asked_kinds, read_intent
+from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import names_in
 from pipeline.matching.forms import Labels, slot_values
 from pipeline.matching.wording import tidy
@@ -43,7 +43,7 @@ class IntentStep:
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])
         missing: tuple[str, ...] = ()
         if generation.sparql:
-            missing = check(intent, names, generation.sparql, asked, generic).missing
+            missing = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text)).missing
             if not missing:
                 taken = slot_kinds(generation.sparql)
                 graph = graph_kinds(sorted(taken), kg)
@@ -81,9 +81,11 @@ class IntentStep:
 
 
 def _masked(text: str, names: Sequence[tuple[int, int, str]]) -> str:
-    """The question with its names blanked out, so words inside a name are not read as operators."""
+    """The question with its names of several words blanked out, so words inside a name ('Number of params') are
+    not read as operators; a one-word name stays (a label 'Count' does not hide "Count the models")."""
     for a, b, _ in sorted(names, reverse=True):
-        text = text[:a] + "X" + text[b:]
+        if len(text[a:b].split()) > 1:
+            text = text[:a] + "X" + text[b:]
     return text
 
 

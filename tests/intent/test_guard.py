@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
-from pipeline.intent.reading import read_intent
+from pipeline.intent.reading import mentioned_kinds, read_intent
 
 BEST = """SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl.
   FILTER (str(?metric_lbl) = "EM") ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl.
@@ -46,8 +46,8 @@ def test_operators_the_query_lacks() -> None:
 
 
 def test_a_query_answering_another_kind_of_thing_is_a_mismatch() -> None:
-    assert _check("Which papers evaluate models on SQuAD1.1?", ["SQuAD1.1"], LIST, frozenset({"paper"})) == \
-        ("papers as its answer",)
+    assert check(read_intent("Which papers report on SQuAD1.1?"), ["SQuAD1.1"], LIST, frozenset({"paper"}),
+                 mentioned=frozenset({"paper"})).missing == ("papers as its answer",)
 
 
 def test_a_name_taken_for_another_kind_than_the_graph_has() -> None:
@@ -56,3 +56,15 @@ def test_a_name_taken_for_another_kind_than_the_graph_has() -> None:
     assert wrong_kinds(taken, {"SQuAD1.1": ("SQuAD1.1", {"model"})}) == \
         ["'SQuAD1.1' as the model it is (the query takes it for a dataset)"]
     assert wrong_kinds(taken, {"SQuAD1.1": ("SQuAD1.1", {"dataset"})}) == []
+
+
+CODE = """SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl. FILTER (str(?model_lbl) = "BiDAF")
+  ?cont orkgp:HAS_MODEL ?model; orkgp:HAS_SOURCE_CODE ?code. }"""
+
+
+def test_an_answer_of_a_kind_the_question_mentions_even_misspelt_passes() -> None:
+    question = "List the cde links in papers that use the BiDAF model"
+    assert check(read_intent(question), ["BiDAF"], CODE, frozenset({"paper"}), mentioned=mentioned_kinds(question)).ok
+    question = "Which papers describe the BiDAF model?"
+    assert check(read_intent(question), ["BiDAF"], CODE, frozenset({"paper"}),
+                 mentioned=mentioned_kinds(question)).missing == ("papers as its answer",)
