@@ -226,7 +226,7 @@ def test_a_declined_question_offers_a_button_that_asks_the_closest_answerable_on
         assert offer == STORY_CLOZE
         assert bot.click("kgqa_offer", offer, message_ts=ts) == 200
         [_, answer] = bot.answers(count=2)
-        assert answer.params["text"] == "Answer: GPT-3 175B (Few-Shot)"
+        assert "GPT-3 175B (Few-Shot)" in answer.params["text"]
         assert all(c.params.get("thread_ts") == ts for c in bot.slack.calls_to("chat.postMessage"))
     finally:
         bot.close()
