@@ -34,7 +34,7 @@ def build(source: Path) -> dict[str, object]:
         questions = []
         for item in blocks(source.read_text(encoding="utf-8")):
             gold = item.pop("sparql")
-            questions.append({**item, "gold_sparql": gold, "answer": kg.select(PREFIXES + gold).flat()})
+            questions.append({**item, "gold_sparql": gold, "answer": sorted(kg.select(PREFIXES + gold).flat())})  # a set
     return {"about": f"Novel-intent questions over the fixture graph (issue 18); answers from gold_sparql, generated "
                      f"by scripts/novel_gold.py from docs/eval/{source.name}.",
             "graph": "tests/servers/orkg_fixture.py", "questions": questions}
