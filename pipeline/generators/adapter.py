@@ -34,8 +34,7 @@ class AdapterGenerator:
         usable = [r for r in examples if parses(r.example.sparql)]  # a stored query that does not parse is never filled
         if examples and not usable:
             return Generation(self.name, None, explanation=(
-                "The stored questions closest to this one have queries that do not parse, so I adapt none of them."
-                + closest(examples)))
+                "The stored questions closest to this one have queries that do not parse, so I adapt none of them."))
         examples = usable
         if not examples or examples[0].score < self.min_similarity:
             best = f" (the closest scores {examples[0].score:.2f}, below {self.min_similarity:.2f})" if examples else ""

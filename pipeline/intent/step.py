@@ -59,7 +59,7 @@ class IntentStep:
             return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
                 f"{why}composed from intent pair {composed.pair.id} with {used}",)))
         if not generation.sparql:
-            return Review(generation, _closest(examples))
+            return Review(generation, "" if generation.off_topic else _closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(generation)
         return self._declined(generation, intent, missing, examples)
