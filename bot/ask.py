@@ -11,7 +11,7 @@ from slack_sdk.errors import SlackApiError
 
 from bot.home import EXAMPLES
 from bot.proposals import feedback_value
-from bot.render import answered, notice, picked_question, render_answer
+from bot.render import notice, picked_question, render_answer
 from bot.state import Bot
 from bot.text import clean_question
 from pipeline.records import Answer
@@ -52,16 +52,6 @@ def dedup(bot: Bot) -> Callable[..., BoltResponse | None]:
         return None
 
     return middleware
-
-
-def outcome(answer: Answer) -> str:
-    if answered(answer):
-        return "answered"
-    if answer.error.startswith("refused"):
-        return "refused"
-    if not answer.sparql:
-        return "no_query"
-    return "error" if answer.error else "empty"
 
 
 def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
@@ -184,7 +174,7 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
         sparql = (answer.generation.sparql if answer.generation else None) or answer.sparql or ""
         message = render_answer(answer, elapsed_ms=(time.monotonic() - received) * 1000,
                                 feedback=feedback_value(answer.question, sparql, bot.recent))
-        kind = outcome(answer)
+        kind = answer.outcome.value
     except Exception as exc:  # the pipeline reports failures as data; this is a bug, and the user still hears of it
         log.exception("answering failed for event %s", ids.get("event_id"))
         message = notice(f":warning: Something went wrong on my side ({type(exc).__name__}). The maintainers can "

@@ -56,10 +56,8 @@ def on_sparql(bot: Bot, ack: Ack, command: dict[str, Any], respond: Respond) -> 
             if failed:
                 respond(text=f"The full result could not be attached ({failed}); invite me to the channel to "
                              "get files.", response_type="ephemeral", replace_original=False)
-        bot.log("sparql", outcome="answered" if public else ("refused" if answer.error.startswith("refused")
-                                                                 else "unanswered"),
-                   error=answer.error[:200], kg=bot.pipeline.kg.name,
-                   total_ms=round((time.monotonic() - received) * 1000, 1), **ids)
+        bot.log("sparql", outcome=answer.outcome.value, error=answer.error[:200], kg=bot.pipeline.kg.name,
+                total_ms=round((time.monotonic() - received) * 1000, 1), **ids)
 
     _in_pool(bot, respond, job)
 

@@ -13,7 +13,7 @@ from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, 
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.terms import label_columns
 from pipeline.names.check import substitutions
-from pipeline.records import Answer, Retrieved, Rows
+from pipeline.records import Answer, Outcome, Retrieved, Rows
 from pipeline.sparql.layout import layout
 from pipeline.sparql.text import string_literals
 
@@ -99,7 +99,7 @@ def _provenance(answer: Answer, elapsed_ms: float | None) -> Block:
 def _why(answer: Answer) -> str:
     """The plain reason there is no answer, with the names the query looked for when nothing matched."""
     why = answer.explanation or answer.error or "No answer came back."
-    if answer.rows is not None and not answer.error and answer.sparql:
+    if answer.outcome is Outcome.EMPTY and answer.sparql:
         names = [s for s in string_literals(answer.sparql) if s.strip()][:3]
         if names:
             why += " It looked for " + " / ".join(f"'{n}'" for n in names) + "."
@@ -133,8 +133,7 @@ def _fallback_text(answer: Answer) -> str:
 
 
 def answered(answer: Answer) -> bool:
-    rows = answer.rows
-    return not answer.error and rows is not None and (rows.boolean is not None or bool(rows.rows))
+    return answer.outcome is Outcome.ANSWERED
 
 
 def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: str | None = None) -> Message:

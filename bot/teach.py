@@ -32,7 +32,7 @@ def check_and_add(bot: Bot, question: str, sparql: str) -> tuple[str | None, str
     if check.errors or check.warnings:
         return None, (check.errors or check.warnings)[0]
     answer = bot.pipeline.run_sparql(sparql)
-    if answer.error:
+    if not answer.outcome.ok:
         return None, answer.error
     rows = answer.rows
     found = "yes/no" if rows and rows.boolean is not None else f"{len(rows.rows) if rows else 0} rows"

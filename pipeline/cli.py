@@ -67,7 +67,7 @@ def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
     if args.chart:
         _write_chart(answer, Path(args.chart))
-    return 0 if not answer.error or answer.error == "no query" else 3
+    return 0 if answer.outcome.ok else 3
 
 
 def _write_chart(answer: Any, path: Path) -> None:
@@ -101,7 +101,7 @@ def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
     kg = build_kg(settings, args.kg)
     answer = Pipeline(_NoStore(), _NoGenerator(), kg, row_cap=settings.row_cap).run_sparql(args.query)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
-    return 0 if not answer.error else 3
+    return 0 if answer.outcome.ok else 3
 
 
 def cmd_lookup(args: argparse.Namespace, settings: Settings) -> int:

@@ -9,21 +9,16 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
-from pipeline.errors import KgqaError
+from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
 from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
-from pipeline.sparql.explain import explain
 from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
-from pipeline.records import Answer, Retrieved
+from pipeline.records import Answer, Outcome, Retrieved
+from pipeline.sparql.explain import explain
 from pipeline.sparql.text import gate, syntax_warnings
 
-SHOTS = (1, 3, 5)
 T = TypeVar("T")
-
-
-class DeadlinePassed(KgqaError):
-    """The question's time budget ran out; what is known so far is kept on the Answer."""
 
 
 @contextmanager
@@ -39,6 +34,14 @@ def clean_question(text: str, max_chars: int) -> str:
     """Blanks collapsed, control characters dropped, length capped."""
     text = "".join(ch for ch in text if ch.isprintable() or ch.isspace())
     return " ".join(text.split())[:max_chars]
+
+
+def _failed(answer: Answer, exc: KgqaError, explanation: str) -> None:
+    """End ``answer`` on a project error: TIMED_OUT for any timeout, else FAILED; the error is kept for callers."""
+    answer.outcome = Outcome.TIMED_OUT if isinstance(exc, TimedOut) else Outcome.FAILED
+    answer.failure = exc
+    answer.error = str(exc)
+    answer.explanation = explanation
 
 
 def _probe(part: str, obj: Any, timeout: float, found: dict[str, tuple[Any, float]]) -> None:
@@ -126,6 +129,7 @@ class Pipeline:
         shots = shots or self.shots
         answer = Answer(question=clean_question(question, self.max_question_chars), kg=self.kg.name)
         if not answer.question:
+            answer.outcome = Outcome.DECLINED
             answer.error = "the question is empty"
             answer.explanation = "Ask a question in words, e.g. 'Which model has achieved the highest Accuracy " \
                                  "score on the Story Cloze Test benchmark dataset?'"
@@ -146,10 +150,10 @@ class Pipeline:
                         answer.question, generation, answer.examples, self.kg))
                 answer.generation, answer.offer = review.generation, review.offer
         except KgqaError as exc:
-            answer.error = str(exc)
-            answer.explanation = f"I could not write a query: {exc}."
+            _failed(answer, exc, f"I could not write a query: {exc}.")
             return answer
         if not answer.generation.sparql:
+            answer.outcome = Outcome.DECLINED
             answer.error = "no query"
             answer.explanation = answer.generation.explanation or "No query could be written for this question."
             return answer
@@ -160,6 +164,7 @@ class Pipeline:
             answer.resolutions = list(checked.resolutions)
             if checked.held:  # a name the graph does not know, or knows several ways: ask instead of running
                 answer.sparql, answer.reading = sparql, explain(sparql)
+                answer.outcome = Outcome.DECLINED
                 answer.explanation = held_message(checked.held)
                 return answer
             sparql = checked.sparql
@@ -196,23 +201,23 @@ class Pipeline:
         answer.sparql = check.fixed or query
         answer.reading = explain(query)
         if not check.ok:
-            answer.error = "; ".join(check.errors)
+            refused = Refused("; ".join(check.errors))
+            answer.outcome, answer.failure, answer.error = Outcome.REFUSED, refused, str(refused)
             answer.explanation = f"The query was not run: {answer.error}."
             return
         try:
             with _timed(t, "kg"):
                 answer.rows = self._within(started, "knowledge-graph", lambda: self.kg.select(check.fixed))
         except DeadlinePassed as exc:
-            answer.error = str(exc)
-            answer.explanation = f"Here is the query I wrote, but {exc}, so there is no answer yet."
+            _failed(answer, exc, f"Here is the query I wrote, but {exc}, so there is no answer yet.")
             return
         except KgqaError as exc:
-            answer.error = str(exc)
-            answer.explanation = f"The knowledge graph gave no answer: {exc}."
             warnings = syntax_warnings(query)
-            if warnings:
-                answer.explanation += f" Before it ran, the query already looked malformed ({warnings[0]})."
+            malformed = f" Before it ran, the query already looked malformed ({warnings[0]})." if warnings else ""
+            _failed(answer, exc, f"The knowledge graph gave no answer: {exc}.{malformed}")
             return
+        answer.outcome = Outcome.ANSWERED
         if answer.rows.boolean is None and not answer.rows.rows:
+            answer.outcome = Outcome.EMPTY
             answer.explanation = "The query ran but nothing in the graph matches it." + \
                 (f" {answer.reading}" if answer.reading else "")

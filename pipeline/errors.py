@@ -1,4 +1,5 @@
-"""The few errors the pipeline raises; each carries a message fit to show a user."""
+"""The errors the pipeline raises; each carries a message fit to show a user. Code branches on these types (and on
+``pipeline.records.Outcome``), never on the message text."""
 
 
 class KgqaError(Exception):
@@ -7,6 +8,14 @@ class KgqaError(Exception):
 
 class ConfigError(KgqaError):
     """A setting is missing or wrong, or a model or data set cannot be had."""
+
+
+class TimedOut(KgqaError):
+    """Something did not answer within its time (a part's own timeout, or the question's deadline)."""
+
+
+class DeadlinePassed(TimedOut):
+    """The question's time budget ran out; what is known so far is kept on the Answer."""
 
 
 class StoreError(KgqaError):
@@ -22,6 +31,10 @@ class GeneratorError(KgqaError):
     """The language model server failed, timed out or answered garbage."""
 
 
+class GeneratorTimeout(GeneratorError, TimedOut):
+    """The language model server did not answer within its timeout."""
+
+
 class KnowledgeGraphError(KgqaError):
     """The knowledge graph refused or failed a query."""
 
@@ -30,5 +43,13 @@ class EndpointUnreachable(KnowledgeGraphError):
     """The SPARQL endpoint could not be reached (connection refused, DNS, timeout)."""
 
 
-class UnsafeQuery(KgqaError):
-    """A query was refused by the read-only gate, or does not parse."""
+class EndpointTimeout(EndpointUnreachable, TimedOut):
+    """The SPARQL endpoint did not answer within its timeout."""
+
+
+class NotInSnapshot(KnowledgeGraphError):
+    """The SciQA snapshot holds no recorded answer for a query of this form (an empty answer in evaluation)."""
+
+
+class Refused(KgqaError):
+    """The read-only gate refused a query (an update, SERVICE, not SELECT/ASK, empty); nothing ran."""

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -97,6 +98,23 @@ class Validation:
         return not self.errors
 
 
+class Outcome(str, Enum):
+    """How a question or query ended, set by the pipeline; ``bot/``, ``eval/`` and the CLI branch on it (never on
+    ``Answer.error``'s text). A new way to end is one member here (its value is what JSON and logs show)."""
+
+    ANSWERED = "answered"  # the query ran and returned rows (or a boolean)
+    EMPTY = "empty"  # the query ran and nothing in the graph matches it
+    DECLINED = "declined"  # no query was written, with the reason (nothing fits, empty question, out of scope, ...)
+    REFUSED = "refused"  # the read-only gate refused the query: nothing ran
+    FAILED = "failed"  # a part failed: the store, the language model or the knowledge graph
+    TIMED_OUT = "timed_out"  # a part's timeout or the question's deadline ran out
+
+    @property
+    def ok(self) -> bool:
+        """The pipeline did its job (even when the answer is 'nothing' or 'I cannot write a query for this')."""
+        return self in (Outcome.ANSWERED, Outcome.EMPTY, Outcome.DECLINED)
+
+
 @dataclass
 class Answer:
     """Everything the pipeline knows about one question, for the CLI, the bot and the evaluator."""
@@ -116,6 +134,8 @@ class Answer:
     resolutions: list[Resolution] = field(default_factory=list)  # the names the query filters on, checked in the graph
     read_as: str = ""  # a follow-up in a thread, as the standalone question that was answered ("I read this as: …")
     offer: str = ""  # when declined: the closest question that can be answered (the bot offers it as a button)
+    outcome: Outcome = Outcome.FAILED  # set by the pipeline once it knows
+    failure: Exception | None = field(default=None, repr=False, compare=False)  # the error behind FAILED/TIMED_OUT/...
 
     @property
     def generator(self) -> str:
@@ -130,6 +150,7 @@ class Answer:
                        "boolean": rows.boolean if rows else None},
             "flat_answer": rows.flat() if rows else [],
             "explanation": self.explanation,
+            "outcome": self.outcome.value,
             "error": self.error,
             "caveat": rows.caveat if rows else "",
             "generator": self.generator,

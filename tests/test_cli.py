@@ -141,7 +141,7 @@ def test_sparql_command_reports_endpoint_syntax_errors_and_refuses_writes(
     code, out, _ = run(capsys, "sparql", "--kg", virtuoso.endpoint, "--json", "SELECT ?x WHERE { ?x ?p }")
     assert code == 3 and "rejected the query" in out["error"] and "SP030" in out["error"]
     code, out, _ = run(capsys, "sparql", "--kg", virtuoso.endpoint, "--json", "DROP ALL")
-    assert code == 3 and out["error"].startswith("refused:")
+    assert code == 3 and out["outcome"] == "refused" and out["error"].startswith("refused:")
     assert run(capsys, "sparql", "--kg", virtuoso.endpoint, "--json",
                "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")[1]["answer"]["rows"]
 

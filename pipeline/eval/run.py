@@ -12,14 +12,12 @@ from typing import Any, Protocol
 
 from tqdm import tqdm
 
-from pipeline.errors import ConfigError, KgqaError
+from pipeline.errors import ConfigError, KgqaError, NotInSnapshot, TimedOut
 from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
-from pipeline.records import Answer, Retrieved
+from pipeline.records import Answer, Outcome, Retrieved
 from pipeline.sparql.text import syntax_errors
-
-NOT_IN_SNAPSHOT = "not in snapshot"
 
 
 class Asker(Protocol):
@@ -45,6 +43,7 @@ class QuestionResult:
     examples: list[dict[str, Any]] | None = None  # None when nothing was retrieved (a recorded answers file)
     reference_overlap: float | None = None
     error: str = ""
+    outcome: str = ""  # pipeline.records.Outcome's value; "" for a recorded answers file
     explanation: str = ""
     generator: str = ""
     kg: str = ""
@@ -118,16 +117,17 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
         answer = _in_thread(q, pipeline, shots) if q.thread else pipeline.ask(q.question, shots=shots)
     except KgqaError as exc:
         wall = (time.perf_counter() - start) * 1000
-        return scored(q, [], error=f"{type(exc).__name__}: {exc}", timings_ms={"wall": wall})
+        ended = Outcome.TIMED_OUT if isinstance(exc, TimedOut) else Outcome.FAILED
+        return scored(q, [], error=f"{type(exc).__name__}: {exc}", outcome=ended.value, timings_ms={"wall": wall})
     wall = (time.perf_counter() - start) * 1000
     system = answer.rows.flat() if answer.rows is not None else []
     generation = answer.generation
     return scored(
         q, system, sparql=answer.sparql, examples=[_example(r) for r in answer.examples],
         reference_overlap=overlap(_our_top(q, pipeline, answer), theirs) if theirs is not None else None,
-        error=answer.error, explanation=answer.explanation, generator=answer.generator, kg=answer.kg,
+        error=answer.error, outcome=answer.outcome.value, explanation=answer.explanation, generator=answer.generator, kg=answer.kg,
         notes=list(generation.notes) if generation else [],
-        not_in_snapshot=answer.rows is None and NOT_IN_SNAPSHOT in answer.error.lower(),
+        not_in_snapshot=isinstance(answer.failure, NotInSnapshot),
         syntax_error=check_syntax and has_syntax_error(answer.sparql),
         timings_ms={**answer.timings_ms, "wall": wall}, read_as=answer.read_as)
 

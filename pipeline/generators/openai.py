@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.errors import GeneratorError
 from pipeline.generators.reply import interpret
-from pipeline.generators.tgi import _describe
+from pipeline.generators.tgi import described
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.records import Generation, Retrieved
 
@@ -40,7 +39,7 @@ class OpenAIGenerator:
                     parts.append(chunk.choices[0].delta.content)
             return "".join(parts)
         except Exception as exc:
-            raise GeneratorError(_describe(exc, self.url)) from exc
+            raise described(exc, self.url) from exc
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         prompt = few_shot(question, examples)

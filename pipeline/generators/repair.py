@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.matching.forms import Labels
 from pipeline.generators.reply import interpret
 from pipeline.parts import Generator
@@ -150,21 +150,21 @@ class RepairingGenerator:
         self.retry_timeouts = retry_timeouts
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        failures: list[str] = []
+        failures: list[str | GeneratorError] = []  # why each try failed: a message, or the error it raised
         first = self._attempt(lambda: self.inner.generate(question, examples), failures)
         if first is not None:
             result = self._checked(first, question, failures)
             if result is not None:
                 return result
-        timed_out = bool(failures) and "in time" in failures[-1]
+        timed_out = bool(failures) and isinstance(failures[-1], GeneratorTimeout)
         if not timed_out or self.retry_timeouts:
-            second = self._attempt(lambda: self._again(question, examples, first, failures[-1]), failures)
+            second = self._attempt(lambda: self._again(question, examples, first, str(failures[-1])), failures)
             if second is not None:
                 result = self._checked(second, question, failures, ("re-asked the model with the parser's error",)
                                        if first is not None and first.sparql else ("asked the model again",))
                 if result is not None:
                     return result
-        why = "; ".join(dict.fromkeys(failures)) or "no usable query"
+        why = "; ".join(dict.fromkeys(map(str, failures))) or "no usable query"
         return Generation(self.name, None, first.raw if first else "", first.prompt if first else "",
                           explanation=f"The model could not write a usable query in two tries: {why}")
 
@@ -173,11 +173,11 @@ class RepairingGenerator:
         probe = getattr(self.inner, "ping", None)
         return bool(probe(timeout)) if probe else True
 
-    def _attempt(self, call: Callable[[], Generation], failures: list[str]) -> Generation | None:
+    def _attempt(self, call: Callable[[], Generation], failures: list[str | GeneratorError]) -> Generation | None:
         try:
             return call()
         except GeneratorError as exc:
-            failures.append(str(exc))
+            failures.append(exc)
             return None
 
     def _again(self, question: str, examples: Sequence[Retrieved], first: Generation | None,
@@ -196,7 +196,7 @@ class RepairingGenerator:
             prompt = f"{first.prompt}\nYour answer was:\n{first.raw.strip()}\n{ask}"
         return interpret(complete(prompt), self.name, prompt)
 
-    def _checked(self, g: Generation, question: str, failures: list[str],
+    def _checked(self, g: Generation, question: str, failures: list[str | GeneratorError],
                  before: tuple[str, ...] = ()) -> Generation | None:
         if not g.sparql:
             failures.append(g.explanation or "the model wrote no query")

@@ -6,7 +6,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.generators.reply import interpret
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot, vicuna
 from pipeline.records import Generation, Retrieved
@@ -38,7 +38,7 @@ class TGIGenerator:
                 if attempt < self.retries and transient(exc):
                     time.sleep(BACKOFF_S * 2 ** attempt)
                     continue
-                raise GeneratorError(_describe(exc, self.url)) from exc
+                raise described(exc, self.url) from exc
             return response.generated_text
         raise AssertionError("unreachable")
 
@@ -65,13 +65,15 @@ def transient(exc: BaseException) -> bool:
                                                              "Connection reset"))
 
 
-def _describe(exc: Exception, url: str) -> str:
+def described(exc: Exception, url: str) -> GeneratorError:
+    """A client library's error as ours: GeneratorTimeout for a timeout, else GeneratorError, with a human message.
+    (The libraries underneath raise many unrelated classes; their names are all they share.)"""
     name = type(exc).__name__
     text = str(exc).splitlines()[0][:200] if str(exc) else ""
-    if "Timeout" in name or "timed out" in text.lower():
-        return f"the language model at {url} did not answer in time"
+    if isinstance(exc, TimeoutError) or "Timeout" in name or "timed out" in text.lower():
+        return GeneratorTimeout(f"the language model at {url} did not answer in time")
     if "Connection" in name:
-        return f"the language model at {url} could not be reached"
+        return GeneratorError(f"the language model at {url} could not be reached")
     if "Validation" in name or "JSON" in name:
-        return f"the language model at {url} sent a reply that is not TGI's format"
-    return f"the language model at {url} failed: {name}" + (f": {text}" if text else "")
+        return GeneratorError(f"the language model at {url} sent a reply that is not TGI's format")
+    return GeneratorError(f"the language model at {url} failed: {name}" + (f": {text}" if text else ""))

@@ -17,7 +17,7 @@ from typing import Any
 from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
-from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
+from pipeline.errors import EndpointTimeout, EndpointUnreachable, KnowledgeGraphError
 from pipeline.records import Rows, Term
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -126,7 +126,7 @@ class EndpointKG:
     def _unreachable(self, exc: BaseException) -> EndpointUnreachable:
         reason: Any = exc.reason if isinstance(exc, urllib.error.URLError) else exc
         if isinstance(reason, (socket.timeout, TimeoutError)):
-            return EndpointUnreachable(f"ORKG endpoint {self.url} did not answer in {self.timeout:g} s")
+            return EndpointTimeout(f"ORKG endpoint {self.url} did not answer in {self.timeout:g} s")
         if isinstance(reason, ConnectionRefusedError):
             detail = "connection refused"
         elif isinstance(reason, socket.gaierror):

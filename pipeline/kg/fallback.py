@@ -3,9 +3,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
+from pipeline.errors import EndpointUnreachable, KnowledgeGraphError, NotInSnapshot
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Rows
+
+
+class UnreachableNotInSnapshot(EndpointUnreachable, NotInSnapshot):
+    """The endpoint could not be reached, and the snapshot standing in for it holds no answer to the query."""
 
 
 class FallbackKG:
@@ -23,8 +27,8 @@ class FallbackKG:
             try:
                 rows = self.fallback.select(query)
             except KnowledgeGraphError as inner:
-                raise EndpointUnreachable(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") \
-                    from exc
+                kind = UnreachableNotInSnapshot if isinstance(inner, NotInSnapshot) else EndpointUnreachable
+                raise kind(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") from exc
             return replace(rows, caveat=f"{exc}. Showing the answer {rows.caveat}")
 
     def ping(self, timeout: float | None = None) -> bool:

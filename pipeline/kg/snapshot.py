@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pipeline.derived import code_digest, load_json, save_json
-from pipeline.errors import KnowledgeGraphError
+from pipeline.errors import NotInSnapshot
 from pipeline.records import Rows
 from pipeline.sciqa import Record
 from pipeline.sparql.text import canonical, tokenize
@@ -48,7 +48,7 @@ class SnapshotKG:
             rows = self.answers.get(canonical(candidate))
             if rows is not None:
                 return rows
-        raise KnowledgeGraphError("not in snapshot: the recorded 2023 answers hold no query of this form, "
+        raise NotInSnapshot("not in snapshot: the recorded 2023 answers hold no query of this form, "
                                   "so there is no answer to show offline")
 
 

@@ -7,7 +7,7 @@ from typing import Any
 from bot.blocks import MAX_BLOCKS, MAX_SECTION, cell, page_url, pack
 from bot.render import QUERY_FILE, RESULT_FILE, Message, render_answer, render_lookup
 from pipeline.glance.terms import label_columns
-from pipeline.records import Answer, Example, Generation, Retrieved, Rows
+from pipeline.records import Answer, Example, Generation, Outcome, Retrieved, Rows
 
 R = "http://orkg.org/orkg/resource/"
 SPARQL = 'SELECT ?model ?model_lbl WHERE { ?model rdfs:label ?model_lbl FILTER(?x < 3 && ?y > 1) }'
@@ -27,6 +27,8 @@ def answer(rows: Rows | None = None, **kwargs: Any) -> Answer:
         examples=[Retrieved(Example("AQ1", "Which model is best on Y?", "SELECT 1", "T05"), 0.91),
                   Retrieved(Example("team-1", "Best model on Z?", "SELECT 2", "", "team"), 0.8)],
         generation=Generation("tgi", SPARQL, notes=("greedy",)), timings_ms={"retrieve": 5.0, "generate": 900.0})
+    if rows is not None:  # what the pipeline would say of these rows, unless a test says otherwise
+        defaults["outcome"] = Outcome.ANSWERED if rows.boolean is not None or rows.rows else Outcome.EMPTY
     defaults.update(kwargs)
     return Answer(rows=rows, **defaults)
 

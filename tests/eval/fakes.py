@@ -3,9 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, KnowledgeGraphError, NotInSnapshot
 from pipeline.eval.questions import EvalQuestion
-from pipeline.records import Answer, Example, Generation, Retrieved, Rows
+from pipeline.records import Answer, Example, Generation, Outcome, Retrieved, Rows
 
 
 def rows_of(values: list[str]) -> Rows:
@@ -39,17 +39,17 @@ class FakePipeline:
         answer = Answer(question, examples=self.examples(q), kg="fake-kg", sparql=sparql,
                         generation=Generation("fake-gen", sparql, notes=("n1",)),
                         timings_ms={"retrieve": 1.0 + n, "generate": 10.0 + n, "kg": 2.0})
-        if action == "gold":
-            answer.rows = rows_of(q.gold)
+        if action in ("gold", "wrong"):
+            answer.rows, answer.outcome = rows_of(q.gold if action == "gold" else ["nope"]), Outcome.ANSWERED
         elif action == "empty":
-            answer.rows = rows_of([])
-        elif action == "wrong":
-            answer.rows = rows_of(["nope"])
+            answer.rows, answer.outcome = rows_of([]), Outcome.EMPTY
         elif action == "snapshot":
-            answer.error = "not in snapshot: the query matches no recorded SciQA query"
+            answer.failure = NotInSnapshot("not in snapshot: the query matches no recorded SciQA query")
+            answer.outcome, answer.error = Outcome.FAILED, str(answer.failure)
         elif action == "syntax":
             answer.sparql = "SELECT ?x WHERE { ?x"
-            answer.error = "syntax error: Expected SelectQuery"
+            answer.failure = KnowledgeGraphError("syntax error: Expected SelectQuery")
+            answer.outcome, answer.error = Outcome.FAILED, str(answer.failure)
             answer.explanation = "The query was not run."
         return answer
 

@@ -51,7 +51,8 @@ def test_run_pipeline_flags_and_order(workers: int) -> None:
     by = {r.id: r for r in results}
     assert by["AQ0"].exact and by["AQ0"].system == ["a0", "b0"] and by["AQ0"].sparql
     assert by["AQ1"].empty_answer and not by["AQ1"].not_in_snapshot and by["AQ1"].f1 == 0.0
-    assert by["AQ2"].not_in_snapshot and by["AQ2"].empty_answer and by["AQ2"].error.startswith("not in snapshot")
+    assert by["AQ2"].not_in_snapshot and by["AQ2"].empty_answer and by["AQ2"].outcome == "failed"
+    assert by["AQ0"].outcome == "answered" and by["AQ1"].outcome == "empty" and not by["AQ3"].not_in_snapshot
     assert by["AQ3"].syntax_error and not by["AQ0"].syntax_error and by["AQ3"].explanation
     assert by["AQ4"].system == ["nope"] and by["AQ4"].precision == 0.0
     assert by["AQ0"].examples == [{"id": "T-AQ0", "template_id": "T01", "score": 0.9, "question": "question T-AQ0"},
@@ -65,6 +66,7 @@ def test_project_errors_become_question_errors() -> None:
     fake = FakePipeline(QUESTIONS, lambda n, q: "raise" if n == 0 else "gold")
     results = run_pipeline(QUESTIONS, fake, workers=2, progress=False)
     assert results[0].error == "GeneratorError: TGI is down" and results[0].empty_answer
+    assert results[0].outcome == "failed"
     assert all(r.exact for r in results[1:])
 
 

@@ -11,7 +11,8 @@ from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.generators.replay import ReplayGenerator
 from pipeline.generators.tgi import TGIGenerator
-from pipeline.records import Retrieved
+from pipeline.errors import GeneratorError, GeneratorTimeout
+from pipeline.records import Generation, Retrieved
 from pipeline.generators.repair import RepairingGenerator, add_missing_dots, balance_braces, check, repair_labels, unknown_names
 from pipeline.sparql.text import string_literals, syntax_errors
 from tests.generators.test_adapter import JACQUARD, MODELS
@@ -104,6 +105,31 @@ def test_a_timeout_is_not_waited_for_twice_when_the_budget_forbids(tgi: Any) -> 
     tgi.set_fault("hang")
     g = RepairingGenerator(TGIGenerator(tgi.url, timeout=0.5), retry_timeouts=False).generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "in time" in g.explanation and len(tgi.requests) == 1
+
+
+class Failing:
+    """A model that raises ``errors`` in turn, then writes GOOD."""
+
+    name = "failing"
+
+    def __init__(self, *errors: Exception) -> None:
+        self.errors = list(errors)
+        self.calls = 0
+
+    def generate(self, question: str, examples: Any) -> Generation:
+        self.calls += 1
+        if self.errors:
+            raise self.errors.pop(0)
+        return Generation(self.name, GOOD)
+
+
+def test_whether_to_ask_again_after_a_failure_depends_on_its_type_not_its_words() -> None:
+    slow = Failing(GeneratorTimeout("the model was slow"))
+    assert RepairingGenerator(slow, retry_timeouts=False).generate(QUESTION, EXAMPLES).sparql is None
+    assert slow.calls == 1
+    worded = Failing(GeneratorError("the model did not answer in time, it says"))  # a plain failure: asked again
+    assert RepairingGenerator(worded, retry_timeouts=False).generate(QUESTION, EXAMPLES).sparql == GOOD
+    assert worded.calls == 2
 
 
 def test_a_recorded_query_cannot_be_asked_again(tmp_path: Path) -> None:

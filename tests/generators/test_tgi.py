@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.sciqa import SciQA
@@ -46,12 +46,14 @@ def test_garbage_is_not_taken_for_a_query(tgi: Any) -> None:
     assert gen.sparql is None and gen.explanation
 
 
-@pytest.mark.parametrize("fault, message", [("500", "failed"), ("503", "failed"), ("bad_json", "TGI's format"),
-                                            ("hang", "did not answer in time")])
-def test_server_faults_become_generator_errors(tgi: Any, fault: str, message: str) -> None:
+@pytest.mark.parametrize("fault, message, kind", [("500", "failed", GeneratorError), ("503", "failed", GeneratorError),
+                                                  ("bad_json", "TGI's format", GeneratorError),
+                                                  ("hang", "did not answer in time", GeneratorTimeout)])
+def test_server_faults_become_generator_errors(tgi: Any, fault: str, message: str, kind: type[Exception]) -> None:
     tgi.set_fault(fault)
-    with pytest.raises(GeneratorError, match=message):
+    with pytest.raises(kind, match=message) as raised:
         TGIGenerator(tgi.url, timeout=1).generate("Which model is best on SQuAD?", EXAMPLES)
+    assert isinstance(raised.value, GeneratorTimeout) == (kind is GeneratorTimeout)
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:

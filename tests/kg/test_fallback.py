@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
+from pipeline.errors import EndpointUnreachable, KnowledgeGraphError, NotInSnapshot
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
@@ -38,5 +38,6 @@ def test_a_query_error_is_not_hidden_by_the_fallback() -> None:
 
 
 def test_unreachable_and_not_in_snapshot_says_both(sciqa: SciQA) -> None:
-    with pytest.raises(EndpointUnreachable, match="could not be reached.*not in snapshot"):
+    with pytest.raises(EndpointUnreachable, match="could not be reached.*not in snapshot") as raised:
         FallbackKG(closed_port_kg(), SnapshotKG(sciqa.all())).select("SELECT ?x WHERE { ?x ?p 'nothing' }")
+    assert isinstance(raised.value, NotInSnapshot)  # evaluation counts it as "not in snapshot"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.errors import KnowledgeGraphError
+from pipeline.errors import NotInSnapshot
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
 from pipeline.sparql.text import canonical, gate, squash
@@ -32,7 +32,7 @@ def test_a_gated_variant_with_renamed_variables_finds_the_same_answer(snapshot: 
 def test_anything_else_is_not_in_the_snapshot(snapshot: SnapshotKG, sciqa: SciQA) -> None:
     rec = sciqa.split("test")[0]
     other = rec.sparql.replace(re.findall(r'"([^"]+)"', rec.sparql)[0], "No Such Dataset")
-    with pytest.raises(KnowledgeGraphError, match="^not in snapshot"):
+    with pytest.raises(NotInSnapshot, match="^not in snapshot"):
         snapshot.select(other)
 
 
