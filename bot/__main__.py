@@ -17,7 +17,7 @@ from bot.guard import Limits, WorkerPool
 from bot.health import Health
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
-from pipeline.errors import KgqaError
+from pipeline.errors import ConfigError, KgqaError
 from pipeline.factory import build_link, build_pipeline
 from pipeline.settings import Settings
 
@@ -25,7 +25,12 @@ log = logging.getLogger("kgqa.bot")
 
 
 def main() -> int:
-    settings = Settings.from_env()
+    try:
+        settings = Settings.from_env()
+    except ConfigError as exc:  # a bad variable: one line naming it
+        logs.configure([])
+        log.error("cannot start: %s", exc)
+        return 2
     logs.configure(settings.secrets())
     if not settings.slack_bot_token:
         log.error("set SLACK_BOT_TOKEN (xoxb-...) — see README 'Running the Slack bot'")

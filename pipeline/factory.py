@@ -154,8 +154,6 @@ def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], K
     """The LLM, backed by the offline adapter (``KGQA_LLM_FALLBACK=adapter``, the default) or alone (``none``)."""
     if settings.llm_fallback == "none":
         return llm
-    if settings.llm_fallback != "adapter":
-        raise ConfigError(f"KGQA_LLM_FALLBACK must be 'adapter' or 'none', not {settings.llm_fallback!r}")
     from pipeline.generators.adapter import AdapterGenerator
     from pipeline.generators.fallback import FallbackGenerator
 
@@ -240,7 +238,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
     found = None if settings.retrieval == "plain" else form_aware(settings, base)
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
-    threshold = found.min_score if found and settings.min_similarity == Settings.min_similarity else None
+    threshold = found.min_score if found and settings.min_similarity == Settings.model_fields["min_similarity"].default else None
     from pipeline.intent.step import IntentStep
 
     graph = build_kg(settings, kg)

@@ -1,103 +1,127 @@
-"""One settings object, read from the environment (``KGQA_*``, ``SLACK_*``, ``SCIQA_DIR``) and an optional .env."""
-from __future__ import annotations
+"""One settings object, read from the environment (``KGQA_*``, ``SLACK_*``, ``SCIQA_DIR``) and an optional .env.
 
+(No ``from __future__ import annotations`` here: pydantic reads the field types at class creation.)
+
+Each setting is declared once, below: its field, environment variable, type (with allowed values) and default. Adding
+one is one line. A bad value is a ``ConfigError`` of one line naming the variable (``KGQA_SHOTS=three: ...``)."""
 import os
-from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from pipeline.errors import ConfigError
 
 ORKG_ENDPOINT = "https://orkg.org/triplestore"
 DEFAULT_MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 
-_ENV = {  # field -> environment variable
-    "home": "KGQA_HOME", "sciqa_dir": "SCIQA_DIR", "embedding_model": "KGQA_EMBEDDING_MODEL",
-    "chroma_url": "KGQA_CHROMA_URL", "collection": "KGQA_COLLECTION", "generator": "KGQA_GENERATOR",
-    "shots": "KGQA_SHOTS", "kg": "KGQA_KG", "tgi_url": "KGQA_TGI_URL", "tgi_timeout": "KGQA_TGI_TIMEOUT",
-    "max_new_tokens": "KGQA_MAX_NEW_TOKENS", "openai_url": "KGQA_OPENAI_URL", "openai_model": "KGQA_OPENAI_MODEL",
-    "openai_api_key": "KGQA_OPENAI_API_KEY", "endpoint": "KGQA_ENDPOINT", "kg_timeout": "KGQA_KG_TIMEOUT",
-    "row_cap": "KGQA_ROW_CAP", "max_question_chars": "KGQA_MAX_QUESTION_CHARS",
-    "index_splits": "KGQA_INDEX_SPLITS", "http_port": "KGQA_HTTP_PORT", "maintainers": "KGQA_MAINTAINERS",
-    "slack_bot_token": "SLACK_BOT_TOKEN", "slack_app_token": "SLACK_APP_TOKEN",
-    "slack_signing_secret": "SLACK_SIGNING_SECRET", "slack_api_url": "SLACK_API_URL",
-    "workers": "KGQA_WORKERS", "min_similarity": "KGQA_MIN_SIMILARITY", "deadline": "KGQA_DEADLINE",
-    "cache_ttl": "KGQA_CACHE_TTL", "cache_max": "KGQA_CACHE_MAX", "queue_size": "KGQA_QUEUE_SIZE",
-    "user_questions": "KGQA_USER_QUESTIONS", "user_window_s": "KGQA_USER_WINDOW_S", "http_host": "KGQA_HTTP_HOST",
-    "dedup_path": "KGQA_DEDUP_PATH", "dedup_ttl": "KGQA_DEDUP_TTL", "slack_timeout": "KGQA_SLACK_TIMEOUT",
-    "llm_fallback": "KGQA_LLM_FALLBACK", "retrieval": "KGQA_RETRIEVAL", "store_timeout": "KGQA_STORE_TIMEOUT",
-    "redis_url": "KGQA_REDIS_URL", "redis_timeout": "KGQA_REDIS_TIMEOUT",
-    "mcp_token": "KGQA_MCP_TOKEN", "mcp_host": "KGQA_MCP_HOST", "mcp_port": "KGQA_MCP_PORT",
-}
-SECRETS = ("slack_bot_token", "slack_app_token", "slack_signing_secret", "openai_api_key", "mcp_token")
+
+def _number(value: Any) -> Any:
+    """'5' -> 5, so that an environment string can be one of a few allowed numbers."""
+    return int(value) if isinstance(value, str) and value.strip().isdigit() else value
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Every knob, with defaults that work offline on a laptop."""
+def _expand(path: Path | None) -> Path | None:
+    return path.expanduser() if path is not None else None
 
-    home: Path = field(default_factory=lambda: Path.home() / ".kgqa")
-    sciqa_dir: Path | None = None
-    embedding_model: str = DEFAULT_MODEL
-    chroma_url: str = ""
-    store_timeout: float = 10.0  # seconds for one call to a Chroma server (KGQA_CHROMA_URL), opening included
-    collection: str = "sciqa_examples"
-    generator: str = ""  # "" = tgi when tgi_url is set, else adapter
-    shots: int = 3
-    kg: str = "auto"  # auto = live endpoint with snapshot fallback
-    tgi_url: str = ""
-    tgi_timeout: float = 60.0
-    max_new_tokens: int = 512
-    openai_url: str = ""
-    openai_model: str = "vicuna-13b"
-    openai_api_key: str = ""
-    endpoint: str = ORKG_ENDPOINT
-    kg_timeout: float = 30.0
-    row_cap: int = 1000
-    max_question_chars: int = 2000
-    index_splits: str = "train"
-    http_port: int = 3000
-    maintainers: str = ""
-    slack_bot_token: str = ""
-    slack_app_token: str = ""
-    slack_signing_secret: str = ""
-    slack_api_url: str = ""
-    workers: int = 4
-    min_similarity: float = 0.45
-    deadline: float = 90.0  # seconds a question may take in all
-    cache_ttl: float = 86400.0  # seconds a live-endpoint answer stays fresh; 0 turns the cache off
-    cache_max: int = 5000
-    queue_size: int = 50  # questions waiting for a worker before people are asked to come back later
-    user_questions: int = 6  # per person per window
-    user_window_s: float = 60.0
-    http_host: str = "0.0.0.0"
-    dedup_path: Path | None = None  # a SQLite file shared by replicas (one host or volume); None = in memory
-    dedup_ttl: float = 3600.0  # seconds an event id is remembered (Slack retries within minutes)
-    slack_timeout: float = 15.0  # seconds for one Slack Web API call
-    retrieval: str = "form"  # "form": form-aware re-ranking (pipeline.store.retrieval); "plain": raw cosine neighbours
-    llm_fallback: str = "adapter"  # when the LLM fails or writes no query: "adapter" answers instead, or "none"
-    redis_url: str = ""  # redis://host:6379/0 or rediss://:password@host:6380/0: state shared by replicas on many hosts
-    redis_timeout: float = 0.5  # seconds one Redis call may take before this process falls back to its own state
-    mcp_token: str = ""  # bearer token `kgqa mcp --http` requires (always beyond loopback; on loopback when set)
-    mcp_host: str = "127.0.0.1"  # where `kgqa mcp --http` listens
-    mcp_port: int = 8765
+
+Folder = Annotated[Path, AfterValidator(_expand)]
+Shots = Annotated[Literal[1, 3, 5], BeforeValidator(_number)]
+Seconds = Annotated[float, Field(gt=0)]  # a timeout: 0 would mean "never wait"
+Count = Annotated[int, Field(ge=0)]
+
+
+def env(var: str, default: Any = None, *, secret: bool = False, factory: Any = None) -> Any:
+    """A setting read from ``var``; ``secret`` keeps its value out of reprs and in ``Settings.secrets()``."""
+    if factory is not None:
+        return Field(default_factory=factory, validation_alias=var, repr=not secret)
+    return Field(default, validation_alias=var, repr=not secret)
+
+
+class Settings(BaseSettings):
+    """Every knob, with defaults that work offline on a laptop. ``Settings(...)`` takes exactly what it is given;
+    ``Settings.from_env()`` reads the environment and .env (once, at the edge: the CLI and the bot)."""
+
+    model_config = SettingsConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True,
+                                      validate_default=False)
+
+    home: Folder = env("KGQA_HOME", factory=lambda: Path.home() / ".kgqa")
+    sciqa_dir: Folder | None = env("SCIQA_DIR")
+    embedding_model: str = env("KGQA_EMBEDDING_MODEL", DEFAULT_MODEL)
+    chroma_url: str = env("KGQA_CHROMA_URL", "")
+    store_timeout: Seconds = env("KGQA_STORE_TIMEOUT", 10.0)  # one call to a Chroma server, opening included
+    collection: str = env("KGQA_COLLECTION", "sciqa_examples")
+    generator: str = env("KGQA_GENERATOR", "")  # "" = tgi when tgi_url is set, else adapter
+    shots: Shots = env("KGQA_SHOTS", 3)
+    kg: str = env("KGQA_KG", "auto")  # auto = live endpoint with snapshot fallback
+    tgi_url: str = env("KGQA_TGI_URL", "")
+    tgi_timeout: Seconds = env("KGQA_TGI_TIMEOUT", 60.0)
+    max_new_tokens: Annotated[int, Field(ge=1)] = env("KGQA_MAX_NEW_TOKENS", 512)
+    openai_url: str = env("KGQA_OPENAI_URL", "")
+    openai_model: str = env("KGQA_OPENAI_MODEL", "vicuna-13b")
+    openai_api_key: str = env("KGQA_OPENAI_API_KEY", "", secret=True)
+    endpoint: str = env("KGQA_ENDPOINT", ORKG_ENDPOINT)
+    kg_timeout: Seconds = env("KGQA_KG_TIMEOUT", 30.0)
+    row_cap: Annotated[int, Field(ge=1)] = env("KGQA_ROW_CAP", 1000)
+    max_question_chars: Annotated[int, Field(ge=1)] = env("KGQA_MAX_QUESTION_CHARS", 2000)
+    index_splits: str = env("KGQA_INDEX_SPLITS", "train")
+    http_port: Annotated[int, Field(ge=0, le=65535)] = env("KGQA_HTTP_PORT", 3000)
+    maintainers: str = env("KGQA_MAINTAINERS", "")
+    slack_bot_token: str = env("SLACK_BOT_TOKEN", "", secret=True)
+    slack_app_token: str = env("SLACK_APP_TOKEN", "", secret=True)
+    slack_signing_secret: str = env("SLACK_SIGNING_SECRET", "", secret=True)
+    slack_api_url: str = env("SLACK_API_URL", "")
+    workers: Annotated[int, Field(ge=1)] = env("KGQA_WORKERS", 4)
+    min_similarity: float = env("KGQA_MIN_SIMILARITY", 0.45)
+    deadline: Annotated[float, Field(ge=0)] = env("KGQA_DEADLINE", 90.0)  # seconds a question may take in all
+    cache_ttl: Annotated[float, Field(ge=0)] = env("KGQA_CACHE_TTL", 86400.0)  # 0 turns the answer cache off
+    cache_max: Count = env("KGQA_CACHE_MAX", 5000)
+    queue_size: Count = env("KGQA_QUEUE_SIZE", 50)  # questions waiting for a worker before people are turned away
+    user_questions: Annotated[int, Field(ge=1)] = env("KGQA_USER_QUESTIONS", 6)  # per person per window
+    user_window_s: Seconds = env("KGQA_USER_WINDOW_S", 60.0)
+    http_host: str = env("KGQA_HTTP_HOST", "0.0.0.0")
+    dedup_path: Folder | None = env("KGQA_DEDUP_PATH")  # a SQLite file shared by replicas; None = in memory
+    dedup_ttl: Seconds = env("KGQA_DEDUP_TTL", 3600.0)  # seconds an event id is remembered
+    slack_timeout: Seconds = env("KGQA_SLACK_TIMEOUT", 15.0)
+    retrieval: Literal["form", "plain"] = env("KGQA_RETRIEVAL", "form")  # plain: raw cosine neighbours
+    llm_fallback: Literal["adapter", "none"] = env("KGQA_LLM_FALLBACK", "adapter")
+    redis_url: str = env("KGQA_REDIS_URL", "")  # redis://host:6379/0: state shared by replicas on many hosts
+    redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
+    mcp_token: str = env("KGQA_MCP_TOKEN", "", secret=True)  # bearer token `kgqa mcp --http` requires
+    mcp_host: str = env("KGQA_MCP_HOST", "127.0.0.1")  # where `kgqa mcp --http` listens
+    mcp_port: Annotated[int, Field(ge=0, le=65535)] = env("KGQA_MCP_PORT", 8765)
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"), **overrides: Any) -> Settings:
-        """Read the environment (and a .env file, whose values the environment overrides)."""
+    def settings_customise_sources(cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+                                   **_: PydanticBaseSettingsSource) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only what the constructor is given: the environment is read by ``from_env``, never behind a caller."""
+        return (init_settings,)
+
+    @classmethod
+    def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"),
+                 **overrides: Any) -> "Settings":
+        """Read the environment (and a .env file, whose values the environment overrides); ``overrides`` (field
+        names) win over both. Blank variables count as unset."""
         values: dict[str, str] = {}
         if dotenv is not None and dotenv.is_file():
             values.update(_read_dotenv(dotenv))
         values.update(os.environ if env is None else env)
-        kwargs: dict[str, Any] = {}
-        types = {f.name: f.type for f in fields(cls)}
-        for name, var in _ENV.items():
-            raw = values.get(var, "").strip()
-            if raw:
-                kwargs[name] = _convert(raw, str(types[name]))
-        kwargs.update({k: v for k, v in overrides.items() if v is not None})
-        return cls(**kwargs)
+        given: dict[str, Any] = {var: values[var].strip() for var in variables().values()
+                                 if (values.get(var) or "").strip()}
+        given.update({variables().get(k, k): v for k, v in overrides.items() if v is not None})
+        return cls._checked(given)
 
-    def with_(self, **changes: Any) -> Settings:
-        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+    def with_(self, **changes: Any) -> "Settings":
+        """A copy with ``changes`` (field names; None leaves a field as it is), checked like the environment."""
+        return self._checked({**self.model_dump(), **{k: v for k, v in changes.items() if v is not None}})
+
+    @classmethod
+    def _checked(cls, values: dict[str, Any]) -> "Settings":
+        try:
+            return cls(**values)
+        except ValidationError as exc:
+            raise ConfigError(_one_line(exc)) from None
 
     @property
     def chroma_path(self) -> Path:
@@ -112,29 +136,35 @@ class Settings:
         return frozenset(m.strip() for m in self.maintainers.split(",") if m.strip())
 
     def secrets(self) -> list[str]:
-        """The secret values set, so that logs and replies can be scrubbed of them."""
+        """The secret values set (and a password in KGQA_REDIS_URL), so that logs and replies can be scrubbed."""
         from urllib.parse import urlsplit
 
-        values = [v for v in (getattr(self, n) for n in SECRETS) if v]
+        values = [v for name, f in type(self).model_fields.items() if not f.repr and (v := getattr(self, name))]
         return values + [p for p in (urlsplit(self.redis_url).password,) if p]
 
-    def __repr__(self) -> str:  # never print a token
+    def __repr_args__(self) -> Any:  # the Redis URL without its password
         from pipeline.shared.link import masked
 
-        shown = {f.name: ("***" if f.name in SECRETS and getattr(self, f.name) else getattr(self, f.name))
-                 for f in fields(self)}
-        shown["redis_url"] = masked(self.redis_url)
-        return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in shown.items()) + ")"
+        for name, value in super().__repr_args__():
+            yield name, masked(value) if name == "redis_url" else value
 
 
-def _convert(raw: str, type_name: str) -> Any:
-    if "Path" in type_name:
-        return Path(raw).expanduser()
-    if type_name == "int":
-        return int(raw)
-    if type_name == "float":
-        return float(raw)
-    return raw
+def variables() -> dict[str, str]:
+    """Field name -> environment variable, for every setting."""
+    return {name: str(f.validation_alias) for name, f in Settings.model_fields.items()}
+
+
+def _one_line(exc: ValidationError) -> str:
+    """'KGQA_SHOTS=three: input should be 1, 3 or 5' (several problems joined by '; ')."""
+    names = variables()
+    problems = []
+    for error in exc.errors(include_url=False):
+        where = str(error["loc"][0]) if error["loc"] else "settings"
+        var = names.get(where, where)
+        shown = str(error.get("input", ""))[:60]
+        message = str(error["msg"])
+        problems.append(f"{var}={shown}: {message[:1].lower()}{message[1:]}")
+    return "; ".join(problems)
 
 
 def _read_dotenv(path: Path) -> dict[str, str]:

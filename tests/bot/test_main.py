@@ -80,3 +80,16 @@ def test_main_says_so_when_slack_cannot_be_reached(clean_env: None, monkeypatch:
     err = capsys.readouterr().err
     assert "cannot reach Slack's Web API" in err and "Connection refused" in err and "Traceback" not in err
     assert "never-printed" not in err
+
+
+@pytest.mark.parametrize("var, value", [("KGQA_SHOTS", "three"), ("KGQA_RETRIEVAL", "typo"),
+                                        ("KGQA_LLM_FALLBACK", "x")])
+def test_main_says_which_setting_is_wrong_in_one_line(clean_env: None, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str], var: str,
+                                                      value: str) -> None:
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-never-printed")
+    monkeypatch.setenv(var, value)
+    assert main() == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and f"cannot start: {var}={value}: input should be " in lines[0]
+    assert "xoxb-never-printed" not in lines[0]
