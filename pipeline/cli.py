@@ -12,6 +12,7 @@ from pipeline import textview
 from pipeline.store.connection import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_store, form_aware
+from pipeline.registry import generator_names, kg_names
 from pipeline.sparql.text import parses
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
@@ -226,9 +227,8 @@ def parser() -> argparse.ArgumentParser:
     ask = sub.add_parser("ask", help="answer a question")
     ask.add_argument("question")
     ask.add_argument("--shots", type=int, choices=(1, 3, 5))
-    ask.add_argument("--generator", help="tgi, openai, adapter or replay:PATH (default: tgi if KGQA_TGI_URL is set)")
-    ask.add_argument("--kg", help="endpoint URL, RDF file/folder, 'local' (the `kgqa kg load` store), 'sciqa' "
-                                  "(rebuilt from SciQA), 'snapshot', or 'auto' (default)")
+    ask.add_argument("--generator", help=f"{generator_names()} (default: tgi if KGQA_TGI_URL is set, else adapter)")
+    ask.add_argument("--kg", help=f"{kg_names()} (default: auto)")
     ask.add_argument("--json", action="store_true")
     ask.add_argument("--chart", metavar="FILE.png", help="write the leaderboard's bar chart (rankings) to FILE.png")
     ask.set_defaults(func=cmd_ask)
@@ -240,7 +240,7 @@ def parser() -> argparse.ArgumentParser:
     talk.set_defaults(func=cmd_chat)
     sp = sub.add_parser("sparql", help="run a read-only SPARQL query")
     sp.add_argument("query")
-    sp.add_argument("--kg")
+    sp.add_argument("--kg", help=f"{kg_names()} (default: auto)")
     sp.add_argument("--json", action="store_true")
     sp.set_defaults(func=cmd_sparql)
     lk = sub.add_parser("lookup", help="the stored question->SPARQL pairs most similar to TEXT")

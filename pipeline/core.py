@@ -48,8 +48,7 @@ def _probe(part: str, obj: Any, timeout: float, found: dict[str, tuple[Any, floa
     """One health probe; its value (pairs, reachable) or the exception it raised, and how long it took."""
     started = time.monotonic()
     try:
-        ping = getattr(obj, "ping", None)
-        value: Any = obj.count() if part == "store" else (ping(timeout) if ping else True)
+        value: Any = obj.count() if part == "store" else obj.ping(timeout)
     except Exception as exc:  # a probe reports, it does not raise
         value = exc
     found[part] = (value, (time.monotonic() - started) * 1000)
@@ -93,7 +92,7 @@ class Pipeline:
 
     def health(self, timeout: float = 2.0) -> dict[str, dict[str, Any]]:
         """Cheap reachability probes, side by side, each cut off after ``timeout`` s: the store counts its pairs; the
-        generator and the KG answer their ``ping`` (a part without one is local, with nothing to reach)."""
+        generator and the KG answer their ``ping``; ``remote`` says whether there is a server behind it."""
         parts: dict[str, Any] = {"store": self.store, "generator": self.generator, "kg": self.kg}
         found: dict[str, tuple[Any, float]] = {}
         threads = [threading.Thread(target=_probe, args=(part, obj, timeout, found), daemon=True,
@@ -112,7 +111,7 @@ class Pipeline:
             elif part == "store":
                 report.update(ok=bool(value), pairs=int(value))
             else:
-                report.update(ok=bool(value), remote=hasattr(obj, "ping"))
+                report.update(ok=bool(value), remote=bool(getattr(obj, "remote", False)))
             out[part] = report
         return out
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -11,6 +12,7 @@ from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph
 from pipeline.records import Example
+from pipeline.registry import GeneratorKind, KGKind, Wiring, generator_kind, kg_kind, register_generator, register_kg
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
@@ -21,9 +23,6 @@ if TYPE_CHECKING:
     from pipeline.matching.forms import Labels
     from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import FormAwareStore, Knowledge
-
-GENERATORS = ("tgi", "openai", "adapter", "replay:PATH", "repair:replay:PATH")
-
 
 @lru_cache(maxsize=4)
 def _sciqa(root: Path | None, home: Path) -> SciQA:
@@ -87,25 +86,21 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
                     min_similarity: float | None = None) -> Generator:
-    """The named generator. ``knowledge`` (the stored pairs' forms, labels and vocabulary) helps the adapter fill
-    labels and the repair step check an LLM's query; ``min_similarity`` (the retriever's calibrated threshold)
-    replaces the setting's default. LLM generators (and ``repair:replay:PATH``) are wrapped in the repair step, then
-    backed by the adapter (``KGQA_LLM_FALLBACK``)."""
-    name = resolve_generator_name(settings, name)
+    """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
+    helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the retriever's
+    calibrated threshold) replaces the setting's default. A language model (``llm`` in its registration, and
+    ``repair:GENERATOR``) is wrapped in the repair step, then backed by the adapter (``KGQA_LLM_FALLBACK``)."""
+    spec = resolve_generator_name(settings, name)
+    kind, argument = generator_kind(spec)
     threshold = settings.min_similarity if min_similarity is None else min_similarity
-    if name == "adapter":
-        from pipeline.generators.adapter import AdapterGenerator
+    part = kind.build(Wiring(settings, argument, knowledge, threshold))
+    if not kind.llm:
+        return part
+    from pipeline.generators.repair import RepairingGenerator
 
-        return AdapterGenerator(threshold, knowledge)
-    if name in ("tgi", "openai") or name.startswith("repair:"):
-        from pipeline.generators.repair import RepairingGenerator
-
-        repaired = RepairingGenerator(_llm(settings, name.removeprefix("repair:")),
-                                      _vocabulary_of(knowledge), _labels_of(knowledge),
-                                      retry_timeouts=2 * settings.tgi_timeout < settings.deadline,
-                                      name=name if name.startswith("repair:") else "")
-        return _with_fallback(settings, repaired, knowledge, threshold)
-    return _llm(settings, name)
+    repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
+                                  retry_timeouts=2 * settings.tgi_timeout < settings.deadline, name=spec)
+    return _with_fallback(settings, repaired, knowledge, threshold)
 
 
 def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
@@ -122,31 +117,52 @@ def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels
     return lambda: get().labels
 
 
-def _llm(settings: Settings, name: str) -> Generator:
-    """A language model's generator as it is (or a recorded one)."""
-    if name == "tgi":
-        if not settings.tgi_url:
-            raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
-        from pipeline.generators.tgi import TGIGenerator
+def _tgi(w: Wiring) -> Generator:
+    if not w.settings.tgi_url:
+        raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
+    from pipeline.generators.tgi import TGIGenerator
 
-        return TGIGenerator(settings.tgi_url, settings.tgi_timeout, settings.max_new_tokens)
-    if name == "openai":
-        url = settings.openai_url or (settings.tgi_url.rstrip("/") + "/v1" if settings.tgi_url else "")
-        if not url:
-            raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
-        from pipeline.generators.openai import OpenAIGenerator
+    return TGIGenerator(w.settings.tgi_url, w.settings.tgi_timeout, w.settings.max_new_tokens)
 
-        return OpenAIGenerator(url, settings.openai_model, settings.openai_api_key, settings.tgi_timeout,
-                               settings.max_new_tokens)
-    if name.startswith("replay:"):
-        from pipeline.generators.replay import ReplayGenerator
 
-        data = sciqa(settings)
-        texts = {r.id: r.question for r in data.all()}
-        for phase in ("dev", "final"):
-            texts.update(dict(data.challenge(phase)))
-        return ReplayGenerator(Path(name.split(":", 1)[1]), texts)
-    raise ConfigError(f"unknown generator {name!r}; choose one of {', '.join(GENERATORS)}")
+def _openai(w: Wiring) -> Generator:
+    s = w.settings
+    url = s.openai_url or (s.tgi_url.rstrip("/") + "/v1" if s.tgi_url else "")
+    if not url:
+        raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
+    from pipeline.generators.openai import OpenAIGenerator
+
+    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, s.tgi_timeout, s.max_new_tokens)
+
+
+def _adapter(w: Wiring) -> Generator:
+    from pipeline.generators.adapter import AdapterGenerator
+
+    return AdapterGenerator(w.threshold, w.knowledge)
+
+
+def _replay(w: Wiring) -> Generator:
+    from pipeline.generators.replay import ReplayGenerator
+
+    data = sciqa(w.settings)
+    texts = {r.id: r.question for r in data.all()}
+    for phase in ("dev", "final"):
+        texts.update(dict(data.challenge(phase)))
+    return ReplayGenerator(Path(w.argument), texts)
+
+
+def _repair(w: Wiring) -> Generator:
+    """Another generator as it is; its registration (``llm``) puts the repair step around it."""
+    kind, argument = generator_kind(w.argument)
+    return kind.build(replace(w, argument=argument))
+
+
+register_generator(GeneratorKind("tgi", _tgi, "Vicuna via Text Generation Inference (KGQA_TGI_URL)", llm=True))
+register_generator(GeneratorKind("openai", _openai, "any OpenAI-compatible chat server (KGQA_OPENAI_URL)", llm=True))
+register_generator(GeneratorKind("adapter", _adapter, "offline: the nearest stored query, its labels refilled"))
+register_generator(GeneratorKind("replay", _replay, "a recorded [{\"id\", \"sparql\"}] file", argument="PATH"))
+register_generator(GeneratorKind("repair", _repair, "another generator, checked and re-asked by the repair step",
+                                 argument="GENERATOR", llm=True))
 
 
 def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
@@ -161,30 +177,44 @@ def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], K
 
 
 def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
+    """The KG for a target (see ``pipeline.registry``): a registered name, an endpoint URL, an RDF file or folder."""
     target = target or settings.kg
-    if target == "snapshot":
-        return _snapshot(settings)
-    if target == "sciqa":
-        return _sciqa_graph(settings)
-    if target == "auto":
-        from pipeline.kg.fallback import FallbackKG
-        from pipeline.kg.lazy import LazyKG
+    return kg_kind(target).build(settings, target)
 
-        # built at the first query the endpoint cannot answer, not when the bot starts
-        return FallbackKG(_endpoint(settings, settings.endpoint), LazyKG("sciqa", lambda: _sciqa_graph(settings)))
-    if target.startswith(("http://", "https://")):
-        return _endpoint(settings, target)
+
+def _auto(settings: Settings, target: str) -> KnowledgeGraph:
+    from pipeline.kg.fallback import FallbackKG
+    from pipeline.kg.lazy import LazyKG
+
+    # built at the first query the endpoint cannot answer, not when the bot starts
+    return FallbackKG(_endpoint(settings, settings.endpoint), LazyKG("sciqa", lambda: _sciqa_graph(settings)))
+
+
+def _local(settings: Settings, target: str) -> KnowledgeGraph:
     from pipeline.kg.local import LocalKG
 
-    if target == "local":
-        if not settings.kg_store.is_dir():
-            raise ConfigError(f"no local store at {settings.kg_store}: load a dump with `kgqa kg load FILE|URL`")
-        return LocalKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
-    path = Path(target).expanduser()
-    if not path.exists():
-        raise ConfigError(f"unknown KG target {target!r}: give an endpoint URL, an RDF file or folder, 'local', "
-                          "'sciqa' or 'snapshot'")
-    return LocalKG(path, row_cap=settings.row_cap)
+    if not settings.kg_store.is_dir():
+        raise ConfigError(f"no local store at {settings.kg_store}: load a dump with `kgqa kg load FILE|URL`")
+    return LocalKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
+
+
+def _rdf(settings: Settings, target: str) -> KnowledgeGraph:
+    from pipeline.kg.local import LocalKG
+
+    return LocalKG(Path(target).expanduser(), row_cap=settings.row_cap)
+
+
+def _is_url(target: str) -> bool:
+    return target.startswith(("http://", "https://"))
+
+
+register_kg(KGKind("url", lambda s, target: _endpoint(s, target), "an endpoint URL", accepts=_is_url))
+register_kg(KGKind("rdf", _rdf, "an RDF file or folder", accepts=lambda target: Path(target).expanduser().exists()))
+register_kg(KGKind("auto", _auto, "the live endpoint (KGQA_ENDPOINT), the graph rebuilt from SciQA when it cannot "
+                                  "be reached"))
+register_kg(KGKind("local", _local, "the store `kgqa kg load` built under $KGQA_HOME/kg"))
+register_kg(KGKind("sciqa", lambda s, target: _sciqa_graph(s), "an RDF graph rebuilt from SciQA's queries and answers"))
+register_kg(KGKind("snapshot", lambda s, target: _snapshot(s), "SciQA's answers recorded from ORKG in early 2023"))
 
 
 def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
@@ -238,7 +268,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
     found = None if settings.retrieval == "plain" else form_aware(settings, base)
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
-    threshold = found.min_score if found and settings.min_similarity == Settings.model_fields["min_similarity"].default else None
+    unchanged = settings.min_similarity == Settings.model_fields["min_similarity"].default
+    threshold = found.min_score if found and unchanged else None
     from pipeline.intent.step import IntentStep
 
     graph = build_kg(settings, kg)

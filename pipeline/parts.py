@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from pipeline.records import Example, Generation, Retrieved, Review, Rows
 
@@ -34,6 +34,22 @@ class Generator(Protocol):
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation: ...
 
+    def ping(self, timeout: float = 2.0) -> bool:
+        """Whether what it needs (a model server) answers within ``timeout`` s; a local part is always ready."""
+        ...
+
+
+@runtime_checkable
+class Reaskable(Protocol):
+    """A language model that can be asked again in the same conversation (the repair step's second try); its prompt
+    format is its own business."""
+
+    def complete(self, prompt: str) -> str: ...
+
+    def follow_up(self, first: Generation, ask: str) -> str:
+        """The prompt that goes on from ``first`` (its prompt and the model's reply) with the user's ``ask``."""
+        ...
+
 
 class KnowledgeGraph(Protocol):
     """Runs read-only SPARQL queries (SELECT/ASK); the query arrives already gated and prefixed."""
@@ -41,6 +57,10 @@ class KnowledgeGraph(Protocol):
     name: str
 
     def select(self, query: str) -> Rows: ...
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        """Whether the graph answers within ``timeout`` s; a local graph is always ready."""
+        ...
 
 
 class IntentReview(Protocol):

@@ -44,6 +44,9 @@ class RecordingKG:
             raise self.error
         return self.rows
 
+    def ping(self, timeout: float = 2.0) -> bool:
+        return True
+
 
 def failing_kg(message: str = "the endpoint rejected the query") -> RecordingKG:
     return RecordingKG(error=KnowledgeGraphError(message))
@@ -62,6 +65,9 @@ class RecordingProxy:
         with self._lock:
             self.queries.append(query)
         return self.inner.select(query)
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        return self.inner.ping(timeout)
 
 
 class Clock:

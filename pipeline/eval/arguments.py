@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pipeline.registry import generator_names, kg_names
+
 DEFAULT_WORKERS = 2
 
 
@@ -13,9 +15,9 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
                         help="question set: the challenge's dev/final 200, a SciQA split, or a JSON file")
     parser.add_argument("--answers", type=Path, metavar="FILE",
                         help='score a recorded answers file [{"id", "answer": [...]}] as it is (no generation)')
-    parser.add_argument("--generator", help="tgi | openai | adapter | replay:PATH")
+    parser.add_argument("--generator", help=generator_names())
     parser.add_argument("--shots", type=int, help="examples per prompt (1, 3 or 5); with --answers, only labels the run")
-    parser.add_argument("--kg", help="snapshot | endpoint URL | RDF file or folder")
+    parser.add_argument("--kg", help=kg_names())
     parser.add_argument("--report", type=Path, metavar="DIR", help="write report.json, report.md and f1.png here")
     parser.add_argument("--compare", nargs="+", type=Path, metavar="DIR", help="print these runs side by side")
     parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="questions asked concurrently")

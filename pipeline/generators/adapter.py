@@ -29,6 +29,10 @@ class AdapterGenerator:
         self.min_similarity = min_similarity
         self.knowledge = knowledge
 
+    def ping(self, timeout: float = 2.0) -> bool:
+        """Nothing to reach."""
+        return True
+
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         text = tidy(question)
         usable = [r for r in examples if parses(r.example.sparql)]  # a stored query that does not parse is never filled

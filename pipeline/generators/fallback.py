@@ -42,12 +42,12 @@ class FallbackGenerator:
         return self._instead(question, examples, why, first)
 
     def ping(self, timeout: float = 2.0) -> bool:
-        """The LLM server's reachability, through any wrappers (``inner``) around it; the adapter needs nothing."""
-        part: object = self.primary
-        while not hasattr(part, "ping") and hasattr(part, "inner"):
-            part = part.inner
-        probe = getattr(part, "ping", None)
-        return bool(probe(timeout)) if probe else True
+        """The LLM server's reachability; the adapter needs nothing."""
+        return self.primary.ping(timeout)
+
+    @property
+    def remote(self) -> bool:
+        return bool(getattr(self.primary, "remote", False))
 
     def _instead(self, question: str, examples: Sequence[Retrieved], why: str,
                  first: Generation | None) -> Generation:

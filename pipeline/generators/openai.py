@@ -13,6 +13,7 @@ class OpenAIGenerator:
     """The paper's prompt as one user message; the server applies the model's own chat template."""
 
     name = "openai"
+    remote = True
 
     def __init__(self, url: str, model: str = "", api_key: str = "", timeout: float = 60.0,
                  max_new_tokens: int = 512, stream: bool = True) -> None:
@@ -44,3 +45,7 @@ class OpenAIGenerator:
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         prompt = few_shot(question, examples)
         return interpret(self.complete(prompt), self.name, prompt)
+
+    def follow_up(self, first: Generation, ask: str) -> str:
+        """One user message again (the server applies the chat template): the first prompt, the reply, the ask."""
+        return f"{first.prompt}\nYour answer was:\n{first.raw.strip()}\n{ask}"

@@ -11,8 +11,8 @@ from dataclasses import dataclass, replace
 from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.matching.forms import Labels
 from pipeline.generators.reply import interpret
-from pipeline.parts import Generator
-from pipeline.generators.prompt import NOTE, vicuna
+from pipeline.parts import Generator, Reaskable
+from pipeline.generators.prompt import NOTE
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
@@ -170,8 +170,11 @@ class RepairingGenerator:
 
     def ping(self, timeout: float = 2.0) -> bool:
         """The wrapped model's reachability."""
-        probe = getattr(self.inner, "ping", None)
-        return bool(probe(timeout)) if probe else True
+        return self.inner.ping(timeout)
+
+    @property
+    def remote(self) -> bool:
+        return bool(getattr(self.inner, "remote", False))
 
     def _attempt(self, call: Callable[[], Generation], failures: list[str | GeneratorError]) -> Generation | None:
         try:
@@ -182,19 +185,15 @@ class RepairingGenerator:
 
     def _again(self, question: str, examples: Sequence[Retrieved], first: Generation | None,
                failure: str) -> Generation:
-        complete = getattr(self.inner, "complete", None)
-        if first is None or not first.sparql or not callable(complete):
-            if first is not None and not callable(complete):
+        model = self.inner
+        if first is None or not first.sparql or not isinstance(model, Reaskable):
+            if first is not None and not isinstance(model, Reaskable):
                 raise GeneratorError("the recorded generator cannot be asked again")
             return self.inner.generate(question, examples)
         ask = (f"That query does not parse ({failure}). Write the corrected SPARQL query for the same question.\n"
                f"{NOTE}")
-        if self.inner.name == "tgi":  # Vicuna's conversation goes on
-            start = first.prompt if first.prompt.rstrip().endswith("ASSISTANT:") else vicuna(first.prompt)
-            prompt = f"{start} {first.raw.strip()}</s>USER: {ask} ASSISTANT:"
-        else:
-            prompt = f"{first.prompt}\nYour answer was:\n{first.raw.strip()}\n{ask}"
-        return interpret(complete(prompt), self.name, prompt)
+        prompt = model.follow_up(first, ask)
+        return interpret(model.complete(prompt), self.name, prompt)
 
     def _checked(self, g: Generation, question: str, failures: list[str | GeneratorError],
                  before: tuple[str, ...] = ()) -> Generation | None:

@@ -25,6 +25,10 @@ class ReplayGenerator:
             raise ConfigError(f"cannot read the replay file {path}: expected [{{\"id\", \"sparql\"}}]") from exc
         self.by_question = {_key(questions[i]): q for i, q in recorded.items() if i in questions}
 
+    def ping(self, timeout: float = 2.0) -> bool:
+        """Nothing to reach."""
+        return True
+
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         sparql = self.by_question.get(_key(question))
         if sparql is None:

@@ -19,6 +19,7 @@ class TGIGenerator:
     """Greedy decoding on a TGI server (the paper's setting)."""
 
     name = "tgi"
+    remote = True  # a server to reach (health reports say so)
 
     def __init__(self, url: str, timeout: float = 60.0, max_new_tokens: int = 512, retries: int = RETRIES) -> None:
         from text_generation import Client
@@ -53,6 +54,11 @@ class TGIGenerator:
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         prompt = vicuna(few_shot(question, examples))
         return interpret(self.complete(prompt), self.name, prompt)
+
+    def follow_up(self, first: Generation, ask: str) -> str:
+        """Vicuna's conversation goes on: its reply closed with ``</s>``, then the next USER turn."""
+        start = first.prompt if first.prompt.rstrip().endswith("ASSISTANT:") else vicuna(first.prompt)
+        return f"{start} {first.raw.strip()}</s>USER: {ask} ASSISTANT:"
 
 
 def transient(exc: BaseException) -> bool:

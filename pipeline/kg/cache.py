@@ -100,9 +100,12 @@ class CachedKG:
         self.answers.put(self.name, key, rows)
         return rows
 
-    def ping(self, timeout: float | None = None) -> bool:
-        probe = getattr(self.inner, "ping", None)
-        return bool(probe(timeout)) if probe else True
+    def ping(self, timeout: float = 2.0) -> bool:
+        return self.inner.ping(timeout)
+
+    @property
+    def remote(self) -> bool:
+        return bool(getattr(self.inner, "remote", False))
 
 
 def _join(*parts: str) -> str:

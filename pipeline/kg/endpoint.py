@@ -60,6 +60,8 @@ class EndpointKG:
             bindings = bindings[:self.row_cap]
         return Rows(rows.vars, bindings, None, self.url, caveat)
 
+    remote = True
+
     def ping(self, timeout: float | None = None) -> bool:
         """True when the endpoint answers a trivial query (within ``timeout`` s, default the query timeout)."""
         try:

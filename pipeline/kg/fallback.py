@@ -31,7 +31,10 @@ class FallbackKG:
                 raise kind(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") from exc
             return replace(rows, caveat=f"{exc}. Showing the answer {rows.caveat}")
 
-    def ping(self, timeout: float | None = None) -> bool:
+    def ping(self, timeout: float = 2.0) -> bool:
         """The primary's reachability; the fallback is local."""
-        probe = getattr(self.primary, "ping", None)
-        return bool(probe(timeout)) if probe else True
+        return self.primary.ping(timeout)
+
+    @property
+    def remote(self) -> bool:
+        return bool(getattr(self.primary, "remote", False))

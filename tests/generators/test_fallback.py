@@ -8,6 +8,7 @@ import pytest
 from pipeline.errors import ConfigError, GeneratorError
 from pipeline.factory import build_generator
 from pipeline.generators.fallback import BY_ADAPTER, FallbackGenerator
+from pipeline.generators.repair import RepairingGenerator
 from pipeline.records import Example, Generation, Retrieved
 from pipeline.settings import Settings
 
@@ -27,6 +28,9 @@ class Scripted:
         if isinstance(self.result, Exception):
             raise self.result
         return self.result
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        return True
 
 
 ADAPTED = Generation("adapter", "SELECT ?m WHERE { ?m ?p 'SQuAD' }", notes=("filled 'SQuAD'",))
@@ -66,18 +70,14 @@ def test_when_neither_writes_a_query_both_reasons_are_told() -> None:
 
 
 def test_ping_reaches_the_server_through_wrappers() -> None:
-    class Server:
-        name = "tgi"
+    class Server(Scripted):
+        remote = True
 
-        def ping(self, timeout: float) -> bool:
+        def ping(self, timeout: float = 2.0) -> bool:
             return timeout == 0.5
 
-    class Wrapper:
-        name = "tgi"
-        inner = Server()
-
-    assert FallbackGenerator(Wrapper(), Scripted("adapter", ADAPTED)).ping(0.5) is True  # type: ignore[arg-type]
-    assert FallbackGenerator(Scripted("x", ADAPTED), Scripted("adapter", ADAPTED)).ping() is True
+    wrapped = FallbackGenerator(RepairingGenerator(Server("tgi", ADAPTED)), Scripted("adapter", ADAPTED))
+    assert wrapped.ping(0.5) is True and wrapped.ping(1.0) is False and wrapped.remote
 
 
 def test_the_factory_backs_llms_with_the_adapter_unless_told_not_to(settings: Settings) -> None:

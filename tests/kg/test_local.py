@@ -14,10 +14,12 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
+from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.kg.local import LocalKG
 from pipeline.records import Rows
 from pipeline.sparql.text import add_prefixes
+from tests.fakes import RecordingKG
 from tests.servers import orkg_fixture as fx
 
 Row = tuple[str, ...]
@@ -238,3 +240,14 @@ def test_bad_sources_are_config_errors(tmp_path: Path) -> None:
     (tmp_path / "bad.ttl").write_text("this is not turtle")
     with pytest.raises(ConfigError, match="cannot read RDF from .*bad.ttl"):
         LocalKG(tmp_path / "bad.ttl")
+
+
+def test_a_local_graph_reports_healthy(local_kg: LocalKG) -> None:
+    """/healthz called LocalKG.ping(timeout) on a ping that took none, and reported a local graph as degraded."""
+    class Store:
+        def count(self) -> int:
+            return 1
+
+    assert local_kg.ping(0.5) is True
+    report = Pipeline(Store(), RecordingKG(), local_kg).health(timeout=1.0)  # type: ignore[arg-type]
+    assert report["kg"]["ok"] is True and report["kg"]["remote"] is False and "error" not in report["kg"]

@@ -1,0 +1,99 @@
+"""Generators and knowledge-graph backends by name, one registration each (as simonw/llm's ``register_models``).
+
+The factory registers the built-in parts; a new one is a builder and one ``register_generator``/``register_kg`` call.
+Help texts and "unknown name" errors are written from what is registered. What differs between generators is an
+attribute of the registration (``llm``: wrapped in the repair step and backed by the offline adapter), never a check
+on a name."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pipeline.errors import ConfigError
+from pipeline.parts import Generator, KnowledgeGraph
+
+if TYPE_CHECKING:
+    from pipeline.settings import Settings
+    from pipeline.store.retrieval import Knowledge
+
+
+@dataclass(frozen=True)
+class Wiring:
+    """What a generator builder may use besides the settings: the text after ``name:`` (e.g. a path), the stored
+    pairs' forms, labels and vocabulary, and the retriever's calibrated similarity threshold."""
+
+    settings: Settings
+    argument: str = ""
+    knowledge: Callable[[], Knowledge] | None = None
+    threshold: float = 0.45
+
+
+@dataclass(frozen=True)
+class GeneratorKind:
+    name: str
+    build: Callable[[Wiring], Generator]
+    help: str
+    argument: str = ""  # e.g. "PATH": the generator is named "name:PATH"
+    llm: bool = False  # a language model: checked and re-asked by the repair step, backed by the adapter
+
+
+@dataclass(frozen=True)
+class KGKind:
+    name: str
+    build: Callable[[Settings, str], KnowledgeGraph]  # (settings, the target as given)
+    help: str
+    accepts: Callable[[str], bool] | None = None  # targets that are not this name (a URL, a path)
+
+
+_GENERATORS: dict[str, GeneratorKind] = {}
+_KGS: dict[str, KGKind] = {}
+
+
+def register_generator(kind: GeneratorKind) -> None:
+    _GENERATORS[kind.name] = kind
+
+
+def register_kg(kind: KGKind) -> None:
+    _KGS[kind.name] = kind
+
+
+def _builtins() -> None:
+    """The built-in parts register themselves in ``pipeline.factory`` (beside their builders)."""
+    import pipeline.factory  # noqa: F401
+
+
+def generator_kind(spec: str) -> tuple[GeneratorKind, str]:
+    """The registration for ``name`` or ``name:ARGUMENT``, and the argument."""
+    _builtins()
+    name, _, argument = spec.partition(":")
+    kind = _GENERATORS.get(name)
+    if kind is None or bool(kind.argument) != bool(argument):
+        raise ConfigError(f"unknown generator {spec!r}; choose one of {generator_names()}")
+    return kind, argument
+
+
+def kg_kind(target: str) -> KGKind:
+    """The registration for a KG target: a registered name, else the first backend that accepts it."""
+    _builtins()
+    named = _KGS.get(target)
+    kind = named if named and not named.accepts else \
+        next((k for k in _KGS.values() if k.accepts and k.accepts(target)), None)
+    if kind is None:
+        raise ConfigError(f"unknown KG target {target!r}; give {kg_names()}")
+    return kind
+
+
+def generator_names() -> str:
+    """'tgi, openai, adapter, replay:PATH' — for help texts and errors."""
+    _builtins()
+    return ", ".join(k.name + (f":{k.argument}" if k.argument else "") for k in _GENERATORS.values())
+
+
+def kg_names() -> str:
+    """Every KG target, e.g. "an endpoint URL, an RDF file or folder, 'auto', 'local' or 'snapshot'"."""
+    _builtins()
+    named = [f"'{k.name}'" for k in _KGS.values() if not k.accepts]
+    patterns = [k.help for k in _KGS.values() if k.accepts]
+    items = patterns + named
+    return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
