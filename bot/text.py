@@ -5,6 +5,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from pipeline.question import printable
 from pipeline.sparql.text import typed_query
 
 _USER = re.compile(r"<@[UW][A-Z0-9]+(?:\|[^>]*)?>")
@@ -48,24 +49,8 @@ def strip_markup(text: str) -> str:
     return unescape(text)
 
 
-def printable(text: str) -> str:
-    """NFC text without control, format (zero-width, bidi) or unpaired-surrogate characters; blanks collapsed."""
-    text = text.encode("utf-8", "replace").decode("utf-8", "replace") if _has_surrogates(text) else text
-    text = unicodedata.normalize("NFC", text)
-    kept = (" " if ch.isspace() else ch for ch in text if ch.isspace() or unicodedata.category(ch)[0] != "C")
-    return " ".join("".join(kept).split())
-
-
-def _has_surrogates(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 def clean_question(text: str, max_chars: int) -> Cleaned:
-    """The question in a Slack message: markup and control characters stripped, length checked against the cap."""
+    """The question in a Slack message: markup stripped, then the pipeline's own normaliser; length checked."""
     raw = text[: max_chars * RAW_FACTOR + 1]  # never run the patterns over a 100 kB paste
     cleaned = printable(strip_markup(raw))
     if not any(ch.isalnum() for ch in cleaned):

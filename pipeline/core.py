@@ -14,6 +14,7 @@ from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
+from pipeline.question import clean
 from pipeline.records import Answer, Outcome, Retrieved
 from pipeline.sparql.explain import explain
 from pipeline.sparql.text import gate, syntax_warnings
@@ -28,12 +29,6 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
         yield
     finally:
         timings[stage] = timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000
-
-
-def clean_question(text: str, max_chars: int) -> str:
-    """Blanks collapsed, control characters dropped, length capped."""
-    text = "".join(ch for ch in text if ch.isprintable() or ch.isspace())
-    return " ".join(text.split())[:max_chars]
 
 
 def _failed(answer: Answer, exc: KgqaError, explanation: str) -> None:
@@ -116,7 +111,7 @@ class Pipeline:
         return out
 
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
-        return self.store.search(clean_question(text, self.max_question_chars), k)
+        return self.store.search(clean(text, self.max_question_chars), k)
 
     def ask(self, question: str, shots: int | None = None) -> Answer:
         started = time.monotonic()
@@ -126,7 +121,7 @@ class Pipeline:
 
     def _ask(self, question: str, shots: int | None, started: float) -> Answer:
         shots = shots or self.shots
-        answer = Answer(question=clean_question(question, self.max_question_chars), kg=self.kg.name)
+        answer = Answer(question=clean(question, self.max_question_chars), kg=self.kg.name)
         if not answer.question:
             answer.outcome = Outcome.DECLINED
             answer.error = "the question is empty"

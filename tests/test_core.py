@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.core import Pipeline, clean_question
+from pipeline.core import Pipeline
+from pipeline.question import clean
 from pipeline.errors import DeadlinePassed, GeneratorError, GeneratorTimeout, Refused
 from pipeline.records import Example, Generation, Outcome, Retrieved, Rows
 from tests.fakes import RecordingKG, failing_kg
@@ -60,7 +61,7 @@ def test_empty_question_is_explained_without_work() -> None:
 
 
 def test_huge_questions_are_capped() -> None:
-    assert len(clean_question("why " * 100_000, 2000)) == 2000
+    assert len(clean("why " * 100_000, 2000)) == 2000
 
 
 def test_a_generator_failure_is_explained() -> None:

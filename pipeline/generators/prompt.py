@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from pipeline.records import Retrieved
+from pipeline.question import printable
 from pipeline.sparql.text import squash
 
 SYSTEM = ("A chat between a curious user and an artificial intelligence assistant. "
@@ -15,9 +16,11 @@ STOP_SEQUENCES = ["USER:", "\nQuestion:", "</s>"]
 
 
 def few_shot(question: str, examples: Sequence[Retrieved]) -> str:
-    """The paper's template: one `Question: ... \\n Sparql: ...` pair per example, then the question."""
-    shots = "".join(f"Question: {squash(r.example.question)}\nSparql: {squash(r.example.sparql)}\n" for r in examples)
-    return f"{TASK}{shots}Question: {squash(question)}\nSparql:\n{NOTE}"
+    """The paper's template: one `Question: ... \\n Sparql: ...` pair per example, then the question; newlines and
+    extra blanks removed (questions by the question normaliser: a '#' in a question is text, not a comment)."""
+    shots = "".join(f"Question: {printable(r.example.question)}\nSparql: {squash(r.example.sparql)}\n"
+                    for r in examples)
+    return f"{TASK}{shots}Question: {printable(question)}\nSparql:\n{NOTE}"
 
 
 def vicuna(prompt: str) -> str:

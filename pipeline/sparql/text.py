@@ -332,6 +332,3 @@ def string_literals(query: str) -> list[str]:
             out.append(tok.text[3:-3] if tok.text[:3] in ('"""', "'''") else tok.text[1:-1])
     return out
 
-
-def iter_pnames(query: str) -> Iterator[str]:
-    return (t.text for t in tokenize(query) if t.kind == "pname")

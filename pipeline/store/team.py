@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from pipeline.core import clean_question
+from pipeline.question import clean
 from pipeline.parts import ExampleStore
 from pipeline.records import Example
 from pipeline.sparql.text import gate
@@ -86,7 +86,7 @@ def _read(line: str, max_question_chars: int) -> tuple[Example | None, str]:
     if not isinstance(data, dict) or not isinstance(data.get("question"), str) \
             or not isinstance(data.get("sparql"), str):
         return None, 'not a pair: expected {"question": "...", "sparql": "..."}'
-    question = clean_question(data["question"], max_question_chars + 1)
+    question = clean(data["question"], max_question_chars + 1)
     if not question or len(question) > max_question_chars:
         return None, f"the question is empty or longer than {max_question_chars:,} characters"
     check = gate(data["sparql"])
