@@ -1,14 +1,19 @@
 """The OpenAI-compatible generator against the TGI stand-in's /v1/chat/completions route."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.records import Example, Retrieved
 
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = Retrieved(Example("AQ1", "Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?",
                             'SELECT ?m WHERE { ?d rdfs:label "SQuAD1.1" }', "T05"), 0.9)
 
@@ -27,3 +32,33 @@ def test_server_errors_become_generator_errors(tgi: Any) -> None:
     tgi.set_fault("500")
     with pytest.raises(GeneratorError):
         OpenAIGenerator(tgi.url + "/v1", timeout=5).generate("q?", [EXAMPLE])
+
+
+def test_offline_mode_variables_do_not_stop_a_local_llm_server(tgi: Any) -> None:
+    """HF_HUB_OFFLINE / TRANSFORMERS_OFFLINE keep models from downloading in an air-gapped deployment; the
+    huggingface_hub client used to refuse every request then, even to an LLM server on loopback."""
+    tgi.enqueue('SELECT ?m WHERE { ?d rdfs:label "CoQA" }')
+    tgi.enqueue('SELECT ?m WHERE { ?d rdfs:label "CoQA" }')
+    code = ("import sys; from pipeline.generators.openai import OpenAIGenerator\n"
+            "for stream in (True, False):\n"
+            "    print(OpenAIGenerator(sys.argv[1], timeout=10, stream=stream).generate('Best F1 on CoQA?', []).sparql)")
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
+    done = subprocess.run([sys.executable, "-c", code, tgi.url + "/v1"], env=env, cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines() == ['SELECT ?m WHERE { ?d rdfs:label "CoQA" }'] * 2
+
+
+@pytest.mark.parametrize("fault, kind, says", [("hang", GeneratorTimeout, "did not answer in time"),
+                                               ("500", GeneratorError, "HTTP 500"),
+                                               ("truncated_sse", GeneratorError, "the language model at")])
+def test_faults_become_generator_errors_of_their_kind(tgi: Any, fault: str, kind: type[Exception], says: str) -> None:
+    tgi.set_fault(fault)
+    with pytest.raises(kind, match=says):
+        OpenAIGenerator(tgi.url + "/v1", timeout=1).generate("q?", [EXAMPLE])
+
+
+def test_an_unreachable_server_is_said_and_pinged_false() -> None:
+    with pytest.raises(GeneratorError, match="could not be reached"):
+        OpenAIGenerator("http://127.0.0.1:9/v1", timeout=2).generate("q?", [EXAMPLE])
+    assert OpenAIGenerator("http://127.0.0.1:9/v1").ping(1) is False
