@@ -11,7 +11,8 @@ from typing import Any
 from pipeline import textview
 from pipeline.store.connection import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
-from pipeline.factory import build_index, build_pipeline, build_store, form_aware
+from pipeline.core import lookup
+from pipeline.factory import build_index, build_pipeline, build_retriever, build_store, form_aware
 from pipeline.registry import generator_names, kg_names
 from pipeline.sparql.text import parses
 from pipeline.settings import Settings
@@ -106,7 +107,8 @@ def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_lookup(args: argparse.Namespace, settings: Settings) -> int:
-    found = build_store(settings).search(args.text, args.k)
+    # the retriever questions and `/kgqa lookup` use: one ranking, one score scale
+    found = lookup(build_retriever(settings), args.text, args.k, settings.max_question_chars)
     if args.json:
         print(json.dumps([{"id": r.example.id, "question": r.example.question, "sparql": r.example.sparql,
                            "template_id": r.example.template_id, "source": r.example.source,

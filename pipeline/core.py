@@ -31,6 +31,11 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
         timings[stage] = timings.get(stage, 0.0) + (time.perf_counter() - start) * 1000
 
 
+def lookup(store: ExampleStore, text: str, k: int, max_chars: int) -> list[Retrieved]:
+    """The stored pairs closest to a text, as questions find them (``kgqa lookup``, ``/kgqa lookup``)."""
+    return store.search(clean(text, max_chars), k)
+
+
 def _failed(answer: Answer, exc: KgqaError, explanation: str) -> None:
     """End ``answer`` on a project error: TIMED_OUT for any timeout, else FAILED; the error is kept for callers."""
     answer.outcome = Outcome.TIMED_OUT if isinstance(exc, TimedOut) else Outcome.FAILED
@@ -111,7 +116,7 @@ class Pipeline:
         return out
 
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
-        return self.store.search(clean(text, self.max_question_chars), k)
+        return lookup(self.store, text, k, self.max_question_chars)
 
     def ask(self, question: str, shots: int | None = None) -> Answer:
         started = time.monotonic()

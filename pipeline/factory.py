@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import FormAwareStore, Knowledge
 
+
 @lru_cache(maxsize=4)
 def _sciqa(root: Path | None, home: Path) -> SciQA:
     return SciQA.open(root, cache_dir=home / "hf")
@@ -259,14 +260,22 @@ def _sciqa_graph_for(root: Path, home: Path, row_cap: int) -> KnowledgeGraph:
     return open_graph(root, home, row_cap)
 
 
+def build_retriever(settings: Settings, store: ChromaStore | None = None) -> ChromaStore | FormAwareStore:
+    """What questions are searched with, for the pipeline and ``kgqa lookup`` alike (one ranking, one score scale):
+    form-aware re-ranking, or with ``KGQA_RETRIEVAL=plain`` the raw question-embedding neighbours (the paper's)."""
+    base = store or build_store(settings)
+    return base if settings.retrieval == "plain" else form_aware(settings, base)
+
+
 def build_pipeline(settings: Settings, generator: str | None = None, kg: str | None = None,
                    shots: int | None = None, store: ChromaStore | None = None) -> Pipeline:
     shots = shots or settings.shots
     if shots not in (1, 3, 5):
         raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
-    base = store or build_store(settings)
-    # "plain": the raw question-embedding neighbours (the paper's retrieval), for comparison
-    found = None if settings.retrieval == "plain" else form_aware(settings, base)
+    from pipeline.store.retrieval import FormAwareStore
+
+    searched = build_retriever(settings, store)
+    found = searched if isinstance(searched, FormAwareStore) else None
     # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     unchanged = settings.min_similarity == Settings.model_fields["min_similarity"].default
     threshold = found.min_score if found and unchanged else None
@@ -274,7 +283,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
 
     graph = build_kg(settings, kg)
     knowledge = found.knowledge if found else None
-    return Pipeline(found or base, build_generator(settings, generator, knowledge, threshold),
+    return Pipeline(searched, build_generator(settings, generator, knowledge, threshold),
                     graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
                     deadline=settings.deadline, names=build_names(settings, graph), intent=IntentStep(knowledge))
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from pipeline.cli import main
+from pipeline.factory import build_pipeline
 from pipeline.kg.local import LocalKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
@@ -149,6 +150,16 @@ def test_sparql_command_reports_endpoint_syntax_errors_and_refuses_writes(
 def test_lookup_lists_similar_pairs(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "lookup", "-k", "4", "--json", "models evaluated on Story Cloze Test")
     assert code == 0 and len(out) == 4 and all({"question", "sparql", "score", "source"} <= set(o) for o in out)
+
+
+def test_lookup_ranks_as_questions_and_slash_kgqa_lookup_do(env: pytest.MonkeyPatch, train_settings: Settings,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """`kgqa lookup` searched raw cosine neighbours while `/kgqa lookup` (the pipeline's lookup) ranked form-aware,
+    on another score scale: one text, two lists."""
+    text = "hey, which models are being evaluated on the story cloze test dataset?"
+    code, out, _ = run(capsys, "lookup", "-k", "5", "--json", text)
+    slash = build_pipeline(train_settings, kg="snapshot").lookup(text, 5)
+    assert code == 0 and [(o["id"], o["score"]) for o in out] == [(r.example.id, round(r.score, 4)) for r in slash]
 
 
 def test_errors_exit_non_zero_with_one_line(env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
