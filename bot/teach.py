@@ -11,6 +11,8 @@ from bot.proposals import Proposal, read_feedback
 from bot.render import Message, notice
 from bot.state import Bot
 from bot.text import clean_question, split_teach
+from pipeline.errors import KgqaError
+from pipeline.matching.wording import tidy
 from pipeline.records import Example
 from pipeline.sparql.text import gate
 from pipeline.store.chroma import team_id
@@ -28,6 +30,7 @@ def check_and_add(bot: Bot, question: str, sparql: str) -> tuple[str | None, str
     cleaned = clean_question(question, bot.settings.max_question_chars)
     if not cleaned.text or cleaned.too_long:
         return None, "the question is empty or too long"
+    asked = tidy(cleaned.text)  # the question, not "hey, quick one: ... thanks!" around it
     check = gate(sparql, bot.pipeline.row_cap)  # the pipeline's own gate: refusals are errors, a failed parse a warning
     if check.errors or check.warnings:
         return None, (check.errors or check.warnings)[0]
@@ -36,7 +39,7 @@ def check_and_add(bot: Bot, question: str, sparql: str) -> tuple[str | None, str
         return None, answer.error
     rows = answer.rows
     found = "yes/no" if rows and rows.boolean is not None else f"{len(rows.rows) if rows else 0} rows"
-    example = Example(team_id(cleaned.text), cleaned.text, sparql, "", "team")
+    example = Example(team_id(asked), asked, sparql, "", "team")
     bot.pipeline.store.add([example])
     try:
         record(bot.settings.home / JOURNAL, [example])
@@ -77,13 +80,18 @@ def on_feedback(bot: Bot, ack: Ack, body: dict[str, Any], action: dict[str, Any]
         return
     proposal, new = bot.proposals.propose(pair[0], pair[1], user, body.get("channel", {}).get("id", ""))
     bot.log("feedback", vote="up", user=user, proposal=proposal.id, new=new)
+    told = 0
     if new:
         message = _proposal_message(proposal)
-        for maintainer in sorted(maintainers):  # a DM reaches them wherever the answer was
-            bot.post(maintainer, message)
-    respond(text="Thanks! The pair is proposed; a maintainer will review it." if new else
-            "Thanks! This pair is already waiting for a maintainer.", response_type="ephemeral",
-            replace_original=False)
+        for maintainer in sorted(maintainers):  # a DM reaches them wherever the answer was; one bad id stops no one
+            told += bot.try_post(maintainer, message) is not None
+    if new and not told:
+        text = ("Thanks! The pair is saved as a proposal, but no maintainer could be told (check "
+                "`KGQA_MAINTAINERS`); it waits for their review.")
+    else:
+        text = "Thanks! The pair is proposed; a maintainer will review it." if new else \
+            "Thanks! This pair is already waiting for a maintainer."
+    respond(text=text, response_type="ephemeral", replace_original=False)
 
 
 def on_review(bot: Bot, ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
@@ -105,7 +113,14 @@ def on_review(bot: Bot, ack: Ack, body: dict[str, Any], action: dict[str, Any], 
         return
 
     def approve() -> None:
-        stored, note = check_and_add(bot, proposal.question, proposal.sparql)
+        try:
+            stored, note = check_and_add(bot, proposal.question, proposal.sparql)
+        except KgqaError as exc:  # the store (or the journal behind it) failed: the proposal waits, and they hear why
+            bot.proposals.propose(proposal.question, proposal.sparql, proposal.proposer, proposal.channel)
+            respond(text=f"Not added yet: {exc}. The proposal is kept; approve it again when that is fixed.",
+                    response_type="ephemeral", replace_original=False)
+            bot.log("review", decision="kept", user=user, proposal=proposal.id, error=str(exc)[:200])
+            return
         if stored:
             _close(bot, body, f":white_check_mark: <@{user}> approved: _{escape(proposal.question)}_ is now "
                               f"`{stored}` in the team's examples ({escape(note)}).")

@@ -2,9 +2,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
+import pytest
+
+from pipeline.errors import StoreError
 from tests.bot.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
+from tests.fakes import RecordingKG
 
 
 def thumbs_up(bot: Harness) -> Any:
@@ -82,3 +87,44 @@ def test_thumbs_down_is_noted_and_changes_nothing(bot: Harness) -> None:
     assert "noted that this answer was wrong" in shown(bot.replies("down")[0])
     assert team_pairs(bot) == [] and not [c for c in bot.slack.calls_to("chat.postMessage")
                                           if c.params["channel"] == MAINTAINER]
+
+
+def test_a_bad_maintainer_id_stops_no_one(start_bot: Callable[..., Harness]) -> None:
+    """A DM to a bad id in KGQA_MAINTAINERS raised and ended the loop: later maintainers were never told and the
+    proposer never heard back."""
+    bot = start_bot(maintainers=f"UAAABAD,{MAINTAINER}")
+    bot.mention(STORY_CLOZE)
+    [answer] = bot.answers()
+    bot.slack.fail_next("chat.postMessage", status=200, error="channel_not_found")  # the DM to UAAABAD ("UA" < "UM")
+    assert bot.click("kgqa_up", button_value(answer, "kgqa_up"), reply="up") == 200
+    assert "a maintainer will review it" in shown(bot.replies("up")[0])
+    [proposal] = bot.slack.wait_for(lambda c: c.method == "chat.postMessage" and c.params["channel"] == MAINTAINER)
+    assert "Story Cloze Test" in shown(proposal)
+
+
+def test_an_approval_while_the_store_is_down_keeps_the_proposal_and_says_so(bot: Harness,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """The approval took the proposal, the store failed in the worker, and the pair was gone with no word to anyone."""
+    proposal = thumbs_up(bot)
+    store = bot.pipeline.store
+
+    def down(examples: Any) -> int:
+        raise StoreError("the example store at http://chroma:8000 could not be reached")
+
+    monkeypatch.setattr(store, "add", down)
+    bot.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user=MAINTAINER, channel="DMAINT", reply="down")
+    said = shown(bot.replies("down")[0])
+    assert "could not be reached" in said and "The proposal is kept" in said
+    monkeypatch.undo()
+    bot.click("kgqa_approve", button_value(proposal, "kgqa_approve"), user=MAINTAINER, channel="DMAINT")
+    bot.slack.wait_for(lambda c: c.method == "chat.update" and "approved" in c.params.get("text", ""))
+    assert [p.question for p in team_pairs(bot)] == [STORY_CLOZE]
+
+
+def test_a_taught_pair_keeps_the_question_not_the_chatter_around_it(start_bot: Callable[..., Harness]) -> None:
+    bot = start_bot(kg=RecordingKG())
+    question = "Which models were evaluated on the Story Cloze Test dataset by the team?"
+    bot.command("/kgqa", f'teach hey, quick one: {question} thanks! ||| SELECT ?m WHERE {{ ?m rdfs:label "x" }}',
+                user=MAINTAINER)
+    assert "Added `team-" in shown(bot.replies("cmd")[0])
+    assert [p.question for p in team_pairs(bot)] == [question]
