@@ -59,10 +59,12 @@ class Pipeline:
 
     def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int = 3,
                  row_cap: int = 1000, max_question_chars: int = 2000, deadline: float | None = None,
-                 names: Callable[[str], Checked] | None = None, intent: IntentReview | None = None) -> None:
+                 names: Callable[[str], Checked] | None = None, intent: IntentReview | None = None,
+                 workers: int = 4) -> None:
         """``deadline``: seconds a question may take in all; past it the user gets what is known so far.
         ``names`` checks a generated query's label literals against the graph (pipeline.names.check.NameCheck);
-        ``intent`` checks it against what the question asks before it runs (pipeline.intent)."""
+        ``intent`` checks it against what the question asks before it runs (pipeline.intent).
+        ``workers``: questions asked at once (KGQA_WORKERS); the deadline's stage threads are sized from it."""
         self.store = store
         self.generator = generator
         self.kg = kg
@@ -72,7 +74,9 @@ class Pipeline:
         self.deadline = deadline
         self.names = names
         self.intent = intent
-        self._pool: ThreadPoolExecutor | None = None
+        # Two stage threads per question at once: the running stage, and one left behind past a deadline (its own
+        # timeout ends it). Made here, once: threads start only when a stage is submitted.
+        self._pool = ThreadPoolExecutor(max_workers=2 * max(1, workers), thread_name_prefix="kgqa-stage")
 
     def _within(self, started: float, stage: str, work: Callable[[], T]) -> T:
         """Run one stage inside what is left of the deadline (the stage's own timeout still bounds its thread)."""
@@ -81,8 +85,6 @@ class Pipeline:
         left = self.deadline - (time.monotonic() - started)
         if left <= 0:
             raise DeadlinePassed(f"the question's time budget of {self.deadline:.0f} s ran out before the {stage} step")
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(max_workers=8, thread_name_prefix="kgqa-stage")
         future = self._pool.submit(work)
         try:
             return future.result(timeout=left)

@@ -1,7 +1,9 @@
 """The pipeline turns every failure into an explanation and runs only what passes the read-only gate."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 
 from pipeline.core import Pipeline
 from pipeline.question import clean
@@ -130,3 +132,26 @@ def test_past_the_deadline_the_user_gets_the_query_and_why() -> None:
     assert "time budget of 0 s" in answer.error
     assert answer.outcome is Outcome.TIMED_OUT and isinstance(answer.failure, DeadlinePassed)
     assert answer.explanation.startswith("Here is the query I wrote, but the knowledge-graph step did not finish")
+
+
+class GatheringKG(RecordingKG):
+    """Answers only once ``parties`` queries are inside it at the same time (a barrier), else fails."""
+
+    def __init__(self, parties: int) -> None:
+        super().__init__()
+        self.barrier = threading.Barrier(parties, timeout=10)
+
+    def select(self, query: str) -> Rows:
+        self.barrier.wait()
+        return super().select(query)
+
+
+def test_the_deadline_threads_are_sized_from_the_workers() -> None:
+    """The stage pool was fixed at 8 threads: with KGQA_WORKERS above 8, questions queued for a stage thread while
+    their deadline ran."""
+    workers = 12
+    pipe = Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p ?o }"), GatheringKG(workers), deadline=60,
+                    workers=workers)
+    with ThreadPoolExecutor(max_workers=workers) as questions:
+        answers = list(questions.map(lambda n: pipe.ask(f"question {n}?"), range(workers)))
+    assert [a.outcome for a in answers] == [Outcome.ANSWERED] * workers
