@@ -26,12 +26,12 @@ if TYPE_CHECKING:
 
 
 @lru_cache(maxsize=4)
-def _sciqa(root: Path | None, home: Path) -> SciQA:
-    return SciQA.open(root, cache_dir=home / "hf")
+def _sciqa(root: Path | None, cache: Path) -> SciQA:
+    return SciQA.open(root, cache)
 
 
 def sciqa(settings: Settings) -> SciQA:
-    return _sciqa(settings.sciqa_dir, settings.home)
+    return _sciqa(settings.sciqa_dir, settings.sciqa_cache)
 
 
 def build_encoder(settings: Settings) -> Encoder:
@@ -245,7 +245,7 @@ def _snapshot(settings: Settings) -> KnowledgeGraph:
 def _snapshot_for(root: Path | None, home: Path) -> KnowledgeGraph:
     from pipeline.kg.snapshot import SnapshotKG
 
-    return SnapshotKG(_sciqa(root, home).all(), home / "derived" / "snapshot.json")
+    return SnapshotKG(_sciqa(root, Settings(home=home).sciqa_cache).all(), home / "derived" / "snapshot.json")
 
 
 def _sciqa_graph(settings: Settings) -> KnowledgeGraph:

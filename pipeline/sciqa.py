@@ -5,9 +5,12 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.errors import ConfigError
+
+if TYPE_CHECKING:
+    from pipeline.settings import Settings
 
 SPLITS = ("train", "valid", "test")
 HF_REPO = "orkg/SciQA"
@@ -45,8 +48,14 @@ class SciQA:
             raise ConfigError(f"no SciQA data in {self.root} (expected train/questions.json); set SCIQA_DIR")
 
     @classmethod
-    def open(cls, root: Path | None, cache_dir: Path | None = None) -> SciQA:
-        """From a folder, or (when none is given) downloaded once from the Hugging Face dataset orkg/SciQA."""
+    def from_settings(cls, settings: Settings) -> SciQA:
+        """SCIQA_DIR, else the download in ``settings.sciqa_cache`` (the one cache every command uses)."""
+        return cls.open(settings.sciqa_dir, settings.sciqa_cache)
+
+    @classmethod
+    def open(cls, root: Path | None, cache_dir: Path) -> SciQA:
+        """From a folder, or (when none is given) downloaded once from the Hugging Face dataset orkg/SciQA into
+        ``cache_dir`` (``Settings.sciqa_cache``: one cache for every command)."""
         return cls(root if root is not None else download(cache_dir))
 
     def split(self, name: str) -> list[Record]:
@@ -102,12 +111,12 @@ def _read(path: Path) -> Any:
         raise ConfigError(f"cannot read SciQA file {path}: {exc}") from exc
 
 
-def download(cache_dir: Path | None) -> Path:
+def download(cache_dir: Path) -> Path:
     """Fetch the dataset's files from the Hugging Face hub (needs network once; cached after)."""
     try:
         from huggingface_hub import snapshot_download
 
-        path = snapshot_download(HF_REPO, repo_type="dataset", cache_dir=str(cache_dir) if cache_dir else None)
+        path = snapshot_download(HF_REPO, repo_type="dataset", cache_dir=str(cache_dir))
     except Exception as exc:
         raise ConfigError(f"SciQA is not available offline and could not be downloaded from {HF_REPO}: "
                           f"{type(exc).__name__}; set SCIQA_DIR to a local copy") from exc

@@ -128,6 +128,11 @@ class Settings(BaseSettings):
         return self.home / "chroma"
 
     @property
+    def sciqa_cache(self) -> Path:
+        """Where SciQA is downloaded to when SCIQA_DIR is not set (every command uses this one cache)."""
+        return self.home / "hf"
+
+    @property
     def kg_store(self) -> Path:
         return self.home / "kg"
 

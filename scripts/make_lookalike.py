@@ -102,7 +102,7 @@ def main() -> int:
     nt = "".join(f"<{s}> <{p}> {o if o.startswith(chr(34)) else '<' + o + '>'} .\n" for s, p, o in triples())
     (OUT / "lookalike.nt").write_text(nt, encoding="utf-8")
     kg = LocalKG(OUT / "lookalike.nt")
-    sciqa = SciQA.open(Settings.from_env().sciqa_dir)
+    sciqa = SciQA.from_settings(Settings.from_env())
     items = []
     for n, (template, typed, labels) in enumerate(QUESTIONS, 1):
         record = sciqa.by_id[TEMPLATES[template]]

@@ -40,7 +40,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--n", type=int, default=200)
     args = p.parse_args()
-    sciqa = SciQA.open(Settings.from_env().sciqa_dir)
+    sciqa = SciQA.from_settings(Settings.from_env())
     pairs = list(SnapshotKG(sciqa.all()).label_pairs())
     tests = cases(sciqa, args.n, args.seed)
     print(f"{len(tests)} loosened names (seed {args.seed}); {len(pairs)} labels")

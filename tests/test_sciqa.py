@@ -5,9 +5,12 @@ from pathlib import Path
 
 import pytest
 
+from pipeline import factory
 from pipeline.errors import ConfigError
+from pipeline.eval.cli import _sciqa
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
 
 
 def test_splits_hold_the_published_counts(sciqa: SciQA) -> None:
@@ -39,3 +42,19 @@ def test_challenge_subsets_and_their_gold(sciqa: SciQA) -> None:
 def test_a_folder_without_sciqa_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="SCIQA_DIR"):
         SciQA(tmp_path)
+
+
+def test_every_command_downloads_sciqa_into_one_cache(tmp_path: Path, sciqa_dir: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """`kgqa eval` downloaded into the default Hugging Face cache while the factory used $KGQA_HOME/hf: twice."""
+    caches: list[str] = []
+
+    def snapshot_download(repo: str, repo_type: str, cache_dir: str | None = None) -> str:
+        caches.append(str(cache_dir))
+        return str(sciqa_dir)  # stands in for the hub: what a finished download leaves on disk
+
+    monkeypatch.setattr("huggingface_hub.snapshot_download", snapshot_download)
+    settings = Settings(home=tmp_path / "home")  # no SCIQA_DIR: the data comes from the hub
+    factory.sciqa(settings)
+    _sciqa(settings, "dev")
+    assert caches == [str(tmp_path / "home" / "hf")] * 2

@@ -93,7 +93,7 @@ def _scores(report: dict[str, Any]) -> Scores:
 def _sciqa(settings: Settings, spec: str) -> SciQA | None:
     """The benchmark: required for named sets (downloaded when no folder is set), optional for a FILE."""
     if spec in NAMED:
-        return SciQA.open(settings.sciqa_dir)
+        return SciQA.from_settings(settings)
     return SciQA(settings.sciqa_dir) if settings.sciqa_dir is not None else None
 
 

@@ -106,7 +106,7 @@ def build_sets(sciqa: SciQA, n: int = 100, seed: int = 1) -> dict[str, dict[str,
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = set_arguments("python -m pipeline.eval.followups", __doc__.splitlines()[0], 100, 1, argv)
-    sets = build_sets(SciQA.open(Settings.from_env().sciqa_dir), args.n, args.seed)
+    sets = build_sets(SciQA.from_settings(Settings.from_env()), args.n, args.seed)
     write_sets(args.out, {f"followups-{kind}-seed{args.seed}.json": doc for kind, doc in sets.items()})
     return 0
 

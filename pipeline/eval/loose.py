@@ -102,7 +102,7 @@ def build_set(sciqa: SciQA, n: int = 200, seed: int = 1) -> dict[str, object]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = set_arguments("python -m pipeline.eval.loose", __doc__.splitlines()[0], 200, 1, argv)
-    write_sets(args.out, {f"loose-seed{args.seed}.json": build_set(SciQA.open(Settings.from_env().sciqa_dir),
+    write_sets(args.out, {f"loose-seed{args.seed}.json": build_set(SciQA.from_settings(Settings.from_env()),
                                                                    args.n, args.seed)})
     return 0
 

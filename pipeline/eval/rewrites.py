@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--questions", choices=("dev", "final"), default="final")
     p.add_argument("--out", type=Path, required=True)
     args = p.parse_args(argv)
-    sciqa = SciQA.open(Settings.from_env().sciqa_dir)
+    sciqa = SciQA.from_settings(Settings.from_env())
     args.out.mkdir(parents=True, exist_ok=True)
     for kind in REWRITES:
         (args.out / f"{kind}.json").write_text(json.dumps(rewritten(sciqa, args.questions, kind), indent=1))

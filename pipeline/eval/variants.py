@@ -130,7 +130,7 @@ def write_sets(out: Path, docs: dict[str, dict[str, object]]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = set_arguments("python -m pipeline.eval.variants", __doc__.splitlines()[0], 200, 5, argv)
-    sciqa = SciQA.open(Settings.from_env().sciqa_dir)
+    sciqa = SciQA.from_settings(Settings.from_env())
     write_sets(args.out, {name: build_set(sciqa, args.n, args.seed, lower)
                           for name, lower in (("slack.json", False), ("slack-lower.json", True))})
     return 0
