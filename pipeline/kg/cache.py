@@ -16,7 +16,7 @@ from typing import Protocol
 from pipeline.errors import EndpointUnreachable
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Rows
-from pipeline.sparql.text import canonical
+from pipeline.sparql.text import canonical, variables
 
 SCHEMA = """CREATE TABLE IF NOT EXISTS answers (
     key TEXT PRIMARY KEY, endpoint TEXT, rows TEXT, stored REAL, used REAL)"""
@@ -85,8 +85,13 @@ class CachedKG:
         self.ttl = ttl
 
     def select(self, query: str) -> Rows:
-        key = canonical(query)
+        """Queries that differ only in blanks, case, prefixes or variable names share an entry, stored under the
+        canonical variable names and handed back under the asking query's own."""
+        key = f"{self.name}\n{canonical(query)}"  # the endpoint in the key itself: one SQLite row per endpoint
+        names = variables(query)
         hit = self.answers.get(self.name, key)
+        if hit is not None:
+            hit = (renamed(hit[0], {f"v{i}": name for i, name in enumerate(names)}), hit[1])
         if hit and time.time() - hit[1] < self.ttl:
             rows, stored = hit
             return replace(rows, caveat=_join(rows.caveat, f"cached result from {_when(stored)}"))
@@ -97,7 +102,7 @@ class CachedKG:
                 raise
             rows, stored = hit
             return replace(rows, caveat=_join(rows.caveat, f"{exc}; showing the cached result from {_when(stored)}"))
-        self.answers.put(self.name, key, rows)
+        self.answers.put(self.name, key, renamed(rows, {name: f"v{i}" for i, name in enumerate(names)}))
         return rows
 
     def ping(self, timeout: float = 2.0) -> bool:
@@ -106,6 +111,12 @@ class CachedKG:
     @property
     def remote(self) -> bool:
         return bool(getattr(self.inner, "remote", False))
+
+
+def renamed(rows: Rows, names: dict[str, str]) -> Rows:
+    """``rows`` with its variables renamed by ``names`` (others kept)."""
+    return replace(rows, vars=[names.get(v, v) for v in rows.vars],
+                   rows=[{names.get(v, v): term for v, term in row.items()} for row in rows.rows])
 
 
 def _join(*parts: str) -> str:

@@ -308,6 +308,11 @@ def canonical(query: str) -> str:
     return " ".join(cleaned)
 
 
+def variables(query: str) -> list[str]:
+    """The query's variable names (no '?'), in order of first appearance: ``canonical`` numbers them so."""
+    return list(dict.fromkeys(t.text[1:] for t in tokenize(query) if t.kind == "var"))
+
+
 def _canon_token(tok: Token, prefixes: dict[str, str], names: dict[str, str]) -> str:
     if tok.kind == "var":
         return names.setdefault(tok.text[1:], f"?v{len(names)}")

@@ -7,6 +7,8 @@ import pytest
 
 from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
 from pipeline.kg.cache import CachedKG, SqliteAnswers
+from pipeline.records import Rows
+from pipeline.sparql.text import variables
 from tests.fakes import RecordingKG
 
 QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
@@ -47,3 +49,33 @@ def test_the_cache_is_bounded(tmp_path: Path) -> None:
     assert kg.answers._db.execute("SELECT COUNT(*) FROM answers").fetchone()[0] == 3  # type: ignore[attr-defined]
     kg.select("SELECT ?x WHERE { ?x ?p 5 }")
     assert len(live.queries) == 6  # the most recent entries were kept
+
+
+class Echo(RecordingKG):
+    """Answers under the query's own first variable name, as an endpoint does."""
+
+    def select(self, query: str) -> Rows:
+        self.queries.append(query)
+        var = variables(query)[0]
+        return Rows([var], [{var: {"type": "literal", "value": self.name}}], source=self.name)
+
+
+def test_queries_differing_in_variable_names_get_rows_under_their_own_names(tmp_path: Path) -> None:
+    """The cache merged such queries and handed back rows under the first query's variable names."""
+    live = Echo(name="http://orkg.test/sparql")
+    kg = CachedKG(live, SqliteAnswers(tmp_path / "cache.sqlite3"))
+    first = kg.select(QUERY)
+    second = kg.select("select ?dataset where { ?dataset a <http://orkg.org/orkg/class/Dataset> . }")
+    assert len(live.queries) == 1 and "cached result" in second.caveat  # still one entry for both
+    assert first.vars == ["x"] and list(first.rows[0]) == ["x"]
+    assert second.vars == ["dataset"] and list(second.rows[0]) == ["dataset"] and second.flat() == first.flat()
+
+
+def test_two_endpoints_sharing_a_cache_file_keep_their_own_entries(tmp_path: Path) -> None:
+    """The key ignored the endpoint: one endpoint's entry replaced the other's in the shared file."""
+    answers = SqliteAnswers(tmp_path / "cache.sqlite3")
+    a_live, b_live = Echo(name="http://a.test/sparql"), Echo(name="http://b.test/sparql")
+    a, b = CachedKG(a_live, answers), CachedKG(b_live, answers)
+    for _ in range(2):
+        assert a.select(QUERY).flat() == ["http://a.test/sparql"] and b.select(QUERY).flat() == ["http://b.test/sparql"]
+    assert len(a_live.queries) == len(b_live.queries) == 1
