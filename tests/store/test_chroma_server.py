@@ -179,3 +179,17 @@ def test_team_pairs_exported_from_an_embedded_store_move_into_the_server(chroma:
     assert import_pairs(build_store(server), backup.getvalue().splitlines()).added == 1
     found = build_store(server).search(question, 1)[0].example  # another replica sees it
     assert (found.question, found.sparql, found.source) == (question, "ASK { ?s ?p ?o }", "team")
+
+
+def test_the_private_session_our_timeout_is_set_on_is_still_there(chroma: ChromaServer) -> None:
+    """ChromaConnection sets the timeout of every server call on chromadb's private ``client._server._session``.
+    A chromadb release that renames it must fail here, loudly, rather than leave server calls without a timeout."""
+    import chromadb
+    import httpx
+
+    client = ChromaConnection(url=chroma.url, timeout=3.0).open()
+    session = getattr(getattr(client, "_server", None), "_session", None)
+    assert isinstance(session, httpx.Client), (
+        f"chromadb {chromadb.__version__} has no client._server._session (an httpx.Client): update "
+        "pipeline/store/connection.py, which sets the Chroma server timeout there")
+    assert session.timeout == httpx.Timeout(3.0)
