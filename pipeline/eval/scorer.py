@@ -87,11 +87,6 @@ def group_ids(ids: Iterable[str], templates: Mapping[str, str]) -> dict[str, lis
     return {"overall": ids, "templated": templated, "handcrafted": [i for i in ids if i not in chosen]}
 
 
-def breakdown(gold: Answers, system: Answers, templates: Mapping[str, str]) -> dict[str, Scores]:
-    """Scores overall and for templated and handcrafted questions separately."""
-    return {name: score(gold, system, ids) for name, ids in group_ids(gold, templates).items()}
-
-
 def scorer_lines(scores: Scores, n_system: int | None = None) -> list[str]:
     """The challenge scorer's printout (5 decimals), then macro F1 and exact-question accuracy."""
     head = [f"gold answers: loaded {scores.n} questions!"]

@@ -75,14 +75,6 @@ def pattern_spans(pieces: Sequence[str], question: str) -> list[tuple[int, int]]
     return None if any(s is None for s in spans) else [s for s in spans if s is not None]
 
 
-def fill_by_pattern(example_q: str, found: list[Slot], question: str) -> dict[str, str] | None:
-    """Match the example's fixed wording around the slots; the slots become the new labels."""
-    spans = pattern_spans(pieces_of(example_q, found), question) if found else None
-    if spans is None:
-        return None
-    return {s.literal: norm_label(question[a:b]) for s, (a, b) in zip(found, spans)}
-
-
 # -- tolerant alignment of a question with a form: typos, missing or extra words, words around the question ---------
 
 MISSING_SLOT = 2.0  # cost of a slot the question does not fill
