@@ -15,6 +15,13 @@ from pipeline.records import Example, Retrieved
 BATCH = 256
 
 
+
+def _missing(exc: BaseException) -> bool:
+    """chromadb's "no such collection" (never built, or rebuilt by another process meanwhile)."""
+    from chromadb.errors import NotFoundError
+
+    return isinstance(exc, NotFoundError)
+
 class EncoderFunction:
     """Chroma's embedding-function interface over our Encoder, so Chroma's own (downloading) default never runs."""
 
@@ -107,7 +114,7 @@ class ChromaStore:
                 else:
                     self._collection = self.client.get_collection(self.name, embedding_function=self._function)
             except Exception as exc:
-                if not create and "does not exist" in str(exc).lower() and not isinstance(exc, StoreError):
+                if not create and _missing(exc):
                     raise StoreError("the example store is empty: run `kgqa index` first") from exc
                 raise self._failure(exc, "reading") from exc
         return self._collection
@@ -120,7 +127,7 @@ class ChromaStore:
             except StoreError:
                 raise
             except Exception as exc:
-                if "does not exist" not in str(exc).lower():
+                if not _missing(exc):
                     raise
                 self._collection = None
                 return action(self._col())
