@@ -8,10 +8,11 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from pipeline.core import Pipeline, clean_question
+from pipeline.core import Pipeline
+from pipeline.question import clean
 from pipeline.errors import KgqaError
 from pipeline.matching.forms import Form, group_forms
-from pipeline.records import Answer, Retrieved, Rows
+from pipeline.records import Answer, Outcome, Retrieved, Rows
 from pipeline.sparql.text import MAX_QUERY_CHARS, PREFIXES, typed_query
 
 MAX_K = 20
@@ -122,7 +123,7 @@ class Tools:
 
     def _text(self, value: str, what: str) -> str:
         cap = self.pipeline.max_question_chars
-        cleaned = clean_question(value[: cap * 4 + 1], cap * 4)  # never clean a 100 kB paste in full
+        cleaned = clean(value[: cap * 4 + 1], cap * 4)  # never clean a 100 kB paste in full
         if len(value) > cap * 4 or len(cleaned) > cap:
             raise ToolRefusal(f"the {what} is {len(value):,} characters long; at most {cap:,} are taken")
         if not cleaned:
@@ -133,7 +134,7 @@ class Tools:
 
 def _refuse_unanswered(answer: Answer) -> None:
     """A refused, failed or unwritten query is a tool error; a query that ran and matched nothing is an answer."""
-    if answer.error:
+    if answer.outcome not in (Outcome.ANSWERED, Outcome.EMPTY):
         raise ToolRefusal(_one_line(answer.explanation or answer.error))
 
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
