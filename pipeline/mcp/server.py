@@ -14,7 +14,8 @@ from pipeline.core import Pipeline
 from pipeline.limits import RateLimiter, WorkerPool
 from pipeline.mcp.admission import Admission
 from pipeline.mcp.auth import http_auth
-from pipeline.mcp.tools import MAX_K, AskResult, QueryRows, StoredPair, ToolRefusal, Tools
+from pipeline.mcp.tools import MAX_K, AskResult, LabelMatch, QueryRows, StoredPair, ToolRefusal, Tools
+from pipeline.names.index import KINDS
 from pipeline.settings import Settings
 
 T = TypeVar("T")
@@ -23,7 +24,8 @@ INSTRUCTIONS = (
     "Answers questions about scholarly knowledge in the Open Research Knowledge Graph (ORKG): benchmarks, datasets, "
     "models, metrics and their scores, papers and research fields. Prefer `ask` for a question in words; it returns "
     "the SPARQL it ran, so you can refine it with `run_sparql`. `similar_questions` shows how the team's stored "
-    "questions were written in SPARQL. The resources hold the ORKG prefixes and the question forms the store knows."
+    "questions were written in SPARQL. `find_label` tells what the graph calls a name before you filter on it. "
+    "The resources hold the ORKG prefixes and the question forms the store knows."
 )
 READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=True)
 
@@ -57,7 +59,9 @@ class KgqaMCP(MCPServer):
 def create_server(pipeline: Pipeline, settings: Settings, *, pool: WorkerPool | None = None,
                   limiter: RateLimiter | None = None, auth: tuple[Any, Any] = (None, None)) -> KgqaMCP:
     """The server over ``pipeline``; ``pool`` and ``limiter`` may be shared with another front end in the process."""
-    tools = Tools(pipeline)
+    from pipeline.factory import label_source
+
+    tools = Tools(pipeline, lambda: label_source(settings, pipeline.kg).available())
     admission = Admission(pool or WorkerPool(settings.workers, settings.queue_size),
                           limiter or RateLimiter(settings.user_questions, settings.user_window_s))
     server = KgqaMCP(NAME, instructions=INSTRUCTIONS, auth=auth[0], token_verifier=auth[1])
@@ -101,6 +105,16 @@ def create_server(pipeline: Pipeline, settings: Settings, *, pool: WorkerPool | 
         """The stored question->SPARQL pairs most similar to a text (SciQA's and the team's), best first, each with
         its similarity score: examples of how such questions are written in SPARQL."""
         return await call(ctx, lambda: tools.similar_questions(text, k))
+
+    @server.tool(annotations=READ_ONLY)
+    async def find_label(name: Annotated[str, Field(description="a name as someone typed it, e.g. 'squad 1.1'")],
+                         ctx: Context,
+                         kind: Annotated[str, Field(description="what it names: " + ", ".join(KINDS)
+                                                    + "; empty for any")] = "") -> LabelMatch:
+        """The knowledge graph's own label for a loosely typed name (case, blanks, hyphens, version spacing and
+        small typos forgiven), or the closest labels when it is ambiguous or unknown. SPARQL label filters match
+        exactly, so look a name up here before writing one."""
+        return await call(ctx, lambda: tools.find_label(name, kind))
 
     @server.resource("kgqa://prefixes", name="orkg-prefixes", mime_type="text/plain",
                      description="The ORKG prefixes as SPARQL PREFIX lines.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -12,6 +13,7 @@ from pipeline.core import Pipeline
 from pipeline.question import clean
 from pipeline.errors import KgqaError
 from pipeline.matching.forms import Form, group_forms
+from pipeline.names.index import KINDS, LabelIndex
 from pipeline.records import Answer, Outcome, Retrieved, Rows
 from pipeline.sparql.text import MAX_QUERY_CHARS, PREFIXES, typed_query
 
@@ -71,11 +73,26 @@ class AskResult(QueryRows):
     provenance: Provenance
 
 
-class Tools:
-    """The tools' logic over one pipeline; every method is blocking and runs in a worker."""
+class LabelMatch(BaseModel):
+    """What the graph calls a name: its own label when one fits, else the closest ones."""
 
-    def __init__(self, pipeline: Pipeline) -> None:
+    typed: str
+    kind: str = Field(description="the kind searched (dataset, model, metric, problem, researchfield, paper); "
+                                  "empty when every kind was")
+    match: str = Field(description="exact, normalised (same up to case, blanks, hyphens, version spacing), close "
+                                   "(a typo), ambiguous (several close labels: pick one) or unknown")
+    chosen: str | None = Field(description="the graph's label to use in a query; null when ambiguous or unknown")
+    score: float = Field(description="similarity of the typed name and the chosen label, 0-100")
+    candidates: list[str] = Field(description="the closest labels of the graph, best first")
+
+
+class Tools:
+    """The tools' logic over one pipeline; every method is blocking and runs in a worker. ``labels`` gives the
+    graph's label index (None while the graph cannot list its labels)."""
+
+    def __init__(self, pipeline: Pipeline, labels: Callable[[], LabelIndex | None] | None = None) -> None:
         self.pipeline = pipeline
+        self.labels = labels
         self._forms: tuple[int, list[Form]] | None = None
 
     def ask(self, question: str, shots: int | None = None) -> AskResult:
@@ -107,6 +124,18 @@ class Tools:
         except KgqaError as exc:
             raise ToolRefusal(_one_line(str(exc))) from exc
         return [_pair(r) for r in found]
+
+    def find_label(self, name: str, kind: str = "") -> LabelMatch:
+        if kind and kind not in KINDS:
+            raise ToolRefusal(f"kind must be one of {', '.join(KINDS)} (or empty for any), not {kind!r}")
+        text = self._text(name, "name")
+        index = self.labels() if self.labels else None
+        if index is None:
+            raise ToolRefusal(f"the knowledge graph {self.pipeline.kg.name} could not list its labels just now; "
+                              "try again shortly")
+        found = index.find(text, kind)
+        return LabelMatch(typed=found.typed, kind=found.kind, match=found.match.value, chosen=found.chosen,
+                          score=round(found.score, 1), candidates=list(found.candidates))
 
     def prefixes(self) -> str:
         """The ORKG prefixes as SPARQL PREFIX lines (declared for you when a query uses them)."""
