@@ -15,7 +15,7 @@ import pytest
 
 from pipeline.sciqa import SciQA
 from tests.bot.burst import Plan, plan_burst, send, tally
-from tests.bot.harness import SECRET, STORY_CLOZE, TEMPLATES, is_answer
+from tests.bot.harness import SECRET, STORY_CLOZE, TEMPLATES, is_answer, shown
 from tests.bot.replicas import Replica, mention, proc_env, run_proc, settle
 from tests.servers.redis import RedisServer
 from tests.servers.slack_api import SlackAPIServer
@@ -107,6 +107,20 @@ def test_a_persons_rate_limit_holds_across_the_replicas(cluster: Cluster) -> Non
     mine = [c for c in cluster.slack.calls if str(c.params.get("channel", "")).startswith("CRate")]
     assert sum(1 for c in mine if is_answer(c)) == LIMIT
     assert sum(1 for c in mine if "questions in the last" in str(c.params.get("text"))) == 2
+
+
+def test_a_follow_up_sent_to_the_other_replica_is_read_with_its_thread(cluster: Cluster) -> None:
+    a, b = cluster.replicas
+    first = mention(STORY_CLOZE, "CThread", user="UTHREAD")
+    in_thread = lambda c: is_answer(c) and c.params.get("channel") == "CThread"  # noqa: E731
+    assert a.event(first, "EvThread1") == 200
+    cluster.slack.wait_for(in_thread, count=1, timeout=60)
+    follow_up = {**mention("and on MUTAG?", "CThread", user="UTHREAD"), "thread_ts": first["ts"]}
+    assert b.event(follow_up, "EvThread2") == 200  # the thread's memory lives in Redis, not on replica a
+    second = cluster.slack.wait_for(in_thread, count=2, timeout=60)[1]
+    assert ("I read this as: _Which model has achieved the highest Accuracy score on the MUTAG benchmark dataset?_"
+            in shown(second))
+    assert "No answer" not in shown(second)
 
 
 def test_redis_stopped_mid_burst_then_started_again(cluster: Cluster) -> None:
