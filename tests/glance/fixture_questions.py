@@ -2,11 +2,8 @@
 answers a reader expects computed from the fixture's definition (numbers, not the graph's text ordering)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
-from pipeline.errors import KgqaError
-from pipeline.records import Generation, Retrieved
+from pipeline.eval.given import GivenQuery as FixedGenerator  # noqa: F401  (the fixture tests' names)
+from pipeline.eval.given import NoExamples as NoStore  # noqa: F401
 from tests.servers import orkg_fixture as fx
 
 DATASET = "?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = {})"
@@ -73,32 +70,6 @@ def cases() -> list[tuple[str, str, str]]:
         out += [("T01", dataset, t01(dataset)), ("T04", dataset, t04(dataset))]
         out += [("T05", f"{dataset} / {metric}", t05(dataset, metric)) for metric in metrics_on(dataset) or [fx.ACC]]
     return out
-
-
-class FixedGenerator:
-    """Writes the one query it was given, whatever the question."""
-
-    name = "fixed"
-
-    def __init__(self, sparql: str | None) -> None:
-        self.sparql = sparql
-
-    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        return Generation(self.name, self.sparql, explanation="" if self.sparql else "I know no question like it.")
-
-
-class NoStore:
-    def search(self, question: str, k: int) -> list[Retrieved]:
-        return []
-
-    def add(self, examples: Sequence[Any]) -> int:
-        raise KgqaError("read-only")
-
-    def count(self) -> int:
-        return 0
-
-    def examples(self, source: str | None = None) -> list[Any]:
-        return []
 
 
 def t02_free_text() -> str:
