@@ -16,6 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.intent.pairs import blocks  # noqa: E402
 from pipeline.kg.local import LocalKG  # noqa: E402
+from pipeline.parts import KnowledgeGraph  # noqa: E402
 from tests.servers.orkg_fixture import write_ntriples  # noqa: E402
 
 SETS = {"held-out": "novel-intents", "dev": "novel-intents-dev"}
@@ -31,22 +32,35 @@ PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 def build(source: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"))
-        questions = []
-        for item in blocks(source.read_text(encoding="utf-8")):
-            gold = item.pop("sparql")
-            questions.append({**item, "gold_sparql": gold, "answer": sorted(kg.select(PREFIXES + gold).flat())})  # a set
-    return {"about": f"Novel-intent questions over the fixture graph (issue 18); answers from gold_sparql, generated "
-                     f"by scripts/novel_gold.py from docs/eval/{source.name}.",
-            "graph": "tests/servers/orkg_fixture.py", "questions": questions}
+        return answered(source, kg, "the fixture graph", "tests/servers/orkg_fixture.py")
+
+
+def answered(source: Path, kg: KnowledgeGraph, about: str, graph: str) -> dict[str, object]:
+    """Each block of ``source`` with the answer its hand-written query gets on ``kg`` (as a sorted set)."""
+    questions = []
+    for item in blocks(source.read_text(encoding="utf-8")):
+        gold = item.pop("sparql")
+        questions.append({**item, "gold_sparql": gold, "answer": sorted(kg.select(PREFIXES + gold).flat())})
+    return {"about": f"Novel-intent questions over {about} (issue 18); answers from gold_sparql, generated "
+                     f"by scripts/novel_gold.py from docs/eval/{source.name}.", "graph": graph, "questions": questions}
+
+
+def build_sciqa(source: Path) -> dict[str, object]:
+    """The same over the graph rebuilt from SciQA (SCIQA_DIR, KGQA_HOME as for `--kg sciqa`)."""
+    from pipeline.factory import build_kg
+    from pipeline.settings import Settings
+
+    return answered(source, build_kg(Settings.from_env(), "sciqa"), "the graph rebuilt from SciQA", "--kg sciqa")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="compare with the committed JSON instead of writing")
+    parser.add_argument("--sciqa", action="store_true", help="the set over the graph rebuilt from SciQA instead")
     args = parser.parse_args()
     stale = 0
-    for name in SETS.values():
-        data = build(EVAL / f"{name}.txt")
+    for name in (["novel-intents-sciqa"] if args.sciqa else SETS.values()):
+        data = (build_sciqa if args.sciqa else build)(EVAL / f"{name}.txt")
         target = EVAL / f"{name}.json"
         text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
         if args.check:
