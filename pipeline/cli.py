@@ -101,7 +101,9 @@ def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.factory import build_kg
 
     kg = build_kg(settings, args.kg)
-    answer = Pipeline(_NoStore(), _NoGenerator(), kg, row_cap=settings.row_cap).run_sparql(args.query)
+    from pipeline.eval.given import NoExamples
+
+    answer = Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=settings.row_cap).run_sparql(args.query)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
     return 0 if answer.outcome.ok else 3
 
@@ -196,20 +198,6 @@ def cmd_mcp(args: argparse.Namespace, settings: Settings) -> int:
 
 def _pairs(count: int) -> str:
     return f"{count} team pair{'' if count == 1 else 's'}"
-
-
-class _NoStore:
-    def search(self, question: str, k: int) -> list[Any]:
-        return []
-
-    def add(self, examples: Sequence[Any]) -> int:
-        return 0
-
-    def count(self) -> int:
-        return 0
-
-    def examples(self, source: str | None = None) -> list[Any]:
-        return []
 
 
 class _NoGenerator:

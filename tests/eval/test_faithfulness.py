@@ -2,13 +2,13 @@
 ORKG in 2023 (within 0.01, precision included), unlike the snapshot that cannot return a wrong answer."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pipeline.core import Pipeline
+from pipeline.eval.given import NoExamples
 from pipeline.eval.questions import EvalQuestion, load_questions
 from pipeline.eval.report import build_report
 from pipeline.eval.run import run_pipeline, score_answers_file
@@ -29,19 +29,6 @@ RUNS = [
     ("dev", 5, "dev/few_shot/dev_test_200_questions_sparql.json",
      "dev/few_shot/dev_200_questions_answer_prediction.json", 0.01),
 ]
-
-
-class NoExamples:
-    """A replayed run needs no retrieval."""
-
-    def search(self, question: str, k: int) -> list[Any]:
-        return []
-
-    def add(self, examples: Sequence[Any]) -> int:
-        return 0
-
-    def count(self) -> int:
-        return 0
 
 
 def replayed(questions: list[EvalQuestion], replay: ReplayGenerator, kg: Any, shots: int = 3) -> dict[str, Any]:
