@@ -11,6 +11,17 @@ import urllib.request
 from pathlib import Path
 
 
+
+def terminate(proc: subprocess.Popen[bytes], timeout: float) -> None:
+    """Stop a server process: SIGTERM, then SIGKILL if it has not gone within ``timeout`` s."""
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -43,13 +54,7 @@ class ChromaServer:
             return False
 
     def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        terminate(self.proc, 10)
         self.log.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 

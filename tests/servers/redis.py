@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.servers.chroma import free_port
+from tests.servers.chroma import free_port, terminate
 
 START_TIMEOUT_S = 20.0
 
@@ -84,13 +84,8 @@ class RedisServer:
                 pass
 
     def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        if self.proc is not None:
+            terminate(self.proc, 20)
 
     @property
     def running(self) -> bool:
