@@ -1,4 +1,5 @@
-# The Slack bot. Same pinned install recipe as CI (scripts/install.sh).
+# The Slack bot. Same install recipe as CI (scripts/install.sh): torch, then every other package from the hashed
+# requirements.lock (hash-checking mode), then pip check.
 # Build: docker build -t kgqa-bot .   (pass --build-arg TORCH_INDEX_URL=<a CPU-only torch wheel index> to avoid
 # pulling torch's CUDA build where no CPU wheel of torch 2.13.0 is at hand)
 FROM python:3.11-slim

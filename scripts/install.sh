@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The one install recipe (CI, the Dockerfile and the README commands all use it):
-# a venv with torch 2.13.0 (CPU) first, then the exact pins of requirements.lock, then this project.
+# The one install recipe (CI, the Dockerfile and the README commands all use it): a venv with torch 2.13.0 (CPU)
+# first, then every other package from the hashed lock (requirements.lock, made by scripts/lock.sh), then this project.
 # Usage: [KGQA_DEV=1] scripts/install.sh [VENV_DIR]   (default: .venv)
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 venv=${1:-${KGQA_VENV:-$here/.venv}}
 stamp="$venv/.kgqa-installed"
-dev=${KGQA_DEV:-0}  # 1: also the test and lint tools of requirements-dev.lock
+dev=${KGQA_DEV:-0}  # 1: requirements-dev.lock instead: the same plus the test and lint tools
 base=$(cat "$here/requirements.lock" "$here/requirements-dev.lock" "$here/pyproject.toml" | sha256sum | cut -c1-16)
 want=$base-$dev
 have=$(cat "$stamp" 2>/dev/null || true)
@@ -16,9 +16,14 @@ fi
 python3 -m venv "$venv"
 pip=("$venv/bin/python" -m pip install --quiet --disable-pip-version-check)
 # TORCH_INDEX_URL may name a CPU-only wheel index where no CPU build of torch lies on disk (e.g. in Docker).
-"${pip[@]}" ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"} torch==2.13.0
-"${pip[@]}" -r "$here/requirements.lock"
-if [ "$dev" = 1 ]; then "${pip[@]}" -r "$here/requirements-dev.lock"; fi
+# torch's own dependencies come from the lock, hashed like the rest.
+"${pip[@]}" --no-deps ${TORCH_INDEX_URL:+--index-url "$TORCH_INDEX_URL"} torch==2.13.0
+lock=$here/requirements.lock
+if [ "$dev" = 1 ]; then lock=$here/requirements-dev.lock; fi
+# Hash-checking mode: every file's sha256 must be in the lock, and --no-deps brings nothing the lock does not list...
+"${pip[@]}" --require-hashes --no-deps -r "$lock"
 "${pip[@]}" --no-deps --no-build-isolation -e "$here"
+# ...so a dependency missing from the lock fails here.
+"$venv/bin/python" -m pip check
 echo "$want" > "$stamp"
 echo "installed into $venv" >&2

@@ -69,7 +69,8 @@ def test_the_locks_hold_every_package_with_hashes_and_dev_only_adds_to_runtime()
 
 def test_ci_and_the_dockerfile_use_the_same_install_script() -> None:
     install = (REPO / "scripts" / "install.sh").read_text()
-    assert "torch==2.13.0" in install and "requirements.lock" in install
+    assert "torch==2.13.0" in install and "requirements.lock" in install and "requirements-dev.lock" in install
+    assert '--require-hashes --no-deps -r "$lock"' in install and "-m pip check" in install
     assert "scripts/test.sh" in (REPO / ".ci" / "run").read_text()
     assert "scripts/install.sh" in (REPO / "scripts" / "test.sh").read_text()
     docker = (REPO / "Dockerfile").read_text()
