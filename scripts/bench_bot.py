@@ -36,11 +36,11 @@ from pipeline.factory import build_index, build_kg, build_store, sciqa  # noqa: 
 from pipeline.generators.tgi import TGIGenerator  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 from pipeline.store.chroma import ChromaStore  # noqa: E402
-from tests.bot.harness import Harness, is_answer, new_ts, shown  # noqa: E402
-from tests.fakes import HashEncoder  # noqa: E402
-from tests.servers.slack_api import SlackAPIServer  # noqa: E402
-from tests.servers.slack_signing import post_event  # noqa: E402
-from tests.servers.tgi import TGIServer  # noqa: E402
+from bot.standins.harness import Harness, is_answer, new_ts, shown  # noqa: E402
+from pipeline.standins.fakes import HashEncoder  # noqa: E402
+from bot.standins.slack.api import SlackAPIServer  # noqa: E402
+from bot.standins.slack.signing import post_event  # noqa: E402
+from pipeline.standins.tgi import TGIServer  # noqa: E402
 
 # The stand-ins' servers keep http.server's listen backlog of 5: a burst then overflows it and the kernel's SYN
 # retry adds a flat second to some calls, which real Slack would not. (BotServer sets its own backlog.)

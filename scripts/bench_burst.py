@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.bot.burst import run_burst  # noqa: E402
+from bot.standins.burst import run_burst  # noqa: E402
 
 
 def main() -> int:

@@ -22,9 +22,9 @@ from pipeline.kg.endpoint import EndpointKG  # noqa: E402
 from pipeline.kg.local import LocalKG  # noqa: E402
 from pipeline.parts import KnowledgeGraph  # noqa: E402
 from scripts.bench_kg import generate  # noqa: E402
-from tests.fakes import RecordingProxy  # noqa: E402
-from tests.glance.fixture_questions import FixedGenerator, NoStore, cases  # noqa: E402
-from tests.servers.virtuoso import VirtuosoServer  # noqa: E402
+from pipeline.standins.fakes import RecordingProxy  # noqa: E402
+from pipeline.standins.fixture_questions import FixedGenerator, NoStore, cases  # noqa: E402
+from pipeline.standins.virtuoso import VirtuosoServer  # noqa: E402
 
 
 def measure(kg: KnowledgeGraph, runs: int) -> tuple[int, float, float, int]:

@@ -21,8 +21,8 @@ from pipeline.kg.dump import load_dump  # noqa: E402
 from pipeline.kg.endpoint import EndpointKG  # noqa: E402
 from pipeline.sparql.text import add_prefixes  # noqa: E402
 from tests.kg.test_local import TEMPLATE_CASES  # noqa: E402
-from tests.servers.orkg_fixture import ntriples  # noqa: E402
-from tests.servers.virtuoso import VirtuosoServer  # noqa: E402
+from pipeline.standins.orkg_fixture import ntriples  # noqa: E402
+from pipeline.standins.virtuoso import VirtuosoServer  # noqa: E402
 
 
 def generate(folder: Path, copies: int, files: int = 5) -> tuple[Path, int]:

@@ -40,10 +40,10 @@ from pipeline.settings import Settings  # noqa: E402
 from pipeline.shared.answers import RedisAnswers  # noqa: E402
 from pipeline.shared.link import RedisLink  # noqa: E402
 from pipeline.shared.threads import RedisThreadMemory  # noqa: E402
-from tests.bot.burst import pct  # noqa: E402
-from tests.bot.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice  # noqa: E402
-from tests.servers.redis import RedisServer  # noqa: E402
-from tests.servers.slack_api import SlackAPIServer  # noqa: E402
+from bot.standins.burst import pct  # noqa: E402
+from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice  # noqa: E402
+from pipeline.standins.redis import RedisServer  # noqa: E402
+from bot.standins.slack.api import SlackAPIServer  # noqa: E402
 
 
 PARTS = ("dedup", "rate_limit", "answer_cache", "thread_memory", "all")

@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 from pipeline.kg.snapshot import SnapshotKG  # noqa: E402
 from pipeline.sciqa import SciQA  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
-from tests.bot.faults import SCENARIOS, run  # noqa: E402
-from tests.bot.harness import hash_store, train_slice  # noqa: E402
+from bot.standins.faults import SCENARIOS, run  # noqa: E402
+from bot.standins.harness import hash_store, train_slice  # noqa: E402
 
 MAX_SEEN = 420
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(ROOT))
 from pipeline.intent.pairs import blocks  # noqa: E402
 from pipeline.kg.local import LocalKG  # noqa: E402
 from pipeline.parts import KnowledgeGraph  # noqa: E402
-from tests.servers.orkg_fixture import write_ntriples  # noqa: E402
+from pipeline.standins.orkg_fixture import write_ntriples  # noqa: E402
 
 SETS = {"held-out": "novel-intents", "dev": "novel-intents-dev"}
 EVAL = ROOT / "docs" / "eval"

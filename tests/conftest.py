@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-pytest_plugins = ["tests.servers.fixtures"]
+pytest_plugins = ["tests.standins.fixtures"]
 
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
@@ -102,7 +102,7 @@ def train_store(train_settings: Settings, encoder: Any) -> Any:
 
 @pytest.fixture
 def tgi() -> Iterator[Any]:
-    from tests.servers.tgi import TGIServer
+    from pipeline.standins.tgi import TGIServer
 
     with TGIServer() as srv:
         yield srv

@@ -17,9 +17,9 @@ from pipeline.kg.local import LocalKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.text import add_prefixes
-from tests.fakes import HashEncoder
-from tests.servers.orkg_fixture import DATASETS, MODELS
-from tests.servers.virtuoso import VirtuosoServer
+from pipeline.standins.fakes import HashEncoder
+from pipeline.standins.orkg_fixture import DATASETS, MODELS
+from pipeline.standins.virtuoso import VirtuosoServer
 
 REPO = Path(__file__).resolve().parents[1]
 STORY_CLOZE = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
@@ -229,8 +229,8 @@ def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.Monke
 def test_ask_json_carries_summary_and_leaderboard_and_chart_writes_the_picture(
         env: pytest.MonkeyPatch, tgi: Any, orkg_fixture_nt: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.glance.fixture_questions import t02_free_text, t05
-    from tests.servers import orkg_fixture as fx
+    from pipeline.standins.fixture_questions import t02_free_text, t05
+    from pipeline.standins import orkg_fixture as fx
 
     env.setenv("KGQA_TGI_URL", tgi.url)
     tgi.enqueue(f" {t05(fx.NOISY, fx.ACC)}\nUSER:")

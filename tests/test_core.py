@@ -9,7 +9,7 @@ from pipeline.core import Pipeline
 from pipeline.question import clean
 from pipeline.errors import DeadlinePassed, GeneratorError, GeneratorTimeout, Refused
 from pipeline.records import Example, Generation, Outcome, Retrieved, Rows
-from tests.fakes import RecordingKG, failing_kg
+from pipeline.standins.fakes import RecordingKG, failing_kg
 
 EXAMPLE = Retrieved(Example("AQ1", "Which model is best on X?", 'SELECT ?m WHERE { ?d rdfs:label "X" }', "T05"), 0.8)
 

@@ -109,7 +109,7 @@ def test_no_held_out_pair_is_stored(pipeline: Pipeline, sciqa: SciQA) -> None:
 def test_a_store_holding_a_valid_or_test_pair_is_caught(sciqa: SciQA, tmp_path: Path) -> None:
     from pipeline.store.connection import open_client
     from pipeline.store.chroma import ChromaStore
-    from tests.fakes import HashEncoder
+    from pipeline.standins.fakes import HashEncoder
 
     leaky = ChromaStore(open_client(tmp_path / "chroma"), HashEncoder(), "leaky")
     train = sciqa.split("train")[:20]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.dedup_store import SharedSeen
-from tests.bot.harness import STORY_CLOZE, Harness, is_answer
-from tests.fakes import Clock
+from bot.standins.harness import STORY_CLOZE, Harness, is_answer
+from pipeline.standins.fakes import Clock
 
 
 def test_a_key_is_first_once_until_its_ttl_passes(tmp_path: Path) -> None:

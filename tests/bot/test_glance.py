@@ -12,10 +12,10 @@ from pipeline.generators.adapter import AdapterGenerator
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES
 from pipeline.kg.local import LocalKG
 from pipeline.records import Answer, Example, Generation, Retrieved, Rows
-from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, shown
+from bot.standins.harness import STORY_CLOZE, Harness, blocks_of, shown
 from tests.bot.test_render import answer, lit, texts, uri, within_limits
-from tests.glance.fixture_questions import FixedGenerator, NoStore, t01, t05
-from tests.servers import orkg_fixture as fx
+from pipeline.standins.fixture_questions import FixedGenerator, NoStore, t01, t05
+from pipeline.standins import orkg_fixture as fx
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

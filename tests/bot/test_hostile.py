@@ -20,13 +20,13 @@ from pipeline.kg.endpoint import EndpointKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.text import engine_procedures, forbidden_words
-from tests.bot.harness import SECRET, Harness, hash_store, is_answer, new_ts, shown, train_slice
+from bot.standins.harness import SECRET, Harness, hash_store, is_answer, new_ts, shown, train_slice
 from tests.bot.hostile_cases import CASES, Case
-from tests.fakes import RecordingProxy
-from tests.servers.slack_api import Call, SlackAPIServer
-from tests.servers.slack_signing import event_envelope, post_signed
-from tests.servers.tgi import TGIServer
-from tests.servers.virtuoso import VirtuosoServer
+from pipeline.standins.fakes import RecordingProxy
+from bot.standins.slack.api import Call, SlackAPIServer
+from bot.standins.slack.signing import event_envelope, post_signed
+from pipeline.standins.tgi import TGIServer
+from pipeline.standins.virtuoso import VirtuosoServer
 
 CONTROL = "http://example.org/control"
 CRASHES = ("Something went wrong", "Traceback")

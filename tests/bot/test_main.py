@@ -14,7 +14,7 @@ from bot.__main__ import main
 from bot.health import Health
 from bot.home import help_message, home_view
 from pipeline.core import Pipeline
-from tests.bot.harness import MAINTAINER
+from bot.standins.harness import MAINTAINER
 
 SLACK_VARS = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_API_URL")
 

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.harness import STORY_CLOZE, is_answer
-from tests.bot.replicas import Replica, mention, proc_env, run_proc, settle
-from tests.servers.slack_api import SlackAPIServer
+from bot.standins.harness import STORY_CLOZE, is_answer
+from bot.standins.replicas import Replica, mention, proc_env, run_proc, settle
+from bot.standins.slack.api import SlackAPIServer
 
 N = 40
 

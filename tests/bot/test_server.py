@@ -14,10 +14,10 @@ from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from tests.bot.harness import SECRET, Harness, new_ts
-from tests.fakes import HashEncoder
-from tests.servers.slack_api import SlackAPIServer
-from tests.servers.slack_signing import post_event, post_signed
+from bot.standins.harness import SECRET, Harness, new_ts
+from pipeline.standins.fakes import HashEncoder
+from bot.standins.slack.api import SlackAPIServer
+from bot.standins.slack.signing import post_event, post_signed
 
 MENTION = {"type": "app_mention", "user": "U1", "text": "<@UBOT> hi", "channel": "C1"}
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from pipeline.errors import StoreError
-from tests.bot.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
-from tests.fakes import RecordingKG
+from bot.standins.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
+from pipeline.standins.fakes import RecordingKG
 
 
 def thumbs_up(bot: Harness) -> Any:

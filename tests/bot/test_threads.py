@@ -15,9 +15,9 @@ from pipeline.names.check import NameCheck
 from pipeline.names.sources import LabelSource
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from tests.bot.harness import SECRET, STORY_CLOZE, Harness, blocks_of, button_value, click_payload, shown
-from tests.servers.slack_api import SlackAPIServer
-from tests.servers.slack_signing import post_interaction
+from bot.standins.harness import SECRET, STORY_CLOZE, Harness, blocks_of, button_value, click_payload, shown
+from bot.standins.slack.api import SlackAPIServer
+from bot.standins.slack.signing import post_interaction
 
 MUTAG = "Which model has achieved the highest Accuracy score on the MUTAG benchmark dataset?"
 

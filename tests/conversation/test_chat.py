@@ -8,7 +8,7 @@ from pipeline.conversation.chat import chat
 from pipeline.names.check import NameCheck
 from pipeline.core import Pipeline
 from tests.conversation.test_talk import INDEX, Naive
-from tests.fakes import RecordingKG
+from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 
 

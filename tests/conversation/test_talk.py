@@ -12,7 +12,7 @@ from pipeline.names.index import LabelIndex
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.text import forbidden_words, gate
 from pipeline.textview import answer as as_text
-from tests.fakes import RecordingKG
+from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 
 INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric")])

@@ -100,7 +100,7 @@ def test_a_threaded_item_is_asked_after_its_earlier_questions_in_a_conversation_
     from pipeline.eval.questions import EvalQuestion
     from pipeline.eval.run import run_pipeline
     from tests.conversation.test_talk import Naive
-    from tests.fakes import RecordingKG
+    from pipeline.standins.fakes import RecordingKG
     from tests.test_core import FixedStore
 
     generator = Naive()

@@ -7,7 +7,7 @@ from pipeline.generators.adapter import AdapterGenerator, clean_label
 from pipeline.records import Example, Retrieved
 from pipeline.store.retrieval import Knowledge, build_knowledge
 from pipeline.sparql.text import string_literals
-from tests.fakes import HashEncoder
+from pipeline.standins.fakes import HashEncoder
 from tests.matching.test_forms import T01, T05
 
 BEST = Example("t5", "Which model has achieved the highest Score score on the Atari 2600 Defender benchmark dataset?",

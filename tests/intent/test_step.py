@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.settings import Settings
-from tests.servers.orkg_fixture import write_ntriples
+from pipeline.standins.orkg_fixture import write_ntriples
 
 ROOT = Path(__file__).resolve().parents[2]
 

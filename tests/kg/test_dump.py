@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.kg.dump import MANIFEST, download, load_dump
-from tests.servers.orkg_fixture import ntriples
+from pipeline.standins.orkg_fixture import ntriples
 
 
 def split_dump(folder: Path) -> int:

@@ -16,8 +16,8 @@ from pipeline.kg.endpoint import EndpointKG, summary
 from pipeline.kg.local import LocalKG
 from pipeline.sparql.text import add_prefixes
 from tests.kg.test_local import TEMPLATE_CASES, Case, canonical_rows, flat_rows
-from tests.servers import orkg_fixture as fx
-from tests.servers.virtuoso import VirtuosoServer
+from pipeline.standins import orkg_fixture as fx
+from pipeline.standins.virtuoso import VirtuosoServer
 
 
 @pytest.fixture(autouse=True)

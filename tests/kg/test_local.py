@@ -19,8 +19,8 @@ from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.kg.local import LocalKG
 from pipeline.records import Rows
 from pipeline.sparql.text import add_prefixes
-from tests.fakes import RecordingKG
-from tests.servers import orkg_fixture as fx
+from pipeline.standins.fakes import RecordingKG
+from pipeline.standins import orkg_fixture as fx
 
 Row = tuple[str, ...]
 

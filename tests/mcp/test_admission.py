@@ -17,8 +17,8 @@ from pipeline.mcp.server import create_server
 from pipeline.mcp.tools import ToolRefusal
 from pipeline.records import Example
 from pipeline.settings import Settings
-from tests.bot.harness import hash_store
-from tests.fakes import RecordingKG
+from bot.standins.harness import hash_store
+from pipeline.standins.fakes import RecordingKG
 from tests.mcp.harness import run, text
 
 

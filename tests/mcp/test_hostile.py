@@ -17,8 +17,8 @@ from pipeline.settings import Settings
 from tests.bot.hostile_cases import QUESTIONS, SPARQL, Case
 from tests.bot.test_hostile import CONTROL, quads
 from tests.mcp.harness import STORY_CLOZE, run, server_env, stdio_client, text
-from tests.servers.tgi import TGIServer
-from tests.servers.virtuoso import VirtuosoServer
+from pipeline.standins.tgi import TGIServer
+from pipeline.standins.virtuoso import VirtuosoServer
 
 MAX_REASON = 600
 EXTRA = [  # (tool, arguments, must it be refused?)

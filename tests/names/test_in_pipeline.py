@@ -7,7 +7,7 @@ from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.names.sources import LabelSource
 from pipeline.textview import answer as as_text
-from tests.fakes import RecordingKG
+from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore, Scripted
 
 BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '

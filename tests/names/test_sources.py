@@ -12,7 +12,7 @@ from pipeline.kg.snapshot import SnapshotKG
 from pipeline.names.sources import LabelSource
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
-from tests.servers.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
+from pipeline.standins.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
 
 
 class Counting:

@@ -9,8 +9,8 @@ from pipeline.kg.cache import CachedKG, SqliteAnswers
 from pipeline.settings import Settings
 from pipeline.shared.answers import RedisAnswers
 from pipeline.shared.link import RedisLink
-from tests.fakes import RecordingKG
-from tests.servers.redis import RedisServer
+from pipeline.standins.fakes import RecordingKG
+from pipeline.standins.redis import RedisServer
 
 QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
 

@@ -6,9 +6,9 @@ import pytest
 
 from pipeline.settings import Settings
 from pipeline.shared.link import RedisLink, SharedStateDown, masked
-from tests.fakes import Clock
-from tests.servers.redis import RedisServer
-from tests.servers.tcp import HoldingProxy
+from pipeline.standins.fakes import Clock
+from pipeline.standins.redis import RedisServer
+from pipeline.standins.tcp import HoldingProxy
 
 
 def test_a_stopped_redis_is_skipped_until_the_pause_ends_then_used_again(fresh_redis: RedisServer) -> None:

@@ -9,7 +9,7 @@ from pipeline.core import Pipeline
 from pipeline.sparql.explain import explain
 from pipeline.records import Example, Generation, Retrieved, Rows
 from pipeline.sciqa import SciQA
-from tests.fakes import RecordingKG
+from pipeline.standins.fakes import RecordingKG
 from tests.matching.test_forms import T01, T05
 from tests.sparql.test_shape import T04
 

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.errors import ConfigError
 from pipeline.store.batching import BatchingEncoder
-from tests.fakes import HashEncoder
+from pipeline.standins.fakes import HashEncoder
 
 
 class HeldEncoder(HashEncoder):

@@ -16,7 +16,7 @@ from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
-from tests.fakes import HashEncoder
+from pipeline.standins.fakes import HashEncoder
 
 REPO = Path(__file__).resolve().parents[1]
 

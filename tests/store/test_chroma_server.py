@@ -19,10 +19,10 @@ from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
 from pipeline.store.team import export_pairs, import_pairs
-from tests.fakes import HashEncoder, RecordingKG
-from tests.servers.chroma import ChromaServer
-from tests.servers.sparql_endpoint import refused_url
-from tests.servers.tcp import HoldingProxy
+from pipeline.standins.fakes import HashEncoder, RecordingKG
+from pipeline.standins.chroma import ChromaServer
+from pipeline.standins.sparql_endpoint import refused_url
+from pipeline.standins.tcp import HoldingProxy
 
 
 @pytest.fixture(scope="module")

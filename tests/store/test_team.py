@@ -10,7 +10,7 @@ from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
 from pipeline.store.team import export_pairs, import_pairs
-from tests.fakes import HashEncoder
+from pipeline.standins.fakes import HashEncoder
 
 TAUGHT = {
     "Which papers use the Zebra-7 benchmark?": "SELECT ?paper WHERE { ?paper orkgp:P31 ?c . ?c rdfs:label ?l . "

@@ -11,7 +11,7 @@ from redis import Redis
 from bot.guard import Limits
 from bot.shared.admission import KEY, SharedQueue
 from pipeline.shared.link import RedisLink
-from tests.bot.harness import STORY_CLOZE, Harness, new_ts
+from bot.standins.harness import STORY_CLOZE, Harness, new_ts
 from tests.bot.test_ask import Gate
 
 

@@ -10,7 +10,7 @@ from redis import Redis
 
 from bot.shared.dedup import RedisSeen
 from pipeline.shared.link import RedisLink
-from tests.servers.redis import RedisServer
+from pipeline.standins.redis import RedisServer
 
 
 def test_of_many_replicas_racing_for_each_key_exactly_one_wins(redis_url: str) -> None:

@@ -7,7 +7,7 @@ from redis import Redis
 
 from bot.shared.limits import RedisRateLimiter
 from pipeline.shared.link import RedisLink
-from tests.servers.redis import RedisServer
+from pipeline.standins.redis import RedisServer
 
 
 def test_a_persons_limit_holds_across_replicas(redis_url: str) -> None:

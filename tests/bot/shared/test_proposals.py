@@ -10,9 +10,9 @@ from redis import Redis
 from bot.proposals import Proposals, Recent, feedback_value, read_feedback
 from bot.shared.proposals import RedisProposals, RedisRecent
 from pipeline.shared.link import RedisLink
-from tests.bot.harness import MAINTAINER, Harness, button_value, shown
+from bot.standins.harness import MAINTAINER, Harness, button_value, shown
 from tests.bot.test_teach import thumbs_up
-from tests.servers.redis import RedisServer
+from pipeline.standins.redis import RedisServer
 
 
 def replica(url: str, home: Path, **kwargs: object) -> RedisProposals:

@@ -6,8 +6,8 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from tests.servers.loopback import LoopbackServer
-from tests.servers.tcp import HoldingProxy
+from pipeline.standins.loopback import LoopbackServer
+from pipeline.standins.tcp import HoldingProxy
 
 
 class _Hello(BaseHTTPRequestHandler):

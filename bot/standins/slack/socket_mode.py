@@ -19,7 +19,7 @@ import threading
 import time
 from typing import Any
 
-from tests.servers.tcp import listen
+from pipeline.standins.tcp import listen
 
 GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 section 1.3
 TEXT, CLOSE, PING, PONG = 0x1, 0x8, 0x9, 0xA

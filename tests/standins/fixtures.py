@@ -1,4 +1,4 @@
-"""Pytest fixtures for the knowledge-graph stand-ins: register with ``pytest_plugins = ["tests.servers.fixtures"]``
+"""Pytest fixtures for the knowledge-graph stand-ins: register with ``pytest_plugins = ["tests.standins.fixtures"]``
 in ``tests/conftest.py``."""
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from pipeline.kg.local import LocalKG
-from tests.servers.orkg_fixture import write_ntriples
-from tests.servers.redis import RedisServer
-from tests.servers.virtuoso import VirtuosoServer
+from pipeline.standins.orkg_fixture import write_ntriples
+from pipeline.standins.redis import RedisServer
+from pipeline.standins.virtuoso import VirtuosoServer
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from pipeline.errors import KnowledgeGraphError
 from pipeline.parts import KnowledgeGraph
-from tests.servers.loopback import LoopbackServer, QuietServer
+from pipeline.standins.loopback import LoopbackServer, QuietServer
 
 FAULTS = ("html", "bad_json", "hang", "500", "503", "reset")
 MAINTENANCE = b"<html><head><title>ORKG maintenance</title></head><body><h1>Back soon</h1></body></html>"

@@ -25,9 +25,9 @@ from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from tests.fakes import HashEncoder
-from tests.servers.slack_api import Call, SlackAPIServer
-from tests.servers.slack_signing import post_command, post_event, post_interaction
+from pipeline.standins.fakes import HashEncoder
+from bot.standins.slack.api import Call, SlackAPIServer
+from bot.standins.slack.signing import post_command, post_event, post_interaction
 
 TOKEN = "xoxb-1111-2222-SeCrEtBoTtOkEn"
 SECRET = "8f1b2c3d4e5f60718293a4b5c6d7e8f9"

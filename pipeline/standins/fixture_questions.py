@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pipeline.eval.given import GivenQuery as FixedGenerator  # noqa: F401  (the fixture tests' names)
 from pipeline.eval.given import NoExamples as NoStore  # noqa: F401
-from tests.servers import orkg_fixture as fx
+from pipeline.standins import orkg_fixture as fx
 
 DATASET = "?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = {})"
 

@@ -18,11 +18,11 @@ from pipeline.core import Pipeline
 from pipeline.factory import build_generator, build_kg
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from tests.bot.harness import STORY_CLOZE, Harness, blocks_of, is_answer
-from tests.servers.slack_api import Call, SlackAPIServer
-from tests.servers.sparql_endpoint import EndpointServer, refused_url
-from tests.servers.tcp import HoldingProxy
-from tests.servers.tgi import TGIServer
+from bot.standins.harness import STORY_CLOZE, Harness, blocks_of, is_answer
+from bot.standins.slack.api import Call, SlackAPIServer
+from pipeline.standins.sparql_endpoint import EndpointServer, refused_url
+from pipeline.standins.tcp import HoldingProxy
+from pipeline.standins.tgi import TGIServer
 
 TIMEOUTS = {"tgi_timeout": 1.0, "kg_timeout": 1.0, "store_timeout": 1.0, "deadline": 8.0, "cache_ttl": 0.0}
 NOT_IN_SNAPSHOT = 'SELECT ?model WHERE { ?model rdfs:label "Zebra crossing model" }'

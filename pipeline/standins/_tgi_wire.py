@@ -10,7 +10,7 @@ import json
 import time
 from typing import Any
 
-from ._tgi_answers import Finished
+from pipeline.standins._tgi_answers import Finished
 
 MAX_STOP_SEQUENCES = 4  # TGI's default --max-stop-sequences
 _EOS = {"id": 2, "text": "</s>", "logprob": -0.0102, "special": True}  # Llama's end-of-sequence token

@@ -34,7 +34,7 @@ from typing import Any
 
 from . import _tgi_wire as wire
 from .loopback import LoopbackServer, QuietServer
-from ._tgi_answers import (
+from pipeline.standins._tgi_answers import (
     GARBAGE_TEXT, REFUSAL_TEMPLATE, Finished, default_seed_dir, finish, load_recorded, parse_prompt,
 )
 

@@ -17,8 +17,8 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
-from .slack_api import SlackAPIServer
-from .slack_signing import post_command, post_event, post_interaction, sign
+from bot.standins.slack.api import SlackAPIServer
+from bot.standins.slack.signing import post_command, post_event, post_interaction, sign
 
 SECRET = "test-signing-secret"
 TOKEN = "xoxb-test"

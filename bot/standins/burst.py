@@ -21,9 +21,9 @@ from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from tests.bot.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
-from tests.servers.slack_api import SlackAPIServer
-from tests.servers.slack_signing import post_event
+from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
+from bot.standins.slack.api import SlackAPIServer
+from bot.standins.slack.signing import post_event
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 

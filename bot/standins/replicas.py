@@ -1,4 +1,4 @@
-"""Bot processes for the tests that kill them or run several: ``python -m tests.bot.proc bot`` (``python -m bot``'s
+"""Bot processes for the tests that kill them or run several: ``python -m bot.standins.proc bot`` (``python -m bot``'s
 main with hashed-word embeddings) in HTTP mode on a free loopback port, against the Slack Web API stand-in."""
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.bot.harness import SECRET, TOKEN, click_payload, new_ts
-from tests.servers.chroma import free_port
-from tests.servers.slack_signing import post_event, post_interaction
+from bot.standins.harness import SECRET, TOKEN, click_payload, new_ts
+from pipeline.standins.chroma import free_port
+from bot.standins.slack.signing import post_event, post_interaction
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 60
@@ -30,7 +30,7 @@ def proc_env(home: Path, sciqa_dir: Path, **extra: str) -> dict[str, str]:
 
 def run_proc(env: dict[str, str], *args: str) -> dict[str, Any]:
     """One store command in its own process; its last line of output, parsed."""
-    done = subprocess.run([sys.executable, "-m", "tests.bot.proc", *args], env=env, cwd=ROOT, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "bot.standins.proc", *args], env=env, cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
@@ -47,7 +47,7 @@ class Replica:
         env = {**env, "SLACK_BOT_TOKEN": TOKEN, "SLACK_SIGNING_SECRET": SECRET, "SLACK_API_URL": slack_api,
                "KGQA_HTTP_PORT": str(self.port), "KGQA_HTTP_HOST": "127.0.0.1", **settings}
         with log.open("ab") as out:
-            self.proc = subprocess.Popen([sys.executable, "-m", "tests.bot.proc", "bot"], env=env, cwd=ROOT,
+            self.proc = subprocess.Popen([sys.executable, "-m", "bot.standins.proc", "bot"], env=env, cwd=ROOT,
                                          stdout=out, stderr=subprocess.STDOUT)
         self._wait_ready()
 

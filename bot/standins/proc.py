@@ -1,6 +1,6 @@
 """Run the bot, or one store operation, in a process of its own, for the tests that kill processes or run replicas.
 
-``python -m tests.bot.proc bot`` is ``python -m bot`` (the same ``main()``, settings from the environment) with
+``python -m bot.standins.proc bot`` is ``python -m bot`` (the same ``main()``, settings from the environment) with
 one change: questions are embedded with hashed bags of words instead of all-MiniLM-L6-v2, so a process starts in
 about a second rather than loading a model and indexing SciQA with it. The other commands work on the store at
 ``$KGQA_HOME`` the same way: ``index [--rebuild] [--delay S] [--team Q S ...]`` (prints a line per batch, so a test
@@ -19,7 +19,7 @@ import pipeline.factory as factory
 from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
-from tests.fakes import HashEncoder
+from pipeline.standins.fakes import HashEncoder
 
 
 class SlowHashEncoder(HashEncoder):
@@ -46,7 +46,7 @@ def teach(store: ChromaStore, pairs: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(prog="tests.bot.proc")
+    ap = argparse.ArgumentParser(prog="bot.standins.proc")
     sub = ap.add_subparsers(dest="cmd", required=True)
     sub.add_parser("bot")
     index = sub.add_parser("index")
