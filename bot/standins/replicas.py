@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.standins.harness import SECRET, TOKEN, click_payload, new_ts
-from pipeline.standins.chroma import free_port
+from pipeline.standins.processes import free_port
 from bot.standins.slack.signing import post_event, post_interaction
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,8 +24,8 @@ START_TIMEOUT_S = 60
 
 def proc_env(home: Path, sciqa_dir: Path, **extra: str) -> dict[str, str]:
     """A clean environment: nothing from the developer's shell but PATH, plus the bot's settings."""
-    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(ROOT), "KGQA_HOME": str(home),
-            "SCIQA_DIR": str(sciqa_dir), "HF_HUB_OFFLINE": "1", **extra}
+    return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "KGQA_HOME": str(home), "SCIQA_DIR": str(sciqa_dir),
+            "HF_HUB_OFFLINE": "1", **extra}
 
 
 def run_proc(env: dict[str, str], *args: str) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -10,22 +9,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-
-
-def terminate(proc: subprocess.Popen[bytes], timeout: float) -> None:
-    """Stop a server process: SIGTERM, then SIGKILL if it has not gone within ``timeout`` s."""
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+from pipeline.standins.processes import free_port, terminate
 
 
 class ChromaServer:

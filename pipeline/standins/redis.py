@@ -12,7 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline.standins.chroma import free_port, terminate
+from pipeline.standins.processes import free_port, terminate
 
 START_TIMEOUT_S = 20.0
 

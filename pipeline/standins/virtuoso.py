@@ -6,7 +6,6 @@ Needs Debian's ``virtuoso-opensource-7-bin`` (``.ci/virtuoso.sh`` installs it): 
 from __future__ import annotations
 
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -15,6 +14,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 from types import TracebackType
+
+from pipeline.standins.processes import free_port
 
 VIRTUOSO = "virtuoso-t"
 ISQL = "isql-vt"
@@ -59,12 +60,6 @@ MaxQueryExecutionTime = 60
 
 class VirtuosoError(RuntimeError):
     """Virtuoso would not start or load; the message carries the end of its log."""
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class VirtuosoServer:

@@ -13,7 +13,7 @@ import pytest
 
 from bot.standins.harness import STORY_CLOZE, TOKEN, is_answer, shown
 from bot.standins.replicas import ROOT, Replica, mention, proc_env, run_proc, settle
-from pipeline.standins.chroma import free_port
+from pipeline.standins.processes import free_port
 from bot.standins.slack.api import Call, SlackAPIServer
 from bot.standins.slack.signing import command_form, event_envelope
 from bot.standins.slack.socket_mode import SocketModeServer

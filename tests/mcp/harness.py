@@ -21,6 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
 from pipeline.settings import Settings
+from pipeline.standins.processes import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 STORY_CLOZE = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
@@ -58,12 +59,6 @@ async def _http_transport(url: str, headers: dict[str, str]) -> AsyncIterator[An
 
 def run(scenario: Callable[[], Awaitable[T]]) -> T:
     return anyio.run(scenario)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class HttpServer:
