@@ -229,7 +229,7 @@ def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.Monke
 def test_ask_json_carries_summary_and_leaderboard_and_chart_writes_the_picture(
         env: pytest.MonkeyPatch, tgi: Any, orkg_fixture_nt: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.standins.fixture_questions import t02_free_text, t05
+    from pipeline.standins.fixture_questions import t02, t05
     from pipeline.standins import orkg_fixture as fx
 
     env.setenv("KGQA_TGI_URL", tgi.url)
@@ -245,7 +245,7 @@ def test_ask_json_carries_summary_and_leaderboard_and_chart_writes_the_picture(
     assert out["answer"]["rows"][0]["model_lbl"]["value"] != "Big-71"  # the scored rows: the query's own answer
     assert chart.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") and "chart written" in err
 
-    tgi.enqueue(f" {t02_free_text()}\nUSER:")
+    tgi.enqueue(f" {t02(fx.READING)}\nUSER:")
     none = tmp_path / "none.png"
     code, out, err = run(capsys, "ask", "--generator", "tgi", "--kg", str(orkg_fixture_nt), "--chart", str(none),
                          "Which papers have a benchmark on the LoreQA Reading Set?")

@@ -18,6 +18,7 @@ same number of integer digits, so SPARQL's string ordering (what ORKG's plain li
 """
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -215,3 +216,23 @@ def write_ntriples(path: str | Path) -> Path:
     path = Path(path)
     path.write_text(ntriples(), encoding="utf-8")
     return path
+
+
+def write_copies(folder: Path, copies: int, files: int = 5) -> tuple[Path, int]:
+    """The fixture plus ``copies`` relabelled copies with fresh IRIs (so every template query keeps its answers on a
+    graph of any size): ``folder/all.nt`` (returned, with the number of triples) and the same triples as ``files``
+    gzip parts in ``folder/dump/``, as a dump is published."""
+    base = ntriples()
+    plain = folder / "all.nt"
+    (folder / "dump").mkdir()
+    parts = [gzip.open(folder / "dump" / f"part-{i}.nt.gz", "wt") for i in range(files)]
+    total = 0
+    with plain.open("w") as out:
+        for k in range(copies + 1):
+            text = base if k == 0 else base.replace("/resource/R", f"/resource/C{k}R").replace('" .', f' #{k}" .')
+            out.write(text)
+            parts[k % files].write(text)
+            total += text.count("\n")
+    for p in parts:
+        p.close()
+    return plain, total

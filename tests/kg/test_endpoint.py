@@ -15,7 +15,8 @@ from pipeline.errors import EndpointTimeout, EndpointUnreachable, KnowledgeGraph
 from pipeline.kg.endpoint import EndpointKG, summary
 from pipeline.kg.local import LocalKG
 from pipeline.sparql.text import add_prefixes
-from tests.kg.test_local import TEMPLATE_CASES, Case, canonical_rows, flat_rows
+from pipeline.standins.fixture_questions import TEMPLATE_CASES, Case
+from tests.kg.test_local import canonical_rows, flat_rows
 from pipeline.standins import orkg_fixture as fx
 from pipeline.standins.virtuoso import VirtuosoServer
 

@@ -1,14 +1,11 @@
 """LocalKG (pyoxigraph) on the ORKG-shaped fixture: one SciQA-shaped query per template T01-T08, formats, terms, errors.
 
-TEMPLATE_CASES are shared with test_endpoint, which runs the same queries on Virtuoso.
+TEMPLATE_CASES (pipeline.standins.fixture_questions) also run on Virtuoso in test_endpoint.
 """
 from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -21,108 +18,9 @@ from pipeline.records import Rows
 from pipeline.sparql.text import add_prefixes
 from pipeline.standins.fakes import RecordingKG
 from pipeline.standins import orkg_fixture as fx
+from pipeline.standins.fixture_questions import TEMPLATE_CASES, Case
 
 Row = tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Case:
-    template: str
-    subject: str  # the label the query asks about
-    query: str
-    expected: Callable[[], set[Row]]  # the flat rows the query must return, computed from the fixture's definition
-
-    @property
-    def id(self) -> str:
-        return f"{self.template}-{self.subject}"
-
-
-def q(text: str) -> str:
-    """A SPARQL string literal."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def contributions() -> Iterator[tuple[fx.Paper, fx.Contribution]]:
-    return ((paper, cont) for paper in fx.PAPERS for cont in paper.contributions)
-
-
-def on(dataset: str) -> Iterator[tuple[fx.Paper, fx.Contribution, fx.Benchmark]]:
-    return ((p, c, b) for p, c in contributions() for b in c.benchmarks if b.dataset == dataset)
-
-
-def model_row(model: str | None) -> Row:
-    return (fx.iri("Model", model), model) if model else ()
-
-
-def top_models(dataset: str) -> set[Row]:
-    # The metric filter of T05 sits outside the sub-select, so by SPARQL's bottom-up scoping it does not narrow the
-    # ranking: the model with the highest value on the dataset *for any metric* wins (Virtuoso agrees).
-    ranked = [(r.value, c.model) for _, c, b in on(dataset) for r in b.results]
-    return {model_row(max(ranked)[1])}
-
-
-def codes(model: str) -> set[Row]:
-    return {(url,) for _, c in contributions() if c.model == model and c.benchmarks for url in c.code}
-
-
-def top_scores(dataset: str) -> set[Row]:
-    best: dict[str, str] = {}
-    for _, _, b in on(dataset):
-        for r in b.results:
-            best[r.metric] = max(best.get(r.metric, r.value), r.value)  # plain literals: string order, as in SPARQL
-    return {(fx.iri("Metric", m), m, v) for m, v in best.items()}
-
-
-DATASET = "?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = {})"
-
-TEMPLATE_CASES = [
-    Case("T01", fx.STORY_CLOZE, "SELECT DISTINCT ?model ?model_lbl WHERE { " + DATASET.format(q(fx.STORY_CLOZE)) +
-         " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. ?paper orkgp:HAS_BENCHMARK ?benchmark."
-         " OPTIONAL {?paper orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl.} }",
-         lambda: {model_row(c.model) for _, c, b in on(fx.STORY_CLOZE) if b.results}),
-    Case("T02", fx.READING, "SELECT DISTINCT ?paper ?paper_lbl WHERE { " + DATASET.format(q(fx.READING)) +
-         " ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark."
-         " ?paper orkgp:P31 ?cont; rdfs:label ?paper_lbl. }",
-         lambda: {(fx.iri("Paper", p.title), p.title) for p, _, _ in on(fx.READING)}),
-    Case("T03", fx.READING, "SELECT DISTINCT ?metric ?metric_lbl WHERE { " + DATASET.format(q(fx.READING)) +
-         " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval."
-         " OPTIONAL {?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl.} }",
-         lambda: {(fx.iri("Metric", r.metric), r.metric) for _, _, b in on(fx.READING) for r in b.results}),
-    Case("T04", fx.READING,
-         "SELECT DISTINCT ?metric ?metric_lbl (MAX(?value) AS ?score) WHERE { { SELECT ?metric ?metric_lbl ?value"
-         " WHERE { " + DATASET.format(q(fx.READING)) +
-         " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_VALUE ?value."
-         " OPTIONAL {?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl.}"
-         " ?cont orkgp:HAS_BENCHMARK ?benchmark. OPTIONAL {?cont orkgp:HAS_MODEL ?model."
-         " ?model rdfs:label ?model_lbl.} } ORDER BY DESC(?value) } } GROUP BY ?metric ?metric_lbl",
-         lambda: top_scores(fx.READING)),
-    *[Case("T05", f"{ds}, {metric}",
-           "SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl."
-           f" FILTER (str(?metric_lbl) = {q(metric)}) {{ SELECT ?model ?model_lbl WHERE {{ " + DATASET.format(q(ds)) +
-           " ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval."
-           " ?eval orkgp:HAS_VALUE ?value; orkgp:HAS_METRIC ?metric."
-           " ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl."
-           " } ORDER BY DESC(?value) LIMIT 1 } }",
-           partial(top_models, ds))
-      for ds, metric in ((fx.STORY_CLOZE, fx.ACC), (fx.READING, fx.EM))],
-    Case("T06", fx.QA,
-         "SELECT DISTINCT ?dataset ?dataset_lbl WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl."
-         f" FILTER (str(?problem_lbl) = {q(fx.QA)}) ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl."
-         " ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?problem. }",
-         lambda: {(fx.iri("Dataset", b.dataset), b.dataset) for _, c in contributions() if c.problem == fx.QA
-                  for b in c.benchmarks}),
-    *[Case("T07", model, "SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl."
-           f" FILTER (str(?model_lbl) = {q(model)}) ?benchmark orkgp:HAS_DATASET ?dataset."
-           " ?cont orkgp:HAS_BENCHMARK ?benchmark. ?cont orkgp:HAS_MODEL ?model; orkgp:HAS_SOURCE_CODE ?code. }",
-           partial(codes, model))
-      for model in ("StoryLM-large", fx.QUOTED_MODEL)],
-    Case("T08", fx.NLP,
-         "SELECT DISTINCT ?problem ?problem_lbl WHERE { ?rf a orkgc:ResearchField; rdfs:label ?rf_label."
-         f" FILTER (str(?rf_label) = {q(fx.NLP)}) ?paper orkgp:P30 ?rf; orkgp:P31 ?cont."
-         " ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?problem. ?problem rdfs:label ?problem_lbl. }",
-         lambda: {(fx.iri("Problem", c.problem), c.problem) for p, c in contributions()
-                  if p.field == fx.NLP and c.benchmarks}),
-]
 
 
 def flat_rows(rows: Rows) -> set[Row]:
