@@ -1,7 +1,7 @@
 """Time from a Slack event to the bot's first visible response (the placeholder) and to the final answer.
 
 The real bot runs over HTTP on loopback; events are signed as Slack signs them. Stand-ins: the Slack Web API
-(tests/servers/slack_api.py), TGI serving the recorded Vicuna-13B outputs (tests/servers/tgi.py, through the real
+(bot/standins/slack/api.py), TGI serving the recorded Vicuna-13B outputs (pipeline/standins/tgi.py, through the real
 text_generation client), and the SciQA snapshot as the KG. The example store is Chroma over SciQA train, embedded
 with the real all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model).
 
@@ -27,20 +27,18 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.guard import Limits  # noqa: E402
-from pipeline.store.connection import open_client  # noqa: E402
-from pipeline.core import Pipeline  # noqa: E402
-from pipeline.factory import build_index, build_kg, build_store, sciqa  # noqa: E402
-from pipeline.generators.tgi import TGIGenerator  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
-from pipeline.store.chroma import ChromaStore  # noqa: E402
-from bot.standins.harness import Harness, is_answer, new_ts, shown  # noqa: E402
-from pipeline.standins.fakes import HashEncoder  # noqa: E402
-from bot.standins.slack.api import SlackAPIServer  # noqa: E402
-from bot.standins.slack.signing import post_event  # noqa: E402
-from pipeline.standins.tgi import TGIServer  # noqa: E402
+from bot.guard import Limits
+from pipeline.store.connection import open_client
+from pipeline.core import Pipeline
+from pipeline.factory import build_index, build_kg, build_store, sciqa
+from pipeline.generators.tgi import TGIGenerator
+from pipeline.settings import Settings
+from pipeline.store.chroma import ChromaStore
+from bot.standins.harness import Harness, is_answer, new_ts, shown
+from pipeline.standins.fakes import HashEncoder
+from bot.standins.slack.api import SlackAPIServer
+from bot.standins.slack.signing import post_event
+from pipeline.standins.tgi import TGIServer
 
 # The stand-ins' servers keep http.server's listen backlog of 5: a burst then overflows it and the kernel's SYN
 # retry adds a flat second to some calls, which real Slack would not. (BotServer sets its own backlog.)

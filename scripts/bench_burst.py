@@ -19,9 +19,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.standins.burst import run_burst  # noqa: E402
+from bot.standins.burst import run_burst
 
 
 def main() -> int:

@@ -1,8 +1,8 @@
 """What the leaderboard costs: the companion query's KG round trip beside the pipeline's own query, per question.
 
 Usage: python scripts/bench_glance.py [--copies 100] [--runs 5]
-Every T01, T04 and T05 question of the fixture graph (tests/glance/fixture_questions.py) runs through the pipeline
-on the fixture plus N relabelled copies (scripts/bench_kg.py's generator), on pyoxigraph (in memory) and Virtuoso
+Every T01, T04 and T05 question of the fixture graph (pipeline/standins/fixture_questions.py) runs through the pipeline
+on the fixture plus N relabelled copies (`orkg_fixture.write_copies`), on pyoxigraph (in memory) and Virtuoso
 (HTTP). Per question: KG round trips, the median of the `kg` stage (the pipeline's query) and of the `leaderboard`
 stage (the companion), over --runs runs. Prints markdown for docs/RESULTS.md: p50 over the questions.
 Needs Virtuoso installed (.ci/virtuoso.sh).
@@ -15,16 +15,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pipeline.core import Pipeline  # noqa: E402
-from pipeline.kg.endpoint import EndpointKG  # noqa: E402
-from pipeline.kg.local import LocalKG  # noqa: E402
-from pipeline.parts import KnowledgeGraph  # noqa: E402
-from scripts.bench_kg import generate  # noqa: E402
-from pipeline.standins.fakes import RecordingProxy  # noqa: E402
-from pipeline.standins.fixture_questions import FixedGenerator, NoStore, cases  # noqa: E402
-from pipeline.standins.virtuoso import VirtuosoServer  # noqa: E402
+from pipeline.core import Pipeline
+from pipeline.kg.endpoint import EndpointKG
+from pipeline.kg.local import LocalKG
+from pipeline.parts import KnowledgeGraph
+from pipeline.standins.fakes import RecordingProxy
+from pipeline.standins.fixture_questions import FixedGenerator, NoStore, cases
+from pipeline.standins.orkg_fixture import write_copies
+from pipeline.standins.virtuoso import VirtuosoServer
 
 
 def measure(kg: KnowledgeGraph, runs: int) -> tuple[int, float, float, int]:
@@ -52,7 +50,7 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=5)
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="kgqa-bench-glance-"))
-    plain, total = generate(work, args.copies)
+    plain, total = write_copies(work, args.copies)
     print(f"{len(cases())} questions (T01, T04, T05 on every fixture dataset), {total:,} triples, {args.runs} runs\n")
     print("| KG | max round trips / question | p50 own query ms | p50 companion ms | ratio | with a leaderboard |")
     print("|---|---|---|---|---|---|")

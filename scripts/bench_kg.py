@@ -1,46 +1,25 @@
 """Dump-load throughput and query latency, pyoxigraph vs Virtuoso, on one generated ORKG-shaped graph.
 
 Usage: python scripts/bench_kg.py [--copies 5000]   (5000 copies of the test fixture graph = ~1.05 M triples)
-The graph is the project's fixture (tests/servers/orkg_fixture.py) plus N relabelled copies with fresh IRIs, so the
-template queries of tests/kg/test_local.py keep their answers while running over a graph of ~1 M triples.
+The graph is the project's fixture (pipeline/standins/orkg_fixture.py) plus N relabelled copies with fresh IRIs, so
+the template queries (TEMPLATE_CASES in pipeline/standins/fixture_questions.py) keep their answers over ~1 M triples.
 Needs Virtuoso installed (.ci/virtuoso.sh). Prints markdown for docs/RESULTS.md.
 """
 from __future__ import annotations
 
 import argparse
-import gzip
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pipeline.kg.dump import load_dump  # noqa: E402
-from pipeline.kg.endpoint import EndpointKG  # noqa: E402
-from pipeline.sparql.text import add_prefixes  # noqa: E402
-from tests.kg.test_local import TEMPLATE_CASES  # noqa: E402
-from pipeline.standins.orkg_fixture import ntriples  # noqa: E402
-from pipeline.standins.virtuoso import VirtuosoServer  # noqa: E402
-
-
-def generate(folder: Path, copies: int, files: int = 5) -> tuple[Path, int]:
-    """The fixture plus ``copies`` relabelled copies, as ``files`` gzip parts and one plain file (for Virtuoso)."""
-    base = ntriples()
-    plain = folder / "all.nt"
-    (folder / "dump").mkdir()
-    parts = [gzip.open(folder / "dump" / f"part-{i}.nt.gz", "wt") for i in range(files)]
-    total = 0
-    with plain.open("w") as out:
-        for k in range(copies + 1):
-            text = base if k == 0 else base.replace("/resource/R", f"/resource/C{k}R").replace('" .', f' #{k}" .')
-            out.write(text)
-            parts[k % files].write(text)
-            total += text.count("\n")
-    for p in parts:
-        p.close()
-    return plain, total
+from pipeline.kg.dump import load_dump
+from pipeline.kg.endpoint import EndpointKG
+from pipeline.sparql.text import add_prefixes
+from pipeline.standins.fixture_questions import TEMPLATE_CASES
+from pipeline.standins.orkg_fixture import write_copies
+from pipeline.standins.virtuoso import VirtuosoServer
 
 
 LOCAL_TIMER = """
@@ -82,7 +61,7 @@ def main() -> int:
     ap.add_argument("--copies", type=int, default=5000)
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="kgqa-bench-kg-"))
-    plain, total = generate(work, args.copies)
+    plain, total = write_copies(work, args.copies)
     report = load_dump(work / "dump", work / "store")
     print(f"generated {total:,} triples; `load_dump` (= `kgqa kg load`) into on-disk pyoxigraph: "
           f"{report.seconds:.1f} s, {report.triples / report.seconds:,.0f} triples/s")

@@ -10,14 +10,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pipeline.names.check import check_names  # noqa: E402
-from pipeline.names.index import LabelIndex  # noqa: E402
+from pipeline.names.check import check_names
+from pipeline.names.index import LabelIndex
 
 SYLLABLES = "ba be bi bo bu da de di do ka ke ki ko la le li lo ma me mi mo na ne ni no ra re ri ro sa se si ta te ti " \
             "to va ve vi zo ru lan net vox tor".split()

@@ -25,25 +25,23 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from bot.guard import Limits, RateLimiter, Seen  # noqa: E402
-from bot.shared.dedup import RedisSeen  # noqa: E402
-from bot.shared.limits import RedisRateLimiter  # noqa: E402
-from pipeline.core import Pipeline  # noqa: E402
-from pipeline.generators.adapter import AdapterGenerator  # noqa: E402
-from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers  # noqa: E402
-from pipeline.kg.snapshot import SnapshotKG  # noqa: E402
-from pipeline.records import Rows  # noqa: E402
-from pipeline.sciqa import SciQA  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
-from pipeline.shared.answers import RedisAnswers  # noqa: E402
-from pipeline.shared.link import RedisLink  # noqa: E402
-from pipeline.shared.threads import RedisThreadMemory  # noqa: E402
-from bot.standins.burst import pct  # noqa: E402
-from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice  # noqa: E402
-from pipeline.standins.redis import RedisServer  # noqa: E402
-from bot.standins.slack.api import SlackAPIServer  # noqa: E402
+from bot.guard import Limits, RateLimiter, Seen
+from bot.shared.dedup import RedisSeen
+from bot.shared.limits import RedisRateLimiter
+from pipeline.core import Pipeline
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.records import Rows
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from pipeline.shared.answers import RedisAnswers
+from pipeline.shared.link import RedisLink
+from pipeline.shared.threads import RedisThreadMemory
+from bot.standins.burst import pct
+from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
+from pipeline.standins.redis import RedisServer
+from bot.standins.slack.api import SlackAPIServer
 
 
 PARTS = ("dedup", "rate_limit", "answer_cache", "thread_memory", "all")

@@ -10,19 +10,16 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import sys
 import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pipeline.kg.local import LocalKG  # noqa: E402
-from pipeline.kg.sciqa_graph.facts import read_facts  # noqa: E402
-from pipeline.kg.sciqa_graph.store import GRAPH, SciqaKG, ensure_graph  # noqa: E402
-from pipeline.errors import KgqaError  # noqa: E402
-from pipeline.sparql.text import add_prefixes  # noqa: E402
+from pipeline.kg.local import LocalKG
+from pipeline.kg.sciqa_graph.facts import read_facts
+from pipeline.kg.sciqa_graph.store import GRAPH, SciqaKG, ensure_graph
+from pipeline.errors import KgqaError
+from pipeline.sparql.text import add_prefixes
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -12,9 +12,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from pipeline.sparql.text import parses  # noqa: E402
+from pipeline.sparql.text import parses
 
 
 def outcome(q: dict[str, object]) -> str:

@@ -9,16 +9,13 @@ Usage: python scripts/make_lookalike.py          (needs SCIQA_DIR; values and ti
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from pipeline.kg.local import LocalKG  # noqa: E402
-from pipeline.sciqa import SciQA  # noqa: E402
-from pipeline.settings import Settings  # noqa: E402
-from pipeline.sparql.shape import read, replace_literals  # noqa: E402
-from pipeline.sparql.text import add_prefixes  # noqa: E402
+from pipeline.kg.local import LocalKG
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from pipeline.sparql.shape import read, replace_literals
+from pipeline.sparql.text import add_prefixes
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "eval"
 R, P, C = "http://orkg.org/orkg/resource/", "http://orkg.org/orkg/predicate/", "http://orkg.org/orkg/class/"

@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from pipeline.intent.pairs import blocks
+from pipeline.kg.local import LocalKG
+from pipeline.parts import KnowledgeGraph
+from pipeline.standins.orkg_fixture import write_ntriples
 
-from pipeline.intent.pairs import blocks  # noqa: E402
-from pipeline.kg.local import LocalKG  # noqa: E402
-from pipeline.parts import KnowledgeGraph  # noqa: E402
-from pipeline.standins.orkg_fixture import write_ntriples  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SETS = {"held-out": "novel-intents", "dev": "novel-intents-dev"}
 EVAL = ROOT / "docs" / "eval"
@@ -32,7 +30,7 @@ PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 def build(source: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
         kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"))
-        return answered(source, kg, "the fixture graph", "tests/servers/orkg_fixture.py")
+        return answered(source, kg, "the fixture graph", "pipeline/standins/orkg_fixture.py")
 
 
 def answered(source: Path, kg: KnowledgeGraph, about: str, graph: str) -> dict[str, object]:

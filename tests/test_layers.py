@@ -1,0 +1,78 @@
+"""Imports run one way: ``bot`` over ``pipeline``, never back; the product never imports its stand-ins; scripts import
+the project as installed, never ``tests`` and never through ``sys.path`` edits."""
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def imports(tree: ast.AST) -> Iterator[str]:
+    """Every module an ``import`` or ``from … import`` names, at any depth (function-level imports included)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)  # ``from pipeline import standins``
+
+
+def touches_sys_path(tree: ast.AST) -> bool:
+    """``sys.path`` read or changed, or ``path`` imported from ``sys``."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "path" and isinstance(node.value, ast.Name) \
+                and node.value.id == "sys":
+            return True
+        if isinstance(node, ast.ImportFrom) and node.module == "sys" and any(a.name == "path" for a in node.names):
+            return True
+    return False
+
+
+def under(module: str, *packages: str) -> bool:
+    return any(module == p or module.startswith(p + ".") for p in packages)
+
+
+def parsed(folder: str) -> list[tuple[Path, ast.AST]]:
+    files = sorted((REPO / folder).rglob("*.py"))
+    assert files, folder
+    return [(f, ast.parse(f.read_text(encoding="utf-8"), str(f))) for f in files]
+
+
+def in_standins(path: Path) -> bool:
+    return "standins" in path.relative_to(REPO).parts
+
+
+@pytest.mark.parametrize("source, bad", [
+    ("from tests.bot.harness import Harness", True),
+    ("import tests.fakes as fakes", True),
+    ("def f():\n    from tests import conftest", True),
+    ("import sys\nsys.path.insert(0, '..')", True),
+    ("from sys import path\npath.append('..')", True),
+    ("from bot.standins.harness import Harness\nimport sys\nsys.exit(0)", False),
+])
+def test_the_checks_see_an_import_from_tests_and_a_sys_path_edit(source: str, bad: bool) -> None:
+    tree = ast.parse(source)
+    assert (any(under(m, "tests") for m in imports(tree)) or touches_sys_path(tree)) is bad
+
+
+def test_scripts_import_nothing_from_tests_nor_each_other_and_leave_sys_path_alone() -> None:
+    offending = [f"{f.name}: imports {m}" for f, tree in parsed("scripts") for m in imports(tree)
+                 if under(m, "tests", "scripts")]
+    offending += [f"{f.name}: touches sys.path" for f, tree in parsed("scripts") if touches_sys_path(tree)]
+    assert not offending
+
+
+def test_nothing_under_pipeline_imports_bot_stand_ins_included() -> None:
+    assert not [f"{f.relative_to(REPO)}: {m}" for f, tree in parsed("pipeline") for m in imports(tree)
+                if under(m, "bot")]
+
+
+def test_the_product_imports_no_stand_in_and_nothing_imports_tests() -> None:
+    everything = parsed("pipeline") + parsed("bot")
+    offending = [f"{f.relative_to(REPO)}: {m}" for f, tree in everything for m in imports(tree)
+                 if under(m, "tests") or (under(m, "pipeline.standins", "bot.standins") and not in_standins(f))]
+    assert not offending
