@@ -53,7 +53,7 @@ def in_standins(path: Path) -> bool:
     ("import sys\nsys.path.insert(0, '..')", True),
     ("from sys import path\npath.append('..')", True),
     ("from bot.standins.harness import Harness\nimport sys\nsys.exit(0)", False),
-])
+], ids=["from-tests", "import-tests", "in-a-function", "sys.path.insert", "from-sys-import-path", "clean"])
 def test_the_checks_see_an_import_from_tests_and_a_sys_path_edit(source: str, bad: bool) -> None:
     tree = ast.parse(source)
     assert (any(under(m, "tests") for m in imports(tree)) or touches_sys_path(tree)) is bad
