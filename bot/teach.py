@@ -12,7 +12,7 @@ from bot.render import Message, notice
 from bot.state import Bot
 from bot.text import clean_question, split_teach
 from pipeline.errors import KgqaError
-from pipeline.matching.wording import tidy
+from pipeline.question import tidy
 from pipeline.records import Example
 from pipeline.sparql.text import gate
 from pipeline.store.chroma import team_id

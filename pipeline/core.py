@@ -14,7 +14,7 @@ from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
-from pipeline.question import clean
+from pipeline.question import clean, tidy
 from pipeline.records import Answer, Outcome, Retrieved
 from pipeline.sparql.explain import explain
 from pipeline.sparql.text import gate, syntax_warnings
@@ -33,7 +33,7 @@ def _timed(timings: dict[str, float], stage: str) -> Iterator[None]:
 
 def lookup(store: ExampleStore, text: str, k: int, max_chars: int) -> list[Retrieved]:
     """The stored pairs closest to a text, as questions find them (``kgqa lookup``, ``/kgqa lookup``)."""
-    return store.search(clean(text, max_chars), k)
+    return store.search(tidy(clean(text, max_chars)), k)
 
 
 def _failed(answer: Answer, exc: KgqaError, explanation: str) -> None:
@@ -136,19 +136,19 @@ class Pipeline:
                                  "score on the Story Cloze Test benchmark dataset?'"
             return answer
         t = answer.timings_ms
+        asked = tidy(answer.question)  # read once: every stage gets the question without the chatter around it
         try:
             with _timed(t, "retrieve"):
-                answer.examples = self._within(started, "retrieval",
-                                               lambda: self.store.search(answer.question, shots))
+                answer.examples = self._within(started, "retrieval", lambda: self.store.search(asked, shots))
             with _timed(t, "generate"):
                 answer.generation = self._within(started, "generation",
-                                                 lambda: self.generator.generate(answer.question, answer.examples))
+                                                 lambda: self.generator.generate(asked, answer.examples))
             intent = self.intent
             if intent is not None:
                 generation = answer.generation
                 with _timed(t, "intent"):
                     review = self._within(started, "intent check", lambda: intent.review(
-                        answer.question, generation, answer.examples, self.kg))
+                        asked, generation, answer.examples, self.kg))
                 answer.generation, answer.offer = review.generation, review.offer
         except KgqaError as exc:
             _failed(answer, exc, f"I could not write a query: {exc}.")

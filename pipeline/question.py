@@ -2,10 +2,21 @@
 pipeline, Slack after its markup is gone, teaching, team import).
 
 SPARQL text has its own (``pipeline.sparql.text.squash``); a question is not SPARQL, and ``#`` starts no comment in
-it. How people phrase a question (greetings, thanks, typos) is read by ``pipeline.matching.wording``."""
+it. ``tidy`` peels the chatter around a question (a Slack mention, a greeting, thanks) once, in the pipeline;
+the stages after it read the tidied question."""
 from __future__ import annotations
 
+import re
 import unicodedata
+
+_MENTION = re.compile(r"^\s*(?:<@[A-Z0-9]+(?:\|[^>]*)?>|@[\w.\-]+)[\s,:]*")
+_GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)?(?:(?:quick|short|small)\s+"
+                       r"(?:one|question|q)|question|q)?\s*[:,\-–—]\s+", re.IGNORECASE)
+_HELLO = re.compile(r"^\s*(?:hey|hi|hello|yo)(?:\s+(?:there|all|team|folks|bot))?\s*[,!:\-–—]\s*", re.IGNORECASE)
+_FILLER = re.compile(r"^\s*(?:ok(?:ay)?\s+so|so|um+|hm+|ok(?:ay)?|well)[\s,]+(?=(?:what|which|who|where|when|how|can|"
+                     r"could|would|list|give|provide|name|is|are|do|does|indicate|show|find|tell)\b)", re.IGNORECASE)
+_THANKS = re.compile(r"[\s,;:.!\-–—]*(?:(?:many\s+)?thanks(?:\s+(?:a lot|in advance))?|thank\s+you|thx|ty|cheers|"
+                     r"please|pls|plz)[\s.!:)]*$", re.IGNORECASE)
 
 
 def printable(text: str) -> str:
@@ -19,6 +30,23 @@ def printable(text: str) -> str:
 def clean(text: str, max_chars: int) -> str:
     """``printable``, cut at ``max_chars``."""
     return printable(text)[:max_chars]
+
+
+def tidy(question: str) -> str:
+    """The question without a Slack mention, a greeting or thanks around it, and doubled blanks."""
+    text = " ".join(question.split())
+    for _ in range(3):  # "<@U1> hey, quick one: ... thanks!" peels in a few passes
+        before = text
+        text = _MENTION.sub("", text)
+        text = _HELLO.sub("", text)
+        text = _FILLER.sub("", text)
+        m = _GREETING.match(text)
+        if m and len(text[:m.end()].split()) <= 4 and len(text[m.end():].split()) >= 3:
+            text = text[m.end():]
+        text = _THANKS.sub("", text).strip()
+        if text == before:
+            break
+    return text or " ".join(question.split())
 
 
 def _has_surrogates(text: str) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.matching.wording import tidy
+from pipeline.question import tidy
 from pipeline.names.index import LabelIndex, Match
 
 # a follow-up that only names something new: "and on X?", "what about X?", "same for X", "and by X?"

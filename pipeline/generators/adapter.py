@@ -4,13 +4,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from pipeline.matching.align import pattern_spans
-from pipeline.matching.fill import fill, names_in
+from pipeline.matching.fill import Name, fill, names_in
 from pipeline.matching.forms import Labels, form_of, slot_values
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.shape import replace_literals
 from pipeline.sparql.text import parses
 from pipeline.store.retrieval import Knowledge
-from pipeline.matching.wording import tidy
 
 REUSE_MIN = 0.85  # a query without labels is reused as it is only for (nearly) the same question
 
@@ -34,27 +33,29 @@ class AdapterGenerator:
         return True
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        text = tidy(question)
-        usable = [r for r in examples if parses(r.example.sparql)]  # a stored query that does not parse is never filled
-        if examples and not usable:
+        """``question`` tidied (``pipeline.question.tidy``). A stored query that does not parse is never filled;
+        the grammar is consulted only for the examples actually looked at."""
+        text = question
+        top = next((r for r in examples if parses(r.example.sparql)), None)
+        if examples and top is None:
             return Generation(self.name, None, explanation=(
                 "The stored questions closest to this one have queries that do not parse, so I adapt none of them."))
-        examples = usable
-        if not examples or examples[0].score < self.min_similarity:
-            best = f" (the closest scores {examples[0].score:.2f}, below {self.min_similarity:.2f})" if examples else ""
+        if top is None or top.score < self.min_similarity:
+            best = f" (the closest scores {top.score:.2f}, below {self.min_similarity:.2f})" if top else ""
             return Generation(self.name, None, off_topic=True, explanation=(
                 "No stored question is close enough to this one to adapt its query" + best + "."))
         labels, generic = self._vocabulary(examples)
         for r in examples:  # exact wording first: an example whose fixed words frame the question
             if r.score < self.min_similarity:
-                break
+                if parses(r.example.sparql):
+                    break
+                continue
             form = form_of(r.example)
             spans = pattern_spans(form.pieces, text)
-            if spans is not None:
+            if spans is not None and parses(r.example.sparql):
                 return self._made(r, text, [text[a:b] for a, b in spans], labels, generic, ["matched the wording of"])
-        top = examples[0]
         form = form_of(top.example)
-        filling = fill(form, text, labels, generic, names_in(text, labels, generic))
+        filling = fill(form, text, labels, generic, self._names(text, labels, generic))
         if not form.kinds:
             if filling.alignment.score < REUSE_MIN:
                 return Generation(self.name, None, explanation=(
@@ -76,8 +77,13 @@ class AdapterGenerator:
         if self.knowledge is not None:
             know = self.knowledge()
             return know.labels, know.generic
-        words = {w.lower().strip("?!.,;:()\"'") for r in examples for p in form_of(r.example).pieces for w in p.split()}
-        return Labels(r.example for r in examples), frozenset(words - {""})
+        usable = [r for r in examples if parses(r.example.sparql)]
+        words = {w.lower().strip("?!.,;:()\"'") for r in usable for p in form_of(r.example).pieces for w in p.split()}
+        return Labels(r.example for r in usable), frozenset(words - {""})
+
+    def _names(self, text: str, labels: Labels, generic: frozenset[str]) -> list[Name]:
+        """The question's names, as retrieval already read them when the stored knowledge is at hand."""
+        return self.knowledge().names(text) if self.knowledge is not None else names_in(text, labels, generic)
 
     def _made(self, r: Retrieved, text: str, raw_values: list[str], labels: Labels, generic: frozenset[str],
               how: list[str]) -> Generation:

@@ -9,9 +9,8 @@ from pipeline.intent.compose import Composer, graph_kinds
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
-from pipeline.matching.fill import names_in
+from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
-from pipeline.matching.wording import tidy
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Retrieved, Review
 from pipeline.sparql.explain import explain
@@ -27,17 +26,18 @@ class IntentStep:
         self.knowledge = knowledge
         self.composer = Composer(pairs)
 
-    def _vocabulary(self) -> tuple[Labels, frozenset[str]]:
+    def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
+        """The question's names (as retrieval read them) and the stored forms' own words."""
         if self.knowledge is None:
-            return Labels(), frozenset()
+            return names_in(text, Labels(), frozenset()), frozenset()
         know = self.knowledge()
-        return know.labels, know.generic
+        return know.names(text), know.generic
 
     def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                kg: KnowledgeGraph) -> Review:
-        text = tidy(question)
-        labels, generic = self._vocabulary()
-        found = names_in(text, labels, generic)
+        """``question`` tidied (``pipeline.question.tidy``)."""
+        text = question
+        found, generic = self._read(text)
         intent = read_intent(_masked(text, found))  # 'Number of params' is a metric, not a count
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from pipeline.sparql.text import string_literals
 from pipeline.matching.wording import STOPWORDS, norm_word, word_sim
@@ -112,14 +113,27 @@ def _words(text: str, generic: frozenset[str]) -> list[_Word]:
     return out
 
 
-def align_form(pieces: Sequence[str], question: str, generic: frozenset[str] = frozenset()) -> Alignment:
-    """Align ``question`` with a form (its fixed ``pieces`` around slots) by dynamic programming over words."""
-    items: list[_Word | None] = []  # a fixed word, or None for a slot
+@lru_cache(maxsize=8192)
+def _items(pieces: tuple[str, ...]) -> tuple[_Word | None, ...]:
+    """A form's fixed words, None for each slot between its pieces (the same for every question: read once)."""
+    items: list[_Word | None] = []
     for n, piece in enumerate(pieces):
         items += [w for w in _words(piece, frozenset()) if w.norm]
         if n < len(pieces) - 1:
             items.append(None)
-    words = _words(question, generic)
+    return tuple(items)
+
+
+@lru_cache(maxsize=256)
+def _question_words(question: str, generic: frozenset[str]) -> tuple[_Word, ...]:
+    """A question's words (read once for all the forms it is aligned with)."""
+    return tuple(_words(question, generic))
+
+
+def align_form(pieces: Sequence[str], question: str, generic: frozenset[str] = frozenset()) -> Alignment:
+    """Align ``question`` with a form (its fixed ``pieces`` around slots) by dynamic programming over words."""
+    items = list(_items(tuple(pieces)))  # a fixed word, or None for a slot
+    words = list(_question_words(question, generic))
     m, n = len(items), len(words)
     inf = float("inf")
     a = [[inf] * (n + 1) for _ in range(m + 1)]

@@ -1,39 +1,14 @@
-"""How people type: peeling a Slack mention, greeting or thanks off a question; word similarity tolerant of typos."""
+"""How people type: word similarity tolerant of typos and word endings (the chatter around a question is peeled off
+by ``pipeline.question.tidy``)."""
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 
-_MENTION = re.compile(r"^\s*(?:<@[A-Z0-9]+(?:\|[^>]*)?>|@[\w.\-]+)[\s,:]*")
-_GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)?(?:(?:quick|short|small)\s+"
-                       r"(?:one|question|q)|question|q)?\s*[:,\-–—]\s+", re.IGNORECASE)
-_HELLO = re.compile(r"^\s*(?:hey|hi|hello|yo)(?:\s+(?:there|all|team|folks|bot))?\s*[,!:\-–—]\s*", re.IGNORECASE)
-_FILLER = re.compile(r"^\s*(?:ok(?:ay)?\s+so|so|um+|hm+|ok(?:ay)?|well)[\s,]+(?=(?:what|which|who|where|when|how|can|"
-                     r"could|would|list|give|provide|name|is|are|do|does|indicate|show|find|tell)\b)", re.IGNORECASE)
-_THANKS = re.compile(r"[\s,;:.!\-–—]*(?:(?:many\s+)?thanks(?:\s+(?:a lot|in advance))?|thank\s+you|thx|ty|cheers|"
-                     r"please|pls|plz)[\s.!:)]*$", re.IGNORECASE)
 STOPWORDS = frozenset("a an the of on in for to by with and or is are was were be been being that this these those "
                       "what which who whom whose where when how can could would you me i my we our us it its do does "
                       "did have has had any all some there their them they as at from into over under".split())
 _STRIP = "?!.,;:\"'`“”‘’()[]"
-
-
-def tidy(question: str) -> str:
-    """The question without a Slack mention, a greeting or thanks around it, and doubled blanks."""
-    text = " ".join(question.split())
-    for _ in range(3):  # "<@U1> hey, quick one: ... thanks!" peels in a few passes
-        before = text
-        text = _MENTION.sub("", text)
-        text = _HELLO.sub("", text)
-        text = _FILLER.sub("", text)
-        m = _GREETING.match(text)
-        if m and len(text[:m.end()].split()) <= 4 and len(text[m.end():].split()) >= 3:
-            text = text[m.end():]
-        text = _THANKS.sub("", text).strip()
-        if text == before:
-            break
-    return text or " ".join(question.split())
 
 
 def norm_word(word: str) -> str:

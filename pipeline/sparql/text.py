@@ -226,8 +226,32 @@ _PARSER_LOCK = threading.Lock()  # rdflib's pyparsing grammar breaks for good if
 
 def parses(query: str) -> bool:
     """Whether the query parses as it is written, by the SPARQL 1.1 grammar alone (no Virtuoso leniency): what a
-    stored pair must do to be adapted, since an adapted query may run on any SPARQL engine."""
+    stored pair must do to be adapted, since an adapted query may run on any SPARQL engine.
+
+    Oxigraph's parser (Rust, a fraction of a millisecond) accepts most queries first; rdflib's grammar (several ms)
+    decides the rest, every query with the escape ``\\'`` (which only rdflib rejects) and any naming SERVICE. On
+    all 2,565 SciQA queries the verdicts equal rdflib's alone (tests/sparql/test_text.py)."""
+    if "\\'" not in query and "service" not in query.lower() and _engine_accepts(query):
+        return True
     return not _syntax_errors(query, strict=True)
+
+
+_ENGINE = threading.local()
+
+
+def _engine_accepts(query: str) -> bool:
+    """Whether Oxigraph parses (and plans) the query with our prefixes declared; nothing is evaluated: the results
+    are never read, on an empty store of this thread's own."""
+    import pyoxigraph
+
+    store = getattr(_ENGINE, "store", None)
+    if store is None:
+        store = _ENGINE.store = pyoxigraph.Store()
+    try:
+        store.query(add_prefixes(query))
+    except Exception:  # SyntaxError for a bad query; anything else: let the grammar decide
+        return False
+    return True
 
 
 @lru_cache(maxsize=8192)

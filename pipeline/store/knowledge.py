@@ -6,15 +6,18 @@ import base64
 import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pipeline.derived import code_digest, load_json, save_json
+from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Form, Labels, group_forms, vocabulary
 from pipeline.matching.wording import norm_word, stem
 from pipeline.parts import Encoder
 from pipeline.records import Example
+
+NAMES_KEPT = 256  # questions whose reading is kept (concurrent questions each find theirs)
 
 
 @dataclass
@@ -30,6 +33,18 @@ class Knowledge:
     words: list[frozenset[str]]  # per form, the normalised words of its fixed text
     idf: dict[str, float]  # word stem -> log(1 + query kinds / query kinds whose forms use it)
     prefixed: frozenset[str]  # prefixed names the stored queries use (orkgp:HAS_DATASET, orkgc:Model, ...)
+    _names: dict[str, list[Name]] = field(default_factory=dict, repr=False, compare=False)
+
+    def names(self, text: str) -> list[Name]:
+        """The names in a tidied question (known labels with their kinds, other name-like runs): read once per
+        question and shared by retrieval, the adapter and the intent step."""
+        found = self._names.get(text)
+        if found is None:
+            found = names_in(text, self.labels, self.generic)
+            if len(self._names) >= NAMES_KEPT:
+                self._names.clear()
+            self._names[text] = found
+        return list(found)
 
 
 def build_knowledge(examples: Sequence[Example], encoder: Encoder) -> Knowledge:

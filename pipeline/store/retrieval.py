@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,12 +13,12 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pipeline.matching.align import align_form
-from pipeline.matching.fill import Name, fill, names_in
+from pipeline.matching.fill import Name, fill
 from pipeline.matching.forms import MASK, Form
 from pipeline.store.knowledge import Knowledge, build_knowledge, load_knowledge, save_knowledge
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
-from pipeline.matching.wording import STOPWORDS, norm_word, stem, tidy, word_sim
+from pipeline.matching.wording import STOPWORDS, norm_word, stem, word_sim
 
 RAW_K = 20  # raw neighbours whose forms are always considered
 FORM_K = 25  # forms nearest to the entity-masked question, also considered
@@ -26,6 +27,7 @@ ALIGNED_K = 6  # best-aligned forms whose own masking of the question is embedde
 W_ALIGN, W_MEANING, W_KIND, W_PLAUSIBLE, W_LEXICAL = 0.2, 0.35, 0.2, 0.05, 0.2
 TIE = 0.05  # forms within this of the best vote by query skeleton
 CACHE = 4096
+RECHECK = 1.0  # seconds the knowledge is used without asking the store whether it changed
 # Below this score the adapter declines. Calibrated on SciQA valid + Slack-style variants + hand-reworded questions
 # (in scope) against unseen handcrafted and off-topic questions (out of scope): it keeps 99.7 % of the in-scope
 # questions the adapter answers right and declines 89 % of the out-of-scope ones (docs/QUALITY.md).
@@ -100,13 +102,16 @@ class FormAwareStore:
 
     min_score = MIN_SCORE  # the calibrated threshold for its scores
 
-    def __init__(self, base: BaseStore, encoder: Encoder, saved: Path | None = None) -> None:
+    def __init__(self, base: BaseStore, encoder: Encoder, saved: Path | None = None, recheck: float = RECHECK) -> None:
         """``saved``: a file where the knowledge of the store's current state is kept (written by ``kgqa index`` and
-        after every change), so a new process loads it; only used when ``base`` can name its state (``version``)."""
+        after every change), so a new process loads it; only used when ``base`` can name its state (``version``).
+        ``recheck``: seconds the knowledge is used before the store is asked again whether it changed."""
         self.base = base
         self.encoder = encoder
         self.saved = saved
         self._knowledge: Knowledge | None = None
+        self.recheck = recheck
+        self._checked = 0.0  # when the store's size was last compared with the knowledge's
         self._lock = threading.Lock()
         self._vectors: OrderedDict[str, Any] = OrderedDict()
 
@@ -117,11 +122,11 @@ class FormAwareStore:
         return written
 
     def search(self, question: str, k: int) -> list[Retrieved]:
-        text = tidy(question)
+        """``question`` tidied (``pipeline.question.tidy``), as the pipeline and lookups pass it."""
         know = self.knowledge()
         if not know.forms:
-            return self.base.search(text, k)
-        ranked = self.rank(text, max(k, RAW_K), know)
+            return self.base.search(question, k)
+        ranked = self.rank(question, max(k, RAW_K), know)
         return ranked[:k]
 
     def count(self) -> int:
@@ -136,16 +141,21 @@ class FormAwareStore:
         return self.base.search(question, k)
 
     def knowledge(self) -> Knowledge:
-        """The forms and labels of the stored pairs, rebuilt when the store's size has changed."""
-        size = self.base.count()
+        """The forms and labels of the stored pairs, rebuilt when the store's size has changed (a change made by
+        another process is seen within ``recheck`` seconds: one question's stages share one look at the store)."""
         know = self._knowledge
+        if know is not None and time.monotonic() - self._checked < self.recheck:
+            return know
+        size = self.base.count()
         if know is not None and know.size == size:
+            self._checked = time.monotonic()
             return know
         with self._lock:
             if self._knowledge is None or self._knowledge.size != size:
                 self._knowledge = self._load_or_build(size)
                 for form, vector in zip(self._knowledge.forms, self._knowledge.vectors):
                     self._vectors[form.masked] = vector  # a question in a stored form needs no encoding
+            self._checked = time.monotonic()
             return self._knowledge
 
     def _load_or_build(self, size: int) -> Knowledge:
@@ -174,18 +184,18 @@ class FormAwareStore:
                 self._vectors.popitem(last=False)
             return {t: self._vectors.get(t) for t in texts}
 
-    def features(self, text: str, raw_k: int, know: Knowledge) -> tuple[list[Retrieved], dict[int, Features]]:
-        """The raw neighbours of ``text`` and, for each candidate form, the signals that score it."""
+    def features(self, text: str, raw_k: int, know: Knowledge) -> tuple[list[str], dict[int, Features]]:
+        """The ids of the raw neighbours of ``text`` and, for each candidate form, the signals that score it."""
         import numpy as np
 
-        names = names_in(text, know.labels, know.generic)
+        names = know.names(text)
         first_mask = mask(text, [(s, e) for s, e, _ in names])
         vectors = self._encode([text, first_mask])
-        search_vector = getattr(self.base, "search_vector", None)
-        raw = search_vector(vectors[text].tolist(), raw_k) if callable(search_vector) else self.base.search(text, raw_k)
+        by_vector = getattr(self.base, "nearest", None)
+        raw = by_vector(vectors[text].tolist(), raw_k) if callable(by_vector) else \
+            [r.example.id for r in self.base.search(text, raw_k)]
         nearest = np.argsort(-(know.vectors @ vectors[first_mask]))[:FORM_K]
-        candidates = dict.fromkeys([know.form_of[r.example.id] for r in raw if r.example.id in know.form_of]
-                                   + [int(i) for i in nearest])
+        candidates = dict.fromkeys([know.form_of[i] for i in raw if i in know.form_of] + [int(i) for i in nearest])
         aligned = {i: align_form(know.forms[i].pieces, text, know.generic) for i in candidates}
         # the question masked where each well-aligned form puts its slots (few distinct texts: one encoder batch)
         best_aligned = sorted(aligned, key=lambda i: -aligned[i].score)[:ALIGNED_K]
@@ -207,7 +217,7 @@ class FormAwareStore:
         raw, features = self.features(text, raw_k, know)
         scores = {i: f.score() for i, f in features.items()}
         order = vote(sorted(scores, key=lambda i: -scores[i]), scores, [f.skeleton for f in know.forms])
-        rank_of = {r.example.id: n for n, r in enumerate(raw)}
+        rank_of = {id_: n for n, id_ in enumerate(raw)}
         out = []
         for i in order:
             best = min(know.forms[i].examples, key=lambda ex: rank_of.get(ex.id, len(raw)))

@@ -70,7 +70,7 @@ def test_a_new_process_loads_the_knowledge_instead_of_encoding_the_forms(setting
 
 def test_knowledge_follows_pairs_added_by_another_process(settings: Settings) -> None:
     saved = settings.home / "knowledge" / "k.json"
-    mine = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved)
+    mine = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved, recheck=0)
     before = mine.knowledge()
     other = FormAwareStore(chroma(settings, HashEncoder(), pairs=()), HashEncoder(), saved)
     taught = Example("team-1", "Which papers use the LoreQA dataset?", BEST.sparql.replace("Accuracy", "F1"),

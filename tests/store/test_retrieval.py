@@ -68,10 +68,26 @@ def test_team_pairs_added_later_are_found() -> None:
 
 def test_knowledge_is_rebuilt_only_when_the_store_changes() -> None:
     s = store()
+    s.recheck = 0  # (every look asks the store)
     first = s.knowledge()
     assert s.knowledge() is first
     s.base.add([Example("x", "Which papers cite the X dataset?", T01.format(d="X"), "", "team")])
     assert s.knowledge() is not first
+
+
+def test_one_question_asks_the_store_once_whether_it_changed() -> None:
+    s = store()
+    s.recheck = 3600  # (a slow machine must not leave the window between two looks)
+    s.search("warm up", 1)
+    counted = []
+    count = s.base.count
+    s.base.count = lambda: counted.append(1) or count()  # type: ignore[method-assign]
+    s.search("Which model has achieved the highest F1 score on the SQuAD benchmark dataset?", 3)
+    s.knowledge(), s.knowledge()  # (the adapter's and the intent step's looks)
+    assert counted == []  # within the recheck window: no store round trip at all
+    s.recheck = 0
+    s.knowledge()
+    assert counted == [1]
 
 
 def test_an_empty_store_falls_back_to_the_plain_search() -> None:

@@ -1,0 +1,35 @@
+"""The one normaliser of a question: what is kept, and the chatter around it that peels off."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.question import tidy
+
+Q = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
+
+
+@pytest.mark.parametrize("typed", [
+    f"<@U0KGQABOT> {Q}",
+    f"<@U0KGQABOT|kgqa>   {Q}",
+    f"@kgqa {Q}",
+    f"hey, quick one: {Q} thanks!",
+    f"<@U0KGQABOT> hey, quick one: {Q} thx",
+    f"quick question: {Q}",
+    f"hi! {Q}",
+    f"Hello team, {Q} Thank you.",
+    f"  {Q.replace(' ', '  ')}  ",
+    f"{Q} please",
+    f"ok so {Q} cheers",
+])
+def test_wrappers_and_blanks_peel_off(typed: str) -> None:
+    assert tidy(typed) == Q
+
+
+def test_a_question_that_is_only_a_greeting_stays_as_it_is() -> None:
+    assert tidy("hello") == "hello"
+    assert tidy("  thanks! ") == "thanks!"
+
+
+def test_words_inside_the_question_stay() -> None:
+    q = "What is the top benchmark result (metric and value) over the dataset Q: hey thanks?"
+    assert tidy(q).startswith("What is the top benchmark result (metric and value) over the dataset")
