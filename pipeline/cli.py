@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -287,5 +289,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+READ_ONLY = frozenset({"ask", "sparql", "lookup"})  # commands after which nothing is left to write
+
+
+def run(argv: Sequence[str] | None = None) -> None:
+    """The ``kgqa`` command: ``main``, then the exit. After a read-only command the process ends as soon as its
+    output is flushed: the native libraries' teardown (torch, Chroma, tokenizers) takes about a second of a cold
+    ``kgqa ask`` and changes nothing on disk."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    code = main(argv)
+    if argv and argv[0] in READ_ONLY:
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

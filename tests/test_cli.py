@@ -285,3 +285,23 @@ def test_kgqa_chat_from_the_command_line(env: pytest.MonkeyPatch, capsys: pytest
     assert [a["read_as"] for a in answers] == ["", "Which model has achieved the highest Accuracy score on the "
                                                    "MUTAG benchmark dataset?"]
     assert answers[1]["flat_answer"]
+
+
+def test_a_read_only_command_ends_at_once_with_its_whole_output_and_its_exit_code(
+        env: pytest.MonkeyPatch, sciqa: SciQA) -> None:
+    """``kgqa ask`` / ``sparql`` end without the native libraries' teardown: what they printed must all be there,
+    and their exit code kept (0 answered, 3 not, 2 a bad setting)."""
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=REPO, capture_output=True, text=True,
+                              timeout=600, env=dict(os.environ))
+
+    asked = command("ask", "--kg", "snapshot", "--json", STORY_CLOZE)
+    expected = next(r for r in sciqa.all() if r.question == STORY_CLOZE)
+    out = json.loads(asked.stdout)  # (cut output would not parse)
+    assert asked.returncode == 0, asked.stderr
+    assert [r[v]["value"] for r in out["answer"]["rows"] for v in out["answer"]["vars"]] == list(expected.flat_answer)
+    refused = command("sparql", "--kg", "snapshot", "DELETE WHERE { ?s ?p ?o }")
+    assert refused.returncode == 3 and "read-only" in refused.stdout
+    env.setenv("KGQA_SHOTS", "three")
+    bad = command("ask", "--kg", "snapshot", STORY_CLOZE)
+    assert bad.returncode == 2 and "KGQA_SHOTS" in bad.stderr

