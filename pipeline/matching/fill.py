@@ -13,6 +13,7 @@ from pipeline.matching.wording import STOPWORDS
 ALIGN_MIN = 0.55  # below this an alignment's spans are not trusted on their own
 ALIGN_SURE = 0.8  # from here the alignment's spans are taken as they are
 _CONNECTORS = frozenset({"-", "+", "&", "/", "–"})
+_VERSION = re.compile(r"v?\d+(?:\.\d+)*")  # "1.1", "2.0", "v2": a version that belongs to the word before it
 Name = tuple[int, int, str]  # (start, end, kind or "")
 
 
@@ -45,6 +46,7 @@ def name_runs(text: str, found: Sequence[Name], generic: frozenset[str]) -> list
     out: list[tuple[int, int]] = []
     run: list[tuple[int, int]] = []
     pending: tuple[int, int] | None = None  # a connector ('-', '+', '&', '/') that may join two name parts
+    before: tuple[int, int] | None = None  # the word just before, when a version number after it would name it
     for m in re.finditer(r"\S+", text):
         word = m.group().strip("?!.,;:\"'")
         low = word.lower()
@@ -54,6 +56,8 @@ def name_runs(text: str, found: Sequence[Name], generic: frozenset[str]) -> list
         if namey and not inside:
             if pending is not None:
                 run.append(pending)
+            elif not run and before is not None and _VERSION.fullmatch(word):
+                run.append(before)  # 'squad 1.1', 'resnet 50': a name typed in lowercase, its version after it
             run.append((m.start(), m.start() + len(m.group().rstrip("?!.,;:\"'"))))
             pending = None
             if m.group()[-1:] in "?!,;:":  # a name does not run on past the end of a clause
@@ -64,6 +68,8 @@ def name_runs(text: str, found: Sequence[Name], generic: frozenset[str]) -> list
         elif run:
             out.append((run[0][0], run[-1][1]))
             run, pending = [], None
+        before = (m.start(), m.end()) if (word == m.group() and word.isalpha() and word.islower() and not inside
+                                          and low not in generic and low not in STOPWORDS) else None
     if run:
         out.append((run[0][0], run[-1][1]))
     return out

@@ -1,11 +1,16 @@
 """The names step inside the pipeline: between generation and the KG, for every generated query."""
 from __future__ import annotations
 
+from typing import Any
+
 from pipeline.core import Pipeline
+from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.local import LocalKG
 from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.names.sources import LabelSource
+from pipeline.records import Outcome
+from pipeline.store.retrieval import FormAwareStore
 from pipeline.textview import answer as as_text
 from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore, Scripted
@@ -41,3 +46,16 @@ def test_a_query_the_names_step_rewrites_still_passes_the_read_only_gate() -> No
     names = NameCheck(lambda: LabelIndex([("SQuAD1.1", "dataset")]))
     answer = Pipeline(FixedStore(), Scripted(hostile), kg, names=names).ask("q?")
     assert kg.queries == [] and answer.error and answer.rows is None
+
+
+def test_a_name_typed_in_lowercase_with_its_version_after_it_is_read_whole(train_store: Any, sciqa_graph: Any,
+                                                                            tmp_path) -> None:
+    """'squad 1.1' is one name (not the dataset '1.1'); the answer is the one the graph gives the stored wording."""
+    store = FormAwareStore(train_store, train_store.encoder)
+    pipe = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph,
+                    names=NameCheck(LabelSource(sciqa_graph, tmp_path).available))
+    typed = pipe.ask("which model is best on squad 1.1 in terms of F1")
+    stored = pipe.ask("Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?")
+    assert typed.outcome is Outcome.ANSWERED and '"SQuAD1.1"' in (typed.sparql or ""), typed.explanation
+    assert typed.rows is not None and stored.rows is not None and typed.rows.flat() == stored.rows.flat()
+    assert "I read 'squad 1.1' as 'SQuAD1.1'." in as_text(typed)
