@@ -285,7 +285,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     knowledge = found.knowledge if found else None
     return Pipeline(searched, build_generator(settings, generator, knowledge, threshold),
                     graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline, names=build_names(settings, graph), intent=IntentStep(knowledge),
+                    deadline=settings.deadline, names=build_names(settings, graph),
+                    intent=IntentStep(knowledge, labels=label_source(settings, graph).available),
                     workers=settings.workers)
 
 

@@ -4,7 +4,7 @@ aligned with the question's wording, is filled with them."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
@@ -13,6 +13,7 @@ from pipeline.intent.reading import Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
+from pipeline.names.index import KINDS, LabelIndex, Match
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example
 from pipeline.sparql.text import gate
@@ -71,9 +72,11 @@ def _literal(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False) -> dict[str, tuple[str, set[str]]] | None:
+def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
+                spelled: Mapping[str, str] | None = None) -> dict[str, tuple[str, set[str]]] | None:
     """key -> (the graph's label, its kinds) for labels equal to a key (``loose``: case-insensitively, keys given in
-    lowercase). One read-only query; None when the graph cannot answer it (e.g. the recorded snapshot)."""
+    lowercase; of several labels, the one ``spelled`` as the user typed it, else the first). One read-only query;
+    None when the graph cannot answer it (e.g. the recorded snapshot)."""
     if not keys:
         return {}
     match = "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)" if loose else \
@@ -92,20 +95,51 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False) ->
     for row in rows.rows:
         kind = _KIND_OF.get("/".join(row.get("kind", {}).get("value", "").rsplit("/", 2)[-2:]))
         if kind and "key" in row and "label" in row:
-            graph.setdefault(row["key"]["value"], (row["label"]["value"], set()))[1].add(kind)
+            key, label = row["key"]["value"], row["label"]["value"]
+            kept = graph.setdefault(key, (label, set()))
+            if label != kept[0] and spelled and spelled.get(key) == label:
+                graph[key] = kept = (label, kept[1])  # 'Relation Extraction' as typed, not 'relation extraction'
+            kept[1].add(kind)
     return graph
 
 
-def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str]) -> list[Name]:
-    """The question's names as the graph has them (case-insensitive exact labels), longest first, not overlapping."""
+def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None) -> list[Name]:
+    """The question's names as the graph has them (case-insensitive exact labels; with the graph's label ``index``,
+    also names typed with other blanks, hyphens or version spacing: 'squad 1.1'), longest first, not overlapping."""
     found = spans(text, generic)
-    graph = graph_kinds(sorted({" ".join(text[a:b].lower().split()) for a, b in found}), kg, loose=True) or {}
+    spelled = {" ".join(text[a:b].lower().split()): " ".join(text[a:b].split()) for a, b in found}
+    keys = set(spelled)
+    graph = graph_kinds(sorted(keys), kg, loose=True, spelled=spelled)
+    if graph is None:  # a graph that cannot say what its names are (the recorded snapshot): nothing to compose with
+        return []
+    graph = with_normalised(graph, keys, index)
     names: list[Name] = []
     for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
         hit = graph.get(" ".join(text[a:b].lower().split()))
         if hit and not any(n.start < b and a < n.end for n in names):
             names.append(Name(a, b, hit[0], frozenset(hit[1])))
     return sorted(names, key=lambda n: n.start)
+
+
+def normalised(index: LabelIndex, typed: str) -> tuple[str, set[str]] | None:
+    """The graph's label for a name typed with other case, blanks, hyphens or version spacing, and its kinds; None
+    when there is no such label, or several (a close spelling is not enough to compose a query with)."""
+    found = index.find(typed)
+    if found.match is not Match.NORMALISED or found.chosen is None:
+        return None
+    kinds = {kind for kind in KINDS if index.has(found.chosen, kind)}
+    return (found.chosen, kinds) if kinds else None
+
+
+def with_normalised(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
+                    index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` (key -> label, kinds) with the keys it lacks that the label ``index`` reads as one of its labels."""
+    out = dict(graph)
+    for key in sorted(set(keys) - out.keys()) if index is not None else ():
+        hit = normalised(index, key)
+        if hit is not None:
+            out[key] = hit
+    return out
 
 
 def form_spans(pair: Example) -> list[tuple[int, int]]:
@@ -138,9 +172,10 @@ class Composer:
         self.pairs = pairs
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
-                asked: frozenset[str] = frozenset()) -> Composition | None:
-        """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for."""
-        names = resolve(text, kg, generic)
+                asked: frozenset[str] = frozenset(), index: LabelIndex | None = None) -> Composition | None:
+        """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for;
+        ``index``: the graph's labels, for names typed loosely."""
+        names = resolve(text, kg, generic, index)
         if not names:
             return None
         best: tuple[float, Example, list[Name]] | None = None

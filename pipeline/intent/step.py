@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pipeline.generators.adapter import replace_literals
-from pipeline.intent.compose import Composer, graph_kinds
+from pipeline.intent.compose import Composer, graph_kinds, with_normalised
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
+from pipeline.names.index import LabelIndex
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Retrieved, Review
 from pipeline.sparql.explain import explain
@@ -22,8 +23,11 @@ class IntentStep:
     """Checks a generated query against the question's intent; composes or declines on a mismatch."""
 
     def __init__(self, knowledge: Callable[[], Knowledge] | None = None,
-                 pairs: Callable[[], Sequence[Example]] = intent_pairs) -> None:
+                 pairs: Callable[[], Sequence[Example]] = intent_pairs,
+                 labels: Callable[[], LabelIndex | None] | None = None) -> None:
+        """``labels``: the graph's label index (pipeline.names), to compose with names typed loosely."""
         self.knowledge = knowledge
+        self.labels = labels
         self.composer = Composer(pairs)
 
     def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
@@ -38,6 +42,7 @@ class IntentStep:
         """``question`` tidied (``pipeline.question.tidy``)."""
         text = question
         found, generic = self._read(text)
+        index = self.labels() if self.labels else None
         intent = read_intent(_masked(text, found))  # 'Number of params' is a metric, not a count
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])
@@ -46,13 +51,17 @@ class IntentStep:
             missing = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text)).missing
             if not missing:
                 taken = slot_kinds(generation.sparql)
-                graph = graph_kinds(sorted(taken), kg)
-                if graph is None:  # a graph that cannot say what its names are: the query stands
+                exact = graph_kinds(sorted(taken), kg)
+                if exact is None:  # a graph that cannot say what its names are: the query stands
                     return Review(generation)
+                graph = with_normalised(exact, taken, index)  # 'squad 1.1' is the dataset SQuAD1.1
                 missing = tuple(wrong_kinds(taken, graph))
-                if not missing and all(lit in graph for lit in taken):
+                if not missing and all(lit in exact for lit in taken):
                     return Review(generation)
-        composed = self.composer.compose(text, intent, kg, generic, asked)
+        # names typed loosely are composed with only to replace a query that does not fit (or none): a fitting query
+        # stands, and the names step reads its names
+        composed = self.composer.compose(text, intent, kg, generic, asked,
+                                         index if missing or not generation.sparql else None)
         if composed is not None:
             used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
             why = f"the stored query lacked {missing[0]}; " if missing else ""

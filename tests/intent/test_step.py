@@ -88,7 +88,8 @@ def test_operator_words_inside_a_name_are_not_operators() -> None:
 
 def test_the_novel_intent_set_over_the_graph_rebuilt_from_sciqa(env: Path, tmp_path: Path,
                                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """18 questions over --kg sciqa, written after the code and never tuned on (16 right, 1 wrong, 1 declined)."""
+    """18 questions over --kg sciqa, written after the code (16 right, 1 wrong, 1 declined when they were held out;
+    18 right since the two they exposed were fixed: NS-P2 'squad 1.1' and NS-F1's lowercase twin are in-sample)."""
     source = ROOT / "docs" / "eval" / "novel-intents-sciqa.json"
     committed = json.loads(source.read_text(encoding="utf-8"))
     assert _gold().build_sciqa(source.with_suffix(".txt")) == committed  # answers come from the queries
@@ -96,4 +97,33 @@ def test_the_novel_intent_set_over_the_graph_rebuilt_from_sciqa(env: Path, tmp_p
                  "--report", str(tmp_path / "r")]) == 0
     capsys.readouterr()
     counts = _outcomes(tmp_path / "r")
-    assert counts["wrong"] <= 1 and counts["right"] >= 15, counts
+    assert counts["wrong"] <= 1 and counts["right"] >= 17, counts
+
+
+MODELS_ON = ('SELECT DISTINCT ?model ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+             'FILTER (str(?dataset_lbl) = "{name}") ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. '
+             '?paper orkgp:HAS_BENCHMARK ?benchmark. OPTIONAL {{?paper orkgp:HAS_MODEL ?model. '
+             '?model rdfs:label ?model_lbl.}} }}')
+PROBLEMS_IN_FIELD = ('SELECT DISTINCT ?problem ?problem_lbl WHERE {{ ?rf a orkgc:ResearchField; rdfs:label ?rf_label. '
+                     'FILTER (str(?rf_label) = "{name}") ?paper orkgp:P30 ?rf; orkgp:P31 ?cont. '
+                     '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?problem. ?problem rdfs:label ?problem_lbl. }}')
+
+
+def test_a_fitting_query_with_a_loosely_typed_name_stands_and_one_that_takes_it_for_another_kind_is_replaced(
+        tmp_path: Path) -> None:
+    """'squad 1.1' is the dataset SQuAD1.1 (the graph's label index reads it): a query taking it for a dataset is
+    left to the names step; one taking it for a research field is replaced by a query composed with SQuAD1.1."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.names.index import LabelIndex
+    from pipeline.records import Generation
+    from tests.intent.test_compose import kg
+
+    graph = kg(tmp_path)
+    step = IntentStep(labels=lambda: LabelIndex([("SQuAD1.1", "dataset"), ("Relation Extraction", "problem")]))
+    fitting = Generation("adapter", MODELS_ON.format(name="squad 1.1"))
+    assert step.review("which models are evaluated on the squad 1.1 dataset?", fitting, [], graph).generation \
+        is fitting
+    wrong = Generation("adapter", PROBLEMS_IN_FIELD.format(name="squad 1.1"))
+    review = step.review("which research problems is squad 1.1 used for?", wrong, [], graph)
+    assert review.generation.generator == "intent" and '"SQuAD1.1"' in (review.generation.sparql or "")
+    assert "orkgc:ResearchField" not in (review.generation.sparql or "")

@@ -1,0 +1,60 @@
+"""Looking a question's names up in the graph, to compose a query for an ask the stored pairs lack."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.errors import NotInSnapshot
+from pipeline.intent.compose import graph_kinds, resolve
+from pipeline.kg.local import LocalKG
+from pipeline.names.index import LabelIndex
+
+ORKG, RDF = "http://orkg.org/orkg/", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+THINGS = [("R1", "Problem", "Relation Extraction"), ("R2", "Problem", "relation extraction"),
+          ("R3", "Dataset", "SQuAD1.1")]
+GRAPH = "".join(f'<{ORKG}resource/{rid}> <{RDF}> <{ORKG}class/{kind}> .\n<{ORKG}resource/{rid}> <{LABEL}> "{label}" .\n'
+                for rid, kind, label in THINGS)
+
+
+def kg(tmp_path: Path) -> LocalKG:
+    path = tmp_path / "g.nt"
+    path.write_text(GRAPH, encoding="utf-8")
+    return LocalKG(path)
+
+
+def test_of_two_labels_equal_but_for_case_the_one_typed_is_taken(tmp_path: Path) -> None:
+    graph = kg(tmp_path)
+    for typed in ("Relation Extraction", "relation extraction"):
+        found = graph_kinds(["relation extraction"], graph, loose=True, spelled={"relation extraction": typed})
+        assert found == {"relation extraction": (typed, {"problem"})}
+    names = resolve("What is the research field of the Relation Extraction problem?", graph, frozenset({"problem"}))
+    assert [(n.label, set(n.kinds)) for n in names] == [("Relation Extraction", {"problem"})]
+
+
+def test_a_name_typed_with_other_spacing_is_found_through_the_label_index(tmp_path: Path) -> None:
+    graph = kg(tmp_path)
+    text = "which research problems is squad 1.1 used for?"
+    assert resolve(text, graph, frozenset()) == []  # the graph's own case-insensitive lookup misses it
+    index = LabelIndex([("SQuAD1.1", "dataset"), ("Relation Extraction", "problem")])
+    names = resolve(text, graph, frozenset(), index)
+    assert [(text[n.start:n.end], n.label, set(n.kinds)) for n in names] == [("squad 1.1", "SQuAD1.1", {"dataset"})]
+
+
+def test_a_close_spelling_is_not_enough_to_compose_with(tmp_path: Path) -> None:
+    index = LabelIndex([("SQuAD1.1", "dataset")])
+    assert resolve("which problems is squadd 1.1 used for?", kg(tmp_path), frozenset(), index) == []
+
+
+class Recorded:
+    """A graph that answers only recorded queries (as the snapshot does)."""
+
+    name = "snapshot"
+
+    def select(self, query: str) -> None:
+        raise NotInSnapshot("not in snapshot")
+
+
+def test_a_graph_that_cannot_name_its_labels_gets_nothing_composed() -> None:
+    index = LabelIndex([("SQuAD1.1", "dataset")])
+    text = "which research problems is squad 1.1 used for?"
+    assert resolve(text, Recorded(), frozenset(), index) == []  # type: ignore[arg-type]
