@@ -188,6 +188,8 @@ class Composer:
             if chosen is None:
                 continue
             theirs = asked_kinds(pair.question, form_spans(pair))
+            if theirs and not theirs & asked and "yesno" not in intent.operators:
+                continue  # it returns things the question does not ask for ('the best score on Pong': not its problems)
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
                 best = (score, pair, chosen)

@@ -11,7 +11,7 @@ from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
-from pipeline.names.index import LabelIndex
+from pipeline.names.index import LabelIndex, Match
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Retrieved, Review
 from pipeline.sparql.explain import explain
@@ -56,7 +56,8 @@ class IntentStep:
                     return Review(generation)
                 graph = with_normalised(exact, taken, index)  # 'squad 1.1' is the dataset SQuAD1.1
                 missing = tuple(wrong_kinds(taken, graph))
-                if not missing and all(lit in exact for lit in taken):
+                if not missing and all(lit in exact or _read_by_names_step(lit, kind, index)
+                                       for lit, kind in taken.items()):
                     return Review(generation)
         # names typed loosely are composed with only to replace a query that does not fit (or none): a fitting query
         # stands, and the names step reads its names
@@ -87,6 +88,12 @@ class IntentStep:
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),)), offer)
+
+
+def _read_by_names_step(literal: str, kind: str, index: LabelIndex | None) -> bool:
+    """Whether the names step will read this name of a fitting query (as a label of the graph, or by asking which
+    one): then the query stands rather than be replaced by one composed for another ask."""
+    return index is not None and index.find(literal, kind).match is not Match.UNKNOWN
 
 
 def _masked(text: str, names: Sequence[tuple[int, int, str]]) -> str:

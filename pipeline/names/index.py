@@ -23,6 +23,7 @@ _ALIASES = {"datasets": "dataset", "benchmark": "dataset", "models": "model", "m
 # Calibrated on the seed-1 loose-name tuning set (docs/RESULTS.md, "Loose names"): the lowest rapidfuzz ratio (0-100,
 # on squashed text) at which a close label is taken; below it the name is unknown and the closest labels are listed.
 THRESHOLD = 85.0
+SHORT = 5  # a name this short with one wrong letter is another name (an acronym: BERT, BART)
 MARGIN = 4.0  # a runner-up of the same kind this close to the best makes the choice a question for the user
 SUGGEST = 5
 SUGGEST_MIN = 50.0  # an unknown name's suggestions: the closest labels scoring at least this
@@ -157,7 +158,8 @@ class LabelIndex:
         if same:
             return Resolution(typed, kind, Match.AMBIGUOUS, None, 100.0, tuple(same[:SUGGEST]))
         close = [(label, score) for label, score in self._closest(key, kinds, self.threshold)
-                 if _words_agree(typed, label)] or self._completions(key, kinds) or self._containing(typed, kinds)
+                 if _words_agree(typed, label) and _a_slip(key, squash(label))] \
+            or self._completions(key, kinds) or self._containing(typed, kinds)
         if not close:
             return Resolution(typed, kind, Match.UNKNOWN, None, 0.0,
                               tuple(label for label, _ in self._closest(key, kinds, SUGGEST_MIN)
@@ -222,6 +224,15 @@ class LabelIndex:
             common = set(lists[0]).intersection(*lists[1:]) if lists[0] else set()
             found += [(entry.labels[i], float(fuzz.ratio(squash(typed), entry.keys[i]))) for i in common]
         return _unique_pairs(sorted(found, key=lambda pair: -pair[1]))[:SUGGEST]
+
+
+def _a_slip(key: str, other: str) -> bool:
+    """Whether a close spelling is a typo rather than another name: the numbers agree ('ResNet-50' is not 'ResNet-56',
+    nor 'GPT-2' 'GPT-3'), and a short name is not one wrong letter away ('BERT' is not 'BART'; 'MPRC', two letters
+    swapped, is 'MRPC')."""
+    if re.sub(r"\D", "", key) != re.sub(r"\D", "", other):
+        return False
+    return not (len(key) <= SHORT and len(key) == len(other) and sum(a != b for a, b in zip(key, other)) == 1)
 
 
 def _words_agree(typed: str, label: str) -> bool:

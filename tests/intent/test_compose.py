@@ -11,7 +11,7 @@ from pipeline.names.index import LabelIndex
 ORKG, RDF = "http://orkg.org/orkg/", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 THINGS = [("R1", "Problem", "Relation Extraction"), ("R2", "Problem", "relation extraction"),
-          ("R3", "Dataset", "SQuAD1.1")]
+          ("R3", "Dataset", "SQuAD1.1"), ("R4", "Model", "DrQA")]
 GRAPH = "".join(f'<{ORKG}resource/{rid}> <{RDF}> <{ORKG}class/{kind}> .\n<{ORKG}resource/{rid}> <{LABEL}> "{label}" .\n'
                 for rid, kind, label in THINGS)
 
@@ -58,3 +58,24 @@ def test_a_graph_that_cannot_name_its_labels_gets_nothing_composed() -> None:
     index = LabelIndex([("SQuAD1.1", "dataset")])
     text = "which research problems is squad 1.1 used for?"
     assert resolve(text, Recorded(), frozenset(), index) == []  # type: ignore[arg-type]
+
+
+def test_a_pair_that_returns_what_the_question_does_not_ask_for_is_never_composed(tmp_path: Path) -> None:
+    """'the best score on SQuAD1.1' is not 'the research problems of SQuAD1.1' (a confident answer to another
+    question); 'which research problems ...' is."""
+    from pipeline.intent.compose import Composer
+    from pipeline.intent.pairs import intent_pairs
+    from pipeline.intent.reading import asked_kinds, read_intent
+
+    graph, composer = kg(tmp_path), Composer(intent_pairs)
+
+    def composed(text: str) -> str | None:
+        at = text.index("SQuAD1.1")
+        done = composer.compose(text, read_intent(text), graph, frozenset(), asked_kinds(text, [(at, at + 8)]))
+        return done.sparql if done else None
+
+    for other in ("What is the best score on SQuAD1.1?", "Which datasets are used for SQuAD1.1?",
+                  "most common metric on SQuAD1.1"):
+        assert composed(other) is None, other
+    asked = composed("Which research problems is SQuAD1.1 used for?")
+    assert asked is not None and "orkgp:P32" in asked and '"SQuAD1.1"' in asked

@@ -127,3 +127,24 @@ def test_a_fitting_query_with_a_loosely_typed_name_stands_and_one_that_takes_it_
     review = step.review("which research problems is squad 1.1 used for?", wrong, [], graph)
     assert review.generation.generator == "intent" and '"SQuAD1.1"' in (review.generation.sparql or "")
     assert "orkgc:ResearchField" not in (review.generation.sparql or "")
+
+
+CODE_OF = ('SELECT DISTINCT ?code WHERE {{ ?model a orkgc:Model; rdfs:label ?model_lbl. '
+           'FILTER (str(?model_lbl) = "{name}") ?benchmark orkgp:HAS_DATASET ?dataset. '
+           '?cont orkgp:HAS_BENCHMARK ?benchmark. ?cont orkgp:HAS_MODEL ?model; orkgp:HAS_SOURCE_CODE ?code. }}')
+
+
+def test_a_fitting_query_whose_name_the_names_step_reads_is_not_replaced_by_a_composed_one(tmp_path: Path) -> None:
+    """'DRQA' is the model DrQA: the query for its code stands (the names step reads the name); composing would
+    have answered with its papers instead of its code."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.names.index import LabelIndex
+    from pipeline.records import Generation
+    from tests.intent.test_compose import kg
+
+    graph = kg(tmp_path)
+    question = "List the code links in papers that use the DRQA model in any benchmark?"
+    code = Generation("adapter", CODE_OF.format(name="DRQA"))
+    assert IntentStep(labels=lambda: LabelIndex([("DrQA", "model")])).review(question, code, [], graph).generation \
+        is code
+    assert IntentStep().review(question, code, [], graph).generation.generator == "intent"  # (without the labels)
