@@ -44,6 +44,25 @@ def test_the_held_out_loose_name_set_is_answered(train_store: Any, sciqa: SciQA,
     assert report["n"] == 198 and report["micro_f1"] >= LOOSE_FLOOR, report["micro_f1"]
 
 
+SCIQA_LOOSE_FLOOR = 0.98  # measured 0.98852; 0.83990 while composed queries replaced fitting ones (docs/RESULTS.md)
+
+
+def test_the_held_out_loose_name_set_through_the_whole_pipeline_on_the_graph_rebuilt_from_sciqa(
+        train_store: Any, sciqa: SciQA, sciqa_graph: Any, tmp_path: Path) -> None:
+    """As the product builds it: names step and intent step (which may compose) over a graph queries run on."""
+    from pipeline.intent.step import IntentStep
+
+    store = FormAwareStore(train_store, train_store.encoder)
+    labels = LabelSource(sciqa_graph, tmp_path / "labels").available
+    pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
+                        names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels))
+    path = tmp_path / "loose.json"
+    path.write_text(json.dumps(build_set(sciqa, n=200, seed=3)))
+    report = build_report(run_pipeline(load_questions(str(path), sciqa), pipeline, workers=2, progress=False),
+                          {"questions": "loose-seed3"})
+    assert report["n"] == 198 and report["micro_f1"] >= SCIQA_LOOSE_FLOOR, report["micro_f1"]
+
+
 LOOKALIKE_FLOOR = 0.93  # measured 0.95294 with two questions lost to the deadline under load; see docs/RESULTS.md
 
 
