@@ -36,10 +36,17 @@ def pipeline(train_store: Any, sciqa: SciQA) -> Pipeline:
 
 
 @pytest.fixture(scope="module")
-def graph_pipeline(train_store: Any, sciqa_graph: Any) -> Pipeline:
-    """The same, on the graph rebuilt from SciQA (--kg sciqa): queries are run, not looked up."""
+def graph_pipeline(train_store: Any, sciqa_graph: Any, tmp_path_factory: pytest.TempPathFactory) -> Pipeline:
+    """The same, on the graph rebuilt from SciQA (--kg sciqa), with the names and intent steps as the product has
+    them: queries are run, not looked up."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.names.check import NameCheck
+    from pipeline.names.sources import LabelSource
+
     store = FormAwareStore(train_store, train_store.encoder)
-    return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3)
+    labels = LabelSource(sciqa_graph, tmp_path_factory.mktemp("labels")).available
+    return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
+                    names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels))
 
 
 # (challenge set, all 200 questions, micro F1 at least); measured on --kg sciqa: 0.99965 and 0.98439

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from pipeline.generators.adapter import replace_literals
 from pipeline.intent.compose import Composer, graph_kinds, with_normalised
+from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
@@ -63,6 +64,8 @@ class IntentStep:
         # stands, and the names step reads its names
         composed = self.composer.compose(text, intent, kg, generic, asked,
                                          index if missing or not generation.sparql else None)
+        if composed is not None and not missing and _a_fragment(composed.names, generation.sparql):
+            composed = None  # a fitting query about 'Long Short Transformer' is not one about 'Transformer'
         if composed is not None:
             used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
             why = f"the stored query lacked {missing[0]}; " if missing else ""
@@ -88,6 +91,14 @@ class IntentStep:
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),)), offer)
+
+
+def _a_fragment(names: Sequence[GraphName], sparql: str | None) -> bool:
+    """Whether a name composed with is only part of a longer name the generated query took from the question."""
+    if not sparql:
+        return False
+    longer = [lit.lower() for lit in slot_kinds(sparql)]
+    return any(n.label.lower() in lit and n.label.lower() != lit for n in names for lit in longer)
 
 
 def _read_by_names_step(literal: str, kind: str, index: LabelIndex | None) -> bool:

@@ -11,7 +11,7 @@ from pipeline.names.index import LabelIndex
 ORKG, RDF = "http://orkg.org/orkg/", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 THINGS = [("R1", "Problem", "Relation Extraction"), ("R2", "Problem", "relation extraction"),
-          ("R3", "Dataset", "SQuAD1.1"), ("R4", "Model", "DrQA")]
+          ("R3", "Dataset", "SQuAD1.1"), ("R4", "Model", "DrQA"), ("R5", "Model", "Transformer")]
 GRAPH = "".join(f'<{ORKG}resource/{rid}> <{RDF}> <{ORKG}class/{kind}> .\n<{ORKG}resource/{rid}> <{LABEL}> "{label}" .\n'
                 for rid, kind, label in THINGS)
 

@@ -148,3 +148,18 @@ def test_a_fitting_query_whose_name_the_names_step_reads_is_not_replaced_by_a_co
     assert IntentStep(labels=lambda: LabelIndex([("DrQA", "model")])).review(question, code, [], graph).generation \
         is code
     assert IntentStep().review(question, code, [], graph).generation.generator == "intent"  # (without the labels)
+
+
+def test_a_fitting_query_about_a_name_the_graph_lacks_is_not_replaced_by_one_about_a_part_of_it(
+        tmp_path: Path) -> None:
+    """'Transformer' is a model of the graph, 'Long Short Transformer' is not: composing with the part would answer
+    about another model; the query stands and says nothing matched."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.names.index import LabelIndex
+    from pipeline.records import Generation
+    from tests.intent.test_compose import kg
+
+    question = "List the code links in papers that use the Long Short Transformer model in any benchmark?"
+    code = Generation("adapter", CODE_OF.format(name="Long Short Transformer"))
+    step = IntentStep(labels=lambda: LabelIndex([("Transformer", "model"), ("DrQA", "model")]))
+    assert step.review(question, code, [], kg(tmp_path)).generation is code
