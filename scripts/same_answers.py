@@ -1,0 +1,97 @@
+"""Question by question: does this checkout write the same SPARQL and give the same outcome and answer rows as another?
+
+Usage: KGQA_HOME=H python scripts/same_answers.py --before DIR [--kg snapshot sciqa] [--sets FILE ...] [--limit N]
+Asks every final-phase, dev and SciQA valid question, 60 final-phase questions wrapped in a mention, a greeting and
+thanks, and the questions of the given sets (default: the loose look-alike, reworded and novel-intent sets of
+docs/eval/) through the pipeline (offline adapter) on each graph, once with this checkout and once with the checkout
+at DIR (a `git worktree` of an older commit), as separate processes on one store. Prints the questions whose query,
+outcome or rows differ, and a line per graph. Which member of a question form is a prompt example is not compared:
+Chroma's approximate search varies it between runs of one checkout (docs/RESULTS.md, "Speed").
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SETS = ["loose-lookalike.json", "reworded.json", "novel-intents.json", "novel-intents-dev.json"]
+
+
+def questions(sets: list[Path]) -> list[str]:
+    from pipeline.factory import sciqa
+    from pipeline.settings import Settings
+
+    data = sciqa(Settings.from_env())
+    out = [q for phase in ("final", "dev") for _, q in data.challenge(phase)]
+    out += [r.question for r in data.split("valid")]
+    out += [f"<@U0KGQABOT> hey, quick one: {q} thanks!" for _, q in data.challenge("final")][:60]
+    for path in sets:
+        items = json.loads(path.read_text(encoding="utf-8"))["questions"]
+        out += [item["question"] for item in items if isinstance(item.get("question"), str)]
+    return out
+
+
+def answers(kg: str, asked: list[str]) -> list[list[str]]:
+    """[question, sparql, outcome, rows digest] for each question, asked with the checkout this process imports."""
+    from pipeline.factory import build_index, build_pipeline, build_store
+    from pipeline.settings import Settings
+
+    settings = Settings.from_env().with_(kg=kg, generator="adapter")
+    store = build_store(settings)
+    build_index(settings, store)
+    pipe = build_pipeline(settings, store=store)
+    out = []
+    for n, question in enumerate(asked, 1):
+        answer = pipe.ask(question)
+        rows = json.dumps(answer.rows.rows if answer.rows else None, sort_keys=True, default=str)
+        out.append([question, answer.sparql or "", answer.outcome.value, hashlib.sha1(rows.encode()).hexdigest()])
+        if n % 200 == 0:
+            print(f"  {kg}: {n}/{len(asked)}", file=sys.stderr, flush=True)
+    return out
+
+
+def run(tree: Path, kg: str, asked: Path, out: Path) -> list[list[str]]:
+    """This script's ``--dump`` in a fresh process that imports the checkout at ``tree``."""
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), "--dump", kg, str(asked), str(out)],
+                   cwd=tree, env=env, check=True)
+    return json.loads(out.read_text(encoding="utf-8"))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--before", type=Path, help="the other checkout")
+    ap.add_argument("--kg", nargs="+", default=["snapshot", "sciqa"])
+    ap.add_argument("--sets", type=Path, nargs="*", default=[REPO / "docs" / "eval" / name for name in SETS])
+    ap.add_argument("--limit", type=int, default=0, help="only the first N questions (a quick look)")
+    ap.add_argument("--dump", nargs=3, metavar=("KG", "QUESTIONS", "OUT"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.dump:
+        kg, asked, out = args.dump
+        Path(out).write_text(json.dumps(answers(kg, json.loads(Path(asked).read_text(encoding="utf-8")))))
+        return 0
+    if args.before is None:
+        ap.error("--before DIR is required")
+    work = Path(tempfile.mkdtemp(prefix="kgqa-same-"))
+    asked = work / "questions.json"
+    asked.write_text(json.dumps(questions(args.sets)[: args.limit or None]))
+    differ = 0
+    for kg in args.kg:
+        before = run(args.before.resolve(), kg, asked, work / f"before-{kg}.json")
+        after = run(REPO, kg, asked, work / f"after-{kg}.json")
+        changed = [(b, a) for b, a in zip(before, after) if b[1:] != a[1:]]
+        differ += len(changed)
+        for b, a in changed:
+            print(f"- [{kg}] {b[0][:100]!r}: {b[2]} -> {a[2]}" + (" (another query)" if b[1] != a[1] else ""))
+        print(f"{kg}: {len(changed)} of {len(before)} questions differ in query, outcome or rows")
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
