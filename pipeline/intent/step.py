@@ -3,7 +3,7 @@ never run; a query composed for the ask takes its place when one can be, else th
 closest question that can be answered."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pipeline.generators.adapter import replace_literals
 from pipeline.intent.compose import Composer, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
@@ -48,6 +48,7 @@ class IntentStep:
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])
         missing: tuple[str, ...] = ()
+        taken: dict[str, str] = {}  # the fitting query's names and the kinds it takes them for
         if generation.sparql:
             missing = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text)).missing
             if not missing:
@@ -64,7 +65,7 @@ class IntentStep:
         # stands, and the names step reads its names
         composed = self.composer.compose(text, intent, kg, generic, asked,
                                          index if missing or not generation.sparql else None)
-        if composed is not None and not missing and _a_fragment(composed.names, generation.sparql):
+        if composed is not None and not missing and _a_fragment(composed.names, taken):
             composed = None  # a fitting query about 'Long Short Transformer' is not one about 'Transformer'
         if composed is not None:
             used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
@@ -93,11 +94,9 @@ class IntentStep:
                                                                              + "; ".join(missing),)), offer)
 
 
-def _a_fragment(names: Sequence[GraphName], sparql: str | None) -> bool:
-    """Whether a name composed with is only part of a longer name the generated query took from the question."""
-    if not sparql:
-        return False
-    longer = [lit.lower() for lit in slot_kinds(sparql)]
+def _a_fragment(names: Sequence[GraphName], taken: Iterable[str]) -> bool:
+    """Whether a name composed with is only part of a longer name a fitting query took from the question."""
+    longer = [lit.lower() for lit in taken]
     return any(n.label.lower() in lit and n.label.lower() != lit for n in names for lit in longer)
 
 

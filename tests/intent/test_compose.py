@@ -7,6 +7,7 @@ from pipeline.errors import NotInSnapshot
 from pipeline.intent.compose import graph_kinds, resolve
 from pipeline.kg.local import LocalKG
 from pipeline.names.index import LabelIndex
+from pipeline.standins.fakes import RecordingKG
 
 ORKG, RDF = "http://orkg.org/orkg/", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -45,19 +46,10 @@ def test_a_close_spelling_is_not_enough_to_compose_with(tmp_path: Path) -> None:
     assert resolve("which problems is squadd 1.1 used for?", kg(tmp_path), frozenset(), index) == []
 
 
-class Recorded:
-    """A graph that answers only recorded queries (as the snapshot does)."""
-
-    name = "snapshot"
-
-    def select(self, query: str) -> None:
-        raise NotInSnapshot("not in snapshot")
-
-
 def test_a_graph_that_cannot_name_its_labels_gets_nothing_composed() -> None:
     index = LabelIndex([("SQuAD1.1", "dataset")])
     text = "which research problems is squad 1.1 used for?"
-    assert resolve(text, Recorded(), frozenset(), index) == []  # type: ignore[arg-type]
+    assert resolve(text, RecordingKG(error=NotInSnapshot("not in snapshot")), frozenset(), index) == []
 
 
 def test_a_pair_that_returns_what_the_question_does_not_ask_for_is_never_composed(tmp_path: Path) -> None:

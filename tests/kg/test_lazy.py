@@ -9,26 +9,15 @@ from pipeline.errors import ConfigError
 from pipeline.factory import build_kg
 from pipeline.kg.lazy import LazyKG
 from pipeline.kg.sciqa_graph.store import FOLDER
-from pipeline.records import Rows
 from pipeline.settings import Settings
-
-
-class Counting:
-    name = "counted"
-
-    def __init__(self) -> None:
-        self.queries: list[str] = []
-
-    def select(self, query: str) -> Rows:
-        self.queries.append(query)
-        return Rows(["x"], [])
+from pipeline.standins.fakes import RecordingKG
 
 
 def test_it_opens_once_at_the_first_query() -> None:
-    opened: list[Counting] = []
+    opened: list[RecordingKG] = []
 
-    def open_() -> Counting:
-        opened.append(Counting())
+    def open_() -> RecordingKG:
+        opened.append(RecordingKG())
         return opened[-1]
     lazy = LazyKG("counted", open_)
     assert opened == []
@@ -38,7 +27,7 @@ def test_it_opens_once_at_the_first_query() -> None:
 
 
 def test_an_error_opening_it_surfaces_at_the_query() -> None:
-    def broken() -> Counting:
+    def broken() -> RecordingKG:
         raise ConfigError("missing SciQA file x/train/answers.json")
     lazy = LazyKG("broken", broken)
     with pytest.raises(ConfigError, match="train/answers.json"):
