@@ -77,6 +77,7 @@ class LabelSource:
         self._failed_at = float("-inf")
         self._lock = threading.Lock()
         self._loading: threading.Thread | None = None
+        self._since = 0.0  # when the running fetch started
 
     @property
     def path(self) -> Path | None:
@@ -91,9 +92,10 @@ class LabelSource:
         return self._index
 
     def available(self, wait: float = WAIT_S) -> LabelIndex | None:
-        """The index, or None when the graph cannot list its labels within ``wait`` s (names then go unchecked, as
-        before; a long fetch goes on in the background for later questions). After a failure the graph is asked
-        again only once RETRY_S have passed."""
+        """The index, or None when the graph cannot list its labels within ``wait`` s of the fetch's start (names then
+        go unchecked, as before; a long fetch goes on in the background for later questions). The wait counts from
+        the start, so the steps of one question that ask for the index (intent, names) and the questions asked during
+        a long fetch wait once in all, not each. After a failure the graph is asked again only once RETRY_S passed."""
         with self._lock:
             if self._index is not None:
                 return self._index
@@ -101,9 +103,10 @@ class LabelSource:
                 if time.monotonic() - self._failed_at < RETRY_S:
                     return None
                 self._loading = threading.Thread(target=self._load, daemon=True, name="kgqa-labels")
+                self._since = time.monotonic()
                 self._loading.start()
-            loading = self._loading
-        loading.join(wait)
+            loading, since = self._loading, self._since
+        loading.join(max(0.0, since + wait - time.monotonic()))
         return self._index
 
     def _load(self) -> None:

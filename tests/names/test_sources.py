@@ -6,6 +6,8 @@ import os
 import time
 from pathlib import Path
 
+import pytest
+
 from pipeline.errors import EndpointUnreachable
 from pipeline.kg.local import LocalKG
 from pipeline.kg.snapshot import SnapshotKG
@@ -96,3 +98,31 @@ def test_a_slow_first_fetch_goes_on_in_the_background(local_kg: LocalKG, tmp_pat
         pass
     index = source.available(wait=0)
     assert index is not None and sorted(index.labels("dataset")) == sorted(DATASETS)
+
+
+def test_the_wait_for_a_slow_first_fetch_counts_from_its_start(local_kg: LocalKG, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The intent and names steps of one question, and the questions during a long fetch, wait once in all."""
+    import threading
+
+    gate = threading.Event()
+
+    class Slow(Counting):
+        def select(self, query: str) -> Rows:
+            gate.wait(10)
+            return super().select(query)
+
+    now = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    source = LabelSource(Slow(local_kg), tmp_path)
+    try:
+        assert source.available(wait=0.01) is None
+        loading, waits = source._loading, []
+        assert loading is not None
+        real_join = loading.join
+        monkeypatch.setattr(loading, "join", lambda timeout=None: waits.append(timeout) or real_join(0))
+        now[0] += 3.0  # three seconds into the fetch
+        assert source.available(wait=5.0) is None and source.available(wait=2.0) is None
+        assert waits == [2.0, 0.0]  # what is left of 5 s from the start; nothing of 2 s
+    finally:
+        gate.set()
