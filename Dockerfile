@@ -9,14 +9,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PATH=/opt/venv/bin:$PATH \
     KGQA_HOME=/data \
-    KGQA_HTTP_PORT=3000
+    KGQA_HTTP_PORT=3000 \
+    KGQA_ENCODER_CACHE=/opt/kgqa-models
 
 WORKDIR /app
 COPY requirements.lock requirements-dev.lock pyproject.toml README.md ./
 COPY scripts/install.sh scripts/install.sh
 COPY pipeline pipeline
 COPY bot bot
+# the encoder's ONNX export is made here, once, so a container answers without exporting it at start
 RUN TORCH_INDEX_URL="$TORCH_INDEX_URL" bash scripts/install.sh /opt/venv \
+    && python -c "from pipeline.factory import build_encoder; from pipeline.settings import Settings; \
+build_encoder(Settings.from_env()).encode(['ready'])" \
     && useradd --create-home --uid 10001 kgqa \
     && mkdir -p /data && chown kgqa /data
 

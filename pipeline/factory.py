@@ -35,16 +35,16 @@ def sciqa(settings: Settings) -> SciQA:
 
 
 def build_encoder(settings: Settings) -> Encoder:
-    return _encoder(settings.embedding_model)
+    return _encoder(settings.embedding_model, settings.encoder_backend, settings.encoder_cache)
 
 
 @lru_cache(maxsize=2)
-def _encoder(name: str) -> Encoder:
+def _encoder(name: str, backend: str, cache: Path | None) -> Encoder:
     """The model behind one worker that batches what concurrent questions want encoded."""
     from pipeline.store.batching import BatchingEncoder
-    from pipeline.store.encoder import SentenceTransformerEncoder
+    from pipeline.store.encoder import model_encoder
 
-    return BatchingEncoder(SentenceTransformerEncoder(name))
+    return BatchingEncoder(model_encoder(name, backend, cache))
 
 
 def build_store(settings: Settings) -> ChromaStore:

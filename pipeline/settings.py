@@ -49,6 +49,8 @@ class Settings(BaseSettings):
     home: Folder = env("KGQA_HOME", factory=lambda: Path.home() / ".kgqa")
     sciqa_dir: Folder | None = env("SCIQA_DIR")
     embedding_model: str = env("KGQA_EMBEDDING_MODEL", DEFAULT_MODEL)
+    encoder_backend: Literal["onnx", "torch"] = env("KGQA_ENCODER_BACKEND", "onnx")  # onnx: MiniLM only, else torch
+    encoder_cache: Folder | None = env("KGQA_ENCODER_CACHE")  # exported models; None = ~/.cache/kgqa
     chroma_url: str = env("KGQA_CHROMA_URL", "")
     store_timeout: Seconds = env("KGQA_STORE_TIMEOUT", 10.0)  # one call to a Chroma server, opening included
     collection: str = env("KGQA_COLLECTION", "sciqa_examples")

@@ -78,6 +78,15 @@ def sciqa_graph(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> An
 
 @pytest.fixture(scope="session")
 def encoder() -> Any:
+    """The product's encoder: all-MiniLM-L6-v2 run by ONNX Runtime (exported once per machine)."""
+    from pipeline.store.encoder import model_encoder
+
+    return model_encoder("sentence-transformers/all-MiniLM-L6-v2")
+
+
+@pytest.fixture(scope="session")
+def torch_encoder() -> Any:
+    """all-MiniLM-L6-v2 run by sentence-transformers (torch): what the ONNX encoder must agree with."""
     from pipeline.store.encoder import SentenceTransformerEncoder
 
     return SentenceTransformerEncoder("sentence-transformers/all-MiniLM-L6-v2")

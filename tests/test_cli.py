@@ -177,7 +177,7 @@ def test_index_rebuild_replaces_an_unreadable_store_and_keeps_the_broken_one(
     monkeypatch.setenv("KGQA_HOME", str(tmp_path))
     monkeypatch.setenv("SCIQA_DIR", str(sciqa_dir))
     monkeypatch.setenv("KGQA_INDEX_SPLITS", "valid")
-    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     (tmp_path / "chroma").mkdir()
     (tmp_path / "chroma" / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
     question = "Which papers use the Zebra-7 benchmark?"  # taught earlier: the bot journalled it
@@ -206,7 +206,7 @@ def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.Monke
     for var in list(os.environ):
         if var.startswith(("KGQA_", "SLACK_")):
             monkeypatch.delenv(var)
-    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     question = "Which papers use the Zebra-7 benchmark?"
     build_store(Settings(home=tmp_path / "a")).add([Example(team_id(question), question, "ASK { ?s ?p ?o }", "",
                                                             "team")])

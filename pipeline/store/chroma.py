@@ -46,9 +46,9 @@ class EncoderFunction:
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> EncoderFunction:
         """Chroma rebuilds the function from a stored collection's config; the model loads only if it is used."""
-        from pipeline.store.encoder import SentenceTransformerEncoder
+        from pipeline.store.encoder import model_encoder
 
-        return EncoderFunction(SentenceTransformerEncoder(str(config.get("model", ""))))
+        return EncoderFunction(model_encoder(str(config.get("model", ""))))
 
     def is_legacy(self) -> bool:
         return False

@@ -82,3 +82,16 @@ class SentenceTransformerEncoder:
         vectors = self.model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
                                     convert_to_numpy=True, show_progress_bar=show_progress)
         return [list(map(float, v)) for v in vectors]
+
+
+def model_encoder(name: str, backend: str = "onnx", cache: Path | None = None) -> Any:
+    """The encoder for ``name``: ONNX Runtime for the packaged all-MiniLM-L6-v2 when ``backend`` is "onnx" and ONNX
+    can be used here, else sentence-transformers (torch). Both give the same vectors to within 1e-6."""
+    if backend == "onnx" and name in MINILM_NAMES:
+        folder = packaged_minilm()
+        if folder is not None:
+            from pipeline.store.onnx import OnnxEncoder, default_cache, mean_pooled, onnx_usable
+
+            if mean_pooled(folder) and onnx_usable():
+                return OnnxEncoder(name, folder, MINILM_SHA256, cache or default_cache())
+    return SentenceTransformerEncoder(name)

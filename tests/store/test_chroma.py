@@ -89,7 +89,7 @@ def test_an_empty_or_corrupt_store_is_a_clear_error(settings: Settings) -> None:
 
 def test_a_corrupt_store_is_reported_with_its_place_and_the_fix_when_built(settings: Settings,
                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     settings.chroma_path.mkdir(parents=True)
     (settings.chroma_path / "chroma.sqlite3").write_bytes(b"this is not a database" * 100)
     with pytest.raises(StoreError) as caught:

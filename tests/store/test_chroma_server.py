@@ -34,7 +34,7 @@ def chroma() -> Iterator[ChromaServer]:
 def test_index_fills_the_server_and_a_second_replica_finds_team_pairs(chroma: ChromaServer, settings: Settings,
                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     settings = settings.with_(chroma_url=chroma.url, index_splits="valid", collection="server-test")
-    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     first, second = build_store(settings), build_store(settings)
     assert build_index(settings, first) == (True, 257)
     assert build_index(settings, second) == (False, 257)  # the other replica sees it built
@@ -98,7 +98,7 @@ def test_a_store_whose_server_comes_back_connects_on_the_next_question(chroma: C
     host, port = chroma.url.removeprefix("http://").split(":")
     with HoldingProxy((host, int(port))) as proxy:
         proxy.hold()
-        monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+        monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
         store = build_store(settings.with_(chroma_url=proxy.url, store_timeout=0.5, collection="late-test"))
         assert isinstance(returns(store.count), StoreUnavailable)
         proxy.release()
@@ -115,7 +115,7 @@ def held(chroma: ChromaServer, settings: Settings, monkeypatch: pytest.MonkeyPat
     with HoldingProxy((host, int(port))) as proxy:
         settings = settings.with_(chroma_url=proxy.url, store_timeout=1.0, index_splits="valid",
                                   collection="held-test", retrieval="plain")
-        monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+        monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
         store = build_store(settings)
         build_index(settings, store, rebuild=True)
         question = "Which papers use the Zebra-7 benchmark?"
@@ -174,7 +174,7 @@ def test_team_pairs_exported_from_an_embedded_store_move_into_the_server(chroma:
     embedded.add([Example(team_id(question), question, "ASK { ?s ?p ?o }", "", "team")])
     backup = io.StringIO()
     assert export_pairs(embedded, backup) == 1
-    monkeypatch.setattr("pipeline.factory._encoder", lambda name: HashEncoder())
+    monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     server = settings.with_(chroma_url=chroma.url, collection="migrated")
     assert import_pairs(build_store(server), backup.getvalue().splitlines()).added == 1
     found = build_store(server).search(question, 1)[0].example  # another replica sees it
