@@ -172,6 +172,19 @@ class ChromaStore:
                 return out
             offset += 1000
 
+    def embeddings(self) -> tuple[list[str], Any]:
+        """Every stored question's id and vector (a numpy array, a row each), read in pages."""
+        import numpy as np
+
+        ids: list[str] = []
+        rows: list[Any] = []
+        while True:
+            res = self._fresh(lambda c: c.get(include=["embeddings"], limit=1000, offset=len(ids)), "reading")
+            ids.extend(res["ids"])
+            rows.extend(res["embeddings"])
+            if len(res["ids"]) < 1000:
+                return ids, np.asarray(rows, dtype=np.float32).reshape(len(ids), -1)
+
     def fingerprint(self) -> str:
         try:
             self._collection = None  # the metadata of a cached handle may be stale

@@ -20,6 +20,24 @@ from pipeline.records import Example
 NAMES_KEPT = 256  # questions whose reading is kept (concurrent questions each find theirs)
 
 
+@dataclass(frozen=True)
+class Neighbours:
+    """Every stored question's vector, searched exactly: the same neighbours in every process (an approximate index
+    may return a different 20th one from one process to the next) and no round trip to the store."""
+
+    ids: tuple[str, ...]
+    matrix: Any  # numpy array, one unit row per stored question
+
+    def nearest(self, vector: Any, k: int) -> list[str]:
+        """The ids of the ``k`` stored questions nearest ``vector`` (cosine), nearest first; ties in stored order."""
+        import numpy as np
+
+        if not self.ids:
+            return []
+        order = np.argsort(-(self.matrix @ np.asarray(vector, dtype=np.float32)), kind="stable")[:max(1, k)]
+        return [self.ids[i] for i in order]
+
+
 @dataclass
 class Knowledge:
     """What the stored pairs teach: their distinct forms (with embeddings of the masked forms) and labels."""
@@ -33,6 +51,7 @@ class Knowledge:
     words: list[frozenset[str]]  # per form, the normalised words of its fixed text
     idf: dict[str, float]  # word stem -> log(1 + query kinds / query kinds whose forms use it)
     prefixed: frozenset[str]  # prefixed names the stored queries use (orkgp:HAS_DATASET, orkgc:Model, ...)
+    neighbours: Neighbours | None = None  # the stored questions' vectors, when the store hands them out
     _names: dict[str, list[Name]] = field(default_factory=dict, repr=False, compare=False)
 
     def names(self, text: str) -> list[Name]:
@@ -47,8 +66,9 @@ class Knowledge:
         return list(found)
 
 
-def build_knowledge(examples: Sequence[Example], encoder: Encoder) -> Knowledge:
-    """Forms, labels, vocabulary and word weights of ``examples``; the masked forms are embedded (one batch)."""
+def build_knowledge(examples: Sequence[Example], encoder: Encoder, neighbours: Neighbours | None = None) -> Knowledge:
+    """Forms, labels, vocabulary and word weights of ``examples``; the masked forms are embedded (one batch).
+    ``neighbours``: the stored questions' own vectors, as the store holds them."""
     import numpy as np
 
     forms = group_forms(examples)
@@ -65,7 +85,7 @@ def build_knowledge(examples: Sequence[Example], encoder: Encoder) -> Knowledge:
             df[st] += 1
     idf = {st: math.log(1 + len(by_kind) / n) for st, n in df.items()}
     return Knowledge(forms, vectors, Labels(examples), generic, _form_index(forms), len(examples), words, idf,
-                     frozenset(vocabulary(examples)))
+                     frozenset(vocabulary(examples)), neighbours)
 
 
 def _form_index(forms: Sequence[Form]) -> dict[str, int]:
@@ -82,15 +102,14 @@ def _key(version: str) -> str:
 
 def save_knowledge(know: Knowledge, path: Path, version: str) -> None:
     """Keep ``know`` as the knowledge of the store state ``version``."""
-    import numpy as np
-
     examples = {ex.id: ex for f in know.forms for ex in f.examples}
-    vectors = np.ascontiguousarray(know.vectors, dtype="<f4")
+    near = know.neighbours
     save_json(path, _key(version), {
         "size": know.size,
         "examples": [[e.id, e.question, e.sparql, e.template_id, e.source] for e in examples.values()],
         "forms": [[list(f.pieces), list(f.kinds), f.skeleton, [e.id for e in f.examples]] for f in know.forms],
-        "vectors": {"shape": list(vectors.shape), "f4": base64.b64encode(vectors.tobytes()).decode("ascii")},
+        "vectors": _packed(know.vectors),
+        "neighbours": None if near is None else {"ids": list(near.ids), "vectors": _packed(near.matrix)},
         "labels": {"casing": know.labels.casing, "kinds": know.labels.kinds, "longest": know.labels.longest},
         "generic": sorted(know.generic), "words": [sorted(w) for w in know.words], "idf": know.idf,
         "prefixed": sorted(know.prefixed),
@@ -100,23 +119,36 @@ def save_knowledge(know: Knowledge, path: Path, version: str) -> None:
 def load_knowledge(path: Path, version: str) -> Knowledge | None:
     """The knowledge kept for store state ``version``; None when there is none, it is of another state or was
     derived by other code, or it cannot be read (the caller then builds it again)."""
-    import numpy as np
-
     data = load_json(path, _key(version))
     if data is None:
         return None
     try:
         examples = {row[0]: Example(*row) for row in data["examples"]}
         forms = [Form(tuple(p), tuple(k), s, tuple(examples[i] for i in ids)) for p, k, s, ids in data["forms"]]
-        packed = data["vectors"]
-        vectors = np.frombuffer(base64.b64decode(packed["f4"]), dtype="<f4").reshape(packed["shape"]).astype(np.float32)
-        if vectors.shape[0] != len(forms):
+        vectors = _unpacked(data["vectors"])
+        near = data.get("neighbours")
+        neighbours = None if near is None else Neighbours(tuple(near["ids"]), _unpacked(near["vectors"]))
+        if vectors.shape[0] != len(forms) or (neighbours and neighbours.matrix.shape[0] != len(neighbours.ids)):
             return None
         labels = Labels()
         labels.casing.update({key: Counter(c) for key, c in data["labels"]["casing"].items()})
         labels.kinds.update({key: Counter(c) for key, c in data["labels"]["kinds"].items()})
         labels.longest = int(data["labels"]["longest"])
         return Knowledge(forms, vectors, labels, frozenset(data["generic"]), _form_index(forms), int(data["size"]),
-                         [frozenset(w) for w in data["words"]], dict(data["idf"]), frozenset(data["prefixed"]))
+                         [frozenset(w) for w in data["words"]], dict(data["idf"]), frozenset(data["prefixed"]),
+                         neighbours)
     except (ValueError, KeyError, TypeError, IndexError, AttributeError):
         return None
+
+
+def _packed(vectors: Any) -> dict[str, Any]:
+    import numpy as np
+
+    rows = np.ascontiguousarray(vectors, dtype="<f4")
+    return {"shape": list(rows.shape), "f4": base64.b64encode(rows.tobytes()).decode("ascii")}
+
+
+def _unpacked(packed: dict[str, Any]) -> Any:
+    import numpy as np
+
+    return np.frombuffer(base64.b64decode(packed["f4"]), dtype="<f4").reshape(packed["shape"]).astype(np.float32)

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from pipeline.matching.align import align_form
 from pipeline.matching.fill import Name, fill
 from pipeline.matching.forms import MASK, Form
-from pipeline.store.knowledge import Knowledge, build_knowledge, load_knowledge, save_knowledge
+from pipeline.store.knowledge import Knowledge, Neighbours, build_knowledge, load_knowledge, save_knowledge
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
 from pipeline.matching.wording import STOPWORDS, norm_word, stem, word_sim
@@ -161,15 +161,25 @@ class FormAwareStore:
     def _load_or_build(self, size: int) -> Knowledge:
         version = getattr(self.base, "version", None)
         if self.saved is None or not callable(version):
-            return build_knowledge(self.base.examples(), self.encoder)
+            return self._build()
         before = version()
         know = load_knowledge(self.saved, before)
         if know is not None and know.size == size:
             return know
-        know = build_knowledge(self.base.examples(), self.encoder)
+        know = self._build()
         if version() == before:  # (not changed by another process while this was built)
             save_knowledge(know, self.saved, before)
         return know
+
+    def _build(self) -> Knowledge:
+        """The knowledge of the store as it is, with its questions' vectors when the store hands them out."""
+        examples = self.base.examples()
+        stored = getattr(self.base, "embeddings", None)
+        neighbours = None
+        if callable(stored):
+            ids, matrix = stored()
+            neighbours = Neighbours(tuple(ids), matrix)
+        return build_knowledge(examples, self.encoder, neighbours)
 
     def _encode(self, texts: Sequence[str]) -> dict[str, Any]:
         import numpy as np
@@ -191,9 +201,7 @@ class FormAwareStore:
         names = know.names(text)
         first_mask = mask(text, [(s, e) for s, e, _ in names])
         vectors = self._encode([text, first_mask])
-        by_vector = getattr(self.base, "nearest", None)
-        raw = by_vector(vectors[text].tolist(), raw_k) if callable(by_vector) else \
-            [r.example.id for r in self.base.search(text, raw_k)]
+        raw = self._nearest(text, vectors[text], raw_k, know)
         nearest = np.argsort(-(know.vectors @ vectors[first_mask]))[:FORM_K]
         candidates = dict.fromkeys([know.form_of[i] for i in raw if i in know.form_of] + [int(i) for i in nearest])
         aligned = {i: align_form(know.forms[i].pieces, text, know.generic) for i in candidates}
@@ -211,6 +219,16 @@ class FormAwareStore:
                               fill(form, text, know.labels, know.generic, names, al).plausible,
                               lexical(content, know.words[i], know.idf))
         return raw, out
+
+    def _nearest(self, text: str, vector: Any, k: int, know: Knowledge) -> list[str]:
+        """The ids of the stored questions nearest ``text``: searched in memory when the knowledge holds their
+        vectors, else asked of the store."""
+        if know.neighbours is not None:
+            return know.neighbours.nearest(vector, k)
+        by_vector = getattr(self.base, "nearest", None)
+        if callable(by_vector):
+            return list(by_vector(vector.tolist(), k))
+        return [r.example.id for r in self.base.search(text, k)]
 
     def rank(self, text: str, raw_k: int, know: Knowledge) -> list[Retrieved]:
         """Score candidate forms for ``text`` and return one example per form, best first."""

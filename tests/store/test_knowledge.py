@@ -8,7 +8,7 @@ from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from pipeline.store.connection import open_client
-from pipeline.store.knowledge import build_knowledge, load_knowledge, save_knowledge
+from pipeline.store.knowledge import Neighbours, build_knowledge, load_knowledge, save_knowledge
 from pipeline.store.retrieval import FormAwareStore
 from pipeline.standins.fakes import HashEncoder
 from tests.generators.test_adapter import BEST, BEST2, JACQUARD, MODELS, NO_LABELS, STORY
@@ -49,6 +49,39 @@ def test_saved_knowledge_loads_equal_to_what_was_built(tmp_path: Path) -> None:
     assert loaded.labels.casing == built.labels.casing and loaded.labels.kinds == built.labels.kinds
     assert loaded.labels.longest == built.labels.longest
     assert load_knowledge(tmp_path / "k.json", "state-2") is None  # another store state: rebuilt, never reused
+    assert loaded.neighbours is None
+
+
+def test_the_stored_vectors_are_kept_and_searched_exactly(tmp_path: Path) -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    matrix = rng.normal(size=(50, 8)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    matrix[20] = matrix[3]  # a tie: the one stored first comes first
+    near = Neighbours(tuple(f"q{i}" for i in range(50)), matrix)
+    query = matrix[3] + 0.01 * matrix[9]
+    truth = sorted(range(50), key=lambda i: (-float(matrix[i] @ query), i))
+    assert near.nearest(query, 10) == [f"q{i}" for i in truth[:10]] and near.nearest(query, 10)[:2] == ["q3", "q20"]
+    assert len(near.nearest(query, 500)) == 50 and Neighbours((), np.zeros((0, 8))).nearest(query, 5) == []
+    save_knowledge(build_knowledge(PAIRS, HashEncoder(), near), tmp_path / "k.json", "state-1")
+    loaded = load_knowledge(tmp_path / "k.json", "state-1")
+    assert loaded is not None and loaded.neighbours is not None
+    assert loaded.neighbours.ids == near.ids and loaded.neighbours.matrix.tobytes() == matrix.tobytes()
+
+
+def test_a_search_over_chroma_finds_the_exact_neighbours_without_asking_it(settings: Settings) -> None:
+    import numpy as np
+
+    base = chroma(settings, HashEncoder())
+    store = FormAwareStore(base, HashEncoder(), recheck=3600)
+    know = store.knowledge()
+    assert know.neighbours is not None and sorted(know.neighbours.ids) == sorted(p.id for p in PAIRS)
+    base.nearest = base.search = None  # type: ignore[assignment,method-assign]  (any call to the store fails)
+    vector = np.asarray(HashEncoder().encode([QUESTION])[0], dtype=np.float32)
+    scores = {p.id: float(np.asarray(HashEncoder().encode([p.question])[0]) @ vector) for p in PAIRS}
+    assert store._nearest(QUESTION, vector, 3, know) == sorted(scores, key=lambda i: -scores[i])[:3]
+    assert store.search(QUESTION, 1)[0].example.template_id == "T05"
 
 
 def test_unreadable_or_missing_knowledge_is_rebuilt_not_an_error(tmp_path: Path) -> None:
