@@ -5,6 +5,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import repeat
 
 from pipeline.sparql.text import string_literals
 from pipeline.matching.wording import STOPWORDS, norm_word, word_sim
@@ -113,82 +114,162 @@ def _words(text: str, generic: frozenset[str]) -> list[_Word]:
     return out
 
 
+@dataclass(frozen=True)
+class _Form:
+    """A form's fixed words, None for each slot between its pieces, and what the score reads of them."""
+
+    items: tuple[_Word | None, ...]
+    fixed: float  # the fixed words' weight
+    slot_ids: tuple[int, ...]  # where the slots stand among the items
+
+
 @lru_cache(maxsize=8192)
-def _items(pieces: tuple[str, ...]) -> tuple[_Word | None, ...]:
-    """A form's fixed words, None for each slot between its pieces (the same for every question: read once)."""
+def _form(pieces: tuple[str, ...]) -> _Form:
+    """A form as the alignment reads it (the same for every question: read once)."""
     items: list[_Word | None] = []
     for n, piece in enumerate(pieces):
         items += [w for w in _words(piece, frozenset()) if w.norm]
         if n < len(pieces) - 1:
             items.append(None)
-    return tuple(items)
+    return _Form(tuple(items), sum(w.weight for w in items if w is not None),
+                 tuple(k for k, w in enumerate(items) if w is None))
+
+
+@dataclass(frozen=True)
+class _Question:
+    """A question's words and their costs, shared by all the forms it is aligned with."""
+
+    words: tuple[_Word, ...]
+    norms: tuple[str, ...]
+    weights: list[float]  # a word left out inside the form
+    edge: list[float]  # ... before or after the whole form
+    absorb: list[float]  # ... swallowed by a slot
+    joins: list[bool]  # a slot may reach the word from the one before it
+    sims: dict[str, list[float]]  # per form word met so far, its word_sim with each word
+
+    def sims_of(self, norm: str) -> list[float]:
+        row = self.sims.get(norm)
+        if row is None:
+            row = self.sims[norm] = list(map(word_sim, repeat(norm), self.norms))
+        return row
 
 
 @lru_cache(maxsize=256)
-def _question_words(question: str, generic: frozenset[str]) -> tuple[_Word, ...]:
-    """A question's words (read once for all the forms it is aligned with)."""
-    return tuple(_words(question, generic))
+def _question(question: str, generic: frozenset[str]) -> _Question:
+    """A question as the alignment reads it (read once for all the forms it is aligned with)."""
+    words = tuple(_words(question, generic))
+    return _Question(words, tuple(w.norm for w in words), [w.weight for w in words], [w.weight * EDGE for w in words],
+                     [w.weight * GENERIC_IN_SLOT if w.generic else 0.0 for w in words],
+                     [False] + [not w.final for w in words[:-1]], {})
+
+
+_INF = float("inf")
 
 
 def align_form(pieces: Sequence[str], question: str, generic: frozenset[str] = frozenset()) -> Alignment:
     """Align ``question`` with a form (its fixed ``pieces`` around slots) by dynamic programming over words."""
-    items = list(_items(tuple(pieces)))  # a fixed word, or None for a slot
-    words = list(_question_words(question, generic))
-    m, n = len(items), len(words)
-    inf = float("inf")
-    a = [[inf] * (n + 1) for _ in range(m + 1)]
-    s = [[inf] * (n + 1) for _ in range(m + 1)]
-    pa: list[list[tuple[str, float]]] = [[("", 0.0)] * (n + 1) for _ in range(m + 1)]
-    ps: list[list[str]] = [[""] * (n + 1) for _ in range(m + 1)]
-    a[0][0] = 0.0
-    for i in range(m + 1):
-        item = items[i - 1] if i else None
-        for j in range(n + 1):
-            best, how = a[i][j], pa[i][j]
-            if j:
-                w = words[j - 1]
-                cost = a[i][j - 1] + w.weight * (EDGE if i in (0, m) else 1.0)
-                if cost < best:
-                    best, how = cost, ("ins", 0.0)
-            if i and item is not None:
-                if a[i - 1][j] + item.weight < best:
-                    best, how = a[i - 1][j] + item.weight, ("del", 0.0)
-                if j:
-                    sim = word_sim(item.norm, words[j - 1].norm)
-                    cost = a[i - 1][j - 1] + (1 - sim) * (item.weight + words[j - 1].weight)
-                    if sim and cost < best:
-                        best, how = cost, ("match", sim)
-            elif i:
-                if s[i - 1][j] < best:
-                    best, how = s[i - 1][j], ("close", 0.0)
-                if a[i - 1][j] + MISSING_SLOT < best:
-                    best, how = a[i - 1][j] + MISSING_SLOT, ("miss", 0.0)
-            a[i][j], pa[i][j] = best, how
-        if i < m and items[i] is None:
-            for j in range(1, n + 1):
-                w = words[j - 1]
-                absorb = w.weight * GENERIC_IN_SLOT if w.generic else 0.0
-                s[i][j], ps[i][j] = a[i][j - 1] + absorb, "open"
-                if j > 1 and not words[j - 2].final and s[i][j - 1] + absorb < s[i][j]:
-                    s[i][j], ps[i][j] = s[i][j - 1] + absorb, "ext"
-    return _trace(items, words, pa, ps, question)
+    form, q = _form(tuple(pieces)), _question(question, generic)
+    m = len(form.items)
+    row = [0.0]
+    for cost in q.edge:
+        row.append(row[-1] + cost)
+    rows = [row]  # rows[i][j]: the least cost of the form's first i items against the question's first j words
+    opened: list[list[float]] = []  # opened[i][j], item i a slot: ... with the slot open up to word j
+    for i, item in enumerate(form.items, 1):
+        skip = q.edge if i == m else q.weights
+        if item is None:
+            opened.append(_open_row(row, q.absorb, q.joins))
+            row = _slot_row(row, opened[-1], skip)
+        else:
+            opened.append([])
+            row = _word_row(row, item.weight, q.sims_of(item.norm), skip, q.weights)
+        rows.append(row)
+    return _trace(form, q, rows, opened, question)
 
 
-def _trace(items: list[_Word | None], words: list[_Word], pa: list[list[tuple[str, float]]], ps: list[list[str]],
+def _word_row(prev: list[float], weight: float, sims: list[float], skip: list[float],
+              weights: list[float]) -> list[float]:
+    """The DP's row for a fixed word of the form: leave out a question word or the form word, or match the two."""
+    row = [prev[0] + weight]
+    append = row.append
+    left, diag = row[0], prev[0]
+    if not any(sims):
+        for up, cost in zip(prev[1:], skip):
+            left = left + cost
+            if up + weight < left:
+                left = up + weight
+            append(left)
+        return row
+    for up, cost, w, sim in zip(prev[1:], skip, weights, sims):
+        best = left + cost
+        cost = up + weight
+        if cost < best:
+            best = cost
+        if sim:
+            cost = diag + (1 - sim) * (weight + w)
+            if cost < best:
+                best = cost
+        append(best)
+        left, diag = best, up
+    return row
+
+
+def _open_row(prev: list[float], absorb: list[float], joins: list[bool]) -> list[float]:
+    """A slot after the row ``prev``, open up to each word: opened at that word or extended from the one before."""
+    row = [_INF]
+    for left, cost, join in zip(prev, absorb, joins):
+        best = left + cost
+        if join and row[-1] + cost < best:
+            best = row[-1] + cost
+        row.append(best)
+    return row
+
+
+def _slot_row(prev: list[float], opened: list[float], skip: list[float]) -> list[float]:
+    """The DP's row for a slot: close the slot opened after the row before, or leave it unfilled."""
+    row = [min(opened[0], prev[0] + MISSING_SLOT)]
+    for up, closed, cost in zip(prev[1:], opened[1:], skip):
+        best = row[-1] + cost
+        if closed < best:
+            best = closed
+        if up + MISSING_SLOT < best:
+            best = up + MISSING_SLOT
+        row.append(best)
+    return row
+
+
+def _trace(form: _Form, q: _Question, rows: list[list[float]], opened: list[list[float]],
            question: str) -> Alignment:
-    """Walk the DP's choices back from the end: the slots' spans, the typos, and the Dice-like score."""
+    """Walk the DP's choices back from the end (each cell's choice found again by the DP's own comparisons, in its
+    own order): the slots' spans, the typos, and the Dice-like score."""
+    items, words, weights = form.items, q.words, q.weights
     i, j = len(items), len(words)
     m = i
     matched = matched_q = outside = 0.0
     typos: list[tuple[str, str]] = []
     spans: dict[int, tuple[int, int]] = {}
     while i or j:
-        how, sim = pa[i][j]
+        item, here = items[i - 1] if i else None, rows[i]
+        best, how, sim = _INF, "", 0.0
+        if j and here[j - 1] + (q.edge if i in (0, m) else weights)[j - 1] < best:
+            best, how = here[j - 1] + (q.edge if i in (0, m) else weights)[j - 1], "ins"
+        if i:
+            before = rows[i - 1]
+            if item is not None:
+                if before[j] + item.weight < best:
+                    best, how = before[j] + item.weight, "del"
+                if j and (sim := q.sims_of(item.norm)[j - 1]) and \
+                        before[j - 1] + (1 - sim) * (item.weight + weights[j - 1]) < best:
+                    how = "match"
+            else:
+                if opened[i - 1][j] < best:
+                    best, how = opened[i - 1][j], "close"
+                if before[j] + MISSING_SLOT < best:
+                    how = "miss"
         if how == "ins":
             outside += words[j - 1].weight * (EDGE if i in (0, m) else 1.0)
             j -= 1
         elif how == "match":
-            item = items[i - 1]
             assert item is not None
             matched += sim * (item.weight + words[j - 1].weight)
             matched_q += words[j - 1].weight
@@ -198,19 +279,17 @@ def _trace(items: list[_Word | None], words: list[_Word], pa: list[list[tuple[st
         elif how in ("del", "miss"):
             i -= 1
         elif how == "close":
-            end = j
-            while ps[i - 1][j] == "ext":
-                j -= 1
+            end, slot = j, opened[i - 1]
+            while j > 1 and q.joins[j - 1] and slot[j - 1] + q.absorb[j - 1] < before[j - 1] + q.absorb[j - 1]:
+                j -= 1  # the slot was extended to word j, not opened there
             spans[i - 1] = (words[j - 1].start, words[end - 1].end)
             i, j = i - 1, j - 1
         else:  # unreachable: every cell but (0, 0) has a way in
             break
-    fixed = sum(w.weight for w in items if w is not None)
-    slot_ids = [k for k, w in enumerate(items) if w is None]
-    total = fixed + matched_q + outside
+    total = form.fixed + matched_q + outside
     score = matched / total if total else 1.0
-    score *= sum(k in spans for k in slot_ids) / len(slot_ids) if slot_ids else 1.0
-    return Alignment(tuple(_clip(question, spans.get(k)) for k in slot_ids), score, tuple(reversed(typos)))
+    score *= sum(k in spans for k in form.slot_ids) / len(form.slot_ids) if form.slot_ids else 1.0
+    return Alignment(tuple(_clip(question, spans.get(k)) for k in form.slot_ids), score, tuple(reversed(typos)))
 
 
 def _clip(question: str, span: tuple[int, int] | None) -> tuple[int, int] | None:

@@ -22,6 +22,24 @@ def stem(w: str) -> str:
     return w
 
 
+_cached_stem = lru_cache(maxsize=65536)(stem)
+
+
+def _within_one(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are at most one edit apart (``_edits(a, b, 1) <= 1``, in one pass)."""
+    if len(a) > len(b):
+        a, b = b, a
+    if len(b) - len(a) > 1:
+        return False
+    k, n = 0, len(a)
+    while k < n and a[k] == b[k]:
+        k += 1
+    if n < len(b):
+        return a[k:] == b[k + 1:]
+    return a[k + 1:] == b[k + 1:] or (a[k + 1:k + 2] == b[k:k + 1] and a[k:k + 1] == b[k + 1:k + 2]
+                                      and a[k + 2:] == b[k + 2:])
+
+
 def _edits(a: str, b: str, cap: int) -> int:
     """Optimal-string-alignment distance, giving up above ``cap``."""
     if abs(len(a) - len(b)) > cap:
@@ -47,13 +65,13 @@ def word_sim(a: str, b: str) -> float:
         return 1.0
     if not a or not b:
         return 0.0
-    if stem(a) == stem(b):
+    if _cached_stem(a) == _cached_stem(b):
         return 0.9
     shorter = min(len(a), len(b))
-    if shorter >= 4 and _edits(a, b, 1) <= 1:
+    if shorter >= 4 and _within_one(a, b):
         return 0.85
     if shorter >= 7 and _edits(a, b, 2) <= 2:
         return 0.75
-    if shorter == 3 and _edits(a, b, 1) <= 1:
+    if shorter == 3 and _within_one(a, b):
         return 0.7
     return 0.0

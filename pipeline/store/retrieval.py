@@ -9,6 +9,7 @@ import time
 from collections import OrderedDict, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -211,13 +212,13 @@ class FormAwareStore:
                   and all(aligned[i].spans) else first_mask for i in aligned}
         vectors.update(self._encode(list(masked.values())))
         kinds = [k for _, _, k in names]
-        content = _content_words(text, names, know.generic)
+        weighed = weigh(_content_words(text, names, know.generic), know.idf)
         out = {}
         for i, al in aligned.items():
             form = know.forms[i]
             out[i] = Features(al.score, max(0.0, float(know.vectors[i] @ vectors[masked[i]])), kind_fit(form, kinds),
                               fill(form, text, know.labels, know.generic, names, al).plausible,
-                              lexical(content, know.words[i], know.idf))
+                              found_share(weighed, know.words[i]))
         return raw, out
 
     def _nearest(self, text: str, vector: Any, k: int, know: Knowledge) -> list[str]:
@@ -273,12 +274,23 @@ def _content_words(text: str, names: Sequence[Name], generic: frozenset[str]) ->
 def lexical(content: Sequence[str], form_words: frozenset[str], idf: dict[str, float]) -> float:
     """Share of the question's content words (weighted by how rare they are among the query kinds) that the
     form's wording has, typos and word endings forgiven; words no form has weigh most."""
-    if not content:
+    return found_share(weigh(content, idf), form_words)
+
+
+def weigh(content: Sequence[str], idf: dict[str, float]) -> list[tuple[str, float]]:
+    """The question's content words with their weights for ``lexical`` (the same for every form: weighed once)."""
+    top = max(idf.values(), default=1.0) if content else 1.0
+    return [(word, idf.get(stem(word), top)) for word in content]
+
+
+def found_share(weighed: Sequence[tuple[str, float]], form_words: frozenset[str]) -> float:
+    """``lexical`` of content words already weighed."""
+    if not weighed:
         return 0.5
-    top = max(idf.values(), default=1.0)
     total = found = 0.0
-    for word in content:
-        weight = idf.get(stem(word), top)
+    for word, weight in weighed:
         total += weight
-        found += weight * max((word_sim(word, w) for w in form_words), default=0.0)
+        # (no word is more similar than the word itself)
+        best = 1.0 if word in form_words else max(map(word_sim, repeat(word), form_words), default=0.0)
+        found += weight * best
     return found / total if total else 0.5

@@ -1,9 +1,13 @@
 """Slots of a stored question, its exact wording as a pattern, and the tolerant alignment for everything else."""
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from pipeline.matching.align import align_form, norm_label, pattern_spans, pieces_of, slots
+from pipeline.matching.align import (EDGE, GENERIC_IN_SLOT, MISSING_SLOT, Alignment, _clip, _Word, _words, align_form,
+                                     norm_label, pattern_spans, pieces_of, slots)
+from pipeline.matching.wording import word_sim
 
 STORED = "Which model has achieved the highest Score score on the Atari 2600 Defender benchmark dataset?"
 SPARQL = ('SELECT ?m WHERE { ?metric rdfs:label ?ml. FILTER (str(?ml) = "Score") '
@@ -80,3 +84,95 @@ def test_a_trailing_class_word_repeated_by_the_question_stays_in_the_label() -> 
 
 def test_norm_label_collapses_blanks() -> None:
     assert norm_label('  "Story   Cloze Test"? ') == "Story Cloze Test"
+
+
+FORMS = [pieces(), ["What is ", "?"], ["What models are being evaluated on the ", " dataset?"], ["List the metrics."],
+         ["", " and ", ""], ["Where did ", " publish ", " in ", "?"], ["What is the top benchmark score and its metric "
+                                                                         "on the ", " dataset?"],
+         ["Which energy system modeling papers indicate where to find their simulation software and whether there are "
+          "associated simulation scenarios mentioned in ORKG?"]]
+QUESTIONS = ["", "?", "Which model has achieved the highest F1 score on the SQuAD benchmark dataset?",
+             "hey, quick one: which modle has achievd the highest Accuracy score on the Story Cloze Test benchmark",
+             "What models are being evaluated on the RACE dataset? thanks! the the dataset", "list teh metrics",
+             "What is the top benchmark scote and its metric on the SemEval-2018 Task 7 dataset dataset",
+             "Where did Yann LeCun publish papers in 1998? And what is CoNLL?", "BERT and GPT-2", "what is what is",
+             "Models evaluated on ImageNet dataset dataset, which ones?", "WHICH MODEL HAS THE HIGHEST SCORE?",
+             "Provide a list of research paper titles and IDs that have benchmarked models on the SciERC dataset?"]
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_alignment_is_the_plain_dynamic_programme(form: list[str]) -> None:
+    for q in QUESTIONS:
+        for generic in (GENERIC, frozenset()):
+            fast, plain = align_form(form, q, generic), _plain_align(form, q, generic)
+            assert fast == plain and fast.score.hex() == plain.score.hex()
+
+
+def _plain_align(pieces: list[str], question: str, generic: frozenset[str]) -> Alignment:
+    """The alignment as first written: every cell's choice kept, then read back."""
+    items: list[_Word | None] = []
+    for n, piece in enumerate(pieces):
+        items += [w for w in _words(piece, frozenset()) if w.norm]
+        if n < len(pieces) - 1:
+            items.append(None)
+    words = _words(question, generic)
+    m, n = len(items), len(words)
+    a = [[math.inf] * (n + 1) for _ in range(m + 1)]
+    s = [[math.inf] * (n + 1) for _ in range(m + 1)]
+    pa: list[list[tuple[str, float]]] = [[("", 0.0)] * (n + 1) for _ in range(m + 1)]
+    ps = [[""] * (n + 1) for _ in range(m + 1)]
+    a[0][0] = 0.0
+    for i in range(m + 1):
+        item = items[i - 1] if i else None
+        for j in range(n + 1):
+            best, how = a[i][j], pa[i][j]
+            if j and a[i][j - 1] + words[j - 1].weight * (EDGE if i in (0, m) else 1.0) < best:
+                best, how = a[i][j - 1] + words[j - 1].weight * (EDGE if i in (0, m) else 1.0), ("ins", 0.0)
+            if i and item is not None:
+                if a[i - 1][j] + item.weight < best:
+                    best, how = a[i - 1][j] + item.weight, ("del", 0.0)
+                sim = word_sim(item.norm, words[j - 1].norm) if j else 0.0
+                if sim and a[i - 1][j - 1] + (1 - sim) * (item.weight + words[j - 1].weight) < best:
+                    best, how = a[i - 1][j - 1] + (1 - sim) * (item.weight + words[j - 1].weight), ("match", sim)
+            elif i:
+                if s[i - 1][j] < best:
+                    best, how = s[i - 1][j], ("close", 0.0)
+                if a[i - 1][j] + MISSING_SLOT < best:
+                    best, how = a[i - 1][j] + MISSING_SLOT, ("miss", 0.0)
+            a[i][j], pa[i][j] = best, how
+        if i < m and items[i] is None:
+            for j in range(1, n + 1):
+                absorb = words[j - 1].weight * GENERIC_IN_SLOT if words[j - 1].generic else 0.0
+                s[i][j], ps[i][j] = a[i][j - 1] + absorb, "open"
+                if j > 1 and not words[j - 2].final and s[i][j - 1] + absorb < s[i][j]:
+                    s[i][j], ps[i][j] = s[i][j - 1] + absorb, "ext"
+    i, j = m, n
+    matched = matched_q = outside = 0.0
+    typos, spans = [], {}
+    while i or j:
+        how, sim = pa[i][j]
+        if how == "ins":
+            outside += words[j - 1].weight * (EDGE if i in (0, m) else 1.0)
+            j -= 1
+        elif how == "match":
+            item = items[i - 1]
+            assert item is not None
+            matched += sim * (item.weight + words[j - 1].weight)
+            matched_q += words[j - 1].weight
+            if sim < 1:
+                typos.append((item.norm, words[j - 1].norm))
+            i, j = i - 1, j - 1
+        elif how in ("del", "miss"):
+            i -= 1
+        else:
+            assert how == "close"
+            end = j
+            while ps[i - 1][j] == "ext":
+                j -= 1
+            spans[i - 1] = (words[j - 1].start, words[end - 1].end)
+            i, j = i - 1, j - 1
+    slot_ids = [k for k, w in enumerate(items) if w is None]
+    total = sum(w.weight for w in items if w is not None) + matched_q + outside
+    score = (matched / total if total else 1.0) * (sum(k in spans for k in slot_ids) / len(slot_ids) if slot_ids
+                                                    else 1.0)
+    return Alignment(tuple(_clip(question, spans.get(k)) for k in slot_ids), score, tuple(reversed(typos)))
