@@ -115,6 +115,8 @@ class OnnxEncoder:
         options = onnxruntime.SessionOptions()
         options.enable_cpu_mem_arena = False  # the arena keeps the largest batch's memory (indexing) for good
         options.log_severity_level = 3
+        # idle threads sleep rather than spin between calls: a question's Python work runs between two encoder calls
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         for attempt in (1, 2):
             if not self.path.is_file():
                 log.info("exporting %s to ONNX at %s (once per machine)", self.name, self.path)
