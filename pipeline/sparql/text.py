@@ -54,8 +54,16 @@ class Token:
 
 def tokenize(query: str) -> list[Token]:
     """Split a query into tokens; blanks and comments are dropped."""
-    return [Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(query)
-            if m.lastgroup not in ("ws", "comment")]
+    return list(_tokens(query) if len(query) <= CACHED_QUERY_CHARS else _tokens.__wrapped__(query))
+
+
+CACHED_QUERY_CHARS = 4_000  # a query's checks each read its tokens: one of a usual size is split once
+
+
+@lru_cache(maxsize=256)
+def _tokens(query: str) -> tuple[Token, ...]:
+    return tuple(Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(query)
+                 if m.lastgroup not in ("ws", "comment"))
 
 
 def typed_query(text: str) -> str:

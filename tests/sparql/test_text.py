@@ -7,9 +7,10 @@ from typing import Any
 
 import pytest
 
+from pipeline.sparql import text
 from pipeline.sparql.text import (
     add_prefixes, canonical, extract_query, forbidden_words, gate, squash, string_literals, syntax_errors,
-    syntax_warnings,
+    syntax_warnings, tokenize,
 )
 
 GOLD = """SELECT DISTINCT ?paper ?paper_lbl
@@ -161,3 +162,14 @@ def test_parses_falls_back_to_the_grammar(query: str) -> None:
     from pipeline.sparql.text import _syntax_errors, parses
 
     assert parses(query) == (not _syntax_errors(query, strict=True))
+
+
+def test_a_query_is_split_once_and_its_tokens_are_the_callers_own() -> None:
+    query = "SELECT ?x WHERE { ?x rdfs:label \"A  B\" . } # note\nLIMIT 5"
+    first = tokenize(query)
+    assert [t.text for t in first] == ["SELECT", "?x", "WHERE", "{", "?x", "rdfs:label", '"A  B"', ".", "}", "LIMIT",
+                                       "5"]
+    first.clear()  # a caller changing its list changes nobody else's
+    assert len(tokenize(query)) == 11
+    long = query.replace("LIMIT 5", "FILTER(?x != <x>) " * 400 + "LIMIT 5")
+    assert len(long) > text.CACHED_QUERY_CHARS and tokenize(long)[-2].text == "LIMIT"
