@@ -2,8 +2,10 @@
 
 The real bot runs over HTTP on loopback; events are signed as Slack signs them. Stand-ins: the Slack Web API
 (bot/standins/slack/api.py), TGI serving the recorded Vicuna-13B outputs (pipeline/standins/tgi.py, through the real
-text_generation client), and the SciQA snapshot as the KG. The example store is Chroma over SciQA train, embedded
-with the real all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model).
+text_generation client), and the SciQA snapshot as the KG. The pipeline is the bot's own (``build_pipeline``: form-aware
+retrieval, names and intent steps); the example store is Chroma over SciQA train, embedded with the real
+all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model).
+To time an older checkout with this script: ``PYTHONPATH=OLD python scripts/bench_bot.py ...`` (its pipeline code).
 
 Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4] [--before]
 ``--before``: every round also with each question calling the model itself (no encoder worker batching concurrent
@@ -29,9 +31,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 from bot.guard import Limits
 from pipeline.store.connection import open_client
-from pipeline.core import Pipeline
-from pipeline.factory import build_index, build_kg, build_store, sciqa
-from pipeline.generators.tgi import TGIGenerator
+from pipeline.factory import build_index, build_pipeline, build_store, sciqa
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from bot.standins.harness import Harness, is_answer, new_ts, shown
@@ -115,8 +115,9 @@ def main() -> int:
             rounds = []
             for c in args.concurrency:
                 for label, used in stores.items():
-                    pipeline = Pipeline(used, TGIGenerator(tgi.url, timeout=30), build_kg(settings, "snapshot"),
-                                        shots=settings.shots, row_cap=settings.row_cap)
+                    # the bot's own pipeline (form-aware retrieval, names and intent steps), on the TGI stand-in
+                    product = settings.with_(generator="tgi", tgi_url=tgi.url, tgi_timeout=30.0, kg="snapshot")
+                    pipeline = build_pipeline(product, store=used)
                     pipeline.ask(questions[0])  # warm-up: model load, first parse
                     bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
                     try:
