@@ -6,7 +6,7 @@ thanks, and the questions of the given sets (default: the loose look-alike, rewo
 docs/eval/) through the pipeline (offline adapter) on each graph, once with this checkout and once with the checkout
 at DIR (a `git worktree` of an older commit), as separate processes on one store. Prints the questions whose query,
 outcome or rows differ, and a line per graph. Which member of a question form is a prompt example is not compared:
-Chroma's approximate search varies it between runs of one checkout (docs/RESULTS.md, "Speed").
+checkouts before the exact neighbour search (Chroma's approximate one) vary it between runs (docs/RESULTS.md, "Speed").
 """
 from __future__ import annotations
 
