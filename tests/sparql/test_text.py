@@ -149,6 +149,8 @@ def test_parses_gives_the_grammars_verdict_on_every_sciqa_query_and_every_record
     queries = list(dict.fromkeys(q for q in queries if q.strip()))
     differ = [q for q in queries if parses(q) != (not _syntax_errors(q, strict=True))]
     assert len(queries) > 3000 and not differ, differ[:3]
+    lenient = [q for q in queries if syntax_errors(q) != list(_syntax_errors(q))]  # (Virtuoso's dialect allowed)
+    assert not lenient, lenient[:3]
     assert sum(not parses(q) for q in queries) > 30  # (both verdicts occur)
 
 
@@ -162,6 +164,7 @@ def test_parses_falls_back_to_the_grammar(query: str) -> None:
     from pipeline.sparql.text import _syntax_errors, parses
 
     assert parses(query) == (not _syntax_errors(query, strict=True))
+    assert syntax_errors(query) == list(_syntax_errors(query))
 
 
 def test_a_query_is_split_once_and_its_tokens_are_the_callers_own() -> None:
