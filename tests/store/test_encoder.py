@@ -33,3 +33,18 @@ def test_vectors_are_unit_length_and_similar_questions_are_close(encoder: enc.Se
     assert len(a) == 384 and math.isclose(sum(x * x for x in a), 1.0, rel_tol=1e-4)
     dot = lambda u, v: sum(x * y for x, y in zip(u, v))  # noqa: E731
     assert dot(a, b) > dot(a, c)
+
+
+def test_the_weights_are_hashed_once_until_the_file_changes(tmp_path: enc.Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    hashed: list[enc.Path] = []
+    real = enc.sha256_file
+    monkeypatch.setattr(enc, "sha256_file", lambda path: hashed.append(path) or real(path))
+    weights = tmp_path / "w.bin"
+    weights.write_bytes(b"weights")
+    for _ in range(3):
+        stat = weights.stat()
+        assert enc._file_sha256(str(weights), stat.st_size, stat.st_mtime_ns) == real(weights)
+    weights.write_bytes(b"other weights")
+    stat = weights.stat()
+    assert enc._file_sha256(str(weights), stat.st_size, stat.st_mtime_ns) == real(weights) and len(hashed) == 2
