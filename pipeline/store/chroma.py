@@ -146,12 +146,6 @@ class ChromaStore:
     def search(self, question: str, k: int) -> list[Retrieved]:
         return self.search_vector(self.encoder.encode([question])[0], k)
 
-    def nearest(self, vector: Sequence[float], k: int) -> list[str]:
-        """The ids of the ``k`` stored questions nearest ``vector``, nearest first (no documents read: cheaper)."""
-        res = self._fresh(lambda c: c.query(query_embeddings=[list(vector)], n_results=max(1, k),
-                                            include=["distances"]), "a search")
-        return list(res["ids"][0])
-
     def search_vector(self, vector: Sequence[float], k: int, where: dict[str, Any] | None = None) -> list[Retrieved]:
         res = self._fresh(lambda c: c.query(query_embeddings=[list(vector)], n_results=max(1, k), where=where,
                                             include=["documents", "metadatas", "distances"]), "a search")

@@ -223,12 +223,9 @@ class FormAwareStore:
 
     def _nearest(self, text: str, vector: Any, k: int, know: Knowledge) -> list[str]:
         """The ids of the stored questions nearest ``text``: searched in memory when the knowledge holds their
-        vectors, else asked of the store."""
+        vectors (a store that hands them out), else asked of the store."""
         if know.neighbours is not None:
             return know.neighbours.nearest(vector, k)
-        by_vector = getattr(self.base, "nearest", None)
-        if callable(by_vector):
-            return list(by_vector(vector.tolist(), k))
         return [r.example.id for r in self.base.search(text, k)]
 
     def rank(self, text: str, raw_k: int, know: Knowledge) -> list[Retrieved]:

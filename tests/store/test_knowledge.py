@@ -77,7 +77,10 @@ def test_a_search_over_chroma_finds_the_exact_neighbours_without_asking_it(setti
     store = FormAwareStore(base, HashEncoder(), recheck=3600)
     know = store.knowledge()
     assert know.neighbours is not None and sorted(know.neighbours.ids) == sorted(p.id for p in PAIRS)
-    base.nearest = base.search = None  # type: ignore[assignment,method-assign]  (any call to the store fails)
+    def unreachable(*_: object) -> None:
+        raise AssertionError("the store was asked")
+
+    base._fresh = unreachable  # type: ignore[method-assign]
     vector = np.asarray(HashEncoder().encode([QUESTION])[0], dtype=np.float32)
     scores = {p.id: float(np.asarray(HashEncoder().encode([p.question])[0]) @ vector) for p in PAIRS}
     assert store._nearest(QUESTION, vector, 3, know) == sorted(scores, key=lambda i: -scores[i])[:3]
