@@ -156,28 +156,26 @@ class ChromaStore:
 
     def examples(self, source: str | None = None) -> list[Example]:
         """Every stored pair (optionally of one source), read in pages."""
-        out: list[Example] = []
-        offset = 0
-        while True:
-            res = self._fresh(lambda c: c.get(include=["documents", "metadatas"], limit=1000, offset=offset,
-                                              where={"source": source} if source else None), "reading")
-            out.extend(_example(i, d, m) for i, d, m in zip(res["ids"], res["documents"], res["metadatas"]))
-            if len(res["ids"]) < 1000:
-                return out
-            offset += 1000
+        res = self._read(["documents", "metadatas"], {"source": source} if source else None)
+        return [_example(i, d, m) for i, d, m in zip(res["ids"], res["documents"], res["metadatas"])]
 
     def embeddings(self) -> tuple[list[str], Any]:
         """Every stored question's id and vector (a numpy array, a row each), read in pages."""
         import numpy as np
 
-        ids: list[str] = []
-        rows: list[Any] = []
+        res = self._read(["embeddings"])
+        return res["ids"], np.asarray(res["embeddings"], dtype=np.float32).reshape(len(res["ids"]), -1)
+
+    def _read(self, include: list[str], where: dict[str, Any] | None = None) -> dict[str, list[Any]]:
+        """Every stored record's id and the ``include``d fields, read in pages of 1,000."""
+        out: dict[str, list[Any]] = {key: [] for key in ["ids", *include]}
         while True:
-            res = self._fresh(lambda c: c.get(include=["embeddings"], limit=1000, offset=len(ids)), "reading")
-            ids.extend(res["ids"])
-            rows.extend(res["embeddings"])
+            res = self._fresh(lambda c: c.get(include=include, limit=1000, offset=len(out["ids"]), where=where),
+                              "reading")
+            for key, values in out.items():
+                values.extend(res[key])
             if len(res["ids"]) < 1000:
-                return ids, np.asarray(rows, dtype=np.float32).reshape(len(ids), -1)
+                return out
 
     def fingerprint(self) -> str:
         try:
