@@ -268,20 +268,16 @@ def _content_words(text: str, names: Sequence[Name], generic: frozenset[str]) ->
     return out
 
 
-def lexical(content: Sequence[str], form_words: frozenset[str], idf: dict[str, float]) -> float:
-    """Share of the question's content words (weighted by how rare they are among the query kinds) that the
-    form's wording has, typos and word endings forgiven; words no form has weigh most."""
-    return found_share(weigh(content, idf), form_words)
-
-
 def weigh(content: Sequence[str], idf: dict[str, float]) -> list[tuple[str, float]]:
-    """The question's content words with their weights for ``lexical`` (the same for every form: weighed once)."""
+    """The question's content words with their weights for ``found_share`` (the same for every form: weighed once);
+    words no form has weigh most."""
     top = max(idf.values(), default=1.0) if content else 1.0
     return [(word, idf.get(stem(word), top)) for word in content]
 
 
 def found_share(weighed: Sequence[tuple[str, float]], form_words: frozenset[str]) -> float:
-    """``lexical`` of content words already weighed."""
+    """The lexical signal: the share of the question's content words (weighed by how rare they are among the query
+    kinds) that the form's wording has, typos and word endings forgiven."""
     if not weighed:
         return 0.5
     total = found = 0.0

@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 from pipeline.matching.fill import fill, names_in
 from pipeline.records import Example, Retrieved
-from pipeline.store.retrieval import Features, FormAwareStore, kind_fit, lexical, mask, vote
+from pipeline.store.retrieval import Features, FormAwareStore, found_share, kind_fit, mask, vote, weigh
 from pipeline.standins.fakes import HashEncoder
 from tests.generators.test_adapter import BEST, BEST2, JACQUARD, MODELS, NO_LABELS, STORY
 from tests.matching.test_forms import T01, T05
@@ -103,8 +103,8 @@ def test_signals() -> None:
     text = "who leads on Story Cloze Test for Score?"
     filling = fill(t05, text, know.labels, know.generic, names_in(text, know.labels, know.generic))
     assert filling.values == ("Score", "Story Cloze Test") and filling.by_kind
-    assert lexical(["highest", "model"], know.words[know.forms.index(t05)], know.idf) == 1.0
-    assert lexical(["weather"], know.words[0], know.idf) == 0.0
+    assert found_share(weigh(["highest", "model"], know.idf), know.words[know.forms.index(t05)]) == 1.0
+    assert found_share(weigh(["weather"], know.idf), know.words[0]) == 0.0
     assert 0.0 < Features(1, 1, 1, 1, 1).score() <= 1.0 + 1e-9
 
 
