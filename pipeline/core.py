@@ -44,11 +44,26 @@ def _failed(answer: Answer, exc: KgqaError, explanation: str) -> None:
     answer.explanation = explanation
 
 
-def _probe(part: str, obj: Any, timeout: float, found: dict[str, tuple[Any, float]]) -> None:
-    """One health probe; its value (pairs, reachable) or the exception it raised, and how long it took."""
+def _counted(store: Any, timeout: float) -> dict[str, Any]:
+    """The store's probe: it answers with its number of pairs (none stored is not ready)."""
+    pairs = int(store.count())
+    return {"ok": bool(pairs), "pairs": pairs}
+
+
+def _pinged(part: Any, timeout: float) -> dict[str, Any]:
+    """A generator's or a KG's probe: its ``ping``, and whether there is a server behind it."""
+    return {"ok": bool(part.ping(timeout)), "remote": bool(getattr(part, "remote", False))}
+
+
+Probe = Callable[[Any, float], dict[str, Any]]
+
+
+def _probe(part: str, obj: Any, check: Probe, timeout: float,
+           found: dict[str, tuple[dict[str, Any] | BaseException, float]]) -> None:
+    """One health probe; what it reports or the exception it raised, and how long it took."""
     started = time.monotonic()
     try:
-        value: Any = obj.count() if part == "store" else obj.ping(timeout)
+        value: dict[str, Any] | BaseException = check(obj, timeout)
     except Exception as exc:  # a probe reports, it does not raise
         value = exc
     found[part] = (value, (time.monotonic() - started) * 1000)
@@ -95,25 +110,24 @@ class Pipeline:
     def health(self, timeout: float = 2.0) -> dict[str, dict[str, Any]]:
         """Cheap reachability probes, side by side, each cut off after ``timeout`` s: the store counts its pairs; the
         generator and the KG answer their ``ping``; ``remote`` says whether there is a server behind it."""
-        parts: dict[str, Any] = {"store": self.store, "generator": self.generator, "kg": self.kg}
-        found: dict[str, tuple[Any, float]] = {}
-        threads = [threading.Thread(target=_probe, args=(part, obj, timeout, found), daemon=True,
-                                    name=f"kgqa-probe-{part}") for part, obj in parts.items()]
+        parts: dict[str, tuple[Any, Probe]] = {"store": (self.store, _counted), "generator": (self.generator, _pinged),
+                                               "kg": (self.kg, _pinged)}
+        found: dict[str, tuple[dict[str, Any] | BaseException, float]] = {}
+        threads = [threading.Thread(target=_probe, args=(part, obj, check, timeout, found), daemon=True,
+                                    name=f"kgqa-probe-{part}") for part, (obj, check) in parts.items()]
         started = time.monotonic()
         for thread in threads:
             thread.start()
         for thread in threads:  # daemon threads: a probe stuck past its timeout is left behind, never waited for
             thread.join(max(0.0, timeout + 0.5 - (time.monotonic() - started)))
         out: dict[str, dict[str, Any]] = {}
-        for part, obj in parts.items():
+        for part, (obj, _) in parts.items():
             value, ms = found.get(part, (TimeoutError(f"no answer in {timeout:g} s"), timeout * 1000))
             report: dict[str, Any] = {"name": getattr(obj, "name", type(obj).__name__), "ms": round(ms, 1)}
             if isinstance(value, BaseException):
                 report.update(ok=False, error=str(value) or type(value).__name__)
-            elif part == "store":
-                report.update(ok=bool(value), pairs=int(value))
             else:
-                report.update(ok=bool(value), remote=bool(getattr(obj, "remote", False)))
+                report.update(value)
             out[part] = report
         return out
 

@@ -1,5 +1,6 @@
-"""The errors the pipeline raises; each carries a message fit to show a user. Code branches on these types (and on
-``pipeline.records.Outcome``), never on the message text."""
+"""The errors the pipeline raises; each carries a message fit to show a user. Code branches on these types, on their
+fields (``GeneratorError.reason``) and on ``pipeline.records.Outcome``, never on the message text."""
+from enum import Enum
 
 
 class KgqaError(Exception):
@@ -27,12 +28,35 @@ class StoreUnavailable(StoreError):
     nothing that depends on reading it (a rebuild carrying the team's pairs over) may go on without it."""
 
 
+class Reason(str, Enum):
+    """Why a call to a server failed, as the error that entered from its client library was mapped."""
+
+    TIMEOUT = "timeout"  # no answer within the timeout
+    UNREACHABLE = "unreachable"  # no connection (refused, no route, name unknown)
+    DROPPED = "dropped"  # the connection was cut before the answer came
+    OVERLOADED = "overloaded"  # the server said it is too busy now (TGI's 503, HTTP 429)
+    BAD_REPLY = "bad_reply"  # an answer not in the protocol's format
+    FAILED = "failed"  # the server answered with an error
+
+    @property
+    def transient(self) -> bool:
+        """Worth one more try: the same request may well succeed a moment later."""
+        return self in (Reason.DROPPED, Reason.OVERLOADED)
+
+
 class GeneratorError(KgqaError):
-    """The language model server failed, timed out or answered garbage."""
+    """The language model server failed, timed out or answered garbage; ``reason`` says which."""
+
+    def __init__(self, message: str, reason: Reason = Reason.FAILED) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class GeneratorTimeout(GeneratorError, TimedOut):
     """The language model server did not answer within its timeout."""
+
+    def __init__(self, message: str, reason: Reason = Reason.TIMEOUT) -> None:
+        super().__init__(message, reason)
 
 
 class KnowledgeGraphError(KgqaError):

@@ -38,6 +38,7 @@ class Generation:
     explanation: str = ""
     notes: tuple[str, ...] = ()
     off_topic: bool = False  # declined because the question is about nothing the stored questions cover
+    reason: str = ""  # without a query: why, as a phrase a wrapper can quote ("" = the explanation says it)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,6 @@ from pipeline.records import Generation, Retrieved
 log = logging.getLogger("kgqa.generate")
 BY_ADAPTER = "this answer was written by the offline adapter"
 MAX_REASON = 200
-EXPLAINED = ("The model could not write a usable query in two tries: ", "The model could not write a query: ")
 
 
 class FallbackGenerator:
@@ -35,10 +34,7 @@ class FallbackGenerator:
             return self._instead(question, examples, f"the language model failed ({_clip(str(exc))})", None)
         if first.sparql:
             return first
-        reason = first.explanation
-        for prefix in EXPLAINED:
-            reason = reason.removeprefix(prefix)
-        why = f"the language model wrote no usable query ({_clip(reason or 'no text')})"
+        why = f"the language model wrote no usable query ({_clip(first.reason or first.explanation or 'no text')})"
         return self._instead(question, examples, why, first)
 
     def ping(self, timeout: float = 2.0) -> bool:

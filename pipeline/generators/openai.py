@@ -10,13 +10,20 @@ from collections.abc import Iterable, Sequence
 from http.client import HTTPException
 from typing import Any
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, Reason
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.generators.reply import interpret
-from pipeline.generators.tgi import described
+from pipeline.generators.wire import Table, mapped
 from pipeline.records import Generation, Retrieved
 
 DEFAULT_MODEL = "tgi"  # any name serves a one-model server (TGI, llama.cpp); others need KGQA_OPENAI_MODEL
+_ERRORS: Table = (  # the standard library's HTTP client, most telling first
+    ((TimeoutError,), Reason.TIMEOUT),
+    ((ConnectionResetError, ConnectionAbortedError, BrokenPipeError), Reason.DROPPED),
+    ((urllib.error.URLError,), Reason.UNREACHABLE),
+    ((OSError, HTTPException), Reason.FAILED),  # a connection cut mid-answer, an answer that stopped midway
+    ((ValueError, KeyError, IndexError, TypeError), Reason.BAD_REPLY),  # not JSON, or not the chat format
+)
 
 
 class OpenAIGenerator:
@@ -39,22 +46,15 @@ class OpenAIGenerator:
                 "max_tokens": self.max_new_tokens, "stop": STOP_SEQUENCES, "stream": self.stream}
         request = urllib.request.Request(self.url + "/chat/completions", data=json.dumps(body).encode(),
                                          headers=self._headers(), method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                return "".join(_streamed(response)) if self.stream else _whole(json.load(response))
-        except urllib.error.HTTPError as exc:
-            detail = exc.read(300).decode("utf-8", "replace").strip()
-            raise GeneratorError(f"the language model at {self.url} failed: HTTP {exc.code}"
-                                 + (f": {' '.join(detail.split())[:200]}" if detail else "")) from exc
-        except urllib.error.URLError as exc:
-            if isinstance(exc.reason, TimeoutError):
-                raise described(exc.reason, self.url) from exc
-            raise GeneratorError(f"the language model at {self.url} could not be reached ({exc.reason})") from exc
-        except (OSError, HTTPException) as exc:  # a timeout while reading, a connection cut mid-answer
-            raise described(exc, self.url) from exc
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
-            raise GeneratorError(f"the language model at {self.url} sent a reply that is not the OpenAI chat "
-                                 "format") from exc
+        with mapped(_ERRORS, self.url, "the OpenAI chat format"):
+            try:
+                with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                    return "".join(_streamed(response)) if self.stream else _whole(json.load(response))
+            except urllib.error.HTTPError as exc:
+                detail = exc.read(300).decode("utf-8", "replace").strip()
+                raise GeneratorError(f"the language model at {self.url} failed: HTTP {exc.code}"
+                                     + (f": {' '.join(detail.split())[:200]}" if detail else ""),
+                                     Reason.OVERLOADED if exc.code in (429, 503) else Reason.FAILED) from exc
 
     def ping(self, timeout: float = 2.0) -> bool:
         """True when the server answers HTTP at all (``GET /models``; any status: it is there)."""

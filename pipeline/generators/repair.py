@@ -166,7 +166,7 @@ class RepairingGenerator:
                     return result
         why = "; ".join(dict.fromkeys(map(str, failures))) or "no usable query"
         return Generation(self.name, None, first.raw if first else "", first.prompt if first else "",
-                          explanation=f"The model could not write a usable query in two tries: {why}")
+                          explanation=f"The model could not write a usable query in two tries: {why}", reason=why)
 
     def ping(self, timeout: float = 2.0) -> bool:
         """The wrapped model's reachability."""

@@ -13,4 +13,5 @@ def interpret(raw: str, generator: str, prompt: str) -> Generation:
     if query:
         return Generation(generator, query, raw, prompt)
     reason = squash(raw)[:MAX_REASON] or "the model returned no text"
-    return Generation(generator, None, raw, prompt, explanation=f"The model could not write a query: {reason}")
+    return Generation(generator, None, raw, prompt, explanation=f"The model could not write a query: {reason}",
+                      reason=reason)

@@ -6,9 +6,10 @@ import urllib.error
 import urllib.request
 from collections.abc import Sequence
 
-from pipeline.errors import GeneratorError, GeneratorTimeout
+from pipeline.errors import GeneratorError, Reason
 from pipeline.generators.reply import interpret
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot, vicuna
+from pipeline.generators.wire import Table, mapped
 from pipeline.records import Generation, Retrieved
 
 RETRIES = 1  # one more try on "overloaded" (503) or a dropped connection; never after a timeout
@@ -33,14 +34,15 @@ class TGIGenerator:
         """Greedy decoding is a pure read, so a retry is safe; it is bounded, and a timeout is never retried."""
         for attempt in range(self.retries + 1):
             try:
-                response = self.client.generate(prompt, max_new_tokens=self.max_new_tokens, do_sample=False,
-                                                 stop_sequences=STOP_SEQUENCES)
-            except Exception as exc:  # text_generation raises its own errors, requests' and pydantic's
-                if attempt < self.retries and transient(exc):
+                with mapped(_errors(), self.url, "TGI's format"):
+                    response = self.client.generate(prompt, max_new_tokens=self.max_new_tokens, do_sample=False,
+                                                     stop_sequences=STOP_SEQUENCES)
+            except GeneratorError as exc:
+                if attempt < self.retries and exc.reason.transient:
                     time.sleep(BACKOFF_S * 2 ** attempt)
                     continue
-                raise described(exc, self.url) from exc
-            return response.generated_text
+                raise
+            return str(response.generated_text)
         raise AssertionError("unreachable")
 
     def ping(self, timeout: float = 2.0) -> bool:
@@ -61,25 +63,21 @@ class TGIGenerator:
         return f"{start} {first.raw.strip()}</s>USER: {ask} ASSISTANT:"
 
 
-def transient(exc: BaseException) -> bool:
-    """An overloaded server or a connection dropped mid-request: worth one more try. Timeouts and refusals are not."""
-    name = type(exc).__name__
-    if name == "OverloadedError":
-        return True
-    text = str(exc)
-    return "Timeout" not in name and any(s in text for s in ("Connection aborted", "RemoteDisconnected",
-                                                             "Connection reset"))
+def _errors() -> Table:
+    """The text_generation client's errors (its own, requests', urllib3's and pydantic's), most telling first."""
+    import pydantic
+    import requests
+    import urllib3
+    from text_generation import errors
 
-
-def described(exc: Exception, url: str) -> GeneratorError:
-    """A client library's error as ours: GeneratorTimeout for a timeout, else GeneratorError, with a human message.
-    (The libraries underneath raise many unrelated classes; their names are all they share.)"""
-    name = type(exc).__name__
-    text = str(exc).splitlines()[0][:200] if str(exc) else ""
-    if isinstance(exc, TimeoutError) or "Timeout" in name or "timed out" in text.lower():
-        return GeneratorTimeout(f"the language model at {url} did not answer in time")
-    if "Connection" in name:
-        return GeneratorError(f"the language model at {url} could not be reached")
-    if "Validation" in name or "JSON" in name:
-        return GeneratorError(f"the language model at {url} sent a reply that is not TGI's format")
-    return GeneratorError(f"the language model at {url} failed: {name}" + (f": {text}" if text else ""))
+    return (
+        ((urllib3.exceptions.NewConnectionError,), Reason.UNREACHABLE),  # first: urllib3 derives it from a timeout
+        ((requests.Timeout, urllib3.exceptions.TimeoutError, TimeoutError, errors.ShardTimeoutError), Reason.TIMEOUT),
+        ((errors.OverloadedError,), Reason.OVERLOADED),
+        ((requests.exceptions.ChunkedEncodingError,), Reason.FAILED),  # the answer cut midway: not asked again
+        ((urllib3.exceptions.ProtocolError, ConnectionResetError, ConnectionAbortedError), Reason.DROPPED),
+        ((requests.ConnectionError,), Reason.UNREACHABLE),
+        ((errors.ValidationError,), Reason.FAILED),  # the server refused the request's input (422), not a bad reply
+        ((pydantic.ValidationError, ValueError), Reason.BAD_REPLY),  # JSON that is not TGI's response, or no JSON
+        ((Exception,), Reason.FAILED),
+    )

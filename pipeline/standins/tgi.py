@@ -17,7 +17,7 @@ Stop sequences cut the text (the stop sequence is kept, as TGI keeps it); ``max_
 Tests script it with ``srv.enqueue(text)`` (next generated texts, FIFO) and ``srv.fault`` / ``srv.set_fault(name,
 times=None)``, which apply to every generation route: ``"500"`` (TGI's error JSON, ``error_type`` "generation"),
 ``"503"`` ("overloaded"), ``"hang"`` (held until ``close()`` drops it, or answered normally after ``hang_seconds``),
-``"garbage"`` (prose, not SPARQL), ``"refusal"`` ("I cannot generate a SPARQL query ..."), ``"truncated_sse"``
+``"drop"`` (the connection closed without an answer), ``"garbage"`` (prose, not SPARQL), ``"refusal"`` ("I cannot generate a SPARQL query ..."), ``"truncated_sse"``
 (streams stop after a token or two without the closing chunk; other routes send half the body they announced), and
 ``"bad_json"`` (a 200 whose JSON, or first SSE event, is cut in half). ``srv.requests`` holds
 ``(path, parsed JSON body)`` pairs, ``None`` for GETs, for asserting what the client sent.
@@ -39,7 +39,7 @@ from pipeline.standins._tgi_answers import (
 )
 
 MODEL_ID = "lmsys/vicuna-13b-v1.5"
-FAULTS = ("500", "503", "hang", "garbage", "refusal", "truncated_sse", "bad_json")
+FAULTS = ("500", "503", "hang", "drop", "garbage", "refusal", "truncated_sse", "bad_json")
 _ERRORS = {  # status, TGI's error JSON; text_generation maps error_type to GenerationError / OverloadedError
     "500": (500, {"error": "Request failed during generation: Server error: CUDA out of memory",
                   "error_type": "generation"}),
@@ -158,6 +158,9 @@ class _Handler(BaseHTTPRequestHandler):
         fault = tgi._take_fault()
         if fault in _ERRORS:
             self._json(*_ERRORS[fault])
+            return
+        if fault == "drop":  # the connection cut before any answer (a proxy restarting, say)
+            self.close_connection = True
             return
         if fault == "hang" and tgi._closed.wait(tgi.hang_seconds):
             self.close_connection = True  # the server is closing: drop the request unanswered

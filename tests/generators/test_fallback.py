@@ -8,6 +8,7 @@ import pytest
 from pipeline.errors import ConfigError, GeneratorError
 from pipeline.factory import build_generator
 from pipeline.generators.fallback import BY_ADAPTER, FallbackGenerator
+from pipeline.generators.reply import interpret
 from pipeline.generators.repair import RepairingGenerator
 from pipeline.records import Example, Generation, Retrieved
 from pipeline.settings import Settings
@@ -51,8 +52,7 @@ def test_a_failing_model_is_replaced_by_the_adapter_with_the_reason() -> None:
 
 
 def test_prose_instead_of_a_query_is_replaced_too() -> None:
-    prose = Generation("tgi", None, "The graph is a meadow.", explanation="The model could not write a query: The "
-                                                                          "graph is a meadow.")
+    prose = interpret("The graph is a meadow.", "tgi", "q")  # as the LLM generators read a reply
     got = FallbackGenerator(Scripted("tgi", prose), Scripted("adapter", ADAPTED)).generate("q", EXAMPLES)
     assert got.sparql == ADAPTED.sparql
     assert got.notes[0].startswith("the language model wrote no usable query (The graph is a meadow.)")

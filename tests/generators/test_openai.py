@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.errors import GeneratorError, GeneratorTimeout
+from pipeline.errors import GeneratorError, GeneratorTimeout, Reason
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.records import Example, Retrieved
 
@@ -49,13 +49,19 @@ def test_offline_mode_variables_do_not_stop_a_local_llm_server(tgi: Any) -> None
     assert done.stdout.splitlines() == ['SELECT ?m WHERE { ?d rdfs:label "CoQA" }'] * 2
 
 
-@pytest.mark.parametrize("fault, kind, says", [("hang", GeneratorTimeout, "did not answer in time"),
-                                               ("500", GeneratorError, "HTTP 500"),
-                                               ("truncated_sse", GeneratorError, "the language model at")])
-def test_faults_become_generator_errors_of_their_kind(tgi: Any, fault: str, kind: type[Exception], says: str) -> None:
+@pytest.mark.parametrize("fault, kind, says, reason", [
+    ("hang", GeneratorTimeout, "did not answer in time", Reason.TIMEOUT),
+    ("500", GeneratorError, "HTTP 500", Reason.FAILED),
+    ("503", GeneratorError, "HTTP 503", Reason.OVERLOADED),
+    ("drop", GeneratorError, "could not be reached", Reason.DROPPED),
+    ("bad_json", GeneratorError, "not the OpenAI chat format", Reason.BAD_REPLY),
+    ("truncated_sse", GeneratorError, "the language model at", Reason.FAILED)])
+def test_faults_become_generator_errors_of_their_kind(tgi: Any, fault: str, kind: type[Exception], says: str,
+                                                      reason: Reason) -> None:
     tgi.set_fault(fault)
-    with pytest.raises(kind, match=says):
+    with pytest.raises(kind, match=says) as raised:
         OpenAIGenerator(tgi.url + "/v1", timeout=1).generate("q?", [EXAMPLE])
+    assert isinstance(raised.value, GeneratorError) and raised.value.reason is reason
 
 
 def test_an_unreachable_server_is_said_and_pinged_false() -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.errors import GeneratorError, GeneratorTimeout
+from pipeline.errors import GeneratorError, GeneratorTimeout, Reason
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.sciqa import SciQA
@@ -46,16 +46,20 @@ def test_garbage_is_not_taken_for_a_query(tgi: Any) -> None:
     assert gen.sparql is None and gen.explanation
 
 
-@pytest.mark.parametrize("fault, message, kind", [("500", "failed", GeneratorError), ("503", "failed", GeneratorError),
-                                                  ("bad_json", "TGI's format", GeneratorError),
-                                                  ("hang", "did not answer in time", GeneratorTimeout)])
-def test_server_faults_become_generator_errors(tgi: Any, fault: str, message: str, kind: type[Exception]) -> None:
+@pytest.mark.parametrize("fault, message, kind, reason", [
+    ("500", "failed", GeneratorError, Reason.FAILED), ("503", "failed", GeneratorError, Reason.OVERLOADED),
+    ("bad_json", "TGI's format", GeneratorError, Reason.BAD_REPLY),
+    ("hang", "did not answer in time", GeneratorTimeout, Reason.TIMEOUT)])
+def test_server_faults_become_generator_errors(tgi: Any, fault: str, message: str, kind: type[Exception],
+                                               reason: Reason) -> None:
     tgi.set_fault(fault)
     with pytest.raises(kind, match=message) as raised:
         TGIGenerator(tgi.url, timeout=1).generate("Which model is best on SQuAD?", EXAMPLES)
     assert isinstance(raised.value, GeneratorTimeout) == (kind is GeneratorTimeout)
+    assert isinstance(raised.value, GeneratorError) and raised.value.reason is reason
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:
-    with pytest.raises(GeneratorError, match="could not be reached"):
+    with pytest.raises(GeneratorError, match=r"could not be reached \(.*refused\)") as raised:
         TGIGenerator("http://127.0.0.1:9", timeout=2).generate("q?", EXAMPLES)
+    assert raised.value.reason is Reason.UNREACHABLE

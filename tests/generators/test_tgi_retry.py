@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.errors import GeneratorError
+from pipeline.errors import GeneratorError, Reason
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.standins.sparql_endpoint import refused_url
@@ -22,6 +22,16 @@ def test_an_overloaded_server_is_asked_once_more(tgi: Any) -> None:
     tgi.set_fault("503", times=1)
     assert TGIGenerator(tgi.url, timeout=5).generate("Best F1 on CoQA?", EXAMPLES).sparql
     assert generations(tgi) == 2
+
+
+def test_a_dropped_connection_is_asked_once_more_and_twice_is_a_clear_error(tgi: Any) -> None:
+    tgi.set_fault("drop", times=1)
+    assert TGIGenerator(tgi.url, timeout=5).generate("Best F1 on CoQA?", EXAMPLES).sparql
+    assert generations(tgi) == 2
+    tgi.set_fault("drop")
+    with pytest.raises(GeneratorError, match="could not be reached") as raised:
+        TGIGenerator(tgi.url, timeout=5).generate("Best F1 on CoQA?", EXAMPLES)
+    assert raised.value.reason is Reason.DROPPED and generations(tgi) == 4
 
 
 @pytest.mark.parametrize("fault", ["500", "hang"])
