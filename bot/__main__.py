@@ -6,6 +6,7 @@ import os
 import signal
 import sys
 import threading
+from typing import Any
 
 from slack_bolt import App
 from slack_bolt.error import BoltError
@@ -90,7 +91,7 @@ def _socket_mode(app: App, settings: Settings) -> int:
     """Open Slack's Socket Mode link and serve events over it until interrupted; 2 when the link cannot be opened."""
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-    handler = SocketModeHandler(app, settings.slack_app_token)
+    handler: Any = SocketModeHandler(app, settings.slack_app_token)  # slack_bolt leaves connect/close untyped
     try:
         handler.connect()
     except SlackApiError as exc:

@@ -9,11 +9,11 @@ from typing import Any
 from slack_bolt import Ack, BoltResponse
 from slack_sdk.errors import SlackApiError
 
-from bot.home import EXAMPLES
 from bot.proposals import feedback_value
 from bot.render import notice, picked_question, render_answer
 from bot.state import Bot
 from bot.text import clean_question
+from pipeline.glance.about import EXAMPLES
 from pipeline.records import Answer
 from pipeline.shared.link import SharedStateDown
 
@@ -129,7 +129,7 @@ def admit(bot: Bot) -> tuple[int, str] | None:
     return max(ahead, joined[1] + 1), joined[0]
 
 
-def on_pick(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: dict[str, Any]) -> None:
+def on_pick(bot: Bot, ack: Callable[[], object], body: dict[str, Any], action: dict[str, Any]) -> None:
     """A "did you mean" button: the question asked again, in the same thread, with the picked label."""
     ack()
     message, container = body.get("message") or {}, body.get("container") or {}
@@ -144,7 +144,7 @@ def on_pick(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: dic
     enqueue(bot, question, channel, thread_ts, ids, time.monotonic())
 
 
-def on_offer(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: dict[str, Any]) -> None:
+def on_offer(bot: Bot, ack: Callable[[], object], body: dict[str, Any], action: dict[str, Any]) -> None:
     """The "Ask: …" button of a declined answer: its question is asked in the same thread."""
     ack()
     message, container = body.get("message") or {}, body.get("container") or {}

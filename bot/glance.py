@@ -6,7 +6,7 @@ import io
 
 from bot.blocks import Block, clip, escape, link, page_url, section
 from pipeline.glance.chart import alt_text, chart_png, title
-from pipeline.glance.leaderboard import Entry, Leaderboard
+from pipeline.records import Entry, Leaderboard
 
 LEADERBOARD_LINES = 10  # scores listed in the message; all of them go to the attached CSV beyond that
 LEADERBOARD_FILE = "kgqa-leaderboard.csv"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import urlsplit
@@ -81,7 +81,7 @@ def _handler_for(server: BotServer) -> type[BaseHTTPRequestHandler]:
                 self._send(413, b"payload too large", "text/plain; charset=utf-8")
                 return
             body = self.rfile.read(length).decode("utf-8", "replace")
-            headers: dict[str, str | list[str]] = {k.lower(): v for k, v in self.headers.items()}
+            headers: dict[str, str | Sequence[str]] = {k.lower(): v for k, v in self.headers.items()}
             response = server.app.dispatch(BoltRequest(body=body, query=split.query, headers=headers))
             content_type = (response.headers.get("content-type") or ["text/plain; charset=utf-8"])[0]
             self._send(response.status, (response.body or "").encode(), content_type,

@@ -127,7 +127,8 @@ class Bot:
         """Attach ``files`` in the channel (or thread); None when done, else Slack's reason."""
         if not files:
             return None
-        uploads = [{"content": self.scrubber.text(f.content), "filename": f.filename, "title": f.title}
+        uploads: list[dict[str, str | bytes]] = [
+                   {"content": self.scrubber.text(f.content), "filename": f.filename, "title": f.title}
                    if isinstance(f.content, str) else
                    {"file": f.content, "filename": f.filename, "title": f.title, "alt_txt": f.alt_text}
                    for f in files]

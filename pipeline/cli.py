@@ -26,7 +26,8 @@ def _progress(total: int, _: int) -> Callable[[int], None]:
     from tqdm import tqdm
 
     bar = tqdm(total=total, desc="indexing", unit="pair", file=sys.stderr)
-    return bar.update
+    update: Callable[[int], None] = bar.update
+    return update
 
 
 def cmd_index(args: argparse.Namespace, settings: Settings) -> int:
@@ -207,6 +208,9 @@ class _NoGenerator:
 
     def generate(self, question: str, examples: Sequence[Any]) -> Any:
         raise KgqaError("no generator is configured for raw SPARQL")
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        return True  # nothing to reach
 
 
 def parser() -> argparse.ArgumentParser:

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.matching.forms import Labels
-    from pipeline.store.retrieval import FormAwareStore, Knowledge
+    from pipeline.store.knowledge import Knowledge
+    from pipeline.store.retrieval import FormAwareStore
 
 
 def build_encoder(settings: Settings) -> Encoder:

@@ -17,7 +17,7 @@ from pipeline.parts import Generator, KnowledgeGraph
 
 if TYPE_CHECKING:
     from pipeline.settings import Settings
-    from pipeline.store.retrieval import Knowledge
+    from pipeline.store.knowledge import Knowledge
 
 
 @dataclass(frozen=True)

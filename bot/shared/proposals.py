@@ -72,7 +72,7 @@ class RedisProposals:
 
     def pending(self) -> list[Proposal]:
         try:
-            values = self.link.call(lambda r: r.mget([_key(pid) for pid in r.zrange(INDEX, 0, -1)] or [_key("")]))
+            values = self.link.call(lambda r: r.mget([_key(str(pid)) for pid in r.zrange(INDEX, 0, -1)] or [_key("")]))
         except SharedStateDown:
             values = []
         shared = [Proposal(**json.loads(v)) for v in values if v]

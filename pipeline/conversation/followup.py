@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pipeline.question import tidy
-from pipeline.names.index import LabelIndex, Match
+from pipeline.names.index import LabelIndex
+from pipeline.records import Match
 
 # a follow-up that only names something new: "and on X?", "what about X?", "same for X", "and by X?"
 _CUE = re.compile(r"^(?:(?:ok(?:ay)?|so)[\s,]+)?(?:and(?:\s+(?:now|also|what\s+about|how\s+about))?|"

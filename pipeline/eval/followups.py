@@ -49,7 +49,7 @@ def same_template(pool: list[Record], n: int, seed: int) -> list[dict[str, objec
     groups: dict[tuple[str, ...], list[Record]] = defaultdict(list)
     for r in pool:
         groups[form_of(_example(r)).kinds + (r.template_id,)].append(r)
-    items = []
+    items: list[dict[str, object]] = []
     for target in pool:
         mine = slot_values(_example(target))
         rng = _rng(seed, target.id)
@@ -75,7 +75,7 @@ def cross_template(pool: list[Record], n: int, seed: int) -> list[dict[str, obje
         for literal, kind in values:
             if kind == "dataset":
                 by_dataset[literal].append((r, values))
-    items = []
+    items: list[dict[str, object]] = []
     for target in pool:
         if target.template_id not in CROSS:
             continue

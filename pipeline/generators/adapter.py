@@ -9,7 +9,7 @@ from pipeline.matching.forms import Labels, form_of, slot_values
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.shape import replace_literals
 from pipeline.sparql.text import parses
-from pipeline.store.retrieval import Knowledge
+from pipeline.store.knowledge import Knowledge
 
 REUSE_MIN = 0.85  # a query without labels is reused as it is only for (nearly) the same question
 

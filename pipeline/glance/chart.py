@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import io
 
-from pipeline.glance.leaderboard import CHART_TOP, Entry, Leaderboard
+from pipeline.glance.leaderboard import CHART_TOP
+from pipeline.records import Entry, Leaderboard
 
 MAX_LABEL = 40  # characters of a model's name beside its bar
 

@@ -2,9 +2,8 @@
 leaderboard, for rankings). Generic over the query's shape: the same rules for every question."""
 from __future__ import annotations
 
-from pipeline.glance.leaderboard import Leaderboard
 from pipeline.glance.terms import label_columns, short_name
-from pipeline.records import Answer, Rows
+from pipeline.records import Answer, Leaderboard, Rows
 from pipeline.sparql.explain import parts
 from pipeline.sparql.shape import read
 

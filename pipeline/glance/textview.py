@@ -2,9 +2,8 @@
 from __future__ import annotations
 
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
-from pipeline.glance.leaderboard import Leaderboard
 from pipeline.names.check import substitutions
-from pipeline.records import Answer, Retrieved, Rows
+from pipeline.records import Answer, Leaderboard, Retrieved, Rows
 from pipeline.sparql.layout import layout
 
 MAX_ROWS = 20

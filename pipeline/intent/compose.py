@@ -8,14 +8,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.generators.adapter import replace_literals
 from pipeline.intent.reading import Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
-from pipeline.names.index import KINDS, LabelIndex, Match
+from pipeline.names.index import KINDS, LabelIndex
 from pipeline.parts import KnowledgeGraph
-from pipeline.records import Example
+from pipeline.records import Example, Match
+from pipeline.sparql.shape import replace_literals
 from pipeline.sparql.text import gate
 
 MAX_WORDS = 6  # longest name looked up
@@ -135,7 +135,9 @@ def with_normalised(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
                     index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
     """``graph`` (key -> label, kinds) with the keys it lacks that the label ``index`` reads as one of its labels."""
     out = dict(graph)
-    for key in sorted(set(keys) - out.keys()) if index is not None else ():
+    if index is None:
+        return out
+    for key in sorted(set(keys) - out.keys()):
         hit = normalised(index, key)
         if hit is not None:
             out[key] = hit

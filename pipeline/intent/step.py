@@ -4,7 +4,7 @@ closest question that can be answered."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from pipeline.generators.adapter import replace_literals
+
 from pipeline.intent.compose import Composer, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
@@ -12,12 +12,13 @@ from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
-from pipeline.names.index import LabelIndex, Match
+from pipeline.names.index import LabelIndex
 from pipeline.parts import KnowledgeGraph
-from pipeline.records import Example, Generation, Retrieved, Review
+from pipeline.records import Example, Generation, Match, Retrieved, Review
 from pipeline.sparql.explain import explain
+from pipeline.sparql.shape import replace_literals
 from pipeline.sparql.text import string_literals
-from pipeline.store.retrieval import Knowledge
+from pipeline.store.knowledge import Knowledge
 
 
 class IntentStep:

@@ -22,3 +22,7 @@ class LazyKG:
             if self._kg is None:
                 self._kg = self._open()
         return self._kg.select(query)
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        """Ready: the graph is built on the first query, from files on this machine."""
+        return True

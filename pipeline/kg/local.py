@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from pathlib import Path
 from typing import IO, cast
@@ -13,7 +13,7 @@ import pyoxigraph as ox
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.records import Rows, Term
 
-COMPRESSED = {".gz": gzip.open, ".bz2": bz2.open}
+COMPRESSED: dict[str, Callable[[Path, str], object]] = {".gz": gzip.open, ".bz2": bz2.open}
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 RDF_DIR_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString"

@@ -6,6 +6,7 @@ import ipaddress
 
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
+from pydantic import AnyHttpUrl
 
 from pipeline.errors import ConfigError
 
@@ -47,4 +48,4 @@ def http_auth(token: str, host: str, port: int) -> tuple[AuthSettings | None, St
     # No authorization server: the token is shared out of band; the issuer is this server, and no OAuth metadata
     # routes are published (resource_server_url None).
     shown = f"[{host}]" if ":" in host else host
-    return AuthSettings(issuer_url=f"http://{shown}:{port}", resource_server_url=None), StaticToken(token)
+    return AuthSettings(issuer_url=AnyHttpUrl(f"http://{shown}:{port}"), resource_server_url=None), StaticToken(token)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pipeline.names.index import KINDS, LabelIndex, Match, Resolution, kind_of
+from pipeline.names.index import KINDS, LabelIndex, kind_of
+from pipeline.records import Match, Resolution
 from pipeline.sparql.shape import read, replace_literals
 
 

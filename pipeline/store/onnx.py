@@ -60,7 +60,7 @@ def export(folder: Path, target: Path) -> Path:
 
     model = AutoModel.from_pretrained(str(folder), local_files_only=True).eval()
     model.config.return_dict = False
-    sample = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)(
+    sample = AutoTokenizer.from_pretrained(str(folder), local_files_only=True)(  # type: ignore[no-untyped-call]
         ["a sample sentence", "another one, a little longer"], padding=True, return_tensors="pt")
     axes = {name: {0: "batch", 1: "tokens"} for name in (*INPUTS, "hidden")}
     target.parent.mkdir(parents=True, exist_ok=True)

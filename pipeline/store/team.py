@@ -81,7 +81,7 @@ def import_pairs(store: ExampleStore, lines: Iterable[str], max_question_chars: 
 def _read(line: str, max_question_chars: int) -> tuple[Example | None, str]:
     try:
         data = json.loads(line)
-    except ValueError as exc:
+    except json.JSONDecodeError as exc:
         return None, f"not JSON ({exc.msg})"
     if not isinstance(data, dict) or not isinstance(data.get("question"), str) \
             or not isinstance(data.get("sparql"), str):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from bot.glance import CHART_FILE, LEADERBOARD_FILE
 from bot.render import render_answer
 from pipeline.core import Pipeline
-from pipeline.glance.leaderboard import Entry, Leaderboard
+from pipeline.records import Entry, Leaderboard
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES
 from pipeline.kg.local import LocalKG

@@ -4,7 +4,8 @@ from __future__ import annotations
 import struct
 
 from pipeline.glance.chart import alt_text, chart_png, charted
-from pipeline.glance.leaderboard import CHART_TOP, Entry, Leaderboard
+from pipeline.glance.leaderboard import CHART_TOP
+from pipeline.records import Entry, Leaderboard
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

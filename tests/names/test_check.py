@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from pipeline.names.check import NameCheck, check_names, held_message, substitutions
-from pipeline.names.index import LabelIndex, Match
+from pipeline.names.index import LabelIndex
+from pipeline.records import Match
 
 INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric"), ("Atari 2600 Pong", "dataset"),
                     ("Atari 2600 HERO", "dataset")])

@@ -1,7 +1,8 @@
 """The label index: exact names kept, loosely typed ones read as the graph's label, look-alikes asked about."""
 from __future__ import annotations
 
-from pipeline.names.index import LabelIndex, Match, kind_of, squash
+from pipeline.names.index import LabelIndex, kind_of, squash
+from pipeline.records import Match
 
 LABELS = [("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("ImageNet", "dataset"), ("ImageNet ReaL", "dataset"),
           ("Story Cloze Test", "dataset"), ("Walker, walk (DMControl100k)", "dataset"),
