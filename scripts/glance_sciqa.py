@@ -17,7 +17,7 @@ from pipeline.core import Pipeline
 from pipeline.eval.given import GivenQuery, NoExamples
 from pipeline.factory import build_kg
 from pipeline.glance.chart import chart_png
-from pipeline.glance.leaderboard import Leaderboard
+from pipeline.records import Leaderboard
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 
