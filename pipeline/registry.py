@@ -1,15 +1,18 @@
 """Generators and knowledge-graph backends by name, one registration each (as simonw/llm's ``register_models``).
 
-The built-in parts register themselves in the modules named by ``BUILTINS`` (loaded by name, at the first look-up: the
-registry imports nothing it serves); a new one is a builder and one ``register_generator``/``register_kg`` call.
+The built-in parts register themselves in the modules named by ``BUILTINS``, a third-party package's in the modules
+its ``kgqa.plugins`` entry points name (all loaded by name at the first look-up: the registry imports nothing it
+serves); a new one is a builder and one ``register_generator``/``register_kg`` call (docs/PLUGINS.md).
 Help texts and "unknown name" errors are written from what is registered. What differs between generators is an
 attribute of the registration (``llm``: wrapped in the repair step and backed by the offline adapter), never a check
 on a name."""
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import import_module
+from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from pipeline.errors import ConfigError
@@ -61,12 +64,27 @@ def register_kg(kind: KGKind) -> None:
 
 
 BUILTINS = ("pipeline.plugins.generators", "pipeline.plugins.kgs")
+ENTRY_POINTS = "kgqa.plugins"  # a third-party package's modules that register its parts: [project.entry-points]
+_loaded = threading.Event()
+_loading = threading.Lock()
 
 
 def _builtins() -> None:
-    """The modules that register the built-in parts, imported (a module already imported is not run again)."""
-    for module in BUILTINS:
-        import_module(module)
+    """Import, once per process, the modules that register parts: the built-in ones, then every installed plugin's."""
+    if _loaded.is_set():
+        return
+    with _loading:
+        if _loaded.is_set():
+            return
+        for module in BUILTINS:
+            import_module(module)
+        for plugin in entry_points(group=ENTRY_POINTS):
+            try:
+                plugin.load()
+            except Exception as exc:  # a broken plugin is named, not a traceback
+                raise ConfigError(f"the kgqa plugin {plugin.name!r} ({plugin.value}) cannot be loaded: "
+                                  f"{type(exc).__name__}: {exc}") from exc
+        _loaded.set()
 
 
 def generator_kind(spec: str) -> tuple[GeneratorKind, str]:
