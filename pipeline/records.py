@@ -98,6 +98,16 @@ class Validation:
         return not self.errors
 
 
+class Step(str, Enum):
+    """A stage of answering a question, announced as it starts (``Pipeline.ask(progress=...)``), in this order;
+    a stage that does not run (no name check configured, a declined question) is not announced."""
+
+    RETRIEVE = "retrieve"  # finding the stored questions most like this one
+    GENERATE = "generate"  # writing the SPARQL (and the intent check on it)
+    NAMES = "names"  # checking the query's names against the graph
+    RUN = "run"  # running the query on the knowledge graph
+
+
 class Outcome(str, Enum):
     """How a question or query ended, set by the pipeline; ``bot/``, ``eval/`` and the CLI branch on it (never on
     ``Answer.error``'s text). A new way to end is one member here (its value is what JSON and logs show)."""
