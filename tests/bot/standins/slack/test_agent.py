@@ -2,7 +2,6 @@
 real workspace would refuse, with Slack's error."""
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -10,19 +9,6 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
 from bot.standins.slack.api import SlackAPIServer
-
-TOKEN = "xoxb-test"
-
-
-@pytest.fixture
-def srv() -> Iterator[SlackAPIServer]:
-    with SlackAPIServer() as server:
-        yield server
-
-
-@pytest.fixture
-def client(srv: SlackAPIServer) -> WebClient:
-    return WebClient(token=TOKEN, base_url=srv.url)
 
 
 def error(call: Any, **kwargs: Any) -> str:
