@@ -201,7 +201,7 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
         if line is None:
             bot.deliver(channel, placeholder, thread_ts, message)
         else:
-            streamed(bot, channel, thread_ts, ids, bool(answer and answer.summary), message, native)
+            streamed(bot, channel, thread_ts, ids, bool(native and answer and answer.summary), message, native)
     except Exception as exc:  # Slack refused every way of answering; the log keeps what the user could not see
         log.error("could not deliver the answer to event %s (%s: %s)", ids.get("event_id"), type(exc).__name__,
                   _slack_error(exc))

@@ -187,3 +187,18 @@ def test_slack_retries_never_double_the_stream(slack: SlackAPIServer, agent: Har
     agent.answers(count=2)
     assert [c.params["thread_ts"] for c in slack.calls_to("chat.startStream")].count(ts) == 1
     assert statuses(slack, ts).count(READING) == 1
+
+
+def test_a_crash_while_answering_still_reaches_the_thread_as_one_stream(start_bot: Callable[..., Harness]) -> None:
+    class Broken:
+        name = "broken"
+
+        def generate(self, question: str, examples: Any) -> Any:
+            raise RuntimeError("a bug")
+
+    bot = start_bot(slack_surface="agent", generator=Broken())
+    ts = bot.mention(STORY_CLOZE)
+    [stop] = bot.slack.wait_for(lambda c: c.method == "chat.stopStream" and c.ok)
+    [start] = bot.slack.calls_to("chat.startStream")
+    assert start.params["thread_ts"] == ts and "Something went wrong on my side (RuntimeError)" in shown(start)
+    assert blocks_of(stop) and "Something went wrong" in shown(stop) and not bot.slack.calls_to("chat.postMessage")
