@@ -27,6 +27,7 @@ STATUS = {  # Slack shows it after the app's name: "kgqa is finding similar ques
     Step.RUN: "is running the query…",
 }
 READING = "is reading your question…"
+WAITING = "is waiting its turn"  # then ": N questions ahead…"
 MAX_MARKDOWN = 12_000  # chat.*Stream markdown_text
 Used = Literal["native", "classic", "failed"]
 

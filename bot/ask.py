@@ -9,7 +9,7 @@ from typing import Any
 from slack_bolt import Ack, BoltResponse, SayStream, SetTitle
 from slack_sdk.errors import SlackApiError
 
-from bot.agent import READING, Status, status_for, stream
+from bot.agent import READING, WAITING, Status, status_for, stream
 from bot.assistant import title_thread
 from bot.home import EXAMPLES
 from bot.proposals import feedback_value
@@ -112,7 +112,7 @@ def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str
         answer_job(bot, question, channel, thread_ts, placeholder, ahead, received, ids, line)
 
     try:
-        waiting = READING if ahead == 0 else f"is waiting its turn: {ahead} question{'s' * (ahead > 1)} ahead…"
+        waiting = READING if ahead == 0 else f"{WAITING}: {ahead} question{'s' * (ahead > 1)} ahead…"
         if line is not None and not line.show(waiting):
             line = None  # this workspace refuses status lines (recorded): the placeholder instead
         if line is None:
