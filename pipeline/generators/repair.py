@@ -14,6 +14,7 @@ from pipeline.generators.reply import interpret
 from pipeline.parts import Generator, Reaskable
 from pipeline.generators.prompt import NOTE
 from pipeline.records import Generation, Retrieved
+from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
@@ -98,7 +99,7 @@ def repair_labels(query: str, question: str, labels: Labels | None = None) -> tu
         stored = labels.spelling(hit) if labels is not None else None
         new = stored if stored is not None and " ".join(stored.split()) == " ".join(hit.split()) else hit
         if new != literal:
-            query = query.replace(f'"{literal}"', '"' + new.replace('"', '\\"') + '"')
+            query = query.replace(f'"{literal}"', quoted(new))
             notes.append(f"wrote the label '{new}' for '{literal}', as the question (or the store) spells it")
     return query, notes
 

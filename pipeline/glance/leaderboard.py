@@ -12,6 +12,7 @@ from typing import Any
 from pipeline.glance.numbers import parse_number
 from pipeline.glance.terms import short_name
 from pipeline.records import Entry, Leaderboard, Rows
+from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import LabelFilter, Shape, read
 
 CHART_TOP = 15  # bars in a chart; the whole list goes to the attached CSV
@@ -46,11 +47,11 @@ class Companion:
 
 def _test(f: LabelFilter, var: str) -> str | None:
     text = re.sub(r"\\(.)", r"\1", f.literal)
-    quoted = '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    literal = quoted(text)
     if f.op == "=":
-        return f"str({var}) = {quoted}"
+        return f"str({var}) = {literal}"
     if f.op == "regex":
-        return f'REGEX(str({var}), {quoted}, "i")'
+        return f'REGEX(str({var}), {literal}, "i")'
     return None
 
 

@@ -15,6 +15,7 @@ from pipeline.matching.wording import STOPWORDS
 from pipeline.names.index import KINDS, LabelIndex
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Match
+from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import replace_literals
 from pipeline.sparql.text import gate
 
@@ -68,8 +69,6 @@ def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
     return out
 
 
-def _literal(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
@@ -81,7 +80,7 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
         return {}
     match = "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)" if loose else \
         "?x rdfs:label ?key. BIND(?key AS ?label)"
-    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { VALUES ?key { " + " ".join(map(_literal, keys)) + " } "
+    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
              + match + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
              "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
     check = gate(query, 2000, parse=False)  # (our own query: no grammar warnings wanted)

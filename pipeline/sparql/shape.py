@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import Token, tokenize
 
 _BLOCK_WORDS = frozenset({"OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "WHERE", "SELECT", "DISTINCT", "REDUCED",
@@ -199,7 +200,7 @@ def replace_literals(sparql: str, values: dict[str, str]) -> str:
         body = m.group()[1:-1]
         if body in values:
             out.append(sparql[pos:m.start()])
-            out.append('"' + values[body].replace("\\", "\\\\").replace('"', '\\"') + '"')
+            out.append(quoted(values[body]))
             pos = m.end()
     out.append(sparql[pos:])
     return "".join(out)
