@@ -21,10 +21,9 @@ from bot.shared.proposals import RedisProposals, RedisRecent
 from pipeline.conversation.memory import ThreadMemory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
-from pipeline.factory import build_link
 from pipeline.records import Answer
 from pipeline.settings import Settings
-from pipeline.shared.link import RedisLink
+from pipeline.shared.link import RedisLink, build_link
 
 log = logging.getLogger("kgqa.bot")
 

@@ -31,7 +31,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 from bot.guard import Limits
 from pipeline.store.connection import open_client
-from pipeline.factory import build_index, build_pipeline, build_store, sciqa
+from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from bot.standins.harness import Harness, is_answer, new_ts, shown
@@ -105,7 +106,7 @@ def main() -> int:
         _, count = build_index(settings, store)
         print(f"store: {count} SciQA train pairs ({args.encoder}) indexed in {time.perf_counter() - t0:.1f} s",
               file=sys.stderr)
-        questions = [q for _, q in sciqa(settings).challenge("final")]
+        questions = [q for _, q in sciqa_for(settings).challenge("final")]
         questions = (questions * (args.n // len(questions) + 1))[: args.n]
         with TGIServer() as tgi, SlackAPIServer() as slack:
             stores = {"batched": store}

@@ -159,3 +159,23 @@ def test_compose_pins_every_image_and_has_a_cpu_profile_without_tgi() -> None:
     assert set(cpu["depends_on"]) == {"redis", "chroma"} and cpu["deploy"]["replicas"] >= 2
     assert cpu["environment"]["KGQA_REDIS_URL"] == services["bot"]["environment"]["KGQA_REDIS_URL"]
     assert all("profiles" not in services[name] for name in ("redis", "chroma"))  # both shapes start them
+
+
+def test_the_wheel_holds_the_product_and_its_data_but_no_stand_in(tmp_path: Path) -> None:
+    """Built from a copy of the tree (the build writes its own folders beside the sources)."""
+    import shutil
+    import zipfile
+
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    for package in ("pipeline", "bot"):
+        shutil.copytree(REPO / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
+                    "-w", str(tmp_path / "dist"), str(source)], check=True, capture_output=True)
+    (wheel,) = (tmp_path / "dist").glob("kgqa-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert not [n for n in names if "/standins/" in n]
+    assert {"pipeline/__init__.py", "pipeline/core.py", "pipeline/plugins/generators.py", "pipeline/intent/pairs.txt",
+            "bot/app.py", "bot/shared/limits.py"} <= names

@@ -20,7 +20,7 @@ from bot.render import PROVENANCE
 from bot.server import BotServer
 from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
-from pipeline.factory import build_link
+from pipeline.shared.link import build_link
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
