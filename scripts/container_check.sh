@@ -27,7 +27,11 @@ cleanup() {
   "${podman[@]}" rm -f -t 5 kgqa-check-bot-$$ >/dev/null 2>&1 || true
   [ -n "${here_up:-}" ] && here_down
   "${podman[@]}" volume rm -f "$volume" >/dev/null 2>&1 || true
-  "${podman[@]}" rm -f -t 5 "kgqa-check-slack-$$" >/dev/null 2>&1 || true
+  if [ -n "${SLACK_PID:-}" ]; then  # end of its input: the stand-in exits, and --rm removes its container
+    eval "exec ${SLACK[1]}>&-"
+    wait "$SLACK_PID" 2>/dev/null || true
+  fi
+  "${podman[@]}" rm -f -v -t 5 "kgqa-check-slack-$$" >/dev/null 2>&1 || true
   [ "${KGQA_CHECK_KEEP:-0}" = 1 ] || "${podman[@]}" rmi -f "$image" >/dev/null 2>&1 || true
   rm -rf "$work"
 }
