@@ -27,7 +27,7 @@ class Running(Replica):
 def ask(slack: SlackAPIServer, bases: list[str], question: str) -> dict[str, Any]:
     """One mention delivered to every bot; how many answers came back once all of them are idle."""
     slack.reset()
-    bots = [Running(base) for base in bases]
+    bots: list[Replica] = [Running(base) for base in bases]
     event = mention(question, "CCHECK")
     event_id = "EvCheck" + event["ts"].replace(".", "")
     statuses = [bot.event(event, event_id, retry_num=None if i == 0 else i) for i, bot in enumerate(bots)]
