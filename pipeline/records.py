@@ -94,6 +94,16 @@ class Validation:
         return not self.errors
 
 
+class Step(str, Enum):
+    """A stage of answering a question, announced as it starts (``Pipeline.ask(progress=...)``), in this order;
+    a stage that does not run (no name check configured, a declined question) is not announced."""
+
+    RETRIEVE = "retrieve"  # finding the stored questions most like this one
+    GENERATE = "generate"  # writing the SPARQL (and the intent check on it)
+    NAMES = "names"  # checking the query's names against the graph
+    RUN = "run"  # running the query on the knowledge graph
+
+
 @dataclass(frozen=True)
 class Entry:
     """One score on the leaderboard."""

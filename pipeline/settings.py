@@ -87,6 +87,8 @@ class Settings(BaseSettings):
     dedup_path: Folder | None = env("KGQA_DEDUP_PATH")  # a SQLite file shared by replicas; None = in memory
     dedup_ttl: Seconds = env("KGQA_DEDUP_TTL", 3600.0)  # seconds an event id is remembered
     slack_timeout: Seconds = env("KGQA_SLACK_TIMEOUT", 15.0)
+    # agent: status line, streamed answer, native tables, feedback buttons; classic: placeholder then update
+    slack_surface: Literal["agent", "classic"] = env("KGQA_SLACK_SURFACE", "agent")
     retrieval: Literal["form", "plain"] = env("KGQA_RETRIEVAL", "form")  # plain: raw cosine neighbours
     llm_fallback: Literal["adapter", "none"] = env("KGQA_LLM_FALLBACK", "adapter")
     redis_url: str = env("KGQA_REDIS_URL", "")  # redis://host:6379/0: state shared by replicas on many hosts
