@@ -11,20 +11,21 @@ REPO = Path(__file__).resolve().parents[1]
 PIN = re.compile(r"([A-Za-z0-9_.\-]+)==(\S+)")
 
 
-def locked(name: str) -> dict[str, tuple[str, frozenset[str]]]:
-    """A lock file's entries: normalised name -> (exact version, its sha256 hashes)."""
+def locked(name: str) -> dict[str, tuple[str, frozenset[str], str]]:
+    """A lock file's entries: normalised name -> (exact version, its sha256 hashes, its marker or "")."""
     text = (REPO / name).read_text().replace("\\\n", " ")
     entries = {}
     for line in text.splitlines():
         line = line.split("#")[0].strip()
         if not line:
             continue
-        spec, *options = line.split()
-        found = PIN.fullmatch(spec)
+        head, *options = line.split(" --hash=")
+        spec, _, marker = head.partition(";")
+        found = PIN.fullmatch(spec.strip())
         assert found, f"{name}: {line[:60]} is not pinned exactly"
-        hashes = frozenset(o.removeprefix("--hash=sha256:") for o in options)
+        hashes = frozenset(o.strip().removeprefix("sha256:") for o in options)
         assert hashes and all(re.fullmatch(r"[0-9a-f]{64}", h) for h in hashes), f"{name}: {spec} lacks a sha256 hash"
-        entries[normalised(found[1])] = (found[2], hashes)
+        entries[normalised(found[1])] = (found[2], hashes, marker.strip())
     return entries
 
 
@@ -36,7 +37,7 @@ def pinned(requirements: list[str]) -> dict[str, str]:
     """pyproject's requirements (each exactly pinned): normalised name -> version."""
     pins = {}
     for requirement in requirements:
-        found = PIN.fullmatch(requirement)
+        found = PIN.fullmatch(requirement.split(";")[0].strip())
         assert found, f"pyproject.toml: {requirement} is not pinned exactly"
         pins[normalised(found[1])] = found[2]
     return pins
@@ -45,10 +46,10 @@ def pinned(requirements: list[str]) -> dict[str, str]:
 def test_every_dependency_is_pinned_exactly_and_matches_the_lock_file() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
     declared = pinned(project["dependencies"])
-    lock = {name: version for name, (version, _) in locked("requirements.lock").items()}
+    lock = {name: version for name, (version, *_) in locked("requirements.lock").items()}
     assert declared.pop("torch") == "2.13.0" and "torch" not in lock  # installed first by install.sh, not hashed
     assert {name: lock.get(name) for name in declared} == declared
-    dev = {name: version for name, (version, _) in locked("requirements-dev.lock").items()}
+    dev = {name: version for name, (version, *_) in locked("requirements-dev.lock").items()}
     test_extra = pinned(project["optional-dependencies"]["test"])
     assert {name: dev.get(name) for name in test_extra} == test_extra
     for required in ("slack-bolt", "sentence-transformers", "chromadb", "huggingface-hub", "text-generation",
@@ -74,9 +75,46 @@ def test_ci_and_the_dockerfile_use_the_same_install_script() -> None:
     assert "scripts/test.sh" in (REPO / ".ci" / "run").read_text()
     assert "scripts/install.sh" in (REPO / "scripts" / "test.sh").read_text()
     docker = (REPO / "Dockerfile").read_text()
-    assert re.search(r"^RUN .*bash scripts/install.sh /opt/venv", docker, re.M)
+    assert re.search(r"^RUN .*bash scripts/install.sh /opt/venv", docker.replace("\\\n", " "), re.M)
     assert re.search(r"^USER 10001$", docker, re.M) and 'CMD ["python", "-m", "bot"]' in docker
     assert "HEALTHCHECK" in docker and "/healthz" in docker
+
+
+def test_the_dockerfile_names_nothing_of_one_machine() -> None:
+    docker = (REPO / "Dockerfile").read_text()
+    assert re.search(r"^ARG BASE_IMAGE=python:3\.11-slim-bookworm$", docker, re.M) and "FROM ${BASE_IMAGE}" in docker
+    assert not re.search(r"/opt/(pypi|wheels)|pip\.conf|localhost/|\.cache/kgqa|ca-certificates\.crt", docker)
+
+
+def test_a_dependency_some_python_3_11_release_needs_is_in_both_locks_with_its_marker() -> None:
+    """Each locked package's requirements, on the oldest and the newest 3.11: what either needs is locked."""
+    from importlib.metadata import requires
+    from packaging.markers import Marker
+    from packaging.requirements import Requirement
+
+    runtime, dev = locked("requirements.lock"), locked("requirements-dev.lock")
+    for lock in (runtime, dev):
+        for name, (_, _, marker) in lock.items():
+            if marker and not Marker(marker).evaluate():
+                continue  # not installed on this Python, so no metadata to read
+            for line in requires(name) or []:
+                wanted = Requirement(line)
+                for release in ("3.11.0", "3.11.2", "3.11.99"):
+                    env = {"python_full_version": release, "python_version": "3.11", "extra": ""}
+                    if wanted.marker is None or wanted.marker.evaluate(env):
+                        assert normalised(wanted.name) in set(lock) | {"torch"}, f"{name} needs {line} on {release}"
+    assert runtime["async-timeout"][2] == dev["async-timeout"][2] == 'python_full_version < "3.11.3"'  # redis's
+
+
+def test_install_refuses_a_python_other_than_3_11_in_one_line_before_making_anything(tmp_path: Path) -> None:
+    python = tmp_path / "python3.12"
+    python.write_text('#!/bin/sh\n[ "$1" = -V ] && echo "Python 3.12.1" && exit 0\nexit 1\n')
+    python.chmod(0o755)
+    done = subprocess.run(["bash", str(REPO / "scripts" / "install.sh"), str(tmp_path / "venv")], capture_output=True,
+                          text=True, env={"PATH": "/usr/bin:/bin", "KGQA_PYTHON": str(python)}, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and "needs Python 3.11" in done.stderr and "3.12.1" in done.stderr
+    assert not (tmp_path / "venv").exists()
 
 
 def test_the_dockerfile_passes_hadolint() -> None:
@@ -107,6 +145,20 @@ def test_compose_runs_several_replicas_sharing_a_pinned_redis() -> None:
     image = services["redis"]["image"]
     assert re.fullmatch(r"redis:\d+\.\d+\.\d+", image), image  # an exact tag, never latest
     assert "--appendonly" in services["redis"]["command"]
+
+
+def test_compose_pins_every_image_and_has_a_cpu_profile_without_tgi() -> None:
+    import yaml
+
+    services = yaml.safe_load((REPO / "compose.yaml").read_text())["services"]
+    for name, service in services.items():
+        assert re.fullmatch(r"[\w./-]+:\d+\.\d+\.\d+", service["image"]), f"{name}: {service['image']}"
+    cpu = services["bot-cpu"]
+    assert cpu["profiles"] == ["cpu"] and cpu["build"] == "." and cpu["image"] == services["bot"]["image"]
+    assert cpu["environment"]["KGQA_GENERATOR"] == "adapter" and "KGQA_TGI_URL" not in cpu["environment"]
+    assert set(cpu["depends_on"]) == {"redis", "chroma"} and cpu["deploy"]["replicas"] >= 2
+    assert cpu["environment"]["KGQA_REDIS_URL"] == services["bot"]["environment"]["KGQA_REDIS_URL"]
+    assert all("profiles" not in services[name] for name in ("redis", "chroma"))  # both shapes start them
 
 
 def test_the_wheel_holds_the_product_and_its_data_but_no_stand_in(tmp_path: Path) -> None:
