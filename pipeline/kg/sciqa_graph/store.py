@@ -20,7 +20,7 @@ from pipeline.kg.sciqa_graph.facts import read_facts, sciqa_files
 from pipeline.records import Rows
 from pipeline.sparql.reorder import triples_before_optionals
 
-BUILDER = "sciqa-graph/1"  # bump when the builder changes what it writes
+BUILDER = "sciqa-graph/2"  # bump when the builder changes what it writes
 FOLDER = "sciqa-graph"
 GRAPH, CONFLICTS, FINGERPRINT = "graph.nt", "conflicts.txt", "fingerprint"
 CAVEAT = "from a graph rebuilt from SciQA's answers recorded from the ORKG in early 2023; today's graph may differ"
