@@ -18,6 +18,7 @@ from pipeline.kg.local import LocalKG
 from pipeline.kg.sciqa_graph.build import build_witness
 from pipeline.kg.sciqa_graph.facts import read_facts, sciqa_files
 from pipeline.records import Rows
+from pipeline.sparql.dialect import normalise
 from pipeline.sparql.reorder import triples_before_optionals
 
 BUILDER = "sciqa-graph/2"  # bump when the builder changes what it writes
@@ -82,7 +83,8 @@ class SciqaKG(LocalKG):
         self.folder = folder
 
     def select(self, query: str) -> Rows:
-        rows = super().select(triples_before_optionals(query))
+        """``query`` in ORKG's own dialect too (Virtuoso's, as SciQA's handcrafted gold queries write it)."""
+        rows = super().select(triples_before_optionals(normalise(query).query))
         return replace(rows, caveat=f"{CAVEAT}; {rows.caveat}" if rows.caveat else CAVEAT)
 
 
