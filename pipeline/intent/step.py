@@ -102,13 +102,18 @@ class IntentStep:
 
 def _copied_terms(sparql: str, names: Sequence[str], generic: frozenset[str],
                   examples: Sequence[Retrieved]) -> frozenset[str]:
-    """The opaque IRIs of a stored query copied as it is for a question that names what its own question does not:
-    those IRIs stand for the stored question's names, not for this one's."""
+    """The opaque IRIs of a stored query that stand for the stored question's things, not this one's: a stored query
+    adapted with other names, or copied as it is for a question naming what its own does not. Such a query is judged
+    as strictly as one of the vocabulary the guard reads (it does what the stored question asked)."""
     unused = [squeeze(n) for n in unused_names(names, sparql, generic)]
-    mine = canonical(sparql)
+    mine, ours = canonical(sparql), string_literals(sparql)
     for r in examples:
-        if unused and canonical(r.example.sparql) == mine and \
-                not all(n in squeeze(r.example.question) for n in unused):
+        theirs = string_literals(r.example.sparql)
+        adapted = len(theirs) == len(ours) and theirs != ours and \
+            canonical(replace_literals(r.example.sparql, dict(zip(theirs, ours)))) == mine
+        copied = unused and canonical(r.example.sparql) == mine and \
+            not all(n in squeeze(r.example.question) for n in unused)
+        if adapted or copied:
             return frozenset(opaque_terms(sparql))
     return frozenset()
 
