@@ -123,10 +123,12 @@ def missing_operators(intent: Intent, shape: Shape) -> list[str]:
 def answered_kinds(shape: Shape) -> frozenset[str]:
     """The kinds of thing a SELECT answers, read from its projected variables' names and classes."""
     classes = shape.classes()
-    names = [stem(v).lower() + " " + classes.get(v, "").lower() for v in shape.projection]
+    # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
+    names = [(stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v)) for v in shape.projection]
     stems = {"paper": ("paper",), "model": ("model",), "dataset": ("dataset",), "metric": ("metric",),
              "problem": ("problem",), "field": ("field", "rf"), "code": ("code",)}
-    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n.split()[0] for k in keys))
+    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n[0] for k in keys)
+                     or any(k == w for w in n[1:] for k in keys))
 
 
 def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape) -> list[str]:

@@ -56,7 +56,9 @@ class IntentStep:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples))
             missing = verdict.missing
-            standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}" for n in verdict.notes))
+            if verdict.notes:  # what the guard could not tell goes with the answer
+                standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}"
+                                                                              for n in verdict.notes))
             if not missing:
                 taken = slot_kinds(generation.sparql)
                 exact = graph_kinds(sorted(taken), kg)

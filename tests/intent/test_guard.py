@@ -117,3 +117,9 @@ def test_a_count_anywhere_a_total_and_a_bound_yes_or_no_are_what_was_asked() -> 
       ?paper orkgp:HAS_VALUE ?f. BIND(IF(?f = "T", "Yes", "No") AS ?uses) }"""
     assert _check('Does "ZoomRDF" use filters?', ["ZoomRDF"], uses) == ()
     assert _check("Is BERT evaluated on SQuAD1.1?", ["SQuAD1.1"], LIST) == ("a yes/no answer",)
+
+
+def test_an_answer_labelling_a_typed_thing_is_of_its_class() -> None:
+    titles = """SELECT DISTINCT ?title WHERE { ?paper a orkgc:Paper; orkgp:HAS_DATASET ?d; rdfs:label ?title.
+      ?d rdfs:label ?l. FILTER(str(?l) = "DBLP") }"""
+    assert check(read_intent("Which papers use the DBLP dataset?"), ["DBLP"], titles, frozenset({"paper"})).ok
