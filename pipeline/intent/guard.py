@@ -55,7 +55,8 @@ def opaque_terms(sparql: str) -> list[str]:
     """The ORKG resources, properties and classes the query names that the guard cannot read, in order."""
     out: dict[str, None] = {}
     for tok in tokenize(sparql):
-        if tok.kind == "pname" and tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc") and tok.text not in READABLE:
+        orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
+        if tok.kind == "pname" and orkg and tok.text not in READABLE:
             out[tok.text] = None
         elif tok.kind == "iri" and "orkg.org" in tok.text:
             out[tok.text] = None

@@ -96,7 +96,7 @@ def _var(expr: Any) -> Variable | None:
     if isinstance(expr, Variable):
         return expr
     if isinstance(expr, CompValue) and expr.name in ("Builtin_STR", "Function"):
-        arg = expr.get("arg", None) if expr.name == "Builtin_STR" else expr.expr
+        arg = (expr["arg"] if "arg" in expr else None) if expr.name == "Builtin_STR" else expr.expr
         return _var(arg[0] if isinstance(arg, list) and len(arg) == 1 else arg)
     return None
 

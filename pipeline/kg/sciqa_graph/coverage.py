@@ -68,7 +68,8 @@ def why_not(gold: set[str], got: set[str] | None, error: str) -> str:
         return f"its recorded answer is empty (the 2023 ORKG gave nothing); here it gives {len(got)} value(s)"
     if len(got) == len(gold) and all(_NUMBER.fullmatch(v) for v in gold | got) and \
             sorted(float(v) for v in got) == sorted(float(v) for v in gold):
-        return f"the same number written otherwise by this engine ({', '.join(sorted(got))} for {', '.join(sorted(gold))})"
+        return (f"the same number written otherwise by this engine ({', '.join(sorted(got))} for "
+                f"{', '.join(sorted(gold))})")
     return (f"no reading of the query backwards gives its answer on this graph ({len(gold & got)} of {len(gold)} "
             f"recorded values, {len(got - gold)} others)")
 

@@ -15,6 +15,10 @@ def _lit(value: str) -> dict[str, Any]:
     return {"type": "literal", "value": value}
 
 
+def _iri(value: str) -> dict[str, Any]:
+    return {"type": "uri", "value": value}
+
+
 def _fact(fid: str, sparql: str, rows: list[dict[str, Any]], boolean: bool | None = None) -> Fact:
     return Fact(fid, "HQ", sparql, {}, rows, boolean)
 
@@ -41,13 +45,13 @@ def test_a_bound_yes_or_no_a_cast_total_and_a_number_filter_are_carried_back() -
       ?c orkgp:P31024 ?s. BIND(xsd:integer(?s) AS ?n) }""", [{"total": _lit("3267")}])
     assert _answer_after(total) == {"3267"}
     later = _fact("X4", """SELECT ?c WHERE { orkgr:R6 orkgp:compareContribution ?c. ?c orkgp:P9040 ?date.
-      FILTER(?date > "2019") ?c rdfs:label ?x }""", [{"c": {"type": "uri", "value": "http://orkg.org/orkg/resource/R7"}}])
+      FILTER(?date > "2019") ?c rdfs:label ?x }""", [{"c": _iri("http://orkg.org/orkg/resource/R7")}])
     assert _answer_after(later) == {"http://orkg.org/orkg/resource/R7"}
 
 
 def test_an_optional_group_is_written_only_for_rows_that_bind_its_answer() -> None:
     f = _fact("X5", """SELECT ?repo ?scenario WHERE { ?m orkgp:P4077 ?repo. OPTIONAL { ?m orkgp:P43146 ?scenario } }""",
-              [{"repo": _lit("r1"), "scenario": {"type": "uri", "value": "http://orkg.org/orkg/resource/R8"}},
+              [{"repo": _lit("r1"), "scenario": _iri("http://orkg.org/orkg/resource/R8")},
                {"repo": _lit("r2")}])
     assert _answer_after(f) == {"r1", "r2", "http://orkg.org/orkg/resource/R8"}
 

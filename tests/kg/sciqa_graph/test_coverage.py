@@ -32,7 +32,8 @@ def test_a_miss_says_why() -> None:
     assert why_not({"1461.0"}, {"1461"}, "").startswith("the same number written otherwise")
     assert why_not(set(), {"a"}, "").startswith("its recorded answer is empty")
     assert why_not({"a"}, None, "expected WHERE") == "does not run here (expected WHERE)"
-    assert shapes("SELECT (COUNT(?x) AS ?n) { orkgr:R1 orkgp:compareContribution ?c. OPTIONAL { ?c orkgp:P7 ?x } }") == \
+    query = "SELECT (COUNT(?x) AS ?n) { orkgr:R1 orkgp:compareContribution ?c. OPTIONAL { ?c orkgp:P7 ?x } }"
+    assert shapes(query) == \
         ["comparison property (orkgp:P…)", "compareContribution", "OPTIONAL", "aggregate"]
 
 
