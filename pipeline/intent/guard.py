@@ -99,11 +99,13 @@ def answers_yes_or_no(sparql: str, shape: Shape) -> bool:
     return shape.form == "ASK" or sum(lit.lower() in _YES_NO for lit in string_literals(sparql)) >= 2
 
 
-def missing_operators(intent: Intent, shape: Shape) -> list[str]:
-    """The asked-for operators the query's shape lacks, and the ones it has that nobody asked for."""
+def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[str]:
+    """The asked-for operators the query (its shape, and its text when given) lacks, and the ones it has that nobody
+    asked for."""
     out: list[str] = []
     ops = intent.operators
-    if "count" in ops and not any(func in ("COUNT", "SUM") for func, _, _ in shape.aggregates):
+    if "count" in ops and not any(func in ("COUNT", "SUM") for func, _, _ in shape.aggregates) and \
+            not counted(sparql):
         out.append("a count (how many)")
     if "kth" in ops and intent.rank - 1 not in shape.offsets:
         out.append(f"the {ordinal(intent.rank)} place in a ranking")
@@ -114,7 +116,7 @@ def missing_operators(intent: Intent, shape: Shape) -> list[str]:
         out.append("the lowest value")
     if "both" in ops and len({f.literal for f in shape.filters}) < 2:
         out.append("things on both of two")
-    if "yesno" in ops and shape.form != "ASK" and "count" not in ops:
+    if "yesno" in ops and not answers_yes_or_no(sparql, shape) and "count" not in ops:
         out.append("a yes/no answer")
     if "yesno" not in ops and shape.form == "ASK":
         out.append("a question asked as yes/no, which this one is not")
@@ -156,11 +158,7 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
     if unused and opaque:  # an IRI may name it: the guard cannot look inside an IRI
         notes.append(f"took {_listed(unused)} for what {_listed(opaque[:3], quote=False)} name(s) (not checked)")
         unused = []
-    operators = missing_operators(intent, shape)
-    if "a count (how many)" in operators and counted(sparql):
-        operators.remove("a count (how many)")
-    if "a yes/no answer" in operators and answers_yes_or_no(sparql, shape):
-        operators.remove("a yes/no answer")
+    operators = missing_operators(intent, shape, sparql)
     kinds = other_answer(asked, mentioned, shape)
     if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
         notes.append(f"could not tell whether it gives {'; nor '.join(operators + kinds)}: it answers with "
