@@ -182,15 +182,23 @@ def _term(node: Term, bound: dict[str, Term], fresh: str, literal: bool) -> Term
     return node
 
 
-def instances(fact: Fact, reading: Reading, seed: bool = False) -> list[Triple] | None:
-    """The triples that give ``fact``'s query its recorded answer under this reading; None when it cannot be read.
-    ``seed``: one copy of the pattern even for an empty or false answer (a query that is true on nothing)."""
+def algebra(sparql: str) -> Any:
+    """The query's algebra as rdflib translates it (None when it cannot): parsed once, read in several ways."""
     try:
-        query = prepareQuery(normalise(fact.sparql).query, initNs=PREFIXES)
+        return prepareQuery(normalise(sparql).query, initNs=PREFIXES).algebra
     except Exception:  # noqa: BLE001 - rdflib raises many kinds on a query it cannot translate
         return None
+
+
+def instances(fact: Fact, reading: Reading, seed: bool = False, tree: Any = None) -> list[Triple] | None:
+    """The triples that give ``fact``'s query its recorded answer under this reading; None when it cannot be read.
+    ``seed``: one copy of the pattern even for an empty or false answer (a query that is true on nothing);
+    ``tree``: the query's ``algebra``, when already parsed."""
+    tree = tree if tree is not None else algebra(fact.sparql)
+    if tree is None:
+        return None
     parts = _Parts()
-    _walk(query.algebra, reading, parts)
+    _walk(tree, reading, parts)
     # what a FILTER or a cast reads is a literal (a choice between two variables, IF(BOUND(?l), ?l, ?x), is not)
     in_expressions = {str(v) for _, e in parts.extends if getattr(e, "name", "") != "Builtin_IF"
                       for v in _vars_of(e)} | {str(v) for e in parts.filters for v in _vars_of(e)}

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 
 from pipeline.kg.sciqa_graph import datasets, links
-from pipeline.kg.sciqa_graph.backward import READINGS, answer, instances
+from pipeline.kg.sciqa_graph.backward import READINGS, algebra, answer, instances
 from pipeline.kg.sciqa_graph.coverage import gold_flat
 from pipeline.kg.sciqa_graph.facts import Fact
 from pipeline.kg.sciqa_graph.witness import Witness, quad
@@ -36,9 +36,12 @@ def handcrafted(w: Witness, facts: list[Fact]) -> None:
         if answer(store, f.sparql) == gold_flat(f):
             held.append(f)
             continue
+        if not f.rows and f.boolean is None:  # an empty record: facts can only be added, never make one empty
+            continue
         tries = [(r, False) for r in READINGS] + [(READINGS[0], True)]
+        tree = algebra(f.sparql)
         for reading, seed in tries:
-            triples = instances(f, reading, seed)
+            triples = instances(f, reading, seed, tree) if tree is not None else None
             new = [t for t in triples or [] if t not in w.triples]
             if triples is None or not new:
                 continue
