@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pipeline.kg.sciqa_graph.facts import Fact
 from pipeline.kg.sciqa_graph.values import below, invented
 from pipeline.kg.sciqa_graph.witness import ORKGP, Witness
+from pipeline.records import Term
 
 Node = tuple[str, str]  # (IRI, label)
 
@@ -50,7 +51,7 @@ def gather(facts: list[Fact], witness: Witness) -> dict[str, DatasetFacts]:
     return out
 
 
-def _nodes(rows: list[dict], var: str) -> list[Node]:
+def _nodes(rows: list[dict[str, Term]], var: str) -> list[Node]:
     seen: dict[Node, None] = {}
     for row in rows:
         if var in row:
@@ -58,7 +59,7 @@ def _nodes(rows: list[dict], var: str) -> list[Node]:
     return list(seen)
 
 
-def _scores(rows: list[dict]) -> dict[Node | None, str]:
+def _scores(rows: list[dict[str, Term]]) -> dict[Node | None, str]:
     return {((r["metric"]["value"], r.get("metric_lbl", {}).get("value", "")) if "metric" in r else None):
             r["score"]["value"] for r in rows if "score" in r}
 
