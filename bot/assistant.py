@@ -33,7 +33,7 @@ class Prompts:
             count = int(store.count())
             with self._lock:
                 if count != self._count:
-                    self._questions = suggested_questions(store.examples(), PROMPTS)  # type: ignore[attr-defined]
+                    self._questions = suggested_questions(store.examples(), PROMPTS)
                     self._count = count
                 return list(self._questions)
         except Exception as exc:  # a store that cannot be read still leaves the fixed examples to offer
