@@ -1,4 +1,4 @@
-"""The pure SPARQL functions: cleaning, extraction, prefixes, the read-only gate, canonical form."""
+"""The pure SPARQL functions: tokens, cleaning, extraction, prefixes, canonical form (the gate: test_gate.py)."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,7 @@ import pytest
 
 from pipeline.sparql import text
 from pipeline.sparql.text import (
-    add_prefixes, canonical, extract_query, forbidden_words, gate, squash, string_literals, syntax_errors,
-    syntax_warnings, tokenize,
+    add_prefixes, canonical, extract_query, squash, string_literals, syntax_errors, tokenize, typed_query,
 )
 
 GOLD = """SELECT DISTINCT ?paper ?paper_lbl
@@ -59,55 +58,6 @@ def test_add_prefixes_declares_used_prefixes_once() -> None:
     once = add_prefixes(squash(GOLD))
     assert once.count("PREFIX orkgc:") == 1 and once.count("PREFIX rdfs:") == 1 and "PREFIX owl:" not in once
     assert add_prefixes(once) == once
-
-
-@pytest.mark.parametrize("query", [
-    "INSERT DATA { <http://a> <http://b> <http://c> }",
-    "DELETE WHERE { ?s ?p ?o }",
-    "delete { ?s ?p ?o } where { ?s ?p ?o }",
-    "DROP ALL", "CLEAR GRAPH <http://g>", "LOAD <http://example.org/x.ttl>",
-    "CREATE GRAPH <http://g>", "ADD <http://a> TO <http://b>", "MOVE DEFAULT TO <http://g>",
-    "COPY <http://a> TO <http://b>",
-    "WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
-    "SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }",
-    "SELECT * WHERE { ?s ?p ?o } ; # hidden\nDeLeTe WHERE { ?s ?p ?o }",
-    "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
-])
-def test_gate_refuses_everything_but_reads(query: str) -> None:
-    check = gate(query, 100)
-    assert not check.ok and check.errors[0].startswith("refused:")
-    assert gate(query, 100, parse=False) == check  # the pipeline's unparsed gate refuses exactly the same
-
-
-def test_gate_is_not_fooled_by_keywords_inside_strings_or_comments() -> None:
-    query = 'SELECT ?x WHERE { ?x rdfs:label "DELETE me" } # DROP ALL'
-    assert forbidden_words(query) == []
-    assert gate(query, 10).ok
-
-
-def test_gate_adds_a_limit_and_prefixes_only_when_missing() -> None:
-    check = gate(GOLD, 1000)
-    assert check.ok and check.fixed.endswith("LIMIT 1000") and check.fixed.count("PREFIX orkgc:") == 1
-    limited = gate("SELECT ?x WHERE { ?x ?p ?o } LIMIT 5", 1000)
-    assert limited.fixed.endswith("LIMIT 5") and "1000" not in limited.fixed
-    sub = gate("SELECT ?x WHERE { { SELECT ?x WHERE { ?x ?p ?o } LIMIT 1 } }", 50)
-    assert sub.fixed.endswith("LIMIT 50")
-
-
-def test_gate_warns_of_syntax_errors_and_refuses_empty_queries() -> None:
-    broken = gate("SELECT ?x WHERE { ?x ?p ", 10)
-    assert broken.ok and broken.warnings[0].startswith("syntax error")  # the endpoint has the last word
-    assert gate("   ", 10).errors == ("the query is empty",)
-    assert syntax_errors(add_prefixes(squash(GOLD))) == []
-
-
-def test_the_unparsed_gate_differs_only_in_the_grammar_warnings() -> None:
-    broken = "SELECT ?x WHERE { ?x ?p "
-    fast = gate(broken, 10, parse=False)
-    assert fast.ok and fast.warnings == () and fast.fixed == gate(broken, 10).fixed
-    assert syntax_warnings(broken) == gate(broken, 10).warnings  # what the pipeline asks when the graph fails
-    assert gate(broken, 10, parse=False) is fast  # cached by text: a query asked again is not lexed again
-    assert gate(broken, 20, parse=False).fixed.endswith("LIMIT 20")  # (the cap is part of the key)
 
 
 def test_virtuoso_dialect_parses() -> None:
