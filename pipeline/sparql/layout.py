@@ -59,7 +59,10 @@ def _laid_out(query: str) -> str:
         nonlocal continued
         if line:
             text = line[0].text + "".join(("" if _glued(a, b) else " ") + b.text for a, b in zip(line, line[1:]))
-            lines.append(INDENT * (depth + continued) + text)
+            if text == "." and lines and lines[-1].endswith("}"):
+                lines[-1] += text  # "} ." closes a block and its pattern together
+            else:
+                lines.append(INDENT * (depth + continued) + text)
             line.clear()
 
     for tok in _lexemes(query):
