@@ -126,3 +126,22 @@ def test_a_query_is_split_once_and_its_tokens_are_the_callers_own() -> None:
     assert len(tokenize(query)) == 11
     long = query.replace("LIMIT 5", "FILTER(?x != <x>) " * 400 + "LIMIT 5")
     assert len(long) > text.CACHED_QUERY_CHARS and tokenize(long)[-2].text == "LIMIT"
+
+
+@pytest.mark.parametrize(("query", "tokens"), [
+    ("_:y :c:d\\? -1", [("bnode", "_:y"), ("pname", ":c:d\\?"), ("number", "-1")]),
+    ("?s :p+ ?o", [("var", "?s"), ("pname", ":p"), ("punct", "+"), ("var", "?o")]),
+    ("?o 1. ?p 1.5. 1.e3 .5", [("var", "?o"), ("number", "1"), ("punct", "."), ("var", "?p"), ("number", "1.5"),
+                              ("punct", "."), ("number", "1.e3"), ("number", ".5")]),
+    ('"x"@en-GB "1"^^xsd:int', [("string", '"x"'), ("lang", "@en-GB"), ("string", '"1"'), ("punct", "^^"),
+                                ("pname", "xsd:int")]),
+    ("orkgr:R1. ex:a%20b", [("pname", "orkgr:R1"), ("punct", "."), ("pname", "ex:a%20b")]),
+    ("?a-1 ?b-?c", [("var", "?a"), ("number", "-1"), ("var", "?b"), ("punct", "-"), ("var", "?c")]),
+])
+def test_tokens_are_the_grammars_terminals(query: str, tokens: list[tuple[str, str]]) -> None:
+    assert [(t.kind, t.text) for t in tokenize(query)] == tokens
+
+
+def test_a_typed_query_keeps_its_strings_and_iris_and_loses_stray_controls_between_tokens() -> None:
+    typed = '\u200bSELECT ?x\u00ad WHERE { ?x <http://a/\u200b> "a\u0007\ue000\u200b\tb" }\x00 '
+    assert typed_query(typed) == 'SELECT ?x WHERE { ?x <http://a/\u200b> "a\u0007\ue000\u200b\tb" }'
