@@ -23,6 +23,7 @@ from pipeline.records import Outcome
 from pipeline.sparql.gate import gate
 from pipeline.sparql.layout import layout
 from pipeline.sparql.text import PREFIXES
+from pipeline.standins.solutions import solutions
 
 EX = "http://example.org/"
 GRAPH = f"""@prefix : <{EX}> . @prefix xsd: <{PREFIXES['xsd']}> .
@@ -72,15 +73,6 @@ UPDATES = ["INSERT DATA { <http://a> <http://b> <http://c> }", "DELETE WHERE { ?
            "INSERT { ?s ?p ?o } WHERE { ?s ?p"]
 SERVICES = ["SELECT * { SERVICE <http://x/sparql> { ?s ?p ?o } }", "SELECT * { SERVICE SILENT ?e { ?s ?p ?o } }",
             "SELECT * { ?s ?p ?o SERVICE <http://x/> { ?o ?q ?r } }"]
-
-
-def solutions(store: ox.Store, query: str) -> object:
-    result = store.query(query, prefixes=PREFIXES)
-    if isinstance(result, ox.QueryBoolean):
-        return bool(result)
-    assert isinstance(result, ox.QuerySolutions)
-    names = [v.value for v in result.variables]
-    return Counter(tuple(str(s[n]) for n in names) for s in result)
 
 
 def conformance() -> Counter[str]:

@@ -7,6 +7,7 @@ import pytest
 
 from pipeline.sparql.gate import gate, with_row_cap
 from pipeline.sparql.text import PREFIXES
+from pipeline.standins.solutions import solutions
 
 EX = "http://example.org/"
 GRAPH = f"""@prefix : <{EX}> . @prefix rdfs: <{PREFIXES['rdfs']}> .
@@ -21,12 +22,7 @@ STORE.load(GRAPH.encode(), ox.RdfFormat.TURTLE)
 
 
 def rows(query: str) -> object:
-    result = STORE.query(query, prefixes=PREFIXES)
-    if isinstance(result, ox.QueryBoolean):
-        return bool(result)
-    assert isinstance(result, ox.QuerySolutions)
-    names = [v.value for v in result.variables]
-    return sorted(tuple(str(s[n]) for n in names) for s in result)
+    return solutions(STORE, query)
 
 
 VALID = [

@@ -3,8 +3,6 @@ subqueries, blank nodes, literals of every kind) give the same results on a gene
 the formatter as they do as written. Deterministic (derandomised, no example database) and bounded for CI."""
 from __future__ import annotations
 
-from collections import Counter
-
 import pyoxigraph as ox
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -14,6 +12,7 @@ from pipeline.sparql.gate import gate
 from pipeline.sparql.grammar import syntax_problem
 from pipeline.sparql.layout import layout
 from pipeline.sparql.text import PREFIXES, tokenize
+from pipeline.standins.solutions import solutions
 
 EX = "http://example.org/"
 HEAD = f"PREFIX : <{EX}>\n"
@@ -133,12 +132,7 @@ def results(graph: str, query: str) -> object:
         _STORES.clear()
         store = _STORES[graph] = ox.Store()
         store.load(f"@prefix : <{EX}> . @prefix xsd: <{PREFIXES['xsd']}> .\n{graph}".encode(), ox.RdfFormat.TURTLE)
-    result = store.query(query, prefixes=PREFIXES)
-    if isinstance(result, ox.QueryBoolean):
-        return bool(result)
-    assert isinstance(result, ox.QuerySolutions)
-    names = [v.value for v in result.variables]
-    return Counter(tuple(str(s[n]) for n in names) for s in result)
+    return solutions(store, query)
 
 
 @RUNS
