@@ -15,11 +15,16 @@ from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
 from pipeline.question import clean, tidy
-from pipeline.records import Answer, Outcome, Retrieved
+from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
 from pipeline.sparql.gate import gate
 
 T = TypeVar("T")
+Progress = Callable[[Step], None]
+
+
+def _quiet(step: Step) -> None:
+    """No one listening for progress."""
 
 
 @contextmanager
@@ -120,13 +125,14 @@ class Pipeline:
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
         return lookup(self.store, text, k, self.max_question_chars)
 
-    def ask(self, question: str, shots: int | None = None) -> Answer:
+    def ask(self, question: str, shots: int | None = None, progress: Progress | None = None) -> Answer:
+        """``progress`` hears each ``Step`` as it starts (the bot's status line); it must be quick and not raise."""
         started = time.monotonic()
-        answer = self._ask(question, shots, started)
+        answer = self._ask(question, shots, started, progress or _quiet)
         self._glance(answer, started)
         return answer
 
-    def _ask(self, question: str, shots: int | None, started: float) -> Answer:
+    def _ask(self, question: str, shots: int | None, started: float, progress: Progress) -> Answer:
         shots = shots or self.shots
         answer = Answer(question=clean(question, self.max_question_chars), kg=self.kg.name)
         if not answer.question:
@@ -138,8 +144,10 @@ class Pipeline:
         t = answer.timings_ms
         asked = tidy(answer.question)  # read once: every stage gets the question without the chatter around it
         try:
+            progress(Step.RETRIEVE)
             with _timed(t, "retrieve"):
                 answer.examples = self._within(started, "retrieval", lambda: self.store.search(asked, shots))
+            progress(Step.GENERATE)
             with _timed(t, "generate"):
                 answer.generation = self._within(started, "generation",
                                                  lambda: self.generator.generate(asked, answer.examples))
@@ -160,6 +168,7 @@ class Pipeline:
             return answer
         sparql = answer.generation.sparql
         if self.names is not None:
+            progress(Step.NAMES)
             with _timed(t, "names"):
                 checked = self.names(sparql)
             answer.resolutions = list(checked.resolutions)
@@ -169,6 +178,7 @@ class Pipeline:
                 answer.explanation = held_message(checked.held)
                 return answer
             sparql = checked.sparql
+        progress(Step.RUN)
         self._run(answer, sparql, started)
         return answer
 
