@@ -63,11 +63,15 @@ def _unsendable(query: str) -> str:
     """Why the text cannot go over the wire as UTF-8 (an unpaired surrogate), with its place; '' if it can."""
     for n, ch in enumerate(query):
         if "\ud800" <= ch <= "\udfff":
-            line = query.count("\n", 0, n) + 1
-            column = n - (query.rfind("\n", 0, n) + 1) + 1
+            line, column = _place(query, n)
             return (f"refused: the query holds an unpaired surrogate (U+{ord(ch):04X}, line {line}, column {column}), "
                     "which cannot be sent")
     return ""
+
+
+def _place(query: str, offset: int) -> tuple[int, int]:
+    """The 1-based line and column of ``offset``."""
+    return query.count("\n", 0, offset) + 1, offset - query.rfind("\n", 0, offset)
 
 
 def _unsafe(query: str, virtuoso: bool) -> list[str]:
@@ -111,8 +115,7 @@ def _undeclared(query: str, declared: dict[str, str]) -> SyntaxProblem | None:
         return None
     for m in matches(query):
         if m.lastgroup == "pname" and m.group().split(":", 1)[0] in missing:
-            line = query.count("\n", 0, m.start()) + 1
-            column = m.start() - (query.rfind("\n", 0, m.start()) + 1) + 1
+            line, column = _place(query, m.start())
             return SyntaxProblem(f"the prefix {m.group().split(':', 1)[0]}: is not declared", line, column)
     return None
 
