@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.sparql.grammar import syntax_problem
-from pipeline.sparql.text import _TOKEN, PREFIXES
+from pipeline.sparql.text import PREFIXES, matches
 
 PROJECTION_COMMAS = "projection commas"
 UNPARENTHESISED = "projection without parentheses"
@@ -51,16 +51,18 @@ class _Tok:
         return self.text.upper() if self.kind == "word" else ""
 
 
-def normalise(query: str) -> Dialect:
-    """The query as SPARQL 1.1: itself when it parses, else Virtuoso's relaxations undone when that makes it parse."""
-    if syntax_problem(query, PREFIXES) is None:
+def normalise(query: str, prefixes: dict[str, str] | None = None) -> Dialect:
+    """The query as SPARQL 1.1: itself when it parses, else Virtuoso's relaxations undone when that makes it parse
+    (``prefixes``: declared beforehand, the ORKG ones by default)."""
+    prefixes = PREFIXES if prefixes is None else prefixes
+    if syntax_problem(query, prefixes) is None:
         return Dialect(query)
-    toks = [_Tok(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(query)]
+    toks = [_Tok(m.lastgroup or "other", m.group()) for m in matches(query)]
     applied: list[str] = []
     for select in reversed([i for i, t in enumerate(toks) if t.up == "SELECT"]):  # inner ones first: indices hold
         applied += _standard_select(toks, select, _names(toks))
     fixed = "".join(t.before + t.text + t.after for t in toks)
-    if not applied or syntax_problem(fixed, PREFIXES) is not None:
+    if not applied or syntax_problem(fixed, prefixes) is not None:
         return Dialect(query)
     return Dialect(fixed, tuple(r for r in RELAXATIONS if r in applied))
 
