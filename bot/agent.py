@@ -7,9 +7,10 @@ import logging
 import threading
 from collections.abc import Callable
 from enum import Enum
-from typing import Any, Literal
+from typing import Literal
 
 from slack_bolt import SayStream, SetStatus
+from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot.blocks import Block, clip
@@ -104,8 +105,8 @@ class Status:
             self.show(STATUS[step])
 
 
-def status_for(bot_client: Any, channel: str, thread_ts: str, surfaces: Surfaces, team: str) -> Status:
-    return Status(SetStatus(client=bot_client, channel_id=channel, thread_ts=thread_ts), surfaces, team)
+def status_for(client: WebClient, channel: str, thread_ts: str, surfaces: Surfaces, team: str) -> Status:
+    return Status(SetStatus(client=client, channel_id=channel, thread_ts=thread_ts), surfaces, team)
 
 
 def stream(say_stream: SayStream, surfaces: Surfaces, team: str, lead: str, native: list[Block],

@@ -15,7 +15,7 @@ from bot.text import clean_question, split_teach
 from pipeline.errors import KgqaError
 from pipeline.question import tidy
 from pipeline.records import Example
-from pipeline.sparql.text import gate
+from pipeline.sparql.gate import gate
 from pipeline.store.chroma import team_id
 from pipeline.store.team import JOURNAL, record
 
@@ -32,7 +32,7 @@ def check_and_add(bot: Bot, question: str, sparql: str) -> tuple[str | None, str
     if not cleaned.text or cleaned.too_long:
         return None, "the question is empty or too long"
     asked = tidy(cleaned.text)  # the question, not "hey, quick one: ... thanks!" around it
-    check = gate(sparql, bot.pipeline.row_cap)  # the pipeline's own gate: refusals are errors, a failed parse a warning
+    check = gate(sparql, bot.pipeline.row_cap)  # the pipeline's own gate; a pair in Virtuoso's dialect is not taught
     if check.errors or check.warnings:
         return None, (check.errors or check.warnings)[0]
     answer = bot.pipeline.run_sparql(sparql)

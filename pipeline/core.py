@@ -17,7 +17,7 @@ from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
 from pipeline.question import clean, tidy
 from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
-from pipeline.sparql.text import gate, syntax_warnings
+from pipeline.sparql.gate import gate
 
 T = TypeVar("T")
 Progress = Callable[[Step], None]
@@ -204,11 +204,16 @@ class Pipeline:
         self._glance(answer, started)
         return answer
 
+    @property
+    def virtuoso(self) -> bool:
+        """Whether the graph takes ORKG's dialect as written (parts from elsewhere may not say: then it does not)."""
+        return bool(getattr(self.kg, "virtuoso", False))
+
     def _glance(self, answer: Answer, started: float) -> None:
         """The summary; for a ranking that found rows, first its leaderboard (one more read-only query). The
         scored rows are never touched, and a leaderboard the KG cannot give is left out: the answer stands alone."""
         comp = leaderboard.companion(answer.sparql) if answer.sparql and answer.rows and answer.rows.rows else None
-        check = gate(comp.query, self.row_cap, parse=False) if comp else None
+        check = gate(comp.query, self.row_cap, virtuoso=self.virtuoso) if comp else None
         if comp and check and check.ok:
             try:
                 with _timed(answer.timings_ms, "leaderboard"):
@@ -222,7 +227,7 @@ class Pipeline:
     def _run(self, answer: Answer, query: str, started: float) -> None:
         t = answer.timings_ms
         with _timed(t, "validate"):
-            check = gate(query, self.row_cap, parse=False)  # (the grammar is consulted only if the graph fails)
+            check = gate(query, self.row_cap, virtuoso=self.virtuoso)
         answer.sparql = check.fixed or query
         answer.reading = explain(query)
         if not check.ok:
@@ -237,9 +242,7 @@ class Pipeline:
             _failed(answer, exc, f"Here is the query I wrote, but {exc}, so there is no answer yet.")
             return
         except KgqaError as exc:
-            warnings = syntax_warnings(query)
-            malformed = f" Before it ran, the query already looked malformed ({warnings[0]})." if warnings else ""
-            _failed(answer, exc, f"The knowledge graph gave no answer: {exc}.{malformed}")
+            _failed(answer, exc, f"The knowledge graph gave no answer: {exc}.")
             return
         answer.outcome = Outcome.ANSWERED
         if answer.rows.boolean is None and not answer.rows.rows:

@@ -55,6 +55,11 @@ class KnowledgeGraph(Protocol):
     """Runs read-only SPARQL queries (SELECT/ASK); the query arrives already gated and prefixed."""
 
     name: str
+    # Speaks ORKG's Virtuoso dialect (or answers as ORKG did): such a query is sent as written, bif:contains too;
+    # anywhere else it is sent as the SPARQL 1.1 it means (pipeline.sparql.dialect). Read-only: a wrapper hands on
+    # what it wraps says.
+    @property
+    def virtuoso(self) -> bool: ...
 
     def select(self, query: str) -> Rows: ...
 

@@ -95,9 +95,12 @@ def test_a_generated_write_query_never_reaches_the_graph() -> None:
 
 
 def test_graph_errors_and_empty_results_are_explained() -> None:
-    failed = Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p }"), failing_kg("syntax error at line 1")).ask("q")
-    assert "syntax error at line 1" in failed.explanation and "looked malformed" in failed.explanation
-    assert failed.outcome is Outcome.FAILED
+    failed = Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p ?o }"), failing_kg("the engine broke")).ask("q")
+    assert "gave no answer: the engine broke" in failed.explanation and failed.outcome is Outcome.FAILED
+    kg = failing_kg("never asked")
+    malformed = Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p }"), kg).ask("q")
+    assert malformed.outcome is Outcome.REFUSED and kg.queries == []  # the grammar refuses it before the graph
+    assert "does not parse (line 1, column 25)" in malformed.explanation
     empty = Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p ?o }"), RecordingKG(Rows(["s"], []))).ask("q")
     assert empty.rows is not None and "nothing in the graph matches" in empty.explanation
     assert empty.outcome is Outcome.EMPTY

@@ -161,6 +161,7 @@ class _SnapshotProxy:
     """Filled in by ``run``: the endpoint stand-in answers as ORKG did (the SciQA snapshot)."""
 
     name = "snapshot"
+    virtuoso = True
     kg: Any = None
 
     def select(self, query: str) -> Any:

@@ -15,9 +15,9 @@ from pipeline.matching.wording import STOPWORDS
 from pipeline.names.index import KINDS, LabelIndex
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Match
+from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import replace_literals
-from pipeline.sparql.text import gate
 
 MAX_WORDS = 6  # longest name looked up
 _KIND_OF = {"class/Dataset": "dataset", "class/Model": "model", "class/Metric": "metric", "class/Problem": "problem",
@@ -83,7 +83,7 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
     query = ("SELECT DISTINCT ?key ?label ?kind WHERE { VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
              + match + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
              "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
-    check = gate(query, 2000, parse=False)  # (our own query: no grammar warnings wanted)
+    check = gate(query, 2000)
     try:
         rows = kg.select(check.fixed) if check.ok else None
     except KgqaError:

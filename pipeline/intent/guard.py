@@ -1,5 +1,11 @@
 """The intent guard: does a query do what the question asks? Every name the question gives is used by the query,
-and every operator the question calls for (how many, k-th, lowest, both, yes/no) is one the query has."""
+and every operator the question calls for (how many, k-th, lowest, both, yes/no) is one the query has.
+
+It judges what a query means, not how it looks: a name is used when a label test, a REGEX/CONTAINS filter or a
+number of the query holds it, or an ORKG resource or comparison property the query names may stand for it. A query
+built of vocabulary the guard cannot read (comparison properties ``orkgp:P…``, ``orkgr:R…`` resources) answers a
+kind of its own; where the guard cannot tell whether its operators fit, the query runs and the answer says what was
+checked (``Verdict.notes``), instead of being declined."""
 from __future__ import annotations
 
 import re
@@ -8,7 +14,14 @@ from dataclasses import dataclass
 
 from pipeline.intent.reading import Intent, ordinal
 from pipeline.sparql.shape import Shape, read, stem
-from pipeline.sparql.text import string_literals
+from pipeline.sparql.text import string_literals, tokenize
+
+# the vocabulary the guard reads: the classes and properties of the leaderboard questions (anything else is opaque)
+READABLE = frozenset({"orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_EVALUATION", "orkgp:HAS_METRIC",
+                      "orkgp:HAS_VALUE", "orkgp:HAS_MODEL", "orkgp:HAS_SOURCE_CODE", "orkgp:P30", "orkgp:P31",
+                      "orkgp:P32", "orkgc:Dataset", "orkgc:Model", "orkgc:Metric", "orkgc:Problem",
+                      "orkgc:ResearchField", "orkgc:Paper"})
+_YES_NO = frozenset({"yes", "no", "true", "false", "t", "f"})
 
 
 @dataclass(frozen=True)
@@ -16,6 +29,7 @@ class Verdict:
     """``ok`` when the query fits the question; else what it lacks, in words (names first, then operators)."""
 
     missing: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # what the guard could not tell and let run, in words, for the answer
 
     @property
     def ok(self) -> bool:
@@ -37,23 +51,61 @@ def core(name: str, generic: frozenset[str]) -> str:
     return " ".join(words)
 
 
+def opaque_terms(sparql: str) -> list[str]:
+    """The ORKG resources, properties and classes the query names that the guard cannot read, in order."""
+    out: dict[str, None] = {}
+    for tok in tokenize(sparql):
+        orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
+        if tok.kind == "pname" and orkg and tok.text not in READABLE:
+            out[tok.text] = None
+        elif tok.kind == "iri" and "orkg.org" in tok.text:
+            out[tok.text] = None
+    return list(out)
+
+
+def _held(key: str, literal: str) -> bool:
+    """Whether a literal holds a name (or most of it: 'Story Cloze Test' in 'Story Cloze Test benchmark'), two
+    swapped letters forgiven in a name of five or more ('QADL-5@CLEF' ~ "QALD-5@CLEF"; 'WMT2014' is not 'WMT2016')."""
+    if key in literal or (2 * len(literal) >= len(key) and literal in key):
+        return True
+    n = len(key)
+    return n >= 5 and any(_swapped(literal[i:i + n], key) for i in range(len(literal) - n + 1))
+
+
+def _swapped(a: str, b: str) -> bool:
+    diff = [i for i in range(len(a)) if a[i] != b[i]] if len(a) == len(b) else []
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
+
+
 def unused_names(names: Sequence[str], sparql: str, generic: frozenset[str] = frozenset()) -> list[str]:
-    """The names the query's string literals do not contain (nor are contained in)."""
+    """The names the query's string literals and numbers do not hold."""
     literals = [squeeze(lit) for lit in string_literals(sparql)]
+    literals += [squeeze(t.text) for t in tokenize(sparql) if t.kind == "number"]
     out = []
     for name in names:
         key = squeeze(core(name, generic))
-        # a literal inside the name counts when it is most of it ('Story Cloze Test' in 'Story Cloze Test benchmark')
-        if len(key) >= 2 and not any(key in lit or (2 * len(lit) >= len(key) and lit in key) for lit in literals):
+        if len(key) >= 2 and not any(_held(key, lit) for lit in literals):
             out.append(name)
     return out
 
 
-def missing_operators(intent: Intent, shape: Shape) -> list[str]:
-    """The asked-for operators the query's shape lacks, and the ones it has that nobody asked for."""
+def counted(sparql: str) -> bool:
+    """Whether the query counts anywhere (its answer, a subquery, an ordering, a HAVING) or sums a total."""
+    return any(t.kind == "word" and t.text.upper() in ("COUNT", "SUM") for t in tokenize(sparql))
+
+
+def answers_yes_or_no(sparql: str, shape: Shape) -> bool:
+    """An ASK, or a SELECT that binds its answer to yes/no words (``IF(?x = "T", "Yes", "No")``)."""
+    return shape.form == "ASK" or sum(lit.lower() in _YES_NO for lit in string_literals(sparql)) >= 2
+
+
+def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[str]:
+    """The asked-for operators the query (its shape, and its text when given) lacks, and the ones it has that nobody
+    asked for."""
     out: list[str] = []
     ops = intent.operators
-    if "count" in ops and not any(func == "COUNT" for func, _, _ in shape.aggregates):
+    if "count" in ops and not any(func in ("COUNT", "SUM") for func, _, _ in shape.aggregates) and \
+            not counted(sparql):
         out.append("a count (how many)")
     if "kth" in ops and intent.rank - 1 not in shape.offsets:
         out.append(f"the {ordinal(intent.rank)} place in a ranking")
@@ -64,7 +116,7 @@ def missing_operators(intent: Intent, shape: Shape) -> list[str]:
         out.append("the lowest value")
     if "both" in ops and len({f.literal for f in shape.filters}) < 2:
         out.append("things on both of two")
-    if "yesno" in ops and shape.form != "ASK" and "count" not in ops:
+    if "yesno" in ops and not answers_yes_or_no(sparql, shape) and "count" not in ops:
         out.append("a yes/no answer")
     if "yesno" not in ops and shape.form == "ASK":
         out.append("a question asked as yes/no, which this one is not")
@@ -74,10 +126,12 @@ def missing_operators(intent: Intent, shape: Shape) -> list[str]:
 def answered_kinds(shape: Shape) -> frozenset[str]:
     """The kinds of thing a SELECT answers, read from its projected variables' names and classes."""
     classes = shape.classes()
-    names = [stem(v).lower() + " " + classes.get(v, "").lower() for v in shape.projection]
+    # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
+    names = [(stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v)) for v in shape.projection]
     stems = {"paper": ("paper",), "model": ("model",), "dataset": ("dataset",), "metric": ("metric",),
              "problem": ("problem",), "field": ("field", "rf"), "code": ("code",)}
-    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n.split()[0] for k in keys))
+    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n[0] for k in keys)
+                     or any(k == w for w in n[1:] for k in keys))
 
 
 def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape) -> list[str]:
@@ -92,12 +146,29 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
 
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
-          generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset()) -> Verdict:
+          generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset(),
+          foreign: frozenset[str] = frozenset()) -> Verdict:
     """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
-    ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names)."""
+    ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names);
+    ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is)."""
     shape = read(sparql)
-    unused = [f"the name '{n}'" for n in unused_names(names, sparql, generic)]
-    return Verdict(tuple(unused + missing_operators(intent, shape) + other_answer(asked, mentioned, shape)))
+    opaque = [t for t in opaque_terms(sparql) if t not in foreign]
+    unused = unused_names(names, sparql, generic)
+    notes: list[str] = []
+    if unused and opaque:  # an IRI may name it: the guard cannot look inside an IRI
+        notes.append(f"took {_listed(unused)} for what {_listed(opaque[:3], quote=False)} name(s) (not checked)")
+        unused = []
+    operators = missing_operators(intent, shape, sparql)
+    kinds = other_answer(asked, mentioned, shape)
+    if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
+        notes.append(f"could not tell whether it gives {'; nor '.join(operators + kinds)}: it answers with "
+                     f"{_listed(opaque[:3], quote=False)}, which the guard does not read")
+        operators, kinds = [], []
+    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds), tuple(notes))
+
+
+def _listed(items: Sequence[str], quote: bool = True) -> str:
+    return ", ".join(f"'{i}'" if quote else i for i in items)
 
 
 KINDS = frozenset({"dataset", "model", "metric", "problem", "researchfield", "paper"})

@@ -4,10 +4,11 @@ closest question that can be answered."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 from pipeline.intent.compose import Composer, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
-from pipeline.intent.guard import check, slot_kinds, wrong_kinds
+from pipeline.intent.guard import check, opaque_terms, slot_kinds, squeeze, unused_names, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
@@ -17,7 +18,7 @@ from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Match, Retrieved, Review
 from pipeline.sparql.explain import explain
 from pipeline.sparql.shape import replace_literals
-from pipeline.sparql.text import string_literals
+from pipeline.sparql.text import canonical, string_literals
 from pipeline.store.knowledge import Knowledge
 
 
@@ -50,18 +51,24 @@ class IntentStep:
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])
         missing: tuple[str, ...] = ()
         taken: dict[str, str] = {}  # the fitting query's names and the kinds it takes them for
+        standing = generation
         if generation.sparql:
-            missing = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text)).missing
+            verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
+                            _copied_terms(generation.sparql, names, generic, examples))
+            missing = verdict.missing
+            if verdict.notes:  # what the guard could not tell goes with the answer
+                standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}"
+                                                                              for n in verdict.notes))
             if not missing:
                 taken = slot_kinds(generation.sparql)
                 exact = graph_kinds(sorted(taken), kg)
                 if exact is None:  # a graph that cannot say what its names are: the query stands
-                    return Review(generation)
+                    return Review(standing)
                 graph = with_normalised(exact, taken, index)  # 'squad 1.1' is the dataset SQuAD1.1
                 missing = tuple(wrong_kinds(taken, graph))
                 if not missing and all(lit in exact or _read_by_names_step(lit, kind, index)
                                        for lit, kind in taken.items()):
-                    return Review(generation)
+                    return Review(standing)
         # names typed loosely are composed with only to replace a query that does not fit (or none): a fitting query
         # stands, and the names step reads its names
         composed = self.composer.compose(text, intent, kg, generic, asked,
@@ -76,7 +83,7 @@ class IntentStep:
         if not generation.sparql:
             return Review(generation, "" if generation.off_topic else _closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
-            return Review(generation)
+            return Review(standing)
         return self._declined(generation, intent, missing, examples)
 
     def _declined(self, generation: Generation, intent: Intent, missing: Sequence[str],
@@ -93,6 +100,24 @@ class IntentStep:
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),)), offer)
+
+
+def _copied_terms(sparql: str, names: Sequence[str], generic: frozenset[str],
+                  examples: Sequence[Retrieved]) -> frozenset[str]:
+    """The opaque IRIs of a stored query that stand for the stored question's things, not this one's: a stored query
+    adapted with other names, or copied as it is for a question naming what its own does not. Such a query is judged
+    as strictly as one of the vocabulary the guard reads (it does what the stored question asked)."""
+    unused = [squeeze(n) for n in unused_names(names, sparql, generic)]
+    mine, ours = canonical(sparql), string_literals(sparql)
+    for r in examples:
+        theirs = string_literals(r.example.sparql)
+        adapted = len(theirs) == len(ours) and theirs != ours and \
+            canonical(replace_literals(r.example.sparql, dict(zip(theirs, ours)))) == mine
+        copied = unused and canonical(r.example.sparql) == mine and \
+            not all(n in squeeze(r.example.question) for n in unused)
+        if adapted or copied:
+            return frozenset(opaque_terms(sparql))
+    return frozenset()
 
 
 def _a_fragment(names: Sequence[GraphName], taken: Iterable[str]) -> bool:

@@ -112,6 +112,10 @@ class CachedKG:
     def remote(self) -> bool:
         return bool(getattr(self.inner, "remote", False))
 
+    @property
+    def virtuoso(self) -> bool:
+        return self.inner.virtuoso
+
 
 def renamed(rows: Rows, names: dict[str, str]) -> Rows:
     """``rows`` with its variables renamed by ``names`` (others kept)."""

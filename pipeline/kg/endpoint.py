@@ -61,6 +61,7 @@ class EndpointKG:
         return Rows(rows.vars, bindings, None, self.url, caveat)
 
     remote = True
+    virtuoso = True  # ORKG's engine; any other endpoint is asked what ORKG accepts, as before
 
     def ping(self, timeout: float | None = None) -> bool:
         """True when the endpoint answers a trivial query (within ``timeout`` s, default the query timeout)."""

@@ -6,6 +6,7 @@ from dataclasses import replace
 from pipeline.errors import EndpointUnreachable, KnowledgeGraphError, NotInSnapshot
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Rows
+from pipeline.sparql.dialect import normalise
 
 
 class UnreachableNotInSnapshot(EndpointUnreachable, NotInSnapshot):
@@ -25,7 +26,7 @@ class FallbackKG:
             return self.primary.select(query)
         except EndpointUnreachable as exc:
             try:
-                rows = self.fallback.select(query)
+                rows = self.fallback.select(query if self.fallback.virtuoso else normalise(query).query)
             except KnowledgeGraphError as inner:
                 kind = UnreachableNotInSnapshot if isinstance(inner, NotInSnapshot) else EndpointUnreachable
                 raise kind(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") from exc
@@ -38,3 +39,8 @@ class FallbackKG:
     @property
     def remote(self) -> bool:
         return bool(getattr(self.primary, "remote", False))
+
+    @property
+    def virtuoso(self) -> bool:
+        """The primary's dialect: the query is gated for it, and made SPARQL 1.1 for a fallback that is not."""
+        return self.primary.virtuoso

@@ -11,8 +11,10 @@ from pipeline.records import Rows
 class LazyKG:
     """``open_`` runs once, at the first ``select``; its errors surface there, as the KG's own would."""
 
-    def __init__(self, name: str, open_: Callable[[], KnowledgeGraph]) -> None:
+    def __init__(self, name: str, open_: Callable[[], KnowledgeGraph], virtuoso: bool = False) -> None:
+        """``virtuoso``: the dialect of the graph ``open_`` makes, known before it is made."""
         self.name = name
+        self.virtuoso = virtuoso
         self._open = open_
         self._kg: KnowledgeGraph | None = None
         self._lock = threading.Lock()

@@ -29,6 +29,8 @@ class LocalKG:
     """Runs SELECT/ASK queries on RDF loaded from a file or a folder of files (N-Triples, Turtle, RDF/XML, N-Quads,
     TriG, optionally gzip-compressed). The default graph is the union of all graphs, as on ORKG's Virtuoso."""
 
+    virtuoso = False
+
     def __init__(self, source: str | Path | None, *, store_path: str | Path | None = None,
                  row_cap: int = 1000) -> None:
         """``store_path`` keeps the store on disk; a store there that already holds data is used as it is."""

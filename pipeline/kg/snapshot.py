@@ -28,6 +28,7 @@ class SnapshotKG:
     """Answers exactly the queries SciQA recorded (up to blanks, keyword case, prefixes, variable names)."""
 
     name = "snapshot"
+    virtuoso = True  # ORKG's answers, recorded for queries in its dialect
 
     def __init__(self, records: Iterable[Record], saved: Path | None = None) -> None:
         """``saved``: a file keeping the recorded queries' canonical forms, so a new process need not derive them."""

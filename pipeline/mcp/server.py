@@ -93,8 +93,9 @@ def create_server(pipeline: Pipeline, settings: Settings, *, pool: WorkerPool | 
                                                      "you when used")],
                          ctx: Context) -> QueryRows:
         """Run a read-only SPARQL query on the knowledge graph and return its rows. Updates (INSERT, DELETE, LOAD,
-        CLEAR, DROP, ...), SERVICE, the engine's own procedures and anything but SELECT/ASK are refused with the
-        reason and never run; a LIMIT is added when missing."""
+        CLEAR, DROP, ...), SERVICE, the engine's own procedures, anything but SELECT/ASK and any query that breaks
+        the SPARQL 1.1 grammar (with its line and column) are refused with the reason and never run; string literals
+        go as typed; a LIMIT is added when missing."""
         return await call(ctx, lambda: tools.run_sparql(query))
 
     @server.tool(annotations=READ_ONLY.model_copy(update={"open_world_hint": False}))

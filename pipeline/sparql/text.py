@@ -1,13 +1,13 @@
-"""Pure functions on SPARQL text: tokenise, clean, declare prefixes, gate, canonicalise."""
+"""Pure functions on SPARQL text: tokenise, clean, declare prefixes, canonicalise (the gate: pipeline.sparql.gate)."""
 from __future__ import annotations
 
 import re
 import threading
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pipeline.records import Validation
 
 PREFIXES: dict[str, str] = {
     "orkgp": "http://orkg.org/orkg/predicate/",
@@ -27,19 +27,26 @@ MAX_QUERY_CHARS = 20_000  # SciQA's longest query is under 2,000; parsing a 100 
 # runs any SQL the endpoint's user may run, inside a query that is a SELECT by every other measure.
 ENGINE_NAMESPACES = ("bif:", "sql:")
 
+# The SPARQL 1.1 terminals (grammar section 19.8), so that a token here is a token to any SPARQL parser: a blank
+# node label, a prefixed name with its escapes (`:c:d\?`), a signed number (`-1`) and a language tag are one token.
+_PN_CHAR = r"[\w\-\u00B7-\uFFFF]"  # PN_CHARS (letters, digits, '_', '-', U+00B7 and above)
+_PLX = r"%[0-9A-Fa-f]{2}|\\[_~.\-!$&'()*+,;=/?#@%]"
+_LOCAL = rf"(?:{_PN_CHAR}|:|{_PLX})"
 _TOKEN = re.compile(
-    r"""
+    rf"""
     (?P<ws>\s+)
-  | (?P<comment>\#[^\n]*)
+  | (?P<comment>\#[^\n\r]*)
   | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"|'''(?:[^'\\]|\\.|'(?!''))*'''
-               |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<iri><[^<>"{}|^`\\\s]*>)
-  | (?P<var>[?$][A-Za-z0-9_\u00B7-\uFFFF]+)
-  | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF][\w\-.]*)?:(?:[\w\-:%\u00B7-\uFFFF]|\.(?=[\w\-:%]))*)
+               |"(?:[^"\\\n\r]|\\.)*"|'(?:[^'\\\n\r]|\\.)*')
+  | (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*>)
+  | (?P<bnode>_:[\w\u00B7-\uFFFF](?:(?:{_PN_CHAR}|\.(?=[.\w\-\u00B7-\uFFFF]*{_PN_CHAR}))*)?)
+  | (?P<var>[?$][\w\u00B7-\uFFFF]+)
+  | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF](?:{_PN_CHAR}|\.(?=[.\w\-\u00B7-\uFFFF]*{_PN_CHAR}))*)?:
+               (?:(?!-){_LOCAL}(?:{_LOCAL}|\.(?=(?:\.|{_LOCAL})*{_LOCAL}))*)?)
   | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
-  | (?P<number>\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+(?:[eE][+-]?\d+)?)
+  | (?P<number>[+-]?(?:\d+\.\d*[eE][+-]?\d+|\d*\.\d+(?:[eE][+-]?\d+)?|\d+(?:[eE][+-]?\d+)?))
   | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<punct>\^\^|&&|\|\||!=|<=|>=|[{}()\[\];,.*=<>!+\-/|^])
+  | (?P<punct>\^\^|&&|\|\||!=|<=|>=|[{{}}()\[\];,.*=<>!+\-/|^?])
   | (?P<other>.)
     """,
     re.VERBOSE | re.DOTALL,
@@ -67,9 +74,20 @@ def _tokens(query: str) -> tuple[Token, ...]:
 
 
 def typed_query(text: str) -> str:
-    """A query as a person typed it: control, format and unpaired-surrogate characters dropped (newlines and tabs
-    kept), outer blanks trimmed."""
-    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C").strip()
+    """A query as a person typed it, outer blanks trimmed: control, format and private-use characters dropped
+    between its tokens (zero-width spaces and the like that chat clients add), never inside a string literal or an
+    IRI, which are left exactly as typed (newlines and tabs kept everywhere)."""
+    return "".join(m.group() if m.lastgroup in ("string", "iri") else _printable_code(m.group())
+                   for m in _TOKEN.finditer(text)).strip()
+
+
+def _printable_code(text: str) -> str:
+    return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
+
+
+def matches(query: str) -> Iterator[re.Match[str]]:
+    """Every token with its place, blanks and comments included (``m.lastgroup`` is its kind)."""
+    return _TOKEN.finditer(query)
 
 
 def squash(text: str) -> str:
@@ -183,28 +201,6 @@ def engine_procedures(query: str) -> list[str]:
     return sorted(found)
 
 
-def has_top_level_limit(query: str) -> bool:
-    depth = 0
-    for tok in tokenize(query):
-        if tok.text == "{":
-            depth += 1
-        elif tok.text == "}":
-            depth -= 1
-        elif depth == 0 and tok.kind == "word" and tok.text.upper() == "LIMIT":
-            return True
-    return False
-
-
-def query_form(query: str) -> str:
-    """SELECT, ASK, CONSTRUCT, DESCRIBE, or the first keyword of whatever this is."""
-    for tok in tokenize(query):
-        if tok.kind == "word" and tok.text.upper() not in ("PREFIX", "BASE"):
-            return tok.text.upper()
-        if tok.kind not in ("pname", "iri", "word"):
-            return ""
-    return ""
-
-
 def syntax_errors(query: str) -> list[str]:
     """Parse with the SPARQL 1.1 query grammar; a list of one message on failure, empty when it parses (Oxigraph's
     quick yes first, as ``parses``; the verdicts equal the grammar's alone, tests/sparql/test_text.py)."""
@@ -281,47 +277,6 @@ def _syntax_errors(query: str, strict: bool = False) -> tuple[str, ...]:
 def _short(exc: Exception) -> str:
     text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
     return text[:300]
-
-
-def gate(query: str, row_cap: int | None = None, parse: bool = True) -> Validation:
-    """The read-only gate every query passes: declares prefixes, refuses updates/SERVICE/non-reads, adds a LIMIT.
-
-    Safety rests on the lexer (keywords outside strings, IRIs and comments), so it holds for malformed queries too.
-    ``parse``: also check the query against the strict SPARQL 1.1 grammar, as warnings (it never refuses a query);
-    the pipeline skips it and parses only when the graph gives no answer (``syntax_errors``)."""
-    checked = _checked(query, row_cap)
-    if not parse or checked.errors:
-        return checked
-    return Validation(checked.original, checked.fixed, (), syntax_warnings(query))
-
-
-def syntax_warnings(query: str) -> tuple[str, ...]:
-    """What the strict SPARQL 1.1 grammar says of a query as the gate sends it (before the added LIMIT)."""
-    return _syntax_errors(add_prefixes(squash(query)))
-
-
-@lru_cache(maxsize=4096)
-def _checked(original: str, row_cap: int | None) -> Validation:
-    """The lexer's verdict on one query (cached by its text: the same query is often asked again)."""
-    query = add_prefixes(squash(original)) if original.strip() else ""
-    errors: list[str] = []
-    if not query:
-        return Validation(original, "", ("the query is empty",))
-    bad = forbidden_words(query)
-    if bad:
-        errors.append("refused: only read-only queries may run, and this one uses " + ", ".join(bad))
-    procedures = engine_procedures(query)
-    if procedures:
-        errors.append("refused: calls to the engine's own procedures are not allowed ("
-                      + ", ".join(procedures[:3]) + ")")
-    form = query_form(query)
-    if not bad and form not in ("SELECT", "ASK"):
-        errors.append(f"refused: only SELECT and ASK queries may run, not {form or 'this'}")
-    # A query the strict SPARQL 1.1 grammar rejects may still be valid on Virtuoso (ORKG's engine accepts e.g.
-    # `SELECT ?a, ?b` and aggregates without AS); it runs, and the endpoint has the last word on its syntax.
-    if not errors and row_cap and form == "SELECT" and not has_top_level_limit(query):
-        query = f"{query} LIMIT {row_cap}"
-    return Validation(original, query, tuple(errors))
 
 
 def canonical(query: str) -> str:

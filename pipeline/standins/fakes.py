@@ -32,7 +32,9 @@ class HashEncoder:
 class RecordingKG:
     """Answers every query with fixed rows (or an error) and remembers what it was asked."""
 
-    def __init__(self, rows: Rows | None = None, error: Exception | None = None, name: str = "recording") -> None:
+    def __init__(self, rows: Rows | None = None, error: Exception | None = None, name: str = "recording",
+                 virtuoso: bool = False) -> None:
+        self.virtuoso = virtuoso
         self.rows = rows or Rows(["x"], [{"x": {"type": "literal", "value": "42"}}], source=name)
         self.error = error
         self.name = name
@@ -58,6 +60,7 @@ class RecordingProxy:
     def __init__(self, inner: KnowledgeGraph) -> None:
         self.inner = inner
         self.name = inner.name
+        self.virtuoso = getattr(inner, "virtuoso", False)
         self.queries: list[str] = []
         self._lock = threading.Lock()
 

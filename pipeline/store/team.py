@@ -21,7 +21,7 @@ from typing import TextIO
 from pipeline.question import clean
 from pipeline.parts import ExampleStore
 from pipeline.records import Example
-from pipeline.sparql.text import gate
+from pipeline.sparql.gate import gate
 from pipeline.store.chroma import BATCH, team_id
 
 JOURNAL = "team-pairs.jsonl"  # under KGQA_HOME

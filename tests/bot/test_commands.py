@@ -65,12 +65,36 @@ def test_sparql_without_a_query_shows_usage_in_the_ack(bot: Harness) -> None:
 
 
 def test_sparql_that_the_kg_rejects_is_explained(start_bot: Callable[..., Harness]) -> None:
-    kg = RecordingKG(error=KnowledgeGraphError("Virtuoso 37000 Error SP030: SPARQL compiler, line 1: syntax error"))
+    kg = RecordingKG(error=KnowledgeGraphError("Virtuoso 37000 Error SR171: Transaction timed out"))
     bot = start_bot(kg=kg)
-    bot.command("/sparql", "SELECT ?x WHERE { ?x ")
+    bot.command("/sparql", "SELECT ?x WHERE { ?x ?p ?o }")
+    [reply] = bot.replies("cmd")
+    assert reply.params["response_type"] == "ephemeral" and "SR171" in shown(reply)
+
+
+def test_sparql_that_does_not_parse_is_refused_with_its_place_before_the_kg(start_bot: Callable[..., Harness],
+                                                                            kg: RecordingKG) -> None:
+    bot = start_bot(kg=kg)
+    bot.command("/sparql", "SELECT ?x WHERE {\n  ?x ?p ?o BIND(1 AS ?o)\n}")
     [reply] = bot.replies("cmd")
     assert reply.params["response_type"] == "ephemeral"
-    assert "SP030" in shown(reply) and "looked malformed" in shown(reply)
+    assert "does not parse (line 3, column 2)" in shown(reply) and "already in scope" in shown(reply)
+    assert kg.queries == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("typed", "sent"), [
+    ("SELECT ?x WHERE { ?x rdfs:label \"a\u200bb\ue000\" }", "\"a\u200bb\ue000\""),  # kept inside a string
+    ("SELECT ?x WHERE {\u200b ?x ?p <http://example.org/a> }", "{ ?x ?p <http://example.org/a> }"),  # dropped outside
+    ("SELECT ?s WHERE { ?s ?p _:y . ?s ?q -1 . ?s orkgr:c:d\\? ?o }", "_:y . ?s ?q -1 . ?s orkgr:c:d\\? ?o"),
+    ("SELECT ?s WHERE { ?s ?p ?o } VALUES ?o { 1 2 }", "} LIMIT 1000 VALUES ?o { 1 2 }"),
+])
+def test_sparql_typed_in_slack_is_sent_as_typed(start_bot: Callable[..., Harness], kg: RecordingKG, typed: str,
+                                                sent: str) -> None:
+    bot = start_bot(kg=kg)
+    bot.command("/sparql", typed.replace("<", "&lt;").replace(">", "&gt;"))
+    bot.replies("cmd")
+    [query] = kg.queries  # type: ignore[attr-defined]
+    assert sent in query
 
 
 def test_kgqa_help_explains_the_bot_and_its_setup(bot: Harness) -> None:
@@ -112,7 +136,7 @@ def test_kgqa_teach_refuses_non_maintainers_and_bad_queries(start_bot: Callable[
     bot.command("/kgqa", f"teach {PAIR[0]} ||| DROP ALL", user=MAINTAINER, reply="write")
     assert "Not added: refused" in shown(bot.replies("write")[0])
     bot.command("/kgqa", f"teach {PAIR[0]} ||| SELECT ?x WHERE {{ ?x", user=MAINTAINER, reply="parse")
-    assert "Not added: syntax error" in shown(bot.replies("parse")[0])
+    assert "Not added: refused: the query does not parse (line 1" in shown(bot.replies("parse")[0])
     bot.command("/kgqa", f"teach {PAIR[0]} without a query", user=MAINTAINER, reply="usage")
     assert "Usage: `/kgqa teach" in shown(bot.replies("usage")[0])
     assert bot.pipeline.store.examples("team") == [] and kg.queries == []  # type: ignore[attr-defined]

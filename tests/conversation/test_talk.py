@@ -10,8 +10,9 @@ from pipeline.core import Pipeline
 from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.records import Generation, Retrieved
-from pipeline.sparql.text import forbidden_words, gate
 from pipeline.glance.textview import answer as as_text
+from pipeline.sparql.gate import gate
+from pipeline.sparql.text import forbidden_words
 from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 

@@ -68,3 +68,58 @@ def test_an_answer_of_a_kind_the_question_mentions_even_misspelt_passes() -> Non
     question = "Which papers describe the BiDAF model?"
     assert check(read_intent(question), ["BiDAF"], CODE, frozenset({"paper"}),
                  mentioned=mentioned_kinds(question)).missing == ("papers as its answer",)
+
+
+COMPARISON = """SELECT ?number_of_questions WHERE { orkgr:R154290 orkgp:P31 ?contrib.
+  ?contrib orkgp:P41923 ?number_of_questions. }"""
+
+
+def test_a_name_held_by_a_regex_a_number_or_with_two_letters_swapped_is_used() -> None:
+    regex = 'SELECT ?p WHERE { ?paper rdfs:label ?t. FILTER(REGEX(STR(?t), "LIMSI participation at QALD-5@CLEF")) }'
+    assert check(read_intent("Which problem does paper QADL-5@CLEF address?"), ["QADL-5@CLEF"], regex).ok
+    year = "SELECT ?paper WHERE { ?paper orkgp:P29 ?year. FILTER(xsd:int(?year) = 2050) }"
+    assert check(read_intent("Which papers consider the 2050 time frame?"), ["2050"], year).ok
+    other = BEST.replace('"SQuAD1.1"', '"WMT2016 English-German"')
+    assert _check("Which model is best on WMT2014 English-German by EM?", ["EM", "WMT2014 English-German"], other) == \
+        ("the name 'WMT2014 English-German'",)
+
+
+def test_a_name_an_orkg_resource_may_stand_for_runs_and_says_it_was_not_checked() -> None:
+    verdict = check(read_intent("What is the amount of questions for LC-QuAD 2.0 dataset?"), ["LC-QuAD 2.0"],
+                    COMPARISON, frozenset({"dataset"}))
+    assert verdict.ok
+    assert verdict.notes[0].startswith("took 'LC-QuAD 2.0' for what orkgr:R154290, orkgp:P41923")
+    copied = check(read_intent("What is the amount of questions for QALD-9?"), ["QALD-9"], COMPARISON,
+                   foreign=frozenset({"orkgr:R154290", "orkgp:P41923"}))
+    assert copied.missing == ("the name 'QALD-9'",)
+
+
+def test_an_answer_by_a_comparison_property_is_a_kind_the_guard_cannot_tell_apart() -> None:
+    query = """SELECT DISTINCT ?location WHERE { ?_ orkgp:compareContribution [ orkgp:P32 [ rdfs:label ?label ];
+      orkgp:P5049 ?location ] FILTER(REGEX(STR(?label), "geopoli?tics")) }"""
+    verdict = check(read_intent("Which countries are considered in the papers about geopolitics?"), ["geopolitics"],
+                    query, frozenset({"paper"}), mentioned=frozenset({"paper"}))
+    assert verdict.ok and "papers as its answer" in verdict.notes[0]
+    assert "orkgp:compareContribution" in verdict.notes[0]
+    # the same answer over the vocabulary the guard reads is still refused
+    assert check(read_intent("Which papers report on SQuAD1.1?"), ["SQuAD1.1"], LIST, frozenset({"paper"}),
+                 mentioned=frozenset({"paper"})).missing == ("papers as its answer",)
+
+
+def test_a_count_anywhere_a_total_and_a_bound_yes_or_no_are_what_was_asked() -> None:
+    ranked = """SELECT ?author WHERE { ?paper a orkgc:Paper; orkgp:P27 ?author; rdfs:label ?t.
+      FILTER(REGEX(?t, "music")) } ORDER BY DESC(COUNT(?author)) LIMIT 1"""
+    assert "a count (how many)" not in _check("Who wrote the largest number of papers about music?", ["music"],
+                                               ranked)
+    total = "SELECT (SUM(?n) AS ?total) WHERE { ?paper a orkgc:Paper; orkgp:HAS_VALUE ?n. }"
+    assert _check("What is the total number of species in the papers?", [], total) == ()
+    uses = """SELECT ?uses WHERE { ?paper a orkgc:Paper; rdfs:label ?t. FILTER(REGEX(?t, "ZoomRDF"))
+      ?paper orkgp:HAS_VALUE ?f. BIND(IF(?f = "T", "Yes", "No") AS ?uses) }"""
+    assert _check('Does "ZoomRDF" use filters?', ["ZoomRDF"], uses) == ()
+    assert _check("Is BERT evaluated on SQuAD1.1?", ["SQuAD1.1"], LIST) == ("a yes/no answer",)
+
+
+def test_an_answer_labelling_a_typed_thing_is_of_its_class() -> None:
+    titles = """SELECT DISTINCT ?title WHERE { ?paper a orkgc:Paper; orkgp:HAS_DATASET ?d; rdfs:label ?title.
+      ?d rdfs:label ?l. FILTER(str(?l) = "DBLP") }"""
+    assert check(read_intent("Which papers use the DBLP dataset?"), ["DBLP"], titles, frozenset({"paper"})).ok

@@ -163,3 +163,26 @@ def test_a_fitting_query_about_a_name_the_graph_lacks_is_not_replaced_by_one_abo
     code = Generation("adapter", CODE_OF.format(name="Long Short Transformer"))
     step = IntentStep(labels=lambda: LabelIndex([("Transformer", "model"), ("DrQA", "model")]))
     assert step.review(question, code, [], kg(tmp_path)).generation is code
+
+
+HANDCRAFTED = """SELECT DISTINCT ?title WHERE { ?paper a orkgc:Paper;
+  orkgp:P31 [ orkgp:P2005 [ rdfs:label "DBLP"^^xsd:string ] ]; rdfs:label ?title. } ORDER BY ?title"""
+
+
+def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_adapted_for_another_ask(
+        tmp_path: Path) -> None:
+    from pipeline.intent.step import IntentStep
+    from pipeline.kg.local import LocalKG
+    from pipeline.records import Example, Generation, Retrieved
+
+    kg = LocalKG(write_ntriples(tmp_path / "fixture.nt"))
+    step = IntentStep()
+    asked = 'How many papers use the dataset "Tiny Objects 20"?'
+    written = HANDCRAFTED.replace("DBLP", "Tiny Objects 20")
+    ran = step.review(asked, Generation("replay", written), [], kg).generation
+    assert ran.sparql == written  # written for this question: it runs, and says what the guard could not tell
+    assert any(n.startswith("intent guard: could not tell whether it gives a count (how many)") for n in ran.notes)
+    stored = Retrieved(Example("S1", 'Which papers use the dataset "DBLP"?', HANDCRAFTED), 0.9)
+    adapted = step.review(asked, Generation("adapter", written), [stored], kg).generation
+    # adapted from a stored query that answers another ask: judged strictly, and replaced by a composed count
+    assert adapted.sparql is not None and "COUNT" in adapted.sparql and adapted.generator == "intent"

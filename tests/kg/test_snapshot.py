@@ -9,7 +9,8 @@ import pytest
 from pipeline.errors import NotInSnapshot
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
-from pipeline.sparql.text import canonical, gate, squash
+from pipeline.sparql.gate import gate
+from pipeline.sparql.text import canonical, squash
 
 
 @pytest.fixture(scope="module")

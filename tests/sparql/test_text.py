@@ -1,4 +1,4 @@
-"""The pure SPARQL functions: cleaning, extraction, prefixes, the read-only gate, canonical form."""
+"""The pure SPARQL functions: tokens, cleaning, extraction, prefixes, canonical form (the gate: test_gate.py)."""
 from __future__ import annotations
 
 import json
@@ -9,8 +9,7 @@ import pytest
 
 from pipeline.sparql import text
 from pipeline.sparql.text import (
-    add_prefixes, canonical, extract_query, forbidden_words, gate, squash, string_literals, syntax_errors,
-    syntax_warnings, tokenize,
+    add_prefixes, canonical, extract_query, squash, string_literals, syntax_errors, tokenize, typed_query,
 )
 
 GOLD = """SELECT DISTINCT ?paper ?paper_lbl
@@ -59,55 +58,6 @@ def test_add_prefixes_declares_used_prefixes_once() -> None:
     once = add_prefixes(squash(GOLD))
     assert once.count("PREFIX orkgc:") == 1 and once.count("PREFIX rdfs:") == 1 and "PREFIX owl:" not in once
     assert add_prefixes(once) == once
-
-
-@pytest.mark.parametrize("query", [
-    "INSERT DATA { <http://a> <http://b> <http://c> }",
-    "DELETE WHERE { ?s ?p ?o }",
-    "delete { ?s ?p ?o } where { ?s ?p ?o }",
-    "DROP ALL", "CLEAR GRAPH <http://g>", "LOAD <http://example.org/x.ttl>",
-    "CREATE GRAPH <http://g>", "ADD <http://a> TO <http://b>", "MOVE DEFAULT TO <http://g>",
-    "COPY <http://a> TO <http://b>",
-    "WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
-    "SELECT * WHERE { SERVICE <http://example.org/sparql> { ?s ?p ?o } }",
-    "SELECT * WHERE { ?s ?p ?o } ; # hidden\nDeLeTe WHERE { ?s ?p ?o }",
-    "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }",
-])
-def test_gate_refuses_everything_but_reads(query: str) -> None:
-    check = gate(query, 100)
-    assert not check.ok and check.errors[0].startswith("refused:")
-    assert gate(query, 100, parse=False) == check  # the pipeline's unparsed gate refuses exactly the same
-
-
-def test_gate_is_not_fooled_by_keywords_inside_strings_or_comments() -> None:
-    query = 'SELECT ?x WHERE { ?x rdfs:label "DELETE me" } # DROP ALL'
-    assert forbidden_words(query) == []
-    assert gate(query, 10).ok
-
-
-def test_gate_adds_a_limit_and_prefixes_only_when_missing() -> None:
-    check = gate(GOLD, 1000)
-    assert check.ok and check.fixed.endswith("LIMIT 1000") and check.fixed.count("PREFIX orkgc:") == 1
-    limited = gate("SELECT ?x WHERE { ?x ?p ?o } LIMIT 5", 1000)
-    assert limited.fixed.endswith("LIMIT 5") and "1000" not in limited.fixed
-    sub = gate("SELECT ?x WHERE { { SELECT ?x WHERE { ?x ?p ?o } LIMIT 1 } }", 50)
-    assert sub.fixed.endswith("LIMIT 50")
-
-
-def test_gate_warns_of_syntax_errors_and_refuses_empty_queries() -> None:
-    broken = gate("SELECT ?x WHERE { ?x ?p ", 10)
-    assert broken.ok and broken.warnings[0].startswith("syntax error")  # the endpoint has the last word
-    assert gate("   ", 10).errors == ("the query is empty",)
-    assert syntax_errors(add_prefixes(squash(GOLD))) == []
-
-
-def test_the_unparsed_gate_differs_only_in_the_grammar_warnings() -> None:
-    broken = "SELECT ?x WHERE { ?x ?p "
-    fast = gate(broken, 10, parse=False)
-    assert fast.ok and fast.warnings == () and fast.fixed == gate(broken, 10).fixed
-    assert syntax_warnings(broken) == gate(broken, 10).warnings  # what the pipeline asks when the graph fails
-    assert gate(broken, 10, parse=False) is fast  # cached by text: a query asked again is not lexed again
-    assert gate(broken, 20, parse=False).fixed.endswith("LIMIT 20")  # (the cap is part of the key)
 
 
 def test_virtuoso_dialect_parses() -> None:
@@ -176,3 +126,22 @@ def test_a_query_is_split_once_and_its_tokens_are_the_callers_own() -> None:
     assert len(tokenize(query)) == 11
     long = query.replace("LIMIT 5", "FILTER(?x != <x>) " * 400 + "LIMIT 5")
     assert len(long) > text.CACHED_QUERY_CHARS and tokenize(long)[-2].text == "LIMIT"
+
+
+@pytest.mark.parametrize(("query", "tokens"), [
+    ("_:y :c:d\\? -1", [("bnode", "_:y"), ("pname", ":c:d\\?"), ("number", "-1")]),
+    ("?s :p+ ?o", [("var", "?s"), ("pname", ":p"), ("punct", "+"), ("var", "?o")]),
+    ("?o 1. ?p 1.5. 1.e3 .5", [("var", "?o"), ("number", "1"), ("punct", "."), ("var", "?p"), ("number", "1.5"),
+                              ("punct", "."), ("number", "1.e3"), ("number", ".5")]),
+    ('"x"@en-GB "1"^^xsd:int', [("string", '"x"'), ("lang", "@en-GB"), ("string", '"1"'), ("punct", "^^"),
+                                ("pname", "xsd:int")]),
+    ("orkgr:R1. ex:a%20b", [("pname", "orkgr:R1"), ("punct", "."), ("pname", "ex:a%20b")]),
+    ("?a-1 ?b-?c", [("var", "?a"), ("number", "-1"), ("var", "?b"), ("punct", "-"), ("var", "?c")]),
+])
+def test_tokens_are_the_grammars_terminals(query: str, tokens: list[tuple[str, str]]) -> None:
+    assert [(t.kind, t.text) for t in tokenize(query)] == tokens
+
+
+def test_a_typed_query_keeps_its_strings_and_iris_and_loses_stray_controls_between_tokens() -> None:
+    typed = '\u200bSELECT ?x\u00ad WHERE { ?x <http://a/\u200b> "a\u0007\ue000\u200b\tb" }\x00 '
+    assert typed_query(typed) == 'SELECT ?x WHERE { ?x <http://a/\u200b> "a\u0007\ue000\u200b\tb" }'

@@ -14,7 +14,8 @@ from pipeline.settings import Settings
 def add_commands(kg: Any) -> None:
     """Add the graph's commands to the `kgqa kg` sub-parsers."""
     cov = kg.add_parser("coverage", help="run every SciQA gold query on the graph rebuilt from SciQA (--kg sciqa) "
-                                         "and count the gold answers it reproduces, per template")
+                                         "and count the gold answers it reproduces, per template, split and "
+                                         "handcrafted shape, and why the others are not")
     cov.add_argument("--json", action="store_true")
     cov.set_defaults(func=cmd_coverage)
     export = kg.add_parser("export", help="write a graph out as N-Triples: `kgqa kg export sciqa FILE.nt`")
@@ -41,7 +42,8 @@ def cmd_coverage(args: argparse.Namespace, settings: Settings) -> int:
     conflicts = (folder / CONFLICTS).read_text(encoding="utf-8").splitlines()
     if args.json:
         print(json.dumps({"exact": dict(cov.exact), "total": dict(cov.total), "templated_share": cov.share(),
-                          "unsupported_handcrafted": [f.id for f in cov.unsupported], "conflicts": conflicts},
+                          "unsupported_handcrafted": [f.id for f in cov.unsupported], "conflicts": conflicts,
+                          "why": cov.why, "by_split": cov.by_split, "by_shape": cov.by_shape},
                          indent=2, sort_keys=True))
     else:
         print("\n".join(cov.lines()))

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
-from typing import Any
 
 from pipeline.kg.sciqa_graph.facts import Fact
 from pipeline.kg.sciqa_graph.values import below, invented
 from pipeline.kg.sciqa_graph.witness import ORKGP, Witness
+from pipeline.records import Term
 
 Node = tuple[str, str]  # (IRI, label)
 
@@ -51,7 +51,7 @@ def gather(facts: list[Fact], witness: Witness) -> dict[str, DatasetFacts]:
     return out
 
 
-def _nodes(rows: list[dict[str, Any]], var: str) -> list[Node]:
+def _nodes(rows: list[dict[str, Term]], var: str) -> list[Node]:
     seen: dict[Node, None] = {}
     for row in rows:
         if var in row:
@@ -59,7 +59,7 @@ def _nodes(rows: list[dict[str, Any]], var: str) -> list[Node]:
     return list(seen)
 
 
-def _scores(rows: list[dict[str, Any]]) -> dict[Node | None, str]:
+def _scores(rows: list[dict[str, Term]]) -> dict[Node | None, str]:
     return {((r["metric"]["value"], r.get("metric_lbl", {}).get("value", "")) if "metric" in r else None):
             r["score"]["value"] for r in rows if "score" in r}
 

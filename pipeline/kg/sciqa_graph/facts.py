@@ -26,6 +26,7 @@ class Fact:
     labels: dict[str, str]
     rows: list[dict[str, Term]]
     boolean: bool | None = None
+    split: str = ""
 
     @property
     def handcrafted(self) -> bool:
@@ -55,7 +56,7 @@ def read_facts(root: Path) -> list[Fact]:
             answer = answers.get(qid, {})
             facts.append(Fact(qid, q.get("template_id") or "HQ", sparql, label_tests(sparql),
                               list(answer.get("results", {}).get("bindings", [])),
-                              bool(answer["boolean"]) if "boolean" in answer else None))
+                              bool(answer["boolean"]) if "boolean" in answer else None, split))
     return facts
 
 

@@ -62,5 +62,9 @@ class Witness:
         self.conflicts.append(text)
 
     def quads(self) -> list[ox.Quad]:
-        return [ox.Quad(ox.NamedNode(s), ox.NamedNode(p), ox.Literal(o) if lit else ox.NamedNode(o))
-                for s, p, o, lit in sorted(self.triples)]
+        return [quad(t) for t in sorted(self.triples)]
+
+
+def quad(triple: tuple[str, str, str, bool]) -> ox.Quad:
+    s, p, o, lit = triple
+    return ox.Quad(ox.NamedNode(s), ox.NamedNode(p), ox.Literal(o) if lit else ox.NamedNode(o))
