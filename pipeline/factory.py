@@ -20,6 +20,7 @@ from pipeline.store.chroma import ChromaStore, fingerprint
 if TYPE_CHECKING:
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
+    from pipeline.names.vocabulary import GraphVocabulary
     from pipeline.matching.forms import Labels
     from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import FormAwareStore, Knowledge
@@ -86,10 +87,12 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 
 
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
-                    min_similarity: float | None = None) -> Generator:
+                    min_similarity: float | None = None,
+                    graph_names: Callable[[], frozenset[str] | None] | None = None) -> Generator:
     """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
     helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the retriever's
-    calibrated threshold) replaces the setting's default. A language model (``llm`` in its registration, and
+    calibrated threshold) replaces the setting's default; ``graph_names`` (the KG's predicates and classes) is what an
+    LLM's query is checked against. A language model (``llm`` in its registration, and
     ``repair:GENERATOR``) is wrapped in the repair step, then backed by the adapter (``KGQA_LLM_FALLBACK``)."""
     spec = resolve_generator_name(settings, name)
     kind, argument = generator_kind(spec)
@@ -101,7 +104,8 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
 
     timeout = float(getattr(part, "timeout", settings.tgi_timeout))
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
-                                  retry_timeouts=2 * timeout < question_deadline(settings, spec), name=spec)
+                                  retry_timeouts=2 * timeout < question_deadline(settings, spec), name=spec,
+                                  graph_names=graph_names)
     return _with_fallback(settings, repaired, knowledge, threshold)
 
 
@@ -313,7 +317,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     graph = build_kg(settings, kg)
     knowledge = found.knowledge if found else None
     _one_blas_thread()
-    return Pipeline(searched, build_generator(settings, generator, knowledge, threshold),
+    names = graph_vocabulary(settings, graph).available
+    return Pipeline(searched, build_generator(settings, generator, knowledge, threshold, names),
                     graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
                     deadline=question_deadline(settings, generator), names=build_names(settings, graph),
                     intent=IntentStep(knowledge, labels=label_source(settings, graph).available),
@@ -340,6 +345,19 @@ def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:
     if key not in _LABEL_SOURCES:
         _LABEL_SOURCES[key] = LabelSource(kg, settings.home / "labels", page=min(1000, settings.row_cap))
     return _LABEL_SOURCES[key]
+
+
+_VOCABULARIES: dict[tuple[str, Path], GraphVocabulary] = {}
+
+
+def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
+    """The KG's predicates and classes, one reader per graph and home (cached under $KGQA_HOME/labels)."""
+    from pipeline.names.vocabulary import GraphVocabulary
+
+    key = (kg.name, settings.home)
+    if key not in _VOCABULARIES:
+        _VOCABULARIES[key] = GraphVocabulary(kg, settings.home / "labels", page=min(1000, settings.row_cap))
+    return _VOCABULARIES[key]
 
 
 def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:

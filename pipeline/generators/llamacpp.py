@@ -53,6 +53,11 @@ class LocalServer:
         self._broken: tuple[tuple[int, float], str] | None = None  # (file size, mtime) that failed to load, why
         self.starts = 0
 
+    @property
+    def pid(self) -> int | None:
+        """The server process's id while one was started (for an operator, or a test, to signal it)."""
+        return self._proc.pid if self._proc is not None else None
+
     def running(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 

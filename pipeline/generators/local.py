@@ -45,6 +45,10 @@ class LocalGenerator(OpenAIGenerator):
                                     "it starts again for the next question")
         return described(exc, url)
 
+    @property
+    def slots(self) -> int:
+        return self.server.config.slots
+
     def ping(self, timeout: float = 2.0) -> bool:
         """Ready when its server runs, or when its model file checks out (the server starts at the next question)."""
         if self.server.running():

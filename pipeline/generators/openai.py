@@ -105,6 +105,17 @@ class OpenAIGenerator:
         except (urllib.error.URLError, OSError, HTTPException, ValueError):
             return False
 
+    @property
+    def slots(self) -> int | None:
+        """How many answers the server writes at once, where it says (llama.cpp's ``/props``), else None."""
+        request = urllib.request.Request(self.url.removesuffix("/v1") + "/props", headers=self._headers())
+        try:
+            with urllib.request.urlopen(request, timeout=2.0) as response:
+                slots = json.load(response).get("total_slots")
+        except (urllib.error.URLError, OSError, HTTPException, ValueError, AttributeError):
+            return None
+        return slots if isinstance(slots, int) else None
+
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         prompt = few_shot(question, examples)
         return interpret(self.complete(prompt), self.name, prompt)

@@ -56,6 +56,7 @@ class TGIServer(LoopbackServer):
         self.model_id = model_id
         self.hang_seconds = hang_seconds  # how long "hang" holds a request before answering normally
         self.trickle_seconds = 0.5  # the gap between two events of a "trickle" stream
+        self.slots: int | None = None  # set: ``GET /props`` answers ``total_slots`` as llama.cpp's server does
         self.disconnects = 0  # streams the client left before their end
         self.events_sent = 0  # SSE events written, over every stream
         self.requests: list[tuple[str, Any]] = []
@@ -134,6 +135,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, b"", "application/json")
         elif self.path == "/info":
             self._json(200, wire.info(tgi.model_id))
+        elif self.path == "/props" and tgi.slots is not None:
+            self._json(200, {"total_slots": tgi.slots, "model_path": tgi.model_id})
         else:
             self._json(404, {"error": f"no route {self.path}", "error_type": "not_found"})
 
