@@ -5,7 +5,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from pipeline.store.connection import ChromaConnection
 from pipeline.core import Pipeline
@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from pipeline.matching.forms import Labels
     from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import FormAwareStore, Knowledge
+
+T = TypeVar("T")
 
 
 @lru_cache(maxsize=4)
@@ -334,30 +336,32 @@ def _one_blas_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
-_LABEL_SOURCES: dict[tuple[str, Path], LabelSource] = {}
+_PER_GRAPH: dict[tuple[type, str, Path], object] = {}  # one reader of each kind per graph and home
+
+
+def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T]) -> T:
+    """The ``kind`` reader (labels, vocabulary) of a KG, made once per graph and home in this process, cached on
+    disk under $KGQA_HOME/labels."""
+    key = (kind, kg.name, settings.home)
+    if key not in _PER_GRAPH:
+        _PER_GRAPH[key] = kind(kg, settings.home / "labels", page=min(1000, settings.row_cap))
+    found = _PER_GRAPH[key]
+    assert isinstance(found, kind)
+    return found
 
 
 def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:
-    """The label index of a KG, one per graph and home in this process (cached on disk under $KGQA_HOME/labels)."""
+    """The label index of a KG (pipeline.names.sources)."""
     from pipeline.names.sources import LabelSource
 
-    key = (kg.name, settings.home)
-    if key not in _LABEL_SOURCES:
-        _LABEL_SOURCES[key] = LabelSource(kg, settings.home / "labels", page=min(1000, settings.row_cap))
-    return _LABEL_SOURCES[key]
-
-
-_VOCABULARIES: dict[tuple[str, Path], GraphVocabulary] = {}
+    return _per_graph(settings, kg, LabelSource)
 
 
 def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
-    """The KG's predicates and classes, one reader per graph and home (cached under $KGQA_HOME/labels)."""
+    """The KG's predicates and classes (pipeline.names.vocabulary)."""
     from pipeline.names.vocabulary import GraphVocabulary
 
-    key = (kg.name, settings.home)
-    if key not in _VOCABULARIES:
-        _VOCABULARIES[key] = GraphVocabulary(kg, settings.home / "labels", page=min(1000, settings.row_cap))
-    return _VOCABULARIES[key]
+    return _per_graph(settings, kg, GraphVocabulary)
 
 
 def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:
