@@ -18,8 +18,9 @@ from bot.health import Health
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KgqaError
-from pipeline.factory import build_link, build_pipeline
+from pipeline.factory import build_pipeline
 from pipeline.settings import Settings
+from pipeline.shared.link import build_link
 
 log = logging.getLogger("kgqa.bot")
 

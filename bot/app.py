@@ -7,7 +7,7 @@ import re
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from slack_bolt import Ack, App, Respond
+from slack_bolt import Ack, App, Assistant, Respond, SetSuggestedPrompts, SetTitle
 from slack_sdk import WebClient
 from slack_sdk.http_retry import RetryHandler, RetryState
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
@@ -16,6 +16,7 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 
 from bot import ask, commands, teach
+from bot.assistant import Prompts, offer_prompts
 from bot.guard import Limits, WorkerPool
 from bot.home import home_view
 from bot.proposals import Proposals
@@ -29,11 +30,14 @@ RATE_LIMIT_RETRIES = 3  # each waits the Retry-After Slack sends
 SERVER_ERROR_RETRIES = 2
 # Calls that change nothing when repeated: a 5xx on them is retried. A message post is not among them (Slack may have
 # posted before failing); when a post fails, the answer goes out in the next call instead (see bot.ask).
-IDEMPOTENT = frozenset({"chat.update", "views.publish", "auth.test", "users.info", "conversations.replies"})
+IDEMPOTENT = frozenset({"chat.update", "views.publish", "auth.test", "users.info", "conversations.replies",
+                        "assistant.threads.setStatus", "assistant.threads.setTitle",
+                        "assistant.threads.setSuggestedPrompts"})
 # What manifest.yml must grant, no more (tests/bot/test_app.py holds the two together).
-EVENTS = ("app_mention", "message.im", "app_home_opened")
+EVENTS = ("app_mention", "message.im", "app_home_opened", "assistant_thread_started",
+          "assistant_thread_context_changed")
 COMMANDS = ("/sparql", "/kgqa")
-SCOPES = ("app_mentions:read", "im:history", "chat:write", "files:write", "commands")
+SCOPES = ("app_mentions:read", "im:history", "chat:write", "files:write", "commands", "assistant:write")
 
 
 class IdempotentServerErrorRetryHandler(RetryHandler):
@@ -69,7 +73,19 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
               token_verification_enabled=True, ignoring_self_events_enabled=True,
               # listeners only check, post a placeholder and queue; answering happens in bot.pool
               listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="kgqa-listener"))
-    app.middleware(ask.dedup(bot))
+    app.middleware(ask.dedup(bot))  # first: a retried event never reaches the assistant listeners either
+    prompts = Prompts()
+    assistant = Assistant()
+
+    @assistant.thread_started
+    def on_thread_started(set_suggested_prompts: SetSuggestedPrompts) -> None:
+        offer_prompts(bot, prompts, set_suggested_prompts)
+
+    @assistant.user_message
+    def on_thread_message(event: dict[str, Any], body: dict[str, Any], set_title: SetTitle) -> None:
+        ask.on_question(bot, event, body, set_title=set_title)
+
+    app.assistant(assistant)
 
     @app.event("app_mention")
     def on_mention(event: dict[str, Any], body: dict[str, Any]) -> None:
@@ -80,9 +96,11 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
         ask.on_question(bot, event, body)
 
     @app.event("app_home_opened")
-    def on_home(event: dict[str, Any]) -> None:
+    def on_home(event: dict[str, Any], set_suggested_prompts: SetSuggestedPrompts | None) -> None:
         if event.get("tab", "home") == "home":
             client.views_publish(user_id=event["user"], view=home_view(pipeline, settings.maintainer_ids))
+        elif event.get("tab") == "messages" and settings.slack_surface == "agent":
+            offer_prompts(bot, prompts, set_suggested_prompts)
 
     @app.command("/sparql")
     def on_sparql(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
@@ -92,7 +110,7 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
     def on_kgqa(ack: Ack, command: dict[str, Any], respond: Respond) -> None:
         commands.on_kgqa(bot, ack, command, respond)
 
-    @app.action(re.compile(r"^kgqa_(up|down)$"))
+    @app.action(re.compile(r"^kgqa_(up|down|feedback)$"))
     def on_feedback(ack: Ack, body: dict[str, Any], action: dict[str, Any], respond: Respond) -> None:
         teach.on_feedback(bot, ack, body, action, respond)
 

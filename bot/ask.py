@@ -6,12 +6,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import Ack, BoltResponse
+from slack_bolt import Ack, BoltResponse, SayStream, SetTitle
 from slack_sdk.errors import SlackApiError
 
+from bot.agent import READING, WAITING, Status, status_for, stream
+from bot.assistant import title_thread
 from bot.home import EXAMPLES
 from bot.proposals import feedback_value
-from bot.render import notice, picked_question, render_answer
+from bot.render import Message, notice, picked_question, render_answer
 from bot.state import Bot
 from bot.text import clean_question
 from pipeline.records import Answer
@@ -54,8 +56,9 @@ def dedup(bot: Bot) -> Callable[..., BoltResponse | None]:
     return middleware
 
 
-def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
-    """Runs after the ack: check the question and the user's pace, show work at once, queue the answering."""
+def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any], set_title: SetTitle | None = None) -> None:
+    """Runs after the ack: check the question and the user's pace, show work at once, queue the answering;
+    ``set_title`` (assistant threads) names the thread after its first question."""
     if not is_question(event):
         return
     received = time.monotonic()
@@ -76,6 +79,7 @@ def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any]) -> None:
         bot.log("question", outcome="too_long", **ids)
         return
     enqueue(bot, cleaned.text, channel, thread_ts, ids, received)
+    title_thread(bot, set_title, channel, thread_ts, cleaned.text)
 
 
 def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str, Any], received: float) -> None:
@@ -96,15 +100,24 @@ def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str
     ahead, token = admitted
     status = WORKING if ahead == 0 else \
         f":hourglass: Busy — your question is queued behind {ahead} other{'s' * (ahead > 1)}; I will answer here."
+    team = str(ids.get("team") or "")
+    line: Status | None = None
+    if bot.settings.slack_surface == "agent" and bot.surfaces.agent(team):
+        line = status_for(bot.client, channel, thread_ts, bot.surfaces, team)
+    placeholder: str | None = None
 
     def job() -> None:
         if token and bot.queue is not None:
             bot.queue.leave(token)  # started: its waiting place is free for the deployment
-        answer_job(bot, question, channel, thread_ts, placeholder, ahead, received, ids)
+        answer_job(bot, question, channel, thread_ts, placeholder, ahead, received, ids, line)
 
     try:
-        # Without a placeholder (Slack failed the post) the answer is posted afresh when it is ready.
-        placeholder = bot.try_post(channel, notice(status), thread_ts)
+        waiting = READING if ahead == 0 else f"{WAITING}: {ahead} question{'s' * (ahead > 1)} ahead…"
+        if line is not None and not line.show(waiting):
+            line = None  # this workspace refuses status lines (recorded): the placeholder instead
+        if line is None:
+            # Without a placeholder (Slack failed the post) the answer is posted afresh when it is ready.
+            placeholder = bot.try_post(channel, notice(status), thread_ts)
         bot.pool.run(job)
     except BaseException:
         bot.pool.release()
@@ -160,8 +173,9 @@ def on_offer(bot: Bot, ack: Callable[[], None], body: dict[str, Any], action: di
 
 
 def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str | None, ahead: int,
-               received: float, ids: dict[str, Any]) -> None:
-    """In a worker: ask the pipeline, render, put the answer where the placeholder was; one log line."""
+               received: float, ids: dict[str, Any], line: Status | None = None) -> None:
+    """In a worker: ask the pipeline (its steps on the status ``line``, if any), render, stream the answer or put it
+    where the placeholder was; one log line."""
     started = time.monotonic()
     if ahead and placeholder:
         try:
@@ -169,11 +183,14 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
         except SlackApiError as exc:  # only a status; the answer still goes out below
             log.warning("could not mark event %s as in progress (%s)", ids.get("event_id"), exc.response.get("error"))
     answer: Answer | None = None
+    native: Message | None = None
     try:
-        answer = bot.ask(channel, thread_ts, question)
+        answer = bot.ask(channel, thread_ts, question, progress=line.step if line else None)
         sparql = (answer.generation.sparql if answer.generation else None) or answer.sparql or ""
-        message = render_answer(answer, elapsed_ms=(time.monotonic() - received) * 1000,
-                                feedback=feedback_value(answer.question, sparql, bot.recent))
+        elapsed, value = (time.monotonic() - received) * 1000, feedback_value(answer.question, sparql, bot.recent)
+        message = render_answer(answer, elapsed_ms=elapsed, feedback=value)
+        if line is not None:
+            native = render_answer(answer, elapsed_ms=elapsed, feedback=value, native=True)
         kind = answer.outcome.value
     except Exception as exc:  # the pipeline reports failures as data; this is a bug, and the user still hears of it
         log.exception("answering failed for event %s", ids.get("event_id"))
@@ -181,7 +198,10 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
                          f"find it in the logs under `{ids.get('event_id')}`.")
         kind = "crash"
     try:
-        bot.deliver(channel, placeholder, thread_ts, message)
+        if line is None:
+            bot.deliver(channel, placeholder, thread_ts, message)
+        else:
+            streamed(bot, channel, thread_ts, ids, bool(native and answer and answer.summary), message, native)
     except Exception as exc:  # Slack refused every way of answering; the log keeps what the user could not see
         log.error("could not deliver the answer to event %s (%s: %s)", ids.get("event_id"), type(exc).__name__,
                   _slack_error(exc))
@@ -191,6 +211,26 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
             error=answer.error[:200] if answer else "", files=len(message.files),
             queued_ms=round((started - received) * 1000, 1), total_ms=round((time.monotonic() - received) * 1000, 1),
             timings_ms={k: round(v, 1) for k, v in answer.timings_ms.items()} if answer else {}, **ids)
+
+
+def streamed(bot: Bot, channel: str, thread_ts: str, ids: dict[str, Any], lead: bool, message: Message,
+             native: Message | None) -> None:
+    """The answer as a stream: its first block (the summary, when ``lead``) streamed as text, the rest when it stops;
+    the classic ``message`` in the stream's place (or posted, if none started) where Slack refuses."""
+    team, user = str(ids.get("team") or ""), str(ids.get("user") or "")
+    say = SayStream(client=bot.client, channel=channel, recipient_team_id=team or None,
+                    recipient_user_id=user or None, thread_ts=thread_ts)
+    final = native or message
+    text = bot.scrubber.text(final.text)
+    rest = [bot.scrubber.data(b) for b in (final.blocks[1:] if lead else final.blocks)]
+    classic = [bot.scrubber.data(b) for b in (message.blocks[1:] if lead else message.blocks)]
+    ts, used = stream(say, bot.surfaces, team, text, rest, classic)
+    if used == "failed":
+        bot.deliver(channel, ts, thread_ts, message)
+        return
+    failed = bot.upload(channel, thread_ts, (native if used == "native" and native else message).files)
+    if failed:
+        bot.post(channel, notice(f"The full result could not be attached ({failed})."), thread_ts)
 
 
 def _slack_error(exc: Exception) -> str:

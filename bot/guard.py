@@ -1,12 +1,12 @@
 """What keeps the bot answering under load: event dedup, and the load limits it shares with the MCP server (a
-per-user rate limit and a bounded worker pool, in ``pipeline.limits``)."""
+per-user rate limit and a bounded worker pool, in ``pipeline.shared.limits``)."""
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from pipeline.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.settings import Settings
 
 __all__ = ["Limits", "RateLimiter", "Seen", "WorkerPool"]

@@ -9,6 +9,7 @@ from bot.blocks import (
     pack,
     section,
 )
+from bot.native import feedback_block, table_blocks
 from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, leaderboard_csv, summary_block
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.terms import label_columns
@@ -70,6 +71,15 @@ def table(rows: Rows) -> tuple[list[Block], Attachment | None]:
         title += f" — showing the first {shown}; the full result is in the attached `{RESULT_FILE}`"
         attachment = Attachment(RESULT_FILE, csv_text(rows), f"Full result ({n} rows)")
     return [section(title)] + [section(c) for c in chunks], attachment
+
+
+def native_table(rows: Rows) -> tuple[list[Block], Attachment | None]:
+    """The result as Slack's native table (a yes/no as a line), the whole result attached when it does not fit."""
+    if rows.boolean is not None:
+        return table(rows)
+    blocks, cut = table_blocks(rows, RESULT_FILE)
+    n = len(rows.rows)
+    return blocks, Attachment(RESULT_FILE, csv_text(rows), f"Full result ({n} rows)") if cut else None
 
 
 def _provenance(answer: Answer, elapsed_ms: float | None) -> Block:
@@ -136,8 +146,10 @@ def answered(answer: Answer) -> bool:
     return answer.outcome is Outcome.ANSWERED
 
 
-def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: str | None = None) -> Message:
-    """The reply to a question or a /sparql query; ``feedback`` is the 👍 button's value (None: no buttons)."""
+def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: str | None = None,
+                  native: bool = False) -> Message:
+    """The reply to a question or a /sparql query; ``feedback`` is the 👍 button's value (None: no buttons);
+    ``native``: the result as a ``table`` block and Slack's feedback buttons (the AI-app surface)."""
     blocks: list[Block] = [summary_block(answer.summary)] if answer.summary else []
     files: list[Attachment] = []
     said = ([f"I read this as: _{escape(clip(answer.read_as, 500))}_"] if answer.read_as else []) + \
@@ -146,7 +158,7 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
         blocks.append(context(said))
     if answered(answer):
         assert answer.rows is not None
-        shown, attachment = table(answer.rows)
+        shown, attachment = native_table(answer.rows) if native else table(answer.rows)
         blocks += shown
         files += [attachment] if attachment else []
         board = answer.leaderboard
@@ -179,7 +191,7 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
     blocks.append(_provenance(answer, elapsed_ms))
     if feedback is not None and answered(answer):  # a decline has nothing to rate
         buttons = [button("👍 Right", UP, feedback), button("👎 Wrong", DOWN, "down")]
-        blocks.append(actions("kgqa_feedback", buttons))
+        blocks.append(feedback_block(feedback) if native else actions("kgqa_feedback", buttons))
     assert len(blocks) <= MAX_BLOCKS
     return Message(_fallback_text(answer), blocks, tuple(files))
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,6 +10,7 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot import logs
+from bot.agent import Surfaces
 from bot.dedup_store import SharedSeen
 from bot.guard import Limits, RateLimiter, Seen, WorkerPool
 from bot.logs import Scrubber
@@ -21,10 +23,9 @@ from bot.shared.proposals import RedisProposals, RedisRecent
 from pipeline.conversation.memory import ThreadMemory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
-from pipeline.factory import build_link
-from pipeline.records import Answer
+from pipeline.records import Answer, Step
 from pipeline.settings import Settings
-from pipeline.shared.link import RedisLink
+from pipeline.shared.link import RedisLink, build_link
 
 log = logging.getLogger("kgqa.bot")
 
@@ -46,6 +47,7 @@ class Bot:
     recent: Recent | RedisRecent = field(default_factory=Recent)
     scrubber: Scrubber = field(init=False)
     conversation: Conversation = field(init=False)
+    surfaces: Surfaces = field(init=False)  # what each workspace refused of the AI-app surface
 
     def __post_init__(self) -> None:
         # Redis (KGQA_REDIS_URL): shared by replicas on any host; KGQA_DEDUP_PATH: by replicas on one host and kept
@@ -69,6 +71,7 @@ class Bot:
             self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
             self.limiter = RateLimiter(limit, window)
         self.scrubber = Scrubber(self.settings.secrets())
+        self.surfaces = Surfaces(self.log)
         names = getattr(self.pipeline, "names", None)
         self.conversation = Conversation(self.pipeline, self._memory(), getattr(names, "index", None))
 
@@ -83,9 +86,10 @@ class Bot:
             return RedisThreadMemory(self.link, fallback=LocalThreadMemory())
         return SqliteThreadMemory(self.settings.dedup_path or self.settings.home / "bot" / "threads.sqlite3")
 
-    def ask(self, channel: str, thread_ts: str, question: str) -> Answer:
+    def ask(self, channel: str, thread_ts: str, question: str,
+            progress: Callable[[Step], None] | None = None) -> Answer:
         """Answer in the thread's conversation (a follow-up is read with the thread's earlier turns)."""
-        return self.conversation.ask(f"{channel}:{thread_ts}", question)
+        return self.conversation.ask(f"{channel}:{thread_ts}", question, progress=progress)
 
     def log(self, kind: str, **fields: Any) -> None:
         """One structured line, scrubbed here too (not only by the handler filter ``python -m bot`` installs)."""

@@ -7,6 +7,7 @@ from typing import Any
 from slack_bolt import Ack, Respond
 
 from bot.blocks import actions, button, code, escape, section
+from bot.native import DOWN_VALUE, FEEDBACK
 from bot.proposals import Proposal, read_feedback
 from bot.render import Message, notice
 from bot.state import Bot
@@ -63,7 +64,10 @@ def on_feedback(bot: Bot, ack: Ack, body: dict[str, Any], action: dict[str, Any]
     """👍 proposes the answer's pair to the maintainers; 👎 is noted. Neither changes the store."""
     ack()
     user = body.get("user", {}).get("id", "")
-    if action.get("action_id") != "kgqa_up":
+    # a plain 👍 button (kgqa_up), or Slack's feedback buttons: one action_id, the clicked button's value
+    up = action.get("action_id") == "kgqa_up" or (action.get("action_id") == FEEDBACK
+                                                 and action.get("value") != DOWN_VALUE)
+    if not up:
         bot.log("feedback", vote="down", user=user, channel=body.get("channel", {}).get("id"))
         respond(text="Thanks — noted that this answer was wrong. Rephrasing the question often helps; "
                      "`/kgqa lookup` shows the questions I know.", response_type="ephemeral", replace_original=False)

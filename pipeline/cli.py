@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline import textview
+from pipeline.glance import textview
 from pipeline.store.connection import ChromaConnection
 from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.core import lookup

@@ -17,13 +17,18 @@ from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
 from pipeline.question import clean, tidy
-from pipeline.records import Answer, Outcome, Retrieved
+from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
 from pipeline.sparql.text import gate, string_literals, syntax_warnings
 
 T = TypeVar("T")
 SECOND_ANSWERED = "the first query found nothing; the model's second query answered"
 EMPTY_TWICE = "the first query found nothing; the model's second query found nothing either"
+Progress = Callable[[Step], None]
+
+
+def _quiet(step: Step) -> None:
+    """No one listening for progress."""
 
 
 @contextmanager
@@ -135,13 +140,14 @@ class Pipeline:
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
         return lookup(self.store, text, k, self.max_question_chars)
 
-    def ask(self, question: str, shots: int | None = None) -> Answer:
+    def ask(self, question: str, shots: int | None = None, progress: Progress | None = None) -> Answer:
+        """``progress`` hears each ``Step`` as it starts (the bot's status line); it must be quick and not raise."""
         started = time.monotonic()
-        answer = self._ask(question, shots, started)
+        answer = self._ask(question, shots, started, progress or _quiet)
         self._glance(answer, started)
         return answer
 
-    def _ask(self, question: str, shots: int | None, started: float) -> Answer:
+    def _ask(self, question: str, shots: int | None, started: float, progress: Progress) -> Answer:
         shots = shots or self.shots
         answer = Answer(question=clean(question, self.max_question_chars), kg=self.kg.name)
         if not answer.question:
@@ -153,8 +159,10 @@ class Pipeline:
         t = answer.timings_ms
         asked = tidy(answer.question)  # read once: every stage gets the question without the chatter around it
         try:
+            progress(Step.RETRIEVE)
             with _timed(t, "retrieve"):
                 answer.examples = self._within(started, "retrieval", lambda: self.store.search(asked, shots))
+            progress(Step.GENERATE)
             watch = Stage()
             with _timed(t, "generate"):
                 try:
@@ -180,6 +188,7 @@ class Pipeline:
             return answer
         sparql = answer.generation.sparql
         if self.names is not None:
+            progress(Step.NAMES)
             with _timed(t, "names"):
                 checked = self.names(sparql)
             answer.resolutions = list(checked.resolutions)
@@ -189,6 +198,7 @@ class Pipeline:
                 answer.explanation = held_message(checked.held)
                 return answer
             sparql = checked.sparql
+        progress(Step.RUN)
         self._run(answer, sparql, started)
         if answer.outcome is Outcome.EMPTY:
             with _timed(t, "retry"):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -12,8 +11,8 @@ from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph
 from pipeline.records import Example
-from pipeline.registry import GeneratorKind, KGKind, Wiring, generator_kind, kg_kind, register_generator, register_kg
-from pipeline.sciqa import SciQA
+from pipeline.registry import Wiring, generator_kind, kg_kind
+from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
 
@@ -22,19 +21,9 @@ if TYPE_CHECKING:
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
     from pipeline.matching.forms import Labels
-    from pipeline.shared.link import RedisLink
     from pipeline.store.retrieval import FormAwareStore, Knowledge
 
 T = TypeVar("T")
-
-
-@lru_cache(maxsize=4)
-def _sciqa(root: Path | None, cache: Path) -> SciQA:
-    return SciQA.open(root, cache)
-
-
-def sciqa(settings: Settings) -> SciQA:
-    return _sciqa(settings.sciqa_dir, settings.sciqa_cache)
 
 
 def build_encoder(settings: Settings) -> Encoder:
@@ -68,7 +57,7 @@ def form_aware(settings: Settings, base: ChromaStore) -> FormAwareStore:
 
 def index_examples(settings: Settings) -> list[Example]:
     splits = [s.strip() for s in settings.index_splits.split(",") if s.strip()]
-    data = sciqa(settings)
+    data = sciqa_for(settings)
     return [Example(r.id, r.question, r.sparql, r.template_id, "sciqa") for s in splits for r in data.split(s)]
 
 
@@ -125,39 +114,6 @@ def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels
     return lambda: get().labels
 
 
-def _tgi(w: Wiring) -> Generator:
-    if not w.settings.tgi_url:
-        raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
-    from pipeline.generators.tgi import TGIGenerator
-
-    return TGIGenerator(w.settings.tgi_url, w.settings.tgi_timeout, w.settings.max_new_tokens)
-
-
-def _openai(w: Wiring) -> Generator:
-    s = w.settings
-    url = s.openai_url or (s.tgi_url.rstrip("/") + "/v1" if s.tgi_url else "")
-    if not url:
-        raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
-    from pipeline.generators.openai import OpenAIGenerator
-
-    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, s.tgi_timeout, s.max_new_tokens)
-
-
-def _local_llm(w: Wiring) -> Generator:
-    s = w.settings
-    if not s.local_model:
-        raise ConfigError("the local generator needs KGQA_LOCAL_MODEL: a .gguf file, or a model name "
-                          "`python scripts/models.py --list` shows")
-    from pipeline.generators.llamacpp import ServerConfig
-    from pipeline.generators.local import LocalGenerator, shared_server
-    from pipeline.generators.weights import model_path
-
-    config = ServerConfig(str(model_path(s.local_model, s.models_dir)), s.local_threads, s.local_context,
-                          s.local_slots)
-    return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
-                          s.max_new_tokens)
-
-
 def question_deadline(settings: Settings, generator: str | None = None) -> float:
     """KGQA_DEADLINE; for a model run on this machine at least one whole generation (KGQA_LOCAL_TIMEOUT) and 30 s
     for the rest of the question, so that a CPU model is not cut off by a deadline sized for a GPU server."""
@@ -167,38 +123,6 @@ def question_deadline(settings: Settings, generator: str | None = None) -> float
     if kind.local and settings.deadline:
         return max(settings.deadline, settings.local_timeout + 30.0)
     return settings.deadline
-
-
-def _adapter(w: Wiring) -> Generator:
-    from pipeline.generators.adapter import AdapterGenerator
-
-    return AdapterGenerator(w.threshold, w.knowledge)
-
-
-def _replay(w: Wiring) -> Generator:
-    from pipeline.generators.replay import ReplayGenerator
-
-    data = sciqa(w.settings)
-    texts = {r.id: r.question for r in data.all()}
-    for phase in ("dev", "final"):
-        texts.update(dict(data.challenge(phase)))
-    return ReplayGenerator(Path(w.argument), texts)
-
-
-def _repair(w: Wiring) -> Generator:
-    """Another generator as it is; its registration (``llm``) puts the repair step around it."""
-    kind, argument = generator_kind(w.argument)
-    return kind.build(replace(w, argument=argument))
-
-
-register_generator(GeneratorKind("tgi", _tgi, "Vicuna via Text Generation Inference (KGQA_TGI_URL)", llm=True))
-register_generator(GeneratorKind("openai", _openai, "any OpenAI-compatible chat server (KGQA_OPENAI_URL)", llm=True))
-register_generator(GeneratorKind("local", _local_llm, "a GGUF model run here by llama.cpp (KGQA_LOCAL_MODEL)",
-                                 llm=True, local=True))
-register_generator(GeneratorKind("adapter", _adapter, "offline: the nearest stored query, its labels refilled"))
-register_generator(GeneratorKind("replay", _replay, "a recorded [{\"id\", \"sparql\"}] file", argument="PATH"))
-register_generator(GeneratorKind("repair", _repair, "another generator, checked and re-asked by the repair step",
-                                 argument="GENERATOR", llm=True))
 
 
 def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
@@ -216,83 +140,6 @@ def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
     """The KG for a target (see ``pipeline.registry``): a registered name, an endpoint URL, an RDF file or folder."""
     target = target or settings.kg
     return kg_kind(target).build(settings, target)
-
-
-def _auto(settings: Settings, target: str) -> KnowledgeGraph:
-    from pipeline.kg.fallback import FallbackKG
-    from pipeline.kg.lazy import LazyKG
-
-    # built at the first query the endpoint cannot answer, not when the bot starts
-    return FallbackKG(_endpoint(settings, settings.endpoint), LazyKG("sciqa", lambda: _sciqa_graph(settings)))
-
-
-def _local(settings: Settings, target: str) -> KnowledgeGraph:
-    from pipeline.kg.local import LocalKG
-
-    if not settings.kg_store.is_dir():
-        raise ConfigError(f"no local store at {settings.kg_store}: load a dump with `kgqa kg load FILE|URL`")
-    return LocalKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
-
-
-def _rdf(settings: Settings, target: str) -> KnowledgeGraph:
-    from pipeline.kg.local import LocalKG
-
-    return LocalKG(Path(target).expanduser(), row_cap=settings.row_cap)
-
-
-def _is_url(target: str) -> bool:
-    return target.startswith(("http://", "https://"))
-
-
-register_kg(KGKind("url", lambda s, target: _endpoint(s, target), "an endpoint URL", accepts=_is_url))
-register_kg(KGKind("rdf", _rdf, "an RDF file or folder", accepts=lambda target: Path(target).expanduser().exists()))
-register_kg(KGKind("auto", _auto, "the live endpoint (KGQA_ENDPOINT), the graph rebuilt from SciQA when it cannot "
-                                  "be reached"))
-register_kg(KGKind("local", _local, "the store `kgqa kg load` built under $KGQA_HOME/kg"))
-register_kg(KGKind("sciqa", lambda s, target: _sciqa_graph(s), "an RDF graph rebuilt from SciQA's queries and answers"))
-register_kg(KGKind("snapshot", lambda s, target: _snapshot(s), "SciQA's answers recorded from ORKG in early 2023"))
-
-
-def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
-    from pipeline.kg.endpoint import EndpointKG
-
-    live = EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap)
-    if settings.cache_ttl <= 0:
-        return live
-    from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers
-
-    link = build_link(settings)
-    answers: Answers
-    if link is not None:
-        from pipeline.shared.answers import RedisAnswers
-
-        answers = RedisAnswers(link, settings.cache_max)
-    else:
-        answers = SqliteAnswers(settings.home / "answer-cache.sqlite3", settings.cache_max)
-    return CachedKG(live, answers, settings.cache_ttl)
-
-
-def _snapshot(settings: Settings) -> KnowledgeGraph:
-    return _snapshot_for(settings.sciqa_dir, settings.home)
-
-
-@lru_cache(maxsize=2)
-def _snapshot_for(root: Path | None, home: Path) -> KnowledgeGraph:
-    from pipeline.kg.snapshot import SnapshotKG
-
-    return SnapshotKG(_sciqa(root, Settings(home=home).sciqa_cache).all(), home / "derived" / "snapshot.json")
-
-
-def _sciqa_graph(settings: Settings) -> KnowledgeGraph:
-    return _sciqa_graph_for(sciqa(settings).root, settings.home, settings.row_cap)
-
-
-@lru_cache(maxsize=2)
-def _sciqa_graph_for(root: Path, home: Path, row_cap: int) -> KnowledgeGraph:
-    """The graph rebuilt from SciQA, built under ``home`` once (again when SciQA's files change)."""
-    from pipeline.kg.sciqa_graph.store import open_graph
-
-    return open_graph(root, home, row_cap)
 
 
 def build_retriever(settings: Settings, store: ChromaStore | None = None) -> ChromaStore | FormAwareStore:
@@ -369,15 +216,3 @@ def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:
     from pipeline.names.check import NameCheck
 
     return NameCheck(label_source(settings, kg).available)
-
-
-def build_link(settings: Settings) -> RedisLink | None:
-    """This process's one link to Redis (shared by the answer cache and the bot's state), or None without a URL."""
-    return _link(settings.redis_url, settings.redis_timeout) if settings.redis_url else None
-
-
-@lru_cache(maxsize=2)
-def _link(url: str, timeout: float) -> RedisLink:
-    from pipeline.shared.link import RedisLink
-
-    return RedisLink(url, timeout)

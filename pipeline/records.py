@@ -3,11 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from pipeline.glance.leaderboard import Leaderboard
-    from pipeline.names.index import Resolution
+from typing import Any
 
 Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
 
@@ -96,6 +92,100 @@ class Validation:
     @property
     def ok(self) -> bool:
         return not self.errors
+
+
+class Step(str, Enum):
+    """A stage of answering a question, announced as it starts (``Pipeline.ask(progress=...)``), in this order;
+    a stage that does not run (no name check configured, a declined question) is not announced."""
+
+    RETRIEVE = "retrieve"  # finding the stored questions most like this one
+    GENERATE = "generate"  # writing the SPARQL (and the intent check on it)
+    NAMES = "names"  # checking the query's names against the graph
+    RUN = "run"  # running the query on the knowledge graph
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One score on the leaderboard."""
+
+    model: str  # the model's label ("" when the contribution names none)
+    model_iri: str
+    metric: str
+    value: str  # as the graph stores it
+    number: float | None  # parsed; None when the value is not a plain number
+    paper: str = ""
+    paper_iri: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"model": self.model, "model_iri": self.model_iri, "metric": self.metric, "value": self.value,
+                "number": self.number, "paper": self.paper, "paper_iri": self.paper_iri}
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    """Every score on one dataset, the charted metric's first, each metric's sorted by number (text values last)."""
+
+    dataset: str
+    metric: str  # the metric the question names, else the one with most numbers ("" when none has a metric)
+    descending: bool
+    entries: tuple[Entry, ...]
+    notes: tuple[str, ...] = ()  # e.g. the graph's own ordering disagrees with the numbers
+    query: str = ""
+
+    def ranked(self) -> list[Entry]:
+        """The charted metric's entries that hold numbers, best first."""
+        return [e for e in self.entries if e.metric == self.metric and e.number is not None]
+
+    def top(self) -> Entry | None:
+        ranked = self.ranked()
+        return ranked[0] if ranked else None
+
+    def tops(self) -> list[Entry]:
+        """The best numeric score of each metric, the charted metric's first."""
+        best: dict[str, Entry] = {}
+        for e in self.entries:
+            if e.number is not None:
+                best.setdefault(e.metric, e)
+        return list(best.values())
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dataset": self.dataset, "metric": self.metric, "order": "desc" if self.descending else "asc",
+                "entries": [e.to_json() for e in self.entries], "notes": list(self.notes), "query": self.query}
+
+
+class Match(str, Enum):
+    """How a typed name relates to the graph's labels."""
+
+    EXACT = "exact"  # the graph has it as typed: never changed
+    NORMALISED = "normalised"  # equal up to case, blanks, hyphens, apostrophes, version spacing
+    CLOSE = "close"  # one label close enough by edit distance
+    AMBIGUOUS = "ambiguous"  # several labels of the kind fit: ask
+    UNKNOWN = "unknown"  # nothing close: say so, list the closest
+
+    @property
+    def settled(self) -> bool:
+        """Whether the query can run with the chosen label."""
+        return self in (Match.EXACT, Match.NORMALISED, Match.CLOSE)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """One typed name and what the graph makes of it."""
+
+    typed: str
+    kind: str  # one of pipeline.names.index.KINDS, or "" when any kind was searched
+    match: Match
+    chosen: str | None = None
+    score: float = 0.0  # 100 for equal, else rapidfuzz's ratio of the squashed texts
+    candidates: tuple[str, ...] = ()
+
+    @property
+    def changed(self) -> bool:
+        return self.chosen is not None and self.chosen != self.typed
+
+    def to_json(self) -> dict[str, object]:
+        return {"typed": self.typed, "kind": self.kind, "match": self.match.value, "chosen": self.chosen,
+                "score": round(self.score, 1), "candidates": list(self.candidates)}
 
 
 class Outcome(str, Enum):

@@ -1,6 +1,7 @@
 """Generators and knowledge-graph backends by name, one registration each (as simonw/llm's ``register_models``).
 
-The factory registers the built-in parts; a new one is a builder and one ``register_generator``/``register_kg`` call.
+The built-in parts register themselves in the modules named by ``BUILTINS`` (loaded by name, at the first look-up: the
+registry imports nothing it serves); a new one is a builder and one ``register_generator``/``register_kg`` call.
 Help texts and "unknown name" errors are written from what is registered. What differs between generators is an
 attribute of the registration (``llm``: wrapped in the repair step and backed by the offline adapter), never a check
 on a name."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import import_module
 from typing import TYPE_CHECKING
 
 from pipeline.errors import ConfigError
@@ -59,9 +61,13 @@ def register_kg(kind: KGKind) -> None:
     _KGS[kind.name] = kind
 
 
+BUILTINS = ("pipeline.plugins.generators", "pipeline.plugins.kgs")
+
+
 def _builtins() -> None:
-    """The built-in parts register themselves in ``pipeline.factory`` (beside their builders)."""
-    import pipeline.factory  # noqa: F401
+    """The modules that register the built-in parts, imported (a module already imported is not run again)."""
+    for module in BUILTINS:
+        import_module(module)
 
 
 def generator_kind(spec: str) -> tuple[GeneratorKind, str]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -125,3 +125,14 @@ def download(cache_dir: Path) -> Path:
     if not candidates:
         raise ConfigError(f"the {HF_REPO} download has no train/questions.json")
     return candidates[0]
+
+
+@lru_cache(maxsize=4)
+def sciqa_at(root: Path | None, cache: Path) -> SciQA:
+    """SciQA from ``root`` (else downloaded to ``cache``), opened once per process."""
+    return SciQA.open(root, cache)
+
+
+def sciqa_for(settings: Settings) -> SciQA:
+    """SciQA where the settings say: SCIQA_DIR, else the download cache under $KGQA_HOME."""
+    return sciqa_at(settings.sciqa_dir, settings.sciqa_cache)

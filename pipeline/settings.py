@@ -7,6 +7,7 @@ one is one line. A bad value is a ``ConfigError`` of one line naming the variabl
 import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
@@ -92,6 +93,8 @@ class Settings(BaseSettings):
     dedup_path: Folder | None = env("KGQA_DEDUP_PATH")  # a SQLite file shared by replicas; None = in memory
     dedup_ttl: Seconds = env("KGQA_DEDUP_TTL", 3600.0)  # seconds an event id is remembered
     slack_timeout: Seconds = env("KGQA_SLACK_TIMEOUT", 15.0)
+    # agent: status line, streamed answer, native tables, feedback buttons; classic: placeholder then update
+    slack_surface: Literal["agent", "classic"] = env("KGQA_SLACK_SURFACE", "agent")
     retrieval: Literal["form", "plain"] = env("KGQA_RETRIEVAL", "form")  # plain: raw cosine neighbours
     llm_fallback: Literal["adapter", "none"] = env("KGQA_LLM_FALLBACK", "adapter")
     redis_url: str = env("KGQA_REDIS_URL", "")  # redis://host:6379/0: state shared by replicas on many hosts
@@ -154,16 +157,22 @@ class Settings(BaseSettings):
 
     def secrets(self) -> list[str]:
         """The secret values set (and a password in KGQA_REDIS_URL), so that logs and replies can be scrubbed."""
-        from urllib.parse import urlsplit
-
         values = [v for name, f in type(self).model_fields.items() if not f.repr and (v := getattr(self, name))]
         return values + [p for p in (urlsplit(self.redis_url).password,) if p]
 
     def __repr_args__(self) -> Any:  # the Redis URL without its password
-        from pipeline.shared.link import masked
-
         for name, value in super().__repr_args__():
             yield name, masked(value) if name == "redis_url" else value
+
+
+def masked(url: str) -> str:
+    """The URL with its password replaced by ``***`` (for logs and /healthz)."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = parts.username or ""
+    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[-1]}"))
 
 
 def variables() -> dict[str, str]:

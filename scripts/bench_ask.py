@@ -18,7 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from pipeline.factory import build_index, build_pipeline, build_store, sciqa
+from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 
 
@@ -47,7 +48,7 @@ def main() -> int:
     pipe = build_pipeline(settings, store=store)
     pipe.ask("warm-up: which models were evaluated on SQuAD?")
     warm_s = time.perf_counter() - t1
-    questions = [q for _, q in sciqa(settings).challenge(args.questions)][: args.n]
+    questions = [q for _, q in sciqa_for(settings).challenge(args.questions)][: args.n]
     stages: dict[str, list[float]] = {}
     totals = []
     for q in questions:

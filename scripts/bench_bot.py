@@ -1,4 +1,5 @@
-"""Time from a Slack event to the bot's first visible response (the placeholder) and to the final answer.
+"""Time from a Slack event to the bot's first visible response (the status line on the agent surface, the placeholder
+on the classic one) and to the final answer (the stream's end, or the placeholder's update).
 
 The real bot runs over HTTP on loopback; events are signed as Slack signs them. Stand-ins: the Slack Web API
 (bot/standins/slack/api.py), TGI serving the recorded Vicuna-13B outputs (pipeline/standins/tgi.py, through the real
@@ -8,6 +9,7 @@ all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model
 To time an older checkout with this script: ``PYTHONPATH=OLD python scripts/bench_bot.py ...`` (its pipeline code).
 
 Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4] [--before]
+       [--surface agent classic]
 ``--before``: every round also with each question calling the model itself (no encoder worker batching concurrent
 questions: the bot before issue 13), alternating with the batched rounds in the same run (the machine is noisy).
 Prints markdown for docs/RESULTS.md. Latencies are measured from just before the event is POSTed to the arrival of
@@ -31,7 +33,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 from bot.guard import Limits
 from pipeline.store.connection import open_client
-from pipeline.factory import build_index, build_pipeline, build_store, sciqa
+from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from bot.standins.harness import Harness, is_answer, new_ts, shown
@@ -77,8 +80,9 @@ def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str) ->
     finals = bot.slack.wait_for(is_answer, count=len(questions), timeout=60 + 5 * len(questions))
     elapsed = time.monotonic() - began
     first: dict[str, float] = {}
-    for call in bot.slack.calls_to("chat.postMessage"):
-        first.setdefault(call.params["channel"], call.at)
+    for call in bot.slack.calls:  # the first thing the asker sees: a status line or a placeholder
+        if call.method in ("chat.postMessage", "assistant.threads.setStatus"):
+            first.setdefault(call.params.get("channel") or call.params["channel_id"], call.at)
     final = {c.params["channel"]: c.at for c in finals}
     ms = lambda a: {ch: (a[ch] - sent[ch]) * 1000 for ch in sent}  # noqa: E731
     return {"ack": list(ms(acked).values()), "first": list(ms(first).values()), "final": list(ms(final).values()),
@@ -94,6 +98,8 @@ def main() -> int:
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--encoder", choices=("minilm", "hash"), default="minilm")
     ap.add_argument("--before", action="store_true", help="also run each round with an unbatched encoder")
+    ap.add_argument("--surface", nargs="+", choices=("agent", "classic"), default=["agent"],
+                    help="agent: status line and streamed answer; classic: placeholder, then its update")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="kgqa-bench-bot-"))
     try:
@@ -105,7 +111,7 @@ def main() -> int:
         _, count = build_index(settings, store)
         print(f"store: {count} SciQA train pairs ({args.encoder}) indexed in {time.perf_counter() - t0:.1f} s",
               file=sys.stderr)
-        questions = [q for _, q in sciqa(settings).challenge("final")]
+        questions = [q for _, q in sciqa_for(settings).challenge("final")]
         questions = (questions * (args.n // len(questions) + 1))[: args.n]
         with TGIServer() as tgi, SlackAPIServer() as slack:
             stores = {"batched": store}
@@ -114,14 +120,15 @@ def main() -> int:
                                                             settings.collection)} | stores
             rounds = []
             for c in args.concurrency:
-                for label, used in stores.items():
+                for (label, used), surface in [(s, f) for s in stores.items() for f in args.surface]:
                     # the bot's own pipeline (form-aware retrieval, names and intent steps), on the TGI stand-in
                     product = settings.with_(generator="tgi", tgi_url=tgi.url, tgi_timeout=30.0, kg="snapshot")
                     pipeline = build_pipeline(product, store=used)
                     pipeline.ask(questions[0])  # warm-up: model load, first parse
-                    bot = Harness.start(slack, pipeline, settings, Limits(queue_size=100_000, user_questions=10**9))
+                    bot = Harness.start(slack, pipeline, settings.with_(slack_surface=surface),
+                                        Limits(queue_size=100_000, user_questions=10**9))
                     try:
-                        rounds.append((c, label, one_round(bot, questions, c, f"{c}x{len(rounds)}")))
+                        rounds.append((c, f"{label}, {surface}", one_round(bot, questions, c, f"{c}x{len(rounds)}")))
                     finally:
                         bot.close()
     finally:
@@ -129,7 +136,7 @@ def main() -> int:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nBot latency, {args.n} signed `app_mention` events per round (SciQA final-phase questions), "
           f"{args.workers} workers, TGI stand-in (recorded Vicuna-13B), snapshot KG, {args.encoder} store.\n")
-    print("| senders | encoder | events | ack p50 / p95 ms | first visible (placeholder) p50 / p95 ms "
+    print("| senders | encoder, surface | events | ack p50 / p95 ms | first visible (status or placeholder) p50 / p95 ms "
           "| final answer p50 / p95 ms | answered with rows | events/s |")
     print("|---|---|---|---|---|---|---|---|")
     for c, label, r in rounds:

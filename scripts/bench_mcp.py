@@ -21,7 +21,8 @@ from pathlib import Path
 import anyio
 from mcp import Client, StdioServerParameters
 
-from pipeline.factory import build_pipeline, sciqa
+from pipeline.factory import build_pipeline
+from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -88,7 +89,7 @@ def main() -> int:
     ap.add_argument("--n", type=int, default=100)
     args = ap.parse_args()
     settings = Settings.from_env()
-    questions = [q for _, q in sciqa(settings).challenge(args.questions)][: args.n]
+    questions = [q for _, q in sciqa_for(settings).challenge(args.questions)][: args.n]
     env = {**os.environ, "KGQA_USER_QUESTIONS": "1000000", "PYTHONPATH": str(REPO)}
     http_server, url = start_http(env)
     try:

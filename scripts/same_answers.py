@@ -24,10 +24,10 @@ SETS = ["loose-lookalike.json", "reworded.json", "novel-intents.json", "novel-in
 
 
 def questions(sets: list[Path]) -> list[str]:
-    from pipeline.factory import sciqa
+    from pipeline.sciqa import sciqa_for
     from pipeline.settings import Settings
 
-    data = sciqa(Settings.from_env())
+    data = sciqa_for(Settings.from_env())
     out = [q for phase in ("final", "dev") for _, q in data.challenge(phase)]
     out += [r.question for r in data.split("valid")]
     out += [f"<@U0KGQABOT> hey, quick one: {q} thanks!" for _, q in data.challenge("final")][:60]

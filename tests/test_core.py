@@ -8,7 +8,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pipeline.core import Pipeline
 from pipeline.question import clean
 from pipeline.errors import DeadlinePassed, GeneratorError, GeneratorTimeout, Refused
-from pipeline.records import Example, Generation, Outcome, Retrieved, Rows
+from pipeline.names.check import Checked
+from pipeline.records import Example, Generation, Outcome, Retrieved, Rows, Step
 from pipeline.standins.fakes import RecordingKG, failing_kg
 
 EXAMPLE = Retrieved(Example("AQ1", "Which model is best on X?", 'SELECT ?m WHERE { ?d rdfs:label "X" }', "T05"), 0.8)
@@ -155,3 +156,29 @@ def test_the_deadline_threads_are_sized_from_the_workers() -> None:
     with ThreadPoolExecutor(max_workers=workers) as questions:
         answers = list(questions.map(lambda n: pipe.ask(f"question {n}?"), range(workers)))
     assert [a.outcome for a in answers] == [Outcome.ANSWERED] * workers
+
+
+def test_progress_hears_each_stage_as_it_starts_in_pipeline_order() -> None:
+    heard: list[str] = []
+
+    class Store(FixedStore):
+        def search(self, question: str, k: int) -> list[Retrieved]:
+            heard.append("searched")
+            return super().search(question, k)
+
+    class Names:
+        def __call__(self, sparql: str) -> Checked:
+            heard.append("named")
+            return Checked(sparql)
+
+    kg = RecordingKG()
+    pipeline = Pipeline(Store(), Scripted('SELECT ?m WHERE { ?d rdfs:label "Y" }'), kg, names=Names())
+    answer = pipeline.ask("Best on Y?", progress=lambda step: heard.append(step.value))
+    assert heard == ["retrieve", "searched", "generate", "names", "named", "run"]
+    assert answer.outcome is Outcome.ANSWERED and kg.queries
+
+
+def test_a_declined_question_announces_no_stage_it_never_reached() -> None:
+    heard: list[Step] = []
+    answer = Pipeline(FixedStore(), Scripted(None, why="nothing fits"), RecordingKG()).ask("q?", progress=heard.append)
+    assert answer.outcome is Outcome.DECLINED and heard == [Step.RETRIEVE, Step.GENERATE]

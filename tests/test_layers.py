@@ -76,3 +76,66 @@ def test_the_product_imports_no_stand_in_and_nothing_imports_tests() -> None:
     offending = [f"{f.relative_to(REPO)}: {m}" for f, tree in everything for m in imports(tree)
                  if under(m, "tests") or (under(m, "pipeline.standins", "bot.standins") and not in_standins(f))]
     assert not offending
+
+
+def module_of(path: Path) -> str:
+    return ".".join(path.relative_to(REPO).with_suffix("").parts).removesuffix(".__init__")
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Product module -> the product modules it imports (at any depth, under TYPE_CHECKING too); the face
+    ``pipeline/__init__.py``, which only hands names on, left out."""
+    files = [(f, t) for f, t in parsed("pipeline") + parsed("bot") if not in_standins(f)]
+    known = {module_of(f) for f, _ in files}
+    graph: dict[str, set[str]] = {}
+    for f, tree in files:
+        if module_of(f) == "pipeline":
+            continue
+        named = set(imports(tree))
+        graph[module_of(f)] = {m for m in named if m in known and m != "pipeline"} | \
+            {m.rsplit(".", 1)[0] for m in named if m not in known and m.rsplit(".", 1)[0] in known} - {"pipeline"}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while (top := stack.pop()) != node:
+                group.append(top)
+            if group:
+                found.append(sorted([node, *group]))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_circle_finder_sees_a_circle() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_product_modules_import_each_other_in_a_circle() -> None:
+    assert circles(import_graph()) == []
+
+
+def test_the_registry_imports_nothing_it_serves_and_pipeline_has_at_most_twelve_top_level_modules() -> None:
+    assert import_graph()["pipeline.registry"] <= {"pipeline.errors", "pipeline.parts", "pipeline.settings",
+                                                    "pipeline.store.retrieval"}  # types only
+    top = sorted(f.name for f in (REPO / "pipeline").glob("*.py") if f.name not in ("__init__.py", "__main__.py"))
+    assert len(top) <= 12, top

@@ -107,3 +107,23 @@ def test_compose_runs_several_replicas_sharing_a_pinned_redis() -> None:
     image = services["redis"]["image"]
     assert re.fullmatch(r"redis:\d+\.\d+\.\d+", image), image  # an exact tag, never latest
     assert "--appendonly" in services["redis"]["command"]
+
+
+def test_the_wheel_holds_the_product_and_its_data_but_no_stand_in(tmp_path: Path) -> None:
+    """Built from a copy of the tree (the build writes its own folders beside the sources)."""
+    import shutil
+    import zipfile
+
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, source / name)
+    for package in ("pipeline", "bot"):
+        shutil.copytree(REPO / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--quiet",
+                    "-w", str(tmp_path / "dist"), str(source)], check=True, capture_output=True)
+    (wheel,) = (tmp_path / "dist").glob("kgqa-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert not [n for n in names if "/standins/" in n]
+    assert {"pipeline/__init__.py", "pipeline/core.py", "pipeline/plugins/generators.py", "pipeline/intent/pairs.txt",
+            "bot/app.py", "bot/shared/limits.py"} <= names

@@ -5,11 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import factory
 from pipeline.errors import ConfigError
 from pipeline.eval.cli import _sciqa
 from pipeline.records import Rows
-from pipeline.sciqa import SciQA
+from pipeline.sciqa import SciQA, sciqa_for
 from pipeline.settings import Settings
 
 
@@ -55,6 +54,6 @@ def test_every_command_downloads_sciqa_into_one_cache(tmp_path: Path, sciqa_dir:
 
     monkeypatch.setattr("huggingface_hub.snapshot_download", snapshot_download)
     settings = Settings(home=tmp_path / "home")  # no SCIQA_DIR: the data comes from the hub
-    factory.sciqa(settings)
+    sciqa_for(settings)
     _sciqa(settings, "dev")
     assert caches == [str(tmp_path / "home" / "hf")] * 2

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.agent import READING, WAITING
 from bot.guard import Limits
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
@@ -129,13 +130,25 @@ class Tally:
 def tally(calls: list[Any], events: list[dict[str, Any]]) -> Tally:
     """What Slack received for ``events``: replies, duplicates and losses per event (by its channel)."""
     channels = {e["channel"] for e in events}
-    mine = [c for c in calls if str(c.params.get("channel")) in channels]
-    per_channel = Counter(str(c.params["channel"]) for c in mine if is_answer(c) or _busy(c))
+    mine = [c for c in calls if _channel(c) in channels]
+    per_channel = Counter(_channel(c) for c in mine if is_answer(c) or _busy(c))
     return Tally(replies=sum(per_channel.values()), busy=sum(1 for c in mine if _busy(c)),
-                 placeholders=sum(1 for c in mine if c.method == "chat.postMessage" and c.status == 200
-                                  and not is_answer(c) and not _busy(c)),
+                 placeholders=sum(1 for c in mine if _first_progress(c)),
                  duplicates=sum(k - 1 for k in per_channel.values() if k > 1),
                  lost=sum(1 for e in events if per_channel[e["channel"]] == 0), per_channel=per_channel)
+
+
+def _channel(call: Any) -> str:
+    return str(call.params.get("channel") or call.params.get("channel_id"))
+
+
+def _first_progress(call: Any) -> bool:
+    """What shows an event was taken at once: the classic placeholder message, or the agent surface's first status
+    line ("reading your question" / "waiting its turn"), sent once per event and never for a retry."""
+    if call.method == "assistant.threads.setStatus":
+        status = str(call.params.get("status", ""))
+        return call.status == 200 and (status == READING or status.startswith(WAITING))
+    return call.method == "chat.postMessage" and call.status == 200 and not is_answer(call) and not _busy(call)
 
 
 def send(plan: Plan, deliveries: list[tuple[int, int | None]], post: Callable[[int, int | None], int],

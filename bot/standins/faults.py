@@ -24,7 +24,8 @@ from pipeline.standins.sparql_endpoint import EndpointServer, refused_url
 from pipeline.standins.tcp import HoldingProxy
 from pipeline.standins.tgi import TGIServer
 
-TIMEOUTS = {"tgi_timeout": 1.0, "kg_timeout": 1.0, "store_timeout": 1.0, "deadline": 8.0, "cache_ttl": 0.0}
+TIMEOUTS = {"tgi_timeout": 1.0, "kg_timeout": 1.0, "store_timeout": 1.0, "deadline": 8.0, "cache_ttl": 0.0,
+            "slack_surface": "classic"}  # the scenarios read the placeholder-and-update path
 NOT_IN_SNAPSHOT = 'SELECT ?model WHERE { ?model rdfs:label "Zebra crossing model" }'
 
 

@@ -20,7 +20,7 @@ from bot.render import PROVENANCE
 from bot.server import BotServer
 from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
-from pipeline.factory import build_link
+from pipeline.shared.link import build_link
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
@@ -65,15 +65,25 @@ def blocks_of(call: Call) -> list[dict[str, Any]]:
     return json.loads(raw) if isinstance(raw, (str, bytes)) else list(raw)
 
 
+def streamed_text(call: Call) -> str:
+    """The markdown a chat.*Stream call adds to its message (``markdown_text`` and markdown_text chunks)."""
+    chunks = call.params.get("chunks") or []
+    chunks = json.loads(chunks) if isinstance(chunks, (str, bytes)) else chunks
+    return str(call.params.get("markdown_text") or "") + "".join(
+        str(c.get("text", "")) for c in chunks if c.get("type") == "markdown_text")
+
+
 def shown(call: Call) -> str:
-    """Everything a person would read in a call: its text and its blocks, as one string."""
-    return str(call.params.get("text", "")) + "\n" + json.dumps(blocks_of(call), ensure_ascii=False)
+    """Everything a person would read in a call: its text, streamed markdown and blocks, as one string."""
+    return str(call.params.get("text", "")) + streamed_text(call) + "\n" + json.dumps(blocks_of(call),
+                                                                                     ensure_ascii=False)
 
 
 def is_answer(call: Call) -> bool:
-    """A final reply Slack accepted (an answer or a decline): an update or post that ends with its provenance."""
-    return call.status == 200 and call.method in ("chat.update", "chat.postMessage") and any(
-        b.get("block_id") == PROVENANCE for b in blocks_of(call))
+    """A final reply Slack accepted (an answer or a decline): an update, post or stream's end whose blocks end with
+    its provenance."""
+    return call.status == 200 and call.method in ("chat.update", "chat.postMessage", "chat.stopStream") and any(
+        b.get("block_id") == PROVENANCE for b in blocks_of(call)) and call.ok
 
 
 def button_value(call: Call, action_id: str) -> str:

@@ -25,7 +25,7 @@ START_TIMEOUT_S = 60
 def proc_env(home: Path, sciqa_dir: Path, **extra: str) -> dict[str, str]:
     """A clean environment: nothing from the developer's shell but PATH, plus the bot's settings."""
     return {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "KGQA_HOME": str(home), "SCIQA_DIR": str(sciqa_dir),
-            "HF_HUB_OFFLINE": "1", **extra}
+            "HF_HUB_OFFLINE": "1", "KGQA_SLACK_SURFACE": "classic", **extra}
 
 
 def run_proc(env: dict[str, str], *args: str) -> dict[str, Any]:

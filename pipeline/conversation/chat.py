@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline import textview
+from pipeline.glance import textview
 from pipeline.conversation.local import LocalThreadMemory
 from pipeline.conversation.talk import Asker, Conversation
 from pipeline.names.index import LabelIndex

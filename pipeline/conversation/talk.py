@@ -8,12 +8,13 @@ from typing import Any, Protocol
 from pipeline.conversation.followup import read_in_thread
 from pipeline.conversation.memory import ThreadMemory
 from pipeline.names.index import LabelIndex
-from pipeline.records import Answer
+from pipeline.records import Answer, Step
 from pipeline.sparql.shape import read
 
 
 class Asker(Protocol):
-    def ask(self, question: str, shots: int | None = None) -> Answer: ...
+    def ask(self, question: str, shots: int | None = None,
+            progress: Callable[[Step], None] | None = None) -> Answer: ...
 
 
 def names_of(answer: Answer) -> list[dict[str, str]]:
@@ -45,9 +46,10 @@ class Conversation:
         self.memory = memory
         self.index = index
 
-    def ask(self, thread: str, question: str, shots: int | None = None) -> Answer:
+    def ask(self, thread: str, question: str, shots: int | None = None,
+            progress: Callable[[Step], None] | None = None) -> Answer:
         reading = read_in_thread(question, self.memory.turns(thread), self.index() if self.index else None)
-        answer = self.pipeline.ask(reading.question, shots=shots)
+        answer = self.pipeline.ask(reading.question, shots=shots, progress=progress)
         if reading.rewritten:
             answer.read_as = answer.question
         if answer.question:

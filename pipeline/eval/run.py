@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -16,14 +16,15 @@ from pipeline.errors import ConfigError, KgqaError, NotInSnapshot, TimedOut
 from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
-from pipeline.records import Answer, Outcome, Retrieved
+from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.text import syntax_errors
 
 
 class Asker(Protocol):
     """The part of ``pipeline.core.Pipeline`` an evaluation needs."""
 
-    def ask(self, question: str, shots: int | None = None) -> Answer: ...
+    def ask(self, question: str, shots: int | None = None,
+            progress: Callable[[Step], None] | None = None) -> Answer: ...
 
 
 @dataclass(frozen=True)

@@ -1,1 +1,2 @@
-"""Answers read at a glance: a one-sentence summary, the leaderboard behind a ranking, and its bar chart."""
+"""Answers read at a glance: a one-sentence summary, the leaderboard behind a ranking, its bar chart, and the
+whole answer as plain text."""

@@ -2,6 +2,11 @@
 nothing the graph records."""
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
+from pipeline.records import Example
+
 EXAMPLES = (  # phrased as SciQA's templates are, which is what the bot answers best
     "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?",
     "What models are being evaluated on the CoQA dataset?",
@@ -17,3 +22,14 @@ CAN_ANSWER = (
     "and pairs the team has approved), run it, and show you the query, the answer and where it came from."
 )
 OFF_TOPIC = "That does not look like a question about research the ORKG records, so I did not guess an answer."
+
+
+def suggested_questions(examples: Sequence[Example], n: int = 4) -> list[str]:
+    """Questions to offer as prompts: what the team taught (newest first, at most half), then one question of each of
+    SciQA's most common question forms (templates), the shortest of its kind; the fixed examples fill any gap."""
+    team = [e.question for e in reversed(examples) if e.source == "team"][: n // 2]
+    forms = Counter(e.template_id for e in examples if e.source != "team" and e.template_id)
+    common = [min((e.question for e in examples if e.template_id == t and e.source != "team"), key=len)
+              for t, _ in forms.most_common(n)]
+    picked = list(dict.fromkeys(team + common + list(EXAMPLES)))
+    return picked[:n]

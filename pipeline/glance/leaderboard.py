@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.glance.numbers import parse_number
 from pipeline.glance.terms import short_name
-from pipeline.records import Rows
+from pipeline.records import Entry, Leaderboard, Rows
 from pipeline.sparql.shape import LabelFilter, Shape, read
 
 CHART_TOP = 15  # bars in a chart; the whole list goes to the attached CSV
@@ -31,55 +31,6 @@ _COMPANION = """SELECT DISTINCT ?model ?model_lbl ?metric_lbl ?value ?paper ?pap
 # it takes seconds on a graph of 20k triples where this order takes milliseconds (scripts/bench_glance.py)
 _ANY_METRIC = "OPTIONAL { ?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl. }"
 _ONE_METRIC = "?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl.\n  FILTER ({test})"
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One score on the leaderboard."""
-
-    model: str  # the model's label ("" when the contribution names none)
-    model_iri: str
-    metric: str
-    value: str  # as the graph stores it
-    number: float | None  # parsed; None when the value is not a plain number
-    paper: str = ""
-    paper_iri: str = ""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"model": self.model, "model_iri": self.model_iri, "metric": self.metric, "value": self.value,
-                "number": self.number, "paper": self.paper, "paper_iri": self.paper_iri}
-
-
-@dataclass(frozen=True)
-class Leaderboard:
-    """Every score on one dataset, the charted metric's first, each metric's sorted by number (text values last)."""
-
-    dataset: str
-    metric: str  # the metric the question names, else the one with most numbers ("" when none has a metric)
-    descending: bool
-    entries: tuple[Entry, ...]
-    notes: tuple[str, ...] = ()  # e.g. the graph's own ordering disagrees with the numbers
-    query: str = ""
-
-    def ranked(self) -> list[Entry]:
-        """The charted metric's entries that hold numbers, best first."""
-        return [e for e in self.entries if e.metric == self.metric and e.number is not None]
-
-    def top(self) -> Entry | None:
-        ranked = self.ranked()
-        return ranked[0] if ranked else None
-
-    def tops(self) -> list[Entry]:
-        """The best numeric score of each metric, the charted metric's first."""
-        best: dict[str, Entry] = {}
-        for e in self.entries:
-            if e.number is not None:
-                best.setdefault(e.metric, e)
-        return list(best.values())
-
-    def to_json(self) -> dict[str, Any]:
-        return {"dataset": self.dataset, "metric": self.metric, "order": "desc" if self.descending else "asc",
-                "entries": [e.to_json() for e in self.entries], "notes": list(self.notes), "query": self.query}
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pipeline.derived import code_digest, load_json, save_json
+from pipeline.store.derived import code_digest, load_json, save_json
 from pipeline.errors import NotInSnapshot
 from pipeline.records import Rows
 from pipeline.sciqa import Record

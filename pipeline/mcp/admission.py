@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TypeVar
 
-from pipeline.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.mcp.tools import ToolRefusal
 
 T = TypeVar("T")

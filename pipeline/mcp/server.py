@@ -11,7 +11,7 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from pipeline.core import Pipeline
-from pipeline.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.mcp.admission import Admission
 from pipeline.mcp.auth import http_auth
 from pipeline.mcp.tools import MAX_K, AskResult, LabelMatch, QueryRows, StoredPair, ToolRefusal, Tools

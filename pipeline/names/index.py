@@ -8,10 +8,11 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from enum import Enum
 
 from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import OSA
+
+from pipeline.records import Match, Resolution
 
 KINDS = ("dataset", "model", "metric", "problem", "researchfield", "paper")
 CLASSES = {"dataset": "Dataset", "model": "Model", "metric": "Metric", "problem": "Problem",
@@ -43,41 +44,6 @@ def kind_of(name: str) -> str:
 def squash(text: str) -> str:
     """The text lowercased, 'version 2'/'v. 2' as 'v2', without blanks, hyphens, underscores and apostrophes."""
     return _DROP.sub("", _VERSION.sub("v", text)).lower()
-
-
-class Match(str, Enum):
-    """How a typed name relates to the graph's labels."""
-
-    EXACT = "exact"  # the graph has it as typed: never changed
-    NORMALISED = "normalised"  # equal up to case, blanks, hyphens, apostrophes, version spacing
-    CLOSE = "close"  # one label close enough by edit distance
-    AMBIGUOUS = "ambiguous"  # several labels of the kind fit: ask
-    UNKNOWN = "unknown"  # nothing close: say so, list the closest
-
-    @property
-    def settled(self) -> bool:
-        """Whether the query can run with the chosen label."""
-        return self in (Match.EXACT, Match.NORMALISED, Match.CLOSE)
-
-
-@dataclass(frozen=True)
-class Resolution:
-    """One typed name and what the graph makes of it."""
-
-    typed: str
-    kind: str  # one of KINDS, or "" when any kind was searched
-    match: Match
-    chosen: str | None = None
-    score: float = 0.0  # 100 for equal, else rapidfuzz's ratio of the squashed texts
-    candidates: tuple[str, ...] = ()
-
-    @property
-    def changed(self) -> bool:
-        return self.chosen is not None and self.chosen != self.typed
-
-    def to_json(self) -> dict[str, object]:
-        return {"typed": self.typed, "kind": self.kind, "match": self.match.value, "chosen": self.chosen,
-                "score": round(self.score, 1), "candidates": list(self.candidates)}
 
 
 @dataclass

@@ -7,10 +7,12 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 from pipeline.errors import KgqaError
+from pipeline.settings import Settings, masked
 
 if TYPE_CHECKING:
     from redis import Redis
@@ -38,16 +40,6 @@ redis.call('EXPIRE', KEYS[2], ARGV[3])
 
 class SharedStateDown(KgqaError):
     """Redis could not be reached, or did not answer within the link's timeout."""
-
-
-def masked(url: str) -> str:
-    """The URL with its password replaced by ``***`` (for logs and /healthz)."""
-    parts = urlsplit(url)
-    if not parts.password:
-        return url
-    netloc = parts.netloc.rsplit("@", 1)
-    user = parts.username or ""
-    return urlunsplit(parts._replace(netloc=f"{user}:***@{netloc[-1]}"))
 
 
 def password(url: str) -> str:
@@ -154,3 +146,13 @@ class RedisLink:
             if self._client is not None:
                 self._client.close()
                 self._client = None
+
+
+def build_link(settings: Settings) -> RedisLink | None:
+    """This process's one link to Redis (shared by the answer cache and the bot's state), or None without a URL."""
+    return _link(settings.redis_url, settings.redis_timeout) if settings.redis_url else None
+
+
+@lru_cache(maxsize=2)
+def _link(url: str, timeout: float) -> RedisLink:
+    return RedisLink(url, timeout)

@@ -103,5 +103,6 @@ def model_encoder(name: str, backend: str = "onnx", cache: Path | None = None) -
             from pipeline.store.onnx import OnnxEncoder, default_cache, mean_pooled, onnx_usable
 
             if mean_pooled(folder) and onnx_usable():
-                return OnnxEncoder(name, folder, MINILM_SHA256, cache or default_cache())
+                return OnnxEncoder(name, folder, MINILM_SHA256, cache or default_cache(),
+                                   fallback=lambda: SentenceTransformerEncoder(name))
     return SentenceTransformerEncoder(name)

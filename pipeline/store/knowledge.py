@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.derived import code_digest, load_json, save_json
+from pipeline.store.derived import code_digest, load_json, save_json
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Form, Labels, group_forms, vocabulary
 from pipeline.matching.wording import norm_word, stem

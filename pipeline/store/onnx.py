@@ -10,11 +10,12 @@ import logging
 import os
 import tempfile
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ConfigError
+from pipeline.parts import Encoder
 
 log = logging.getLogger(__name__)
 
@@ -81,13 +82,15 @@ def export(folder: Path, target: Path) -> Path:
 class OnnxEncoder:
     """Encodes sentences to normalised vectors with ONNX Runtime; the export and the session load on first use."""
 
-    def __init__(self, name: str, folder: Path, weights_sha256: str, cache: Path, batch_size: int = 64) -> None:
+    def __init__(self, name: str, folder: Path, weights_sha256: str, cache: Path, fallback: Callable[[], Encoder],
+                 batch_size: int = 64) -> None:
         self.name = name
         self.folder = folder
         self.path = export_path(cache, weights_sha256)
         self.batch_size = batch_size
         self._parts: tuple[Any, Any] | None = None
-        self._fallback: Any = None  # sentence-transformers, when no export can be made or loaded here
+        self._make_fallback = fallback  # sentence-transformers, when no export can be made or loaded here
+        self._fallback: Encoder | None = None
         self._lock = threading.Lock()
 
     def parts(self) -> tuple[Any, Any] | None:
@@ -98,10 +101,8 @@ class OnnxEncoder:
                 try:
                     self._parts = self._load()
                 except (ConfigError, OSError, RuntimeError, ValueError) as exc:
-                    from pipeline.store.encoder import SentenceTransformerEncoder
-
                     log.warning("%s; encoding with sentence-transformers (torch) instead", exc)
-                    self._fallback = SentenceTransformerEncoder(self.name)
+                    self._fallback = self._make_fallback()
             return self._parts
 
     def _load(self) -> tuple[Any, Any]:
@@ -146,6 +147,7 @@ class OnnxEncoder:
         texts = list(texts)
         parts = self.parts()
         if parts is None:
+            assert self._fallback is not None
             return list(self._fallback.encode(texts))
         tokenizer, session = parts
         order = sorted(range(len(texts)), key=lambda i: -len(texts[i]))  # batches of like lengths pad little

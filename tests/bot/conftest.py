@@ -52,7 +52,9 @@ def slack() -> Iterator[SlackAPIServer]:
 
 @pytest.fixture
 def bot_settings(settings: Settings) -> Settings:
-    return settings.with_(maintainers=MAINTAINER, workers=2)
+    """The placeholder-and-update path (what a workspace refusing the AI-app methods gets); tests/bot/test_agent.py
+    starts bots on the agent surface."""
+    return settings.with_(maintainers=MAINTAINER, workers=2, slack_surface="classic")
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.text import forbidden_words, gate
-from pipeline.textview import answer as as_text
+from pipeline.glance.textview import answer as as_text
 from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 

@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 
 from pipeline.core import Pipeline
-from pipeline.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.mcp.admission import BUSY, Admission
 from pipeline.mcp.server import create_server
 from pipeline.mcp.tools import ToolRefusal

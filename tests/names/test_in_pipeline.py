@@ -11,7 +11,7 @@ from pipeline.names.index import LabelIndex
 from pipeline.names.sources import LabelSource
 from pipeline.records import Outcome
 from pipeline.store.retrieval import FormAwareStore
-from pipeline.textview import answer as as_text
+from pipeline.glance.textview import answer as as_text
 from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore, Scripted
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pipeline.settings import Settings
-from pipeline.shared.link import RedisLink, SharedStateDown, masked
+from pipeline.settings import masked
+from pipeline.shared.link import RedisLink, SharedStateDown
 from pipeline.standins.fakes import Clock
 from pipeline.standins.redis import RedisServer
 from pipeline.standins.tcp import HoldingProxy

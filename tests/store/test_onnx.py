@@ -21,6 +21,11 @@ SENTENCES = ["Which model has achieved the highest Accuracy score on the Story C
              "word " * 600, "Where can I find code for BERT?"]
 
 
+def torch() -> SentenceTransformerEncoder:
+    """The fallback the product gives the ONNX encoder."""
+    return SentenceTransformerEncoder("all-MiniLM-L6-v2")
+
+
 def test_the_onnx_encoder_gives_sentence_transformers_vectors(encoder: Any, torch_encoder: Any) -> None:
     import numpy as np
 
@@ -40,15 +45,18 @@ def test_the_export_is_made_once_then_reused_and_a_broken_one_replaced(tmp_path:
     exports: list[Path] = []
     real_export = onnx.export
     monkeypatch.setattr(onnx, "export", lambda f, target: exports.append(target) or real_export(f, target))
-    first = OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path)
+
+    def fresh() -> OnnxEncoder:  # a process's encoder over the shared cache
+        return OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path, torch)
+
+    first = fresh()
     vector = first.encode(["Which papers use SQuAD?"])[0]
     assert exports == [first.path] and first.path.is_file() and first.path.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in tmp_path.iterdir()] == [first.path.name]  # no temporary file left behind
-    assert OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path).encode(["Which papers use SQuAD?"])[0] \
-        == vector and len(exports) == 1  # another process: loaded, not exported again
+    # another process: loaded, not exported again
+    assert fresh().encode(["Which papers use SQuAD?"])[0] == vector and len(exports) == 1
     first.path.write_bytes(first.path.read_bytes()[:1000])  # cut short (a disk filled up mid-copy, say)
-    assert OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path).encode(["Which papers use SQuAD?"])[0] \
-        == pytest.approx(vector, abs=1e-6) and len(exports) == 2
+    assert fresh().encode(["Which papers use SQuAD?"])[0] == pytest.approx(vector, abs=1e-6) and len(exports) == 2
 
 
 def test_where_no_export_can_be_written_sentence_transformers_encodes(tmp_path: Path, torch_encoder: Any,
@@ -56,7 +64,7 @@ def test_where_no_export_can_be_written_sentence_transformers_encodes(tmp_path: 
     folder = packaged_minilm()
     assert folder is not None
     (tmp_path / "cache").write_text("a file where the cache folder should be")
-    encoder = OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path / "cache")
+    encoder = OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path / "cache", torch)
     assert encoder.encode(SENTENCES[:2]) == torch_encoder.encode(SENTENCES[:2])
     assert "cannot be exported to ONNX" in caplog.text and "sentence-transformers" in caplog.text
 

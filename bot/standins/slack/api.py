@@ -17,6 +17,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from bot.standins.slack import wire
+from bot.standins.slack.agent import Stream
 from bot.standins.slack.methods import METHODS, WebAPI
 from bot.standins.slack.wire import Call, Reply, parse_params, token_of
 
@@ -46,6 +47,8 @@ class SlackAPIServer(WebAPI):
         self._pending_files: dict[str, dict[str, Any]] = {}
         self._faults: dict[str, deque[_Fault]] = {}
         self._canned: dict[str, dict[str, Any]] = {}
+        self._refused: dict[str, str] = {}
+        self.streams: dict[tuple[str, str], Stream] = {}
         self._ts = itertools.count()
         self._ids = itertools.count(1)
         self._httpd: ThreadingHTTPServer | None = None
@@ -146,13 +149,15 @@ class SlackAPIServer(WebAPI):
                 self._cond.wait(remaining)
 
     def reset(self) -> None:
-        """Forget recorded calls, uploads, pending faults and canned answers."""
+        """Forget recorded calls, uploads, streams, pending faults, refusals and canned answers."""
         with self._cond:
             self._calls.clear()
             self._uploads.clear()
             self._pending_files.clear()
             self._faults.clear()
             self._canned.clear()
+            self._refused.clear()
+            self.streams.clear()
 
     # -- scripting -------------------------------------------------------------------------------------------
 
@@ -173,6 +178,12 @@ class SlackAPIServer(WebAPI):
         fault = _Fault(status=status, retry_after=retry_after if status == 429 else None, error=error or default)
         with self._cond:
             self._faults.setdefault(method, deque()).extend([fault] * count)
+
+    def refuse(self, method: str, error: str) -> None:
+        """Answer every call to ``method`` with ``{"ok": false, "error": error}`` from now on, as a workspace whose
+        plan, token or settings do not allow it does (``missing_scope``, ``feature_not_enabled``, ...)."""
+        with self._cond:
+            self._refused[method] = error
 
     def answer(self, method: str, payload: dict[str, Any]) -> None:
         """Answer ``method`` with ``payload`` (merged over ``{"ok": true}``) from now on, instead of the default."""
@@ -196,7 +207,8 @@ class SlackAPIServer(WebAPI):
         with self._cond:
             reply = self._reply(method, params, headers, body)
             self._calls.append(
-                Call(method, params, headers, time.monotonic(), path=path, status=reply.status, body=body)
+                Call(method, params, headers, time.monotonic(), path=path, status=reply.status, body=body,
+                     ok=not isinstance(reply.payload, dict) or reply.payload.get("ok", True) is not False)
             )
             self._cond.notify_all()
         return reply
@@ -219,6 +231,8 @@ class SlackAPIServer(WebAPI):
                 return Reply(200, {"ok": False, "error": "invalid_auth"})
             if token.startswith("xapp-") != (method == "apps.connections.open"):  # app tokens open links only
                 return Reply(200, {"ok": False, "error": "not_allowed_token_type"})
+        if method in self._refused:
+            return Reply(200, {"ok": False, "error": self._refused[method]})
         if method in self._canned:
             return Reply(200, self._canned[method])
         handler = METHODS.get(method)

@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bot.standins.slack.agent import AgentAPI, blocks_error
 from bot.standins.slack.wire import maybe_json
 
 TEAM_ID = "T1"
@@ -21,7 +22,7 @@ _FIRST_TS_MICROS = 1_700_000_000_000_100
 _TS_STEP_MICROS = 100
 
 
-class WebAPI:
+class WebAPI(AgentAPI):
     """The methods; the state they use is the server's."""
 
     socket_mode_url: str
@@ -81,6 +82,8 @@ class WebAPI:
             return {"ok": False, "error": "channel_not_found"}
         if not (params.get("text") or params.get("blocks") or params.get("attachments")):
             return {"ok": False, "error": "no_text"}
+        if blocks_error(params.get("blocks")):
+            return {"ok": False, "error": "invalid_blocks"}
         ts = self._next_ts()
         return {"ok": True, "channel": params["channel"], "ts": ts, "message": self._message(params, ts)}
 
@@ -89,6 +92,8 @@ class WebAPI:
             return {"ok": False, "error": "channel_not_found"}
         if not params.get("ts"):
             return {"ok": False, "error": "message_not_found"}
+        if blocks_error(params.get("blocks")):
+            return {"ok": False, "error": "invalid_blocks"}
         ts = params["ts"]
         return {
             "ok": True,
@@ -199,9 +204,12 @@ METHODS: dict[str, Callable[[WebAPI, dict[str, Any]], dict[str, Any]]] = {
     "chat.update": WebAPI._chat_update,
     "chat.postEphemeral": WebAPI._chat_post_ephemeral,
     "chat.delete": WebAPI._chat_delete,
-    "assistant.threads.setStatus": WebAPI._ok,
-    "assistant.threads.setSuggestedPrompts": WebAPI._ok,
-    "assistant.threads.setTitle": WebAPI._ok,
+    "assistant.threads.setStatus": WebAPI._set_status,
+    "assistant.threads.setSuggestedPrompts": WebAPI._set_suggested_prompts,
+    "assistant.threads.setTitle": WebAPI._set_title,
+    "chat.startStream": WebAPI._start_stream,
+    "chat.appendStream": WebAPI._append_stream,
+    "chat.stopStream": WebAPI._stop_stream,
     "views.publish": WebAPI._views_publish,
     "reactions.add": WebAPI._ok,
     "conversations.replies": WebAPI._conversations_replies,

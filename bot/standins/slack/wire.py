@@ -23,6 +23,7 @@ class Call:
     path: str = ""
     status: int = 200  # the HTTP status the server answered with
     body: bytes = b""
+    ok: bool = True  # the Web API's "ok" in the answer (false: Slack refused the call, e.g. invalid_blocks)
 
     def json(self, key: str) -> Any:
         """The parameter ``key`` decoded from JSON (form bodies carry ``blocks`` etc. as JSON strings)."""

@@ -24,10 +24,10 @@ def add_commands(kg: Any) -> None:
 
 
 def _graph_folder(settings: Settings) -> tuple[Path, Path]:
-    from pipeline.factory import sciqa
+    from pipeline.sciqa import sciqa_for
     from pipeline.kg.sciqa_graph.store import ensure_graph
 
-    root = sciqa(settings).root
+    root = sciqa_for(settings).root
     return root, ensure_graph(root, settings.home)
 
 

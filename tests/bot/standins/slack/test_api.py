@@ -20,19 +20,9 @@ from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 from bot.standins.slack.api import SlackAPIServer
 from bot.standins.slack.signing import post_command, post_event, post_interaction, sign
 
+from tests.bot.standins.slack.conftest import TOKEN
+
 SECRET = "test-signing-secret"
-TOKEN = "xoxb-test"
-
-
-@pytest.fixture
-def srv() -> Iterator[SlackAPIServer]:
-    with SlackAPIServer() as server:
-        yield server
-
-
-@pytest.fixture
-def client(srv: SlackAPIServer) -> WebClient:
-    return WebClient(token=TOKEN, base_url=srv.url)
 
 
 # -- the Web API stand-in ------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """The terminal view: the summary first, the SPARQL one clause a line, declines that read as declines."""
 from __future__ import annotations
 
-from pipeline import textview
+from pipeline.glance import textview
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES
 from pipeline.records import Answer, Example, Generation, Retrieved, Rows
 

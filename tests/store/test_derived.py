@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.derived import code_digest, load_json, save_json
+from pipeline.store.derived import code_digest, load_json, save_json
 
 
 def test_saved_data_comes_back_only_under_its_key(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pipeline.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import RateLimiter, WorkerPool
 
 
 def test_rate_limiter_counts_per_user_in_a_sliding_window() -> None:

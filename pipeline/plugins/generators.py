@@ -1,0 +1,76 @@
+"""The built-in generators: TGI, an OpenAI-compatible server, a local GGUF model, the offline adapter, a recorded
+file, the repair step."""
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from pipeline.errors import ConfigError
+from pipeline.parts import Generator
+from pipeline.registry import GeneratorKind, Wiring, generator_kind, register_generator
+from pipeline.sciqa import sciqa_for
+
+
+def _tgi(w: Wiring) -> Generator:
+    if not w.settings.tgi_url:
+        raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
+    from pipeline.generators.tgi import TGIGenerator
+
+    return TGIGenerator(w.settings.tgi_url, w.settings.tgi_timeout, w.settings.max_new_tokens)
+
+
+def _openai(w: Wiring) -> Generator:
+    s = w.settings
+    url = s.openai_url or (s.tgi_url.rstrip("/") + "/v1" if s.tgi_url else "")
+    if not url:
+        raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
+    from pipeline.generators.openai import OpenAIGenerator
+
+    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, s.tgi_timeout, s.max_new_tokens)
+
+
+def _local_llm(w: Wiring) -> Generator:
+    s = w.settings
+    if not s.local_model:
+        raise ConfigError("the local generator needs KGQA_LOCAL_MODEL: a .gguf file, or a model name "
+                          "`python scripts/models.py --list` shows")
+    from pipeline.generators.llamacpp import ServerConfig
+    from pipeline.generators.local import LocalGenerator, shared_server
+    from pipeline.generators.weights import model_path
+
+    config = ServerConfig(str(model_path(s.local_model, s.models_dir)), s.local_threads, s.local_context,
+                          s.local_slots)
+    return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
+                          s.max_new_tokens)
+
+
+def _adapter(w: Wiring) -> Generator:
+    from pipeline.generators.adapter import AdapterGenerator
+
+    return AdapterGenerator(w.threshold, w.knowledge)
+
+
+def _replay(w: Wiring) -> Generator:
+    from pipeline.generators.replay import ReplayGenerator
+
+    data = sciqa_for(w.settings)
+    texts = {r.id: r.question for r in data.all()}
+    for phase in ("dev", "final"):
+        texts.update(dict(data.challenge(phase)))
+    return ReplayGenerator(Path(w.argument), texts)
+
+
+def _repair(w: Wiring) -> Generator:
+    """Another generator as it is; its registration (``llm``) puts the repair step around it."""
+    kind, argument = generator_kind(w.argument)
+    return kind.build(replace(w, argument=argument))
+
+
+register_generator(GeneratorKind("tgi", _tgi, "Vicuna via Text Generation Inference (KGQA_TGI_URL)", llm=True))
+register_generator(GeneratorKind("openai", _openai, "any OpenAI-compatible chat server (KGQA_OPENAI_URL)", llm=True))
+register_generator(GeneratorKind("local", _local_llm, "a GGUF model run here by llama.cpp (KGQA_LOCAL_MODEL)",
+                                 llm=True, local=True))
+register_generator(GeneratorKind("adapter", _adapter, "offline: the nearest stored query, its labels refilled"))
+register_generator(GeneratorKind("replay", _replay, "a recorded [{\"id\", \"sparql\"}] file", argument="PATH"))
+register_generator(GeneratorKind("repair", _repair, "another generator, checked and re-asked by the repair step",
+                                 argument="GENERATOR", llm=True))
