@@ -109,8 +109,8 @@ class LocalServer:
         stderr = self._log()
         proc = subprocess.Popen([sys.executable, "-m", "pipeline.generators.llamacpp", json.dumps(asdict(self.config))],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr)
-        if stderr is not subprocess.DEVNULL:
-            stderr.close()
+        if not isinstance(stderr, int):
+            stderr.close()  # the child holds its own copy
         try:
             self._url = _ready(proc, started + LOAD_TIMEOUT_S)
         except ModelUnavailable as exc:
