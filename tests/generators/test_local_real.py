@@ -101,7 +101,7 @@ def test_the_mcp_ask_tool_with_the_local_model(local: Settings) -> None:
     if result.is_error:  # declined: one line saying why (the tool's refusal), not a crash
         assert text(result) and "\n" not in text(result) and "Traceback" not in text(result)
     else:
-        assert result.structured_content and result.structured_content["generator"].startswith("local")
+        assert result.structured_content and result.structured_content["provenance"]["generator"].startswith("local")
 
 
 def test_a_server_killed_mid_answer_fails_that_question_and_the_next_is_answered(pipeline: Pipeline,
