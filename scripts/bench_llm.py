@@ -1,0 +1,199 @@
+"""The local LLM's cost per question, and what each exact speedup changes, measured on the project's real prompts.
+
+Every configuration is a llama.cpp server (the ``xllamacpp`` wheel) in its own child process on loopback, loaded
+before the first question; the questions are then sent to them alternately (question 1 to A, B, C..., question 2 to
+A, B, C...), one request at a time, so a busy machine slows every configuration alike. The prompt is the one the
+product sends: ``few_shot`` over the examples the project's own retrieval finds (a KGQA_HOME index), as one user
+message through the model's chat template, greedy. Per question and configuration: latency, prompt tokens (and how
+many came from the server's prompt cache), prompt tok/s, generated tokens, gen tok/s, drafted / accepted tokens, the
+text. The text of every configuration must equal the first one's, question by question: a speedup that changes one
+token is not exact, and the script says so (exit status 1).
+
+Usage (wrap it in ``flock /tmp/kgqa-llm.lock``: one LLM run at a time on a shared box):
+  KGQA_HOME=... SCIQA_DIR=../shared/sciqa PYTHONPATH=$PWD python scripts/bench_llm.py --model M.gguf \
+      --first 40 --configs plain ngram [--threads 2] [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from pipeline.core import lookup  # noqa: E402
+from pipeline.factory import build_retriever, sciqa  # noqa: E402
+from pipeline.generators.prompt import STOP_SEQUENCES, few_shot  # noqa: E402
+from pipeline.settings import Settings  # noqa: E402
+from pipeline.sparql.text import extract_query  # noqa: E402
+
+# name -> the llama.cpp parameters it changes (dotted CommonParams attributes); "plain" is llama.cpp's defaults.
+CONFIGS: dict[str, dict[str, Any]] = {
+    "plain": {},
+    "nocache": {"cache_prompt": False},
+    "ngram": {"speculative.types": ["ngram-simple"]},
+    "ngram-n4-m16": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 4,
+                     "speculative.ngram_simple.size_m": 16},
+    "ngram-n3-m32": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 3,
+                     "speculative.ngram_simple.size_m": 32},
+    "ngram-n2-m32": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 2,
+                     "speculative.ngram_simple.size_m": 32},
+    "ngram-n4-m64": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 4,
+                     "speculative.ngram_simple.size_m": 64},
+    "mapk-n4-m16": {"speculative.types": ["ngram-map-k"], "speculative.ngram_map_k.size_n": 4,
+                    "speculative.ngram_map_k.size_m": 16},
+    "mod-n8": {"speculative.types": ["ngram-mod"], "speculative.ngram_mod.n_match": 8,
+               "speculative.ngram_mod.n_min": 2, "speculative.ngram_mod.n_max": 32},
+}
+
+
+def serve(model: str, threads: int, slots: int, changes: dict[str, Any]) -> None:
+    """The child: one server with ``changes`` applied; prints its URL; exits when stdin closes."""
+    import xllamacpp
+
+    params = xllamacpp.CommonParams()
+    params.model.path = model
+    params.hostnames = ["127.0.0.1"]
+    params.port = 0
+    params.n_ctx = 4096 * slots
+    params.n_parallel = slots
+    params.cpuparams.n_threads = threads
+    params.cpuparams_batch.n_threads = threads
+    params.use_jinja = True
+    params.warmup = False
+    for dotted, value in changes.items():
+        *path, last = dotted.split(".")
+        target = params
+        for part in path:
+            target = getattr(target, part)
+        if last == "types":
+            value = [getattr(xllamacpp.common_speculative_type, "COMMON_SPECULATIVE_TYPE_"
+                             + v.upper().replace("-", "_")) for v in value]
+        setattr(target, last, value)
+    server = xllamacpp.Server(params)
+    print(json.dumps({"url": server.listening_address}), flush=True)
+    sys.stdin.buffer.read()
+    del server
+
+
+def start(name: str, model: str, threads: int, log: Path) -> tuple[subprocess.Popen[bytes], str]:
+    child = json.dumps({"model": model, "threads": threads, "slots": 1, "changes": CONFIGS[name]})
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", child], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=log.open("ab"))
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        try:
+            return proc, str(json.loads(line)["url"])
+        except (ValueError, KeyError):
+            continue
+    raise SystemExit(f"the server for {name} did not start (see {log})")
+
+
+def ask(url: str, prompt: str, max_tokens: int, stop: list[str]) -> dict[str, Any]:
+    body = {"model": "m", "messages": [{"role": "user", "content": prompt}], "temperature": 0.0,
+            "max_tokens": max_tokens, "stop": stop, "stream": False}
+    request = urllib.request.Request(url + "/v1/chat/completions", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    began = time.perf_counter()
+    with urllib.request.urlopen(request, timeout=900) as response:
+        data = json.load(response)
+    t = data.get("timings") or {}
+    text = str(data["choices"][0]["message"]["content"] or "")
+    return {"s": time.perf_counter() - began, "prompt_n": t.get("prompt_n", 0), "cache_n": t.get("cache_n", 0),
+            "prompt_ms": t.get("prompt_ms", 0.0), "gen_n": t.get("predicted_n", 0),
+            "gen_ms": t.get("predicted_ms", 0.0), "draft_n": t.get("draft_n", 0),
+            "draft_ok": t.get("draft_n_accepted", 0), "finish": data["choices"][0].get("finish_reason"),
+            "text": text, "query": extract_query(text) or ""}
+
+
+def prompts(first: int, shots: int) -> list[tuple[str, str]]:
+    """(question id, prompt) of the first final-phase questions, with the product's retrieval."""
+    settings = Settings.from_env()
+    store = build_retriever(settings)
+    return [(qid, few_shot(q, lookup(store, q, shots, settings.max_question_chars)))
+            for qid, q in sciqa(settings).challenge("final")[:first]]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+def summary(name: str, rows: list[dict[str, Any]]) -> str:
+    lat = [r["s"] for r in rows]
+    pn, pms = sum(r["prompt_n"] for r in rows), sum(r["prompt_ms"] for r in rows)
+    gn, gms = sum(r["gen_n"] for r in rows), sum(r["gen_ms"] for r in rows)
+    dn, dok = sum(r["draft_n"] for r in rows), sum(r["draft_ok"] for r in rows)
+    cached = sum(r["cache_n"] for r in rows) / max(1, sum(r["cache_n"] + r["prompt_n"] for r in rows))
+    return (f"| {name} | {len(rows)} | {pct(lat, .5):.1f} / {pct(lat, .95):.1f} | {statistics.mean(lat):.1f} | "
+            f"{pn / len(rows):.0f} ({cached:.0%} cached) | {pn / max(pms, 1e-9) * 1000:.1f} | "
+            f"{gn / len(rows):.0f} | {gn / max(gms, 1e-9) * 1000:.1f} | "
+            + (f"{dok}/{dn} ({dok / dn:.0%})" if dn else "–") + " |")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--serve", help=argparse.SUPPRESS)
+    ap.add_argument("--model", default=str(Path.home() / ".cache/kgqa-dev-gguf/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"))
+    ap.add_argument("--configs", nargs="+", default=["plain", "ngram"], choices=sorted(CONFIGS))
+    ap.add_argument("--first", type=int, default=40, help="the first N final-phase questions")
+    ap.add_argument("--skip", type=int, default=0, help="start at this question")
+    ap.add_argument("--shots", type=int, default=3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--max-tokens", type=int, default=512)
+    ap.add_argument("--json", type=Path)
+    args = ap.parse_args()
+    if args.serve:
+        child = json.loads(args.serve)
+        serve(child["model"], child["threads"], child["slots"], child["changes"])
+        return 0
+    asked = prompts(args.first, args.shots)[args.skip:]
+    log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_llm.{os.getpid()}.log"
+    servers = {name: start(name, args.model, args.threads, log) for name in args.configs}
+    load = [os.getloadavg()]
+    rows: dict[str, list[dict[str, Any]]] = {name: [] for name in args.configs}
+    differ: list[str] = []
+    try:
+        for i, (qid, prompt) in enumerate(asked):
+            for name, (_, url) in servers.items():
+                rows[name].append({"id": qid, **ask(url, prompt, args.max_tokens, STOP_SEQUENCES)})
+            base = rows[args.configs[0]][-1]
+            for name in args.configs[1:]:
+                if rows[name][-1]["text"] != base["text"]:
+                    differ.append(f"{qid} {name}")
+            print(f"{i + 1}/{len(asked)} {qid} " + " ".join(
+                f"{n}={rows[n][-1]['s']:.1f}s/{rows[n][-1]['gen_n']}t" for n in args.configs)
+                + (" DIFFERENT" if differ and differ[-1].startswith(qid) else ""), file=sys.stderr, flush=True)
+            load.append(os.getloadavg())
+    finally:
+        for proc, _ in servers.values():
+            assert proc.stdin is not None
+            proc.stdin.close()
+            proc.wait(30)
+    print(f"\n{len(asked)} final-phase questions, {args.shots} shots, {Path(args.model).name}, {args.threads} threads, "
+          f"configurations alternated per question; load average (1 min) {min(x[0] for x in load):.1f}–"
+          f"{max(x[0] for x in load):.1f}\n")
+    print("| configuration | questions | latency p50 / p95 s | mean s | prompt tokens (cached) | prompt tok/s | "
+          "generated tokens | gen tok/s | drafts accepted |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for name in args.configs:
+        print(summary(name, rows[name]))
+    same = len(asked) * (len(args.configs) - 1) - len(differ)
+    print(f"\nidentical text to {args.configs[0]}: {same}/{len(asked) * (len(args.configs) - 1)}"
+          + (f"; different: {', '.join(differ)}" if differ else ""))
+    if args.json:
+        args.json.write_text(json.dumps({"configs": {n: CONFIGS[n] for n in args.configs}, "load": load,
+                                         "rows": rows, "different": differ}, indent=1))
+    return 1 if differ else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
