@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
+from pipeline.generators.stage import Stage, running
 from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
@@ -78,17 +79,20 @@ class Pipeline:
         # timeout ends it). Made here, once: threads start only when a stage is submitted.
         self._pool = ThreadPoolExecutor(max_workers=2 * max(1, workers), thread_name_prefix="kgqa-stage")
 
-    def _within(self, started: float, stage: str, work: Callable[[], T]) -> T:
-        """Run one stage inside what is left of the deadline (the stage's own timeout still bounds its thread)."""
+    def _within(self, started: float, stage: str, work: Callable[[], T], watch: Stage | None = None) -> T:
+        """Run one stage inside what is left of the deadline (the stage's own timeout still bounds its thread); past
+        it the stage is abandoned (``watch`` tells a model server to stop) and keeps what it knew."""
         if not self.deadline:
             return work()
         left = self.deadline - (time.monotonic() - started)
         if left <= 0:
             raise DeadlinePassed(f"the question's time budget of {self.deadline:.0f} s ran out before the {stage} step")
-        future = self._pool.submit(work)
+        watch = watch or Stage()
+        future = self._pool.submit(running, watch, work)
         try:
             return future.result(timeout=left)
         except FutureTimeout:
+            watch.abandon()
             raise DeadlinePassed(f"the {stage} step did not finish within the question's time budget of "
                                  f"{self.deadline:.0f} s") from None
 
@@ -140,9 +144,14 @@ class Pipeline:
         try:
             with _timed(t, "retrieve"):
                 answer.examples = self._within(started, "retrieval", lambda: self.store.search(asked, shots))
+            watch = Stage()
             with _timed(t, "generate"):
-                answer.generation = self._within(started, "generation",
-                                                 lambda: self.generator.generate(asked, answer.examples))
+                try:
+                    answer.generation = self._within(started, "generation",
+                                                     lambda: self.generator.generate(asked, answer.examples), watch)
+                except DeadlinePassed as exc:  # the prompt and what the model wrote so far stay on the answer
+                    answer.generation = watch.so_far(self.generator.name, str(exc))
+                    raise
             intent = self.intent
             if intent is not None:
                 generation = answer.generation

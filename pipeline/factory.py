@@ -99,8 +99,9 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
         return part
     from pipeline.generators.repair import RepairingGenerator
 
+    timeout = float(getattr(part, "timeout", settings.tgi_timeout))
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
-                                  retry_timeouts=2 * settings.tgi_timeout < settings.deadline, name=spec)
+                                  retry_timeouts=2 * timeout < question_deadline(settings, spec), name=spec)
     return _with_fallback(settings, repaired, knowledge, threshold)
 
 
@@ -136,6 +137,32 @@ def _openai(w: Wiring) -> Generator:
     return OpenAIGenerator(url, s.openai_model, s.openai_api_key, s.tgi_timeout, s.max_new_tokens)
 
 
+def _local_llm(w: Wiring) -> Generator:
+    s = w.settings
+    if not s.local_model:
+        raise ConfigError("the local generator needs KGQA_LOCAL_MODEL: a .gguf file, or a model name "
+                          "`python scripts/models.py --list` shows")
+    from pipeline.generators.llamacpp import ServerConfig
+    from pipeline.generators.local import LocalGenerator, shared_server
+    from pipeline.generators.weights import model_path
+
+    config = ServerConfig(str(model_path(s.local_model, s.models_dir)), s.local_threads, s.local_context,
+                          s.local_slots)
+    return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
+                          s.max_new_tokens)
+
+
+def question_deadline(settings: Settings, generator: str | None = None) -> float:
+    """KGQA_DEADLINE; for a model run on this machine at least one whole generation (KGQA_LOCAL_TIMEOUT) and 30 s
+    for the rest of the question, so that a CPU model is not cut off by a deadline sized for a GPU server."""
+    kind, argument = generator_kind(resolve_generator_name(settings, generator))
+    while kind.argument == "GENERATOR":  # repair:local
+        kind, argument = generator_kind(argument)
+    if kind.local and settings.deadline:
+        return max(settings.deadline, settings.local_timeout + 30.0)
+    return settings.deadline
+
+
 def _adapter(w: Wiring) -> Generator:
     from pipeline.generators.adapter import AdapterGenerator
 
@@ -160,6 +187,8 @@ def _repair(w: Wiring) -> Generator:
 
 register_generator(GeneratorKind("tgi", _tgi, "Vicuna via Text Generation Inference (KGQA_TGI_URL)", llm=True))
 register_generator(GeneratorKind("openai", _openai, "any OpenAI-compatible chat server (KGQA_OPENAI_URL)", llm=True))
+register_generator(GeneratorKind("local", _local_llm, "a GGUF model run here by llama.cpp (KGQA_LOCAL_MODEL)",
+                                 llm=True, local=True))
 register_generator(GeneratorKind("adapter", _adapter, "offline: the nearest stored query, its labels refilled"))
 register_generator(GeneratorKind("replay", _replay, "a recorded [{\"id\", \"sparql\"}] file", argument="PATH"))
 register_generator(GeneratorKind("repair", _repair, "another generator, checked and re-asked by the repair step",
@@ -286,7 +315,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     _one_blas_thread()
     return Pipeline(searched, build_generator(settings, generator, knowledge, threshold),
                     graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline, names=build_names(settings, graph),
+                    deadline=question_deadline(settings, generator), names=build_names(settings, graph),
                     intent=IntentStep(knowledge, labels=label_source(settings, graph).available),
                     workers=settings.workers)
 

@@ -8,11 +8,12 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.errors import GeneratorError, GeneratorTimeout
+from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, PromptTooLong
 from pipeline.matching.forms import Labels
 from pipeline.generators.reply import interpret
 from pipeline.parts import Generator, Reaskable
 from pipeline.generators.prompt import NOTE
+from pipeline.generators.stage import current
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
@@ -165,7 +166,9 @@ class RepairingGenerator:
                 if result is not None:
                     return result
         why = "; ".join(dict.fromkeys(map(str, failures))) or "no usable query"
-        return Generation(self.name, None, first.raw if first else "", first.prompt if first else "",
+        stage = current()  # a model that failed still had a prompt: the reply shows it
+        return Generation(self.name, None, first.raw if first else "",
+                          first.prompt if first else (stage.prompt if stage else ""),
                           explanation=f"The model could not write a usable query in two tries: {why}")
 
     def ping(self, timeout: float = 2.0) -> bool:
@@ -179,6 +182,8 @@ class RepairingGenerator:
     def _attempt(self, call: Callable[[], Generation], failures: list[str | GeneratorError]) -> Generation | None:
         try:
             return call()
+        except (ModelUnavailable, PromptTooLong):
+            raise  # asking again cannot help: the question fails (or falls back) with this reason
         except GeneratorError as exc:
             failures.append(exc)
             return None
