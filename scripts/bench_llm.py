@@ -1,6 +1,6 @@
 """The local LLM's cost per question, and what each exact speedup changes, measured on the project's real prompts.
 
-Every configuration is a llama.cpp server (the ``xllamacpp`` wheel) in its own child process on loopback, loaded
+Every configuration is the product's llama.cpp server (``pipeline.generators.llamacpp``) in its own child, loaded
 before the first question; the questions are then sent to them alternately (question 1 to A, B, C..., question 2 to
 A, B, C...), one request at a time, so a busy machine slows every configuration alike. The prompt is the one the
 product sends: ``few_shot`` over the examples the project's own retrieval finds (a KGQA_HOME index), as one user
@@ -19,7 +19,6 @@ import argparse
 import json
 import os
 import statistics
-import subprocess
 import sys
 import time
 import urllib.request
@@ -31,70 +30,26 @@ sys.path.insert(0, str(ROOT))
 
 from pipeline.core import lookup  # noqa: E402
 from pipeline.factory import build_retriever, sciqa  # noqa: E402
+from pipeline.generators.llamacpp import LocalServer, ServerConfig  # noqa: E402
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot  # noqa: E402
 from pipeline.settings import Settings  # noqa: E402
 from pipeline.sparql.text import extract_query  # noqa: E402
 
-# name -> the llama.cpp parameters it changes (dotted CommonParams attributes); "plain" is llama.cpp's defaults.
+# name -> how the server is started (pipeline.generators.llamacpp.ServerConfig fields); "plain": no drafting.
 CONFIGS: dict[str, dict[str, Any]] = {
-    "plain": {},
-    "nocache": {"cache_prompt": False},
-    "ngram": {"speculative.types": ["ngram-simple"]},
-    "ngram-n4-m16": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 4,
-                     "speculative.ngram_simple.size_m": 16},
-    "ngram-n3-m32": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 3,
-                     "speculative.ngram_simple.size_m": 32},
-    "ngram-n2-m32": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 2,
-                     "speculative.ngram_simple.size_m": 32},
-    "ngram-n4-m64": {"speculative.types": ["ngram-simple"], "speculative.ngram_simple.size_n": 4,
-                     "speculative.ngram_simple.size_m": 64},
-    "mapk-n4-m16": {"speculative.types": ["ngram-map-k"], "speculative.ngram_map_k.size_n": 4,
-                    "speculative.ngram_map_k.size_m": 16},
-    "mod-n8": {"speculative.types": ["ngram-mod"], "speculative.ngram_mod.n_match": 8,
-               "speculative.ngram_mod.n_min": 2, "speculative.ngram_mod.n_max": 32},
+    "plain": {"draft": "none"},
+    "product": {},  # the product's defaults (KGQA_LOCAL_DRAFT*)
+    "ngram-n4-m16": {"draft_ngram": 4, "draft_max": 16},
+    "ngram-n2-m32": {"draft_ngram": 2, "draft_max": 32},
+    "ngram-n3-m64": {"draft_ngram": 3, "draft_max": 64},
+    "ngram-n12-m48": {"draft_ngram": 12, "draft_max": 48},  # llama.cpp's own defaults
 }
 
 
-def serve(model: str, threads: int, slots: int, changes: dict[str, Any]) -> None:
-    """The child: one server with ``changes`` applied; prints its URL; exits when stdin closes."""
-    import xllamacpp
-
-    params = xllamacpp.CommonParams()
-    params.model.path = model
-    params.hostnames = ["127.0.0.1"]
-    params.port = 0
-    params.n_ctx = 4096 * slots
-    params.n_parallel = slots
-    params.cpuparams.n_threads = threads
-    params.cpuparams_batch.n_threads = threads
-    params.use_jinja = True
-    params.warmup = False
-    for dotted, value in changes.items():
-        *path, last = dotted.split(".")
-        target = params
-        for part in path:
-            target = getattr(target, part)
-        if last == "types":
-            value = [getattr(xllamacpp.common_speculative_type, "COMMON_SPECULATIVE_TYPE_"
-                             + v.upper().replace("-", "_")) for v in value]
-        setattr(target, last, value)
-    server = xllamacpp.Server(params)
-    print(json.dumps({"url": server.listening_address}), flush=True)
-    sys.stdin.buffer.read()
-    del server
-
-
-def start(name: str, model: str, threads: int, log: Path) -> tuple[subprocess.Popen[bytes], str]:
-    child = json.dumps({"model": model, "threads": threads, "slots": 1, "changes": CONFIGS[name]})
-    proc = subprocess.Popen([sys.executable, __file__, "--serve", child], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=log.open("ab"))
-    assert proc.stdout is not None
-    for line in proc.stdout:
-        try:
-            return proc, str(json.loads(line)["url"])
-        except (ValueError, KeyError):
-            continue
-    raise SystemExit(f"the server for {name} did not start (see {log})")
+def start(name: str, model: str, threads: int, log: Path) -> LocalServer:
+    server = LocalServer(ServerConfig(model, threads, **CONFIGS[name]), log)
+    server.url()
+    return server
 
 
 def ask(url: str, prompt: str, max_tokens: int, stop: list[str]) -> dict[str, Any]:
@@ -141,7 +96,6 @@ def summary(name: str, rows: list[dict[str, Any]]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--serve", help=argparse.SUPPRESS)
     ap.add_argument("--model", default=str(Path.home() / ".cache/kgqa-dev-gguf/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"))
     ap.add_argument("--configs", nargs="+", default=["plain", "ngram"], choices=sorted(CONFIGS))
     ap.add_argument("--first", type=int, default=40, help="the first N final-phase questions")
@@ -151,10 +105,6 @@ def main() -> int:
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
-    if args.serve:
-        child = json.loads(args.serve)
-        serve(child["model"], child["threads"], child["slots"], child["changes"])
-        return 0
     asked = prompts(args.first, args.shots)[args.skip:]
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_llm.{os.getpid()}.log"
     servers = {name: start(name, args.model, args.threads, log) for name in args.configs}
@@ -163,8 +113,8 @@ def main() -> int:
     differ: list[str] = []
     try:
         for i, (qid, prompt) in enumerate(asked):
-            for name, (_, url) in servers.items():
-                rows[name].append({"id": qid, **ask(url, prompt, args.max_tokens, STOP_SEQUENCES)})
+            for name, server in servers.items():
+                rows[name].append({"id": qid, **ask(server.url(), prompt, args.max_tokens, STOP_SEQUENCES)})
             base = rows[args.configs[0]][-1]
             for name in args.configs[1:]:
                 if rows[name][-1]["text"] != base["text"]:
@@ -174,10 +124,8 @@ def main() -> int:
                 + (" DIFFERENT" if differ and differ[-1].startswith(qid) else ""), file=sys.stderr, flush=True)
             load.append(os.getloadavg())
     finally:
-        for proc, _ in servers.values():
-            assert proc.stdin is not None
-            proc.stdin.close()
-            proc.wait(30)
+        for server in servers.values():
+            server.stop()
     print(f"\n{len(asked)} final-phase questions, {args.shots} shots, {Path(args.model).name}, {args.threads} threads, "
           f"configurations alternated per question; load average (1 min) {min(x[0] for x in load):.1f}–"
           f"{max(x[0] for x in load):.1f}\n")
