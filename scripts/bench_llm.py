@@ -123,9 +123,16 @@ def main() -> int:
                 f"{n}={rows[n][-1]['s']:.1f}s/{rows[n][-1]['gen_n']}t" for n in args.configs)
                 + (" DIFFERENT" if differ and differ[-1].startswith(qid) else ""), file=sys.stderr, flush=True)
             load.append(os.getloadavg())
+            if args.json:  # after every question: a run cut short keeps what it measured
+                args.json.write_text(json.dumps({"configs": {n: CONFIGS[n] for n in args.configs}, "load": load,
+                                                 "rows": rows, "different": differ}, indent=1))
+    except KeyboardInterrupt:
+        print("interrupted: the questions answered so far", file=sys.stderr)
     finally:
         for server in servers.values():
             server.stop()
+    asked = asked[:min(len(r) for r in rows.values())]
+    rows = {n: r[:len(asked)] for n, r in rows.items()}
     print(f"\n{len(asked)} final-phase questions, {args.shots} shots, {Path(args.model).name}, {args.threads} threads, "
           f"configurations alternated per question; load average (1 min) {min(x[0] for x in load):.1f}–"
           f"{max(x[0] for x in load):.1f}\n")
@@ -137,9 +144,6 @@ def main() -> int:
     same = len(asked) * (len(args.configs) - 1) - len(differ)
     print(f"\nidentical text to {args.configs[0]}: {same}/{len(asked) * (len(args.configs) - 1)}"
           + (f"; different: {', '.join(differ)}" if differ else ""))
-    if args.json:
-        args.json.write_text(json.dumps({"configs": {n: CONFIGS[n] for n in args.configs}, "load": load,
-                                         "rows": rows, "different": differ}, indent=1))
     return 1 if differ else 0
 
 
