@@ -96,7 +96,7 @@ def summary(name: str, rows: list[dict[str, Any]]) -> str:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--model", default=str(Path.home() / ".cache/kgqa-dev-gguf/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"))
+    ap.add_argument("--model", help="a .gguf file (default: the 1.5B benchmark model in KGQA_MODEL_CACHE)")
     ap.add_argument("--configs", nargs="+", default=["plain", "ngram"], choices=sorted(CONFIGS))
     ap.add_argument("--first", type=int, default=40, help="the first N final-phase questions")
     ap.add_argument("--skip", type=int, default=0, help="start at this question")
@@ -105,6 +105,10 @@ def main() -> int:
     ap.add_argument("--max-tokens", type=int, default=512)
     ap.add_argument("--json", type=Path)
     args = ap.parse_args()
+    if not args.model:
+        from pipeline.generators.weights import model_path
+
+        args.model = str(model_path("qwen2.5-coder-1.5b", Settings.from_env().models_dir))
     asked = prompts(args.first, args.shots)[args.skip:]
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench_llm.{os.getpid()}.log"
     servers = {name: start(name, args.model, args.threads, log) for name in args.configs}

@@ -47,7 +47,8 @@ def test_an_unknown_draft_kind_is_one_line() -> None:
 
 SHOTS = [Retrieved(Example(f"AQ{i}", f"What are the titles and IDs of research papers that include a benchmark for "
                            f"the {name} dataset?",
-                           'SELECT DISTINCT ?paper ?paper_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+                           'SELECT DISTINCT ?paper ?paper_lbl WHERE { ?dataset a orkgc:Dataset; '
+                           'rdfs:label ?dataset_lbl. '
                            f'FILTER (str(?dataset_lbl) = "{name}") ?benchmark orkgp:HAS_DATASET ?dataset. '
                            '?cont orkgp:HAS_BENCHMARK ?benchmark. ?paper orkgp:P31 ?cont; rdfs:label ?paper_lbl. }',
                            "T01"), 0.9) for i, name in enumerate(("CoNLL 2003", "TACRED", "SQuAD1.1"))]
@@ -61,7 +62,7 @@ def _reply(server: LocalServer, prompt: str) -> tuple[str, int]:
             "stop": STOP_SEQUENCES}
     request = urllib.request.Request(server.url() + "/v1/chat/completions", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(request, timeout=300) as response:
+    with urllib.request.urlopen(request, timeout=1800) as response:  # a safety net, not a time limit
         data = json.load(response)
     return data["choices"][0]["message"]["content"], int(data["timings"].get("draft_n", 0))
 
