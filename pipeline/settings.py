@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     local_threads: Count = env("KGQA_LOCAL_THREADS", 0)  # 0: every core
     local_context: Annotated[int, Field(ge=256)] = env("KGQA_LOCAL_CONTEXT", 4096)  # tokens, over all slots
     local_slots: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_SLOTS", 1)  # questions generated at once
+    local_draft: Literal["ngram-simple", "none"] = env("KGQA_LOCAL_DRAFT", "ngram-simple")  # speculative drafts
+    local_draft_ngram: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_DRAFT_NGRAM", 3)  # tokens matched to draft
+    local_draft_max: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_DRAFT_MAX", 32)  # tokens drafted at once
     local_timeout: Seconds = env("KGQA_LOCAL_TIMEOUT", 180.0)  # one generation on a CPU, in all
     model_cache: Folder | None = env("KGQA_MODEL_CACHE")  # installed GGUF models; None = ~/.cache/kgqa/models
     openai_url: str = env("KGQA_OPENAI_URL", "")

@@ -17,7 +17,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from pipeline.errors import ModelUnavailable
 from pipeline.generators.gguf import MB, available_memory, check_fits, read_model
@@ -34,6 +34,9 @@ class ServerConfig:
     threads: int = 0  # 0: every core
     context: int = 4096
     slots: int = 1
+    draft: str = "ngram-simple"  # speculative drafting from the text so far (the prompt's examples): exact, greedy
+    draft_ngram: int = 3  # tokens matched to find where in the text to copy a draft from
+    draft_max: int = 32  # tokens drafted at once
 
     @property
     def cores(self) -> int:
@@ -187,6 +190,16 @@ def serve(config: ServerConfig) -> None:
     """The child: load and serve until stdin closes."""
     import xllamacpp
 
+    server = xllamacpp.Server(launch_params(config))
+    print(json.dumps({"url": server.listening_address}), flush=True)
+    sys.stdin.buffer.read()  # until the parent closes the pipe (or dies)
+    del server
+
+
+def launch_params(config: ServerConfig) -> Any:
+    """llama.cpp's parameters for ``config`` (an ``xllamacpp.CommonParams``; nothing is loaded yet)."""
+    import xllamacpp
+
     params = xllamacpp.CommonParams()
     params.model.path = config.model
     params.hostnames = ["127.0.0.1"]
@@ -197,10 +210,19 @@ def serve(config: ServerConfig) -> None:
     params.cpuparams_batch.n_threads = config.cores
     params.use_jinja = True  # the model's own chat template
     params.warmup = False
-    server = xllamacpp.Server(params)
-    print(json.dumps({"url": server.listening_address}), flush=True)
-    sys.stdin.buffer.read()  # until the parent closes the pipe (or dies)
-    del server
+    # Greedy decoding verifies every drafted token against the model's own choice, so a draft changes the cost,
+    # never the text: the model's query is mostly a copy of an example with a few names changed (docs/RESULTS.md).
+    params.speculative.types = [_speculative_type(config.draft)]
+    params.speculative.ngram_simple.size_n = config.draft_ngram
+    params.speculative.ngram_simple.size_m = config.draft_max
+    params.speculative.draft.n_max = config.draft_max
+    return params
+
+
+def _speculative_type(name: str) -> Any:
+    import xllamacpp
+
+    return getattr(xllamacpp.common_speculative_type, "COMMON_SPECULATIVE_TYPE_" + name.upper().replace("-", "_"))
 
 
 if __name__ == "__main__":
