@@ -126,11 +126,9 @@ def cmd_lookup(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.eval.cli import run_eval_command
 
-    # An evaluation scores the named generator alone: no adapter stepping in when the LLM writes no query.
-    scored = settings.with_(llm_fallback="none")
-
+    # KGQA_LLM_FALLBACK holds here as everywhere: `none` scores the LLM alone, `adapter` the LLM backed by the adapter.
     def build(generator: str | None = None, shots: int | None = None, kg: str | None = None) -> Any:
-        return build_pipeline(scored, generator=generator, kg=kg, shots=shots)
+        return build_pipeline(settings, generator=generator, kg=kg, shots=shots)
 
     return run_eval_command(args, settings, build)
 

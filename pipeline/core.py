@@ -7,9 +7,11 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
+from pipeline.generators.stage import Stage, running
 from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
@@ -18,8 +20,11 @@ from pipeline.question import clean, tidy
 from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
 from pipeline.sparql.gate import gate
+from pipeline.sparql.text import string_literals
 
 T = TypeVar("T")
+SECOND_ANSWERED = "the first query found nothing; the model's second query answered"
+EMPTY_TWICE = "the first query found nothing; the model's second query found nothing either"
 Progress = Callable[[Step], None]
 
 
@@ -74,6 +79,14 @@ def _probe(part: str, obj: Any, check: Probe, timeout: float,
     found[part] = (value, (time.monotonic() - started) * 1000)
 
 
+def _same_names(second: str, first: str, question: str) -> bool:
+    """The second query names nothing new but what the question says: a retry may fix a pattern or a spelling, never
+    answer about another dataset or model (a wrong answer is worse than none)."""
+    asked = " ".join(question.lower().split())
+    known = {s.lower() for s in string_literals(first)}
+    return all(s.lower() in known or " ".join(s.lower().split()) in asked for s in string_literals(second))
+
+
 class Pipeline:
     """Answers questions with the parts it is given; every failure ends as an explanation, never an exception."""
 
@@ -98,17 +111,20 @@ class Pipeline:
         # timeout ends it). Made here, once: threads start only when a stage is submitted.
         self._pool = ThreadPoolExecutor(max_workers=2 * max(1, workers), thread_name_prefix="kgqa-stage")
 
-    def _within(self, started: float, stage: str, work: Callable[[], T]) -> T:
-        """Run one stage inside what is left of the deadline (the stage's own timeout still bounds its thread)."""
+    def _within(self, started: float, stage: str, work: Callable[[], T], watch: Stage | None = None) -> T:
+        """Run one stage inside what is left of the deadline (the stage's own timeout still bounds its thread); past
+        it the stage is abandoned (``watch`` tells a model server to stop) and keeps what it knew."""
+        watch = watch or Stage()
         if not self.deadline:
-            return work()
+            return running(watch, work)
         left = self.deadline - (time.monotonic() - started)
         if left <= 0:
             raise DeadlinePassed(f"the question's time budget of {self.deadline:.0f} s ran out before the {stage} step")
-        future = self._pool.submit(work)
+        future = self._pool.submit(running, watch, work)
         try:
             return future.result(timeout=left)
         except FutureTimeout:
+            watch.abandon()
             raise DeadlinePassed(f"the {stage} step did not finish within the question's time budget of "
                                  f"{self.deadline:.0f} s") from None
 
@@ -162,9 +178,14 @@ class Pipeline:
             with _timed(t, "retrieve"):
                 answer.examples = self._within(started, "retrieval", lambda: self.store.search(asked, shots))
             progress(Step.GENERATE)
+            watch = Stage()
             with _timed(t, "generate"):
-                answer.generation = self._within(started, "generation",
-                                                 lambda: self.generator.generate(asked, answer.examples))
+                try:
+                    answer.generation = self._within(started, "generation",
+                                                     lambda: self.generator.generate(asked, answer.examples), watch)
+                except KgqaError as exc:  # past the deadline, or the model failed: what it was sent and wrote stays
+                    answer.generation = watch.so_far(self.generator.name, str(exc))
+                    raise
             intent = self.intent
             if intent is not None:
                 generation = answer.generation
@@ -194,7 +215,38 @@ class Pipeline:
             sparql = checked.sparql
         progress(Step.RUN)
         self._run(answer, sparql, started)
+        if answer.outcome is Outcome.EMPTY:
+            with _timed(t, "retry"):
+                self._again_after_empty(answer, asked, started)
         return answer
+
+    def _again_after_empty(self, answer: Answer, asked: str, started: float) -> None:
+        """A model's query that ran and found nothing: the model is asked once more, told so (as sparql-llm does);
+        a second query that answers replaces the first, through the same intent and names checks, and says so."""
+        again, first = getattr(self.generator, "after_empty", None), answer.generation
+        if not callable(again) or first is None or not first.sparql:
+            return
+        try:
+            second = self._within(started, "second generation", lambda: again(asked, answer.examples, first))
+            if second is not None and second.sparql and self.intent is not None:
+                second = self.intent.review(asked, second, answer.examples, self.kg).generation
+        except KgqaError:
+            return
+        if second is None or not second.sparql or second.sparql == first.sparql or \
+                not _same_names(second.sparql, first.sparql, asked):
+            return
+        checked = self.names(second.sparql) if self.names is not None else None
+        if checked is not None and checked.held:
+            return
+        trial = Answer(question=answer.question, kg=answer.kg)
+        self._run(trial, checked.sparql if checked is not None else second.sparql, started)
+        if trial.outcome is not Outcome.ANSWERED:
+            answer.generation = replace(first, notes=first.notes + (EMPTY_TWICE,))
+            return
+        answer.sparql, answer.reading, answer.rows = trial.sparql, trial.reading, trial.rows
+        answer.outcome, answer.explanation = trial.outcome, trial.explanation
+        answer.resolutions = list(checked.resolutions) if checked is not None else answer.resolutions
+        answer.generation = replace(second, notes=second.notes + (SECOND_ANSWERED,))
 
     def run_sparql(self, query: str) -> Answer:
         """Run a query typed by a user, through the same read-only gate."""

@@ -59,6 +59,15 @@ class GeneratorTimeout(GeneratorError, TimedOut):
         super().__init__(message, reason)
 
 
+class ModelUnavailable(GeneratorError):
+    """The model cannot serve this question (its file is missing or broken, it does not fit in memory, its server
+    stopped under the question): asking again within the question cannot help."""
+
+
+class PromptTooLong(GeneratorError):
+    """The prompt does not fit the model's context: asking again, with a longer prompt, cannot help."""
+
+
 class KnowledgeGraphError(KgqaError):
     """The knowledge graph refused or failed a query."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pipeline.store.connection import ChromaConnection
 from pipeline.core import Pipeline
@@ -19,9 +19,12 @@ from pipeline.store.chroma import ChromaStore, fingerprint
 if TYPE_CHECKING:
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
+    from pipeline.names.vocabulary import GraphVocabulary
     from pipeline.matching.forms import Labels
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
+
+T = TypeVar("T")
 
 
 def build_encoder(settings: Settings) -> Encoder:
@@ -76,10 +79,12 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 
 
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
-                    min_similarity: float | None = None) -> Generator:
+                    min_similarity: float | None = None,
+                    graph_names: Callable[[], frozenset[str] | None] | None = None) -> Generator:
     """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
     helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the retriever's
-    calibrated threshold) replaces the setting's default. A language model (``llm`` in its registration, and
+    calibrated threshold) replaces the setting's default; ``graph_names`` (the KG's predicates and classes) is what an
+    LLM's query is checked against. A language model (``llm`` in its registration, and
     ``repair:GENERATOR``) is wrapped in the repair step, then backed by the adapter (``KGQA_LLM_FALLBACK``)."""
     spec = resolve_generator_name(settings, name)
     kind, argument = generator_kind(spec)
@@ -89,8 +94,10 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
         return part
     from pipeline.generators.repair import RepairingGenerator
 
+    timeout = float(getattr(part, "timeout", settings.tgi_timeout))
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
-                                  retry_timeouts=2 * settings.tgi_timeout < settings.deadline, name=spec)
+                                  retry_timeouts=2 * timeout < question_deadline(settings, spec), name=spec,
+                                  graph_names=graph_names)
     return _with_fallback(settings, repaired, knowledge, threshold)
 
 
@@ -106,6 +113,17 @@ def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels
         return None
     get: Callable[[], Knowledge] = knowledge
     return lambda: get().labels
+
+
+def question_deadline(settings: Settings, generator: str | None = None) -> float:
+    """KGQA_DEADLINE; for a model run on this machine at least one whole generation (KGQA_LOCAL_TIMEOUT) and 30 s
+    for the rest of the question, so that a CPU model is not cut off by a deadline sized for a GPU server."""
+    kind, argument = generator_kind(resolve_generator_name(settings, generator))
+    while kind.argument == "GENERATOR":  # repair:local
+        kind, argument = generator_kind(argument)
+    if kind.local and settings.deadline:
+        return max(settings.deadline, settings.local_timeout + 30.0)
+    return settings.deadline
 
 
 def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
@@ -149,9 +167,10 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     graph = build_kg(settings, kg)
     knowledge = found.knowledge if found else None
     _one_blas_thread()
-    return Pipeline(searched, build_generator(settings, generator, knowledge, threshold),
+    names = graph_vocabulary(settings, graph).available
+    return Pipeline(searched, build_generator(settings, generator, knowledge, threshold, names),
                     graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline, names=build_names(settings, graph),
+                    deadline=question_deadline(settings, generator), names=build_names(settings, graph),
                     intent=IntentStep(knowledge, labels=label_source(settings, graph).available),
                     workers=settings.workers)
 
@@ -165,17 +184,33 @@ def _one_blas_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
-_LABEL_SOURCES: dict[tuple[str, Path], LabelSource] = {}
+_PER_GRAPH: dict[tuple[type, str, Path], object] = {}  # one reader of each kind per graph and home
+
+
+def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T]) -> T:
+    """The ``kind`` reader (labels, vocabulary) of a KG, made once per graph and home in this process, cached on
+    disk under $KGQA_HOME/labels."""
+    key = (kind, kg.name, settings.home)
+    if key not in _PER_GRAPH:
+        make: Any = kind  # each reader takes (kg, folder, page=)
+        _PER_GRAPH[key] = make(kg, settings.home / "labels", page=min(1000, settings.row_cap))
+    found = _PER_GRAPH[key]
+    assert isinstance(found, kind)
+    return found
 
 
 def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:
-    """The label index of a KG, one per graph and home in this process (cached on disk under $KGQA_HOME/labels)."""
+    """The label index of a KG (pipeline.names.sources)."""
     from pipeline.names.sources import LabelSource
 
-    key = (kg.name, settings.home)
-    if key not in _LABEL_SOURCES:
-        _LABEL_SOURCES[key] = LabelSource(kg, settings.home / "labels", page=min(1000, settings.row_cap))
-    return _LABEL_SOURCES[key]
+    return _per_graph(settings, kg, LabelSource)
+
+
+def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
+    """The KG's predicates and classes (pipeline.names.vocabulary)."""
+    from pipeline.names.vocabulary import GraphVocabulary
+
+    return _per_graph(settings, kg, GraphVocabulary)
 
 
 def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:

@@ -41,6 +41,7 @@ class GeneratorKind:
     help: str
     argument: str = ""  # e.g. "PATH": the generator is named "name:PATH"
     llm: bool = False  # a language model: checked and re-asked by the repair step, backed by the adapter
+    local: bool = False  # runs on this machine's cores: a question waits for one whole generation (its timeout)
 
 
 @dataclass(frozen=True)

@@ -61,6 +61,15 @@ class Settings(BaseSettings):
     tgi_url: str = env("KGQA_TGI_URL", "")
     tgi_timeout: Seconds = env("KGQA_TGI_TIMEOUT", 60.0)
     max_new_tokens: Annotated[int, Field(ge=1)] = env("KGQA_MAX_NEW_TOKENS", 512)
+    local_model: str = env("KGQA_LOCAL_MODEL", "")  # a .gguf file, or a name scripts/models.py installs
+    local_threads: Count = env("KGQA_LOCAL_THREADS", 0)  # 0: every core
+    local_context: Annotated[int, Field(ge=256)] = env("KGQA_LOCAL_CONTEXT", 4096)  # tokens, over all slots
+    local_slots: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_SLOTS", 1)  # questions generated at once
+    local_draft: Literal["ngram-simple", "none"] = env("KGQA_LOCAL_DRAFT", "ngram-simple")  # speculative drafts
+    local_draft_ngram: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_DRAFT_NGRAM", 3)  # tokens matched to draft
+    local_draft_max: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_DRAFT_MAX", 32)  # tokens drafted at once
+    local_timeout: Seconds = env("KGQA_LOCAL_TIMEOUT", 180.0)  # one generation on a CPU, in all
+    model_cache: Folder | None = env("KGQA_MODEL_CACHE")  # installed GGUF models; None = ~/.cache/kgqa/models
     openai_url: str = env("KGQA_OPENAI_URL", "")
     openai_model: str = env("KGQA_OPENAI_MODEL", "vicuna-13b")
     openai_api_key: str = env("KGQA_OPENAI_API_KEY", "", secret=True)
@@ -139,6 +148,10 @@ class Settings(BaseSettings):
     def sciqa_cache(self) -> Path:
         """Where SciQA is downloaded to when SCIQA_DIR is not set (every command uses this one cache)."""
         return self.home / "hf"
+
+    @property
+    def models_dir(self) -> Path:
+        return self.model_cache or Path.home() / ".cache" / "kgqa" / "models"
 
     @property
     def kg_store(self) -> Path:

@@ -71,7 +71,7 @@ def test_a_language_model_is_wrapped_because_its_registration_says_so(restored: 
 
 
 def test_unknown_generators_are_named_with_the_choices() -> None:
-    with pytest.raises(ConfigError, match=r"^unknown generator 'gpt9'; choose one of tgi, openai, adapter, "
+    with pytest.raises(ConfigError, match=r"^unknown generator 'gpt9'; choose one of tgi, openai, local, adapter, "
                                           r"replay:PATH, repair:GENERATOR"):
         build_generator(Settings(), "gpt9")
     with pytest.raises(ConfigError, match="unknown generator 'replay'"):  # replay needs its PATH

@@ -20,5 +20,7 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kg", help=kg_names())
     parser.add_argument("--report", type=Path, metavar="DIR", help="write report.json, report.md and f1.png here")
     parser.add_argument("--compare", nargs="+", type=Path, metavar="DIR", help="print these runs side by side")
-    parser.add_argument("--workers", type=int, default=DEFAULT_WORKERS, help="questions asked concurrently")
+    parser.add_argument("--workers", type=int, help=f"questions asked concurrently (default: a language model's "
+                        f"server slots where it says, else {DEFAULT_WORKERS}: a question queued behind another on "
+                        "a one-slot server would count the wait as its own time)")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N questions (quick runs)")

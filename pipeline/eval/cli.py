@@ -37,7 +37,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings,
         return 0
     if not args.questions:
         raise ConfigError("kgqa eval needs --questions {dev,final,valid,test,FILE} (or --compare DIR ...)")
-    if args.workers < 1 or (args.limit is not None and args.limit < 1) or (args.shots is not None and args.shots < 1):
+    if any(n is not None and n < 1 for n in (args.workers, args.limit, args.shots)):
         raise ConfigError("--workers, --limit and --shots must be at least 1")
     questions = load_questions(args.questions, _sciqa(settings, args.questions))[:args.limit]
     start = time.perf_counter()
@@ -47,6 +47,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings,
         generator, kg, shots = "recorded", args.kg, args.shots
     else:
         pipeline = build_pipeline(generator=args.generator, shots=args.shots, kg=args.kg)
+        args.workers = args.workers or default_workers(pipeline)
         seed = seed_dir(settings)
         reference = reference_lists(seed, args.questions) if seed is not None else None
         results = run_pipeline(questions, pipeline, shots=args.shots, workers=args.workers, reference=reference)
@@ -56,6 +57,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings,
         shots = args.shots if args.shots is not None else settings.shots
     config = {"questions": args.questions, "answers": str(args.answers) if args.answers else None,
               "generator": generator, "shots": shots, "kg": kg, "workers": args.workers, "limit": args.limit,
+              "llm_fallback": settings.llm_fallback,
               "command": command_line(args), "seconds": round(time.perf_counter() - start, 3),
               "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     report = build_report(results, config)
@@ -109,13 +111,19 @@ def seed_dir(settings: Settings, env: dict[str, str] | None = None) -> Path | No
     return None
 
 
+def default_workers(pipeline: Asker) -> int:
+    """A language model's server slots when it says how many (a one-slot llama.cpp: 1), else DEFAULT_WORKERS."""
+    slots = getattr(getattr(pipeline, "generator", None), "slots", None)
+    return slots if isinstance(slots, int) and slots > 0 else DEFAULT_WORKERS
+
+
 def command_line(args: argparse.Namespace) -> str:
     """The ``kgqa eval`` command that re-runs this evaluation."""
     parts = ["kgqa", "eval", "--questions", str(args.questions)]
     for flag in ("answers", "generator", "shots", "kg", "limit"):
         if getattr(args, flag) is not None:
             parts += [f"--{flag}", str(getattr(args, flag))]
-    if args.answers is None and args.workers != DEFAULT_WORKERS:
+    if args.answers is None and args.workers is not None:
         parts += ["--workers", str(args.workers)]
     if args.report is not None:
         parts += ["--report", str(args.report)]

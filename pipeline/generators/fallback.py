@@ -37,9 +37,19 @@ class FallbackGenerator:
         why = f"the language model wrote no usable query ({_clip(first.reason or first.explanation or 'no text')})"
         return self._instead(question, examples, why, first)
 
+    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
+        """The LLM asked again after its own query found nothing (never after the adapter's)."""
+        again = getattr(self.primary, "after_empty", None)
+        return again(question, examples, first) if callable(again) and first.generator == self.primary.name else None
+
     def ping(self, timeout: float = 2.0) -> bool:
         """The LLM server's reachability; the adapter needs nothing."""
         return self.primary.ping(timeout)
+
+    @property
+    def slots(self) -> int | None:
+        """The model server's slots, where it says."""
+        return getattr(self.primary, "slots", None)
 
     @property
     def remote(self) -> bool:

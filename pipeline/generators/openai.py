@@ -4,19 +4,25 @@ refused every request, loopback included, when HF_HUB_OFFLINE was set to keep mo
 from __future__ import annotations
 
 import json
+import socket
+import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterable, Sequence
-from http.client import HTTPException
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from functools import partial
+from http.client import HTTPConnection, HTTPException, HTTPResponse, HTTPSConnection
 from typing import Any
+from urllib.parse import urlsplit
 
-from pipeline.errors import GeneratorError, Reason
+from pipeline.errors import DeadlinePassed, GeneratorError, PromptTooLong, Reason
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.generators.reply import interpret
-from pipeline.generators.wire import Table, mapped
+from pipeline.generators.stage import Stage, current
+from pipeline.generators.wire import Table, classify, generator_error
 from pipeline.records import Generation, Retrieved
 
 DEFAULT_MODEL = "tgi"  # any name serves a one-model server (TGI, llama.cpp); others need KGQA_OPENAI_MODEL
+PROTOCOL = "the OpenAI chat format"
 _ERRORS: Table = (  # the standard library's HTTP client, most telling first
     ((TimeoutError,), Reason.TIMEOUT),
     ((ConnectionResetError, ConnectionAbortedError, BrokenPipeError), Reason.DROPPED),
@@ -24,10 +30,15 @@ _ERRORS: Table = (  # the standard library's HTTP client, most telling first
     ((OSError, HTTPException), Reason.FAILED),  # a connection cut mid-answer, an answer that stopped midway
     ((ValueError, KeyError, IndexError, TypeError), Reason.BAD_REPLY),  # not JSON, or not the chat format
 )
+GIVEN_UP = "the question's time ran out while the model was writing; the server was told to stop"
 
 
 class OpenAIGenerator:
-    """The paper's prompt as one user message; the server applies the model's own chat template."""
+    """The paper's prompt as one user message; the server applies the model's own chat template.
+
+    ``timeout`` bounds one request in all (a stream that writes on past it is cut). When the question gives up on the
+    request (its deadline, ``pipeline.generators.stage``), the connection is shut at once: llama.cpp, vLLM and TGI
+    stop generating for a client that is gone, so an abandoned answer does not keep a server slot busy."""
 
     name = "openai"
     remote = True
@@ -41,20 +52,54 @@ class OpenAIGenerator:
         self.max_new_tokens = max_new_tokens
         self.stream = stream
 
+    def base(self) -> str:
+        """The server's ``…/v1`` URL (a local server is started here)."""
+        return self.url
+
     def complete(self, prompt: str) -> str:
+        stage = current()
+        if stage is not None:
+            if stage.abandoned:
+                raise DeadlinePassed(GIVEN_UP)
+            stage.sent(prompt)
         body = {"model": self.model, "messages": [{"role": "user", "content": prompt}], "temperature": 0.0,
                 "max_tokens": self.max_new_tokens, "stop": STOP_SEQUENCES, "stream": self.stream}
-        request = urllib.request.Request(self.url + "/chat/completions", data=json.dumps(body).encode(),
-                                         headers=self._headers(), method="POST")
-        with mapped(_ERRORS, self.url, "the OpenAI chat format"):
+        url = self.base()
+        conn = _connection(url, self.timeout)
+        forget: Callable[[], None] = lambda: None  # noqa: E731
+        try:
             try:
-                with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                    return "".join(_streamed(response)) if self.stream else _whole(json.load(response))
-            except urllib.error.HTTPError as exc:
-                detail = exc.read(300).decode("utf-8", "replace").strip()
-                raise GeneratorError(f"the language model at {self.url} failed: HTTP {exc.code}"
-                                     + (f": {' '.join(detail.split())[:200]}" if detail else ""),
-                                     Reason.OVERLOADED if exc.code in (429, 503) else Reason.FAILED) from exc
+                conn.connect()
+            except OSError as exc:
+                if isinstance(exc, TimeoutError):
+                    raise
+                raise GeneratorError(f"the language model at {url} could not be reached "
+                                     f"({exc.strerror or exc})", Reason.UNREACHABLE) from exc
+            if stage is not None and conn.sock is not None:  # (the response takes the socket over from conn)
+                forget = stage.on_abandon(partial(_cut, conn.sock))
+            conn.request("POST", urlsplit(url).path + "/chat/completions", body=json.dumps(body).encode(),
+                         headers=self._headers())
+            with conn.getresponse() as response:  # closed with the connection: the socket really goes
+                if response.status >= 400:
+                    raise _refusal(url, response)
+                if not self.stream:
+                    return _whole(json.load(response))
+                return "".join(_streamed(response, time.monotonic() + self.timeout, stage))
+        except GeneratorError:
+            raise
+        except (OSError, HTTPException) as exc:  # a timeout while reading, a connection cut mid-answer
+            if stage is not None and stage.abandoned:
+                raise DeadlinePassed(GIVEN_UP) from exc
+            raise self.broken(exc, url) from exc
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise generator_error(exc, Reason.BAD_REPLY, url, PROTOCOL) from exc
+        finally:
+            forget()
+            conn.close()
+
+    def broken(self, exc: Exception, url: str) -> GeneratorError:
+        """The error for a request that broke off (a local server tells whether it died)."""
+        return generator_error(exc, classify(exc, _ERRORS) or Reason.FAILED, url, PROTOCOL)
 
     def ping(self, timeout: float = 2.0) -> bool:
         """True when the server answers HTTP at all (``GET /models``; any status: it is there)."""
@@ -66,6 +111,17 @@ class OpenAIGenerator:
             return True
         except (urllib.error.URLError, OSError, HTTPException, ValueError):
             return False
+
+    @property
+    def slots(self) -> int | None:
+        """How many answers the server writes at once, where it says (llama.cpp's ``/props``), else None."""
+        request = urllib.request.Request(self.url.removesuffix("/v1") + "/props", headers=self._headers())
+        try:
+            with urllib.request.urlopen(request, timeout=2.0) as response:
+                slots = json.load(response).get("total_slots")
+        except (urllib.error.URLError, OSError, HTTPException, ValueError, AttributeError):
+            return None
+        return slots if isinstance(slots, int) else None
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         prompt = few_shot(question, examples)
@@ -84,9 +140,40 @@ def _whole(data: dict[str, Any]) -> str:
     return str(data["choices"][0]["message"]["content"] or "")
 
 
-def _streamed(lines: Iterable[bytes]) -> Iterable[str]:
-    """The text of a server-sent event stream of chat chunks, up to ``data: [DONE]``."""
+def _connection(url: str, timeout: float) -> HTTPConnection:
+    parts = urlsplit(url)
+    kind = HTTPSConnection if parts.scheme == "https" else HTTPConnection
+    return kind(parts.hostname or "localhost", parts.port, timeout=timeout)
+
+
+def _cut(sock: socket.socket) -> None:
+    """Shut the socket from another thread: a read blocked on it returns at once, and the server sees the client
+    leave."""
+    sock.shutdown(socket.SHUT_RDWR)
+
+
+def _refusal(url: str, response: HTTPResponse) -> GeneratorError:
+    """An HTTP error as one line; llama.cpp's "exceeds the available context size" as what to do about it."""
+    detail = response.read(2000).decode("utf-8", "replace").strip()
+    try:
+        error = json.loads(detail).get("error") or {}
+    except (ValueError, AttributeError):
+        error = {}
+    if isinstance(error, dict) and error.get("type") == "exceed_context_size_error":
+        return PromptTooLong(f"the prompt ({error.get('n_prompt_tokens', '?')} tokens) is longer than the model's "
+                             f"context ({error.get('n_ctx', '?')} tokens): raise KGQA_LOCAL_CONTEXT or use fewer shots")
+    message = error.get("message") if isinstance(error, dict) else None
+    text = " ".join(str(message or detail).split())[:200]
+    return GeneratorError(f"the language model at {url} failed: HTTP {response.status}" + (f": {text}" if text else ""),
+                          Reason.OVERLOADED if response.status in (429, 503) else Reason.FAILED)
+
+
+def _streamed(lines: Iterable[bytes], until: float, stage: Stage | None = None) -> Iterator[str]:
+    """The text of a server-sent event stream of chat chunks, up to ``data: [DONE]``; a stream still going at
+    ``until`` (monotonic) is a timeout."""
     for raw in lines:
+        if time.monotonic() > until:
+            raise TimeoutError("the answer took longer than the timeout")
         line = raw.decode("utf-8").strip()
         if not line.startswith("data:"):
             continue
@@ -95,5 +182,8 @@ def _streamed(lines: Iterable[bytes]) -> Iterable[str]:
             return
         choices = json.loads(data).get("choices") or []
         if choices and (choices[0].get("delta") or {}).get("content"):
-            yield str(choices[0]["delta"]["content"])
+            text = str(choices[0]["delta"]["content"])
+            if stage is not None:
+                stage.streamed(text)
+            yield text
     raise HTTPException("the answer stopped midway (no [DONE])")

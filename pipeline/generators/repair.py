@@ -8,16 +8,30 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.errors import GeneratorError, GeneratorTimeout
+from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, PromptTooLong
 from pipeline.matching.forms import Labels
 from pipeline.generators.reply import interpret
 from pipeline.parts import Generator, Reaskable
 from pipeline.generators.prompt import NOTE
+from pipeline.generators.stage import current
+from pipeline.names.vocabulary import unknown, used_names
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a model's query was not taken (``str``), what the model is told when asked again, and the note then."""
+
+    reason: str
+    ask: str
+    note: str
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 @dataclass(frozen=True)
@@ -34,9 +48,14 @@ class Repair:
         return not self.errors
 
 
+_MODIFIER = re.compile(r"\b(?:GROUP\s+BY|ORDER\s+BY|HAVING|LIMIT|OFFSET)\b", re.IGNORECASE)
+
+
 def balance_braces(query: str) -> str:
-    """Close braces left open at the end; drop closing braces that close nothing."""
-    out, depth = [], 0
+    """Close braces left open — before the solution modifiers (GROUP BY, ORDER BY, HAVING, LIMIT, OFFSET) that end
+    the query, where the group pattern ended, else at the end; drop closing braces that close nothing."""
+    out: list[str] = []
+    depth, last_brace = 0, -1
     for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*|[{}]|[^{}"\'<#]+|.', query):
         t = m.group()
         if t == "{":
@@ -45,7 +64,13 @@ def balance_braces(query: str) -> str:
             if depth == 0:
                 continue
             depth -= 1
+        if t in ("{", "}"):
+            last_brace = len(out)
         out.append(t)
+    head, tail = "".join(out[:last_brace + 1]), "".join(out[last_brace + 1:])
+    modifiers = _MODIFIER.search(tail) if depth else None
+    if modifiers:
+        return f"{head}{tail[:modifiers.start()].rstrip()}{' }' * depth} {tail[modifiers.start():].strip()}"
     return "".join(out).rstrip() + " }" * depth
 
 
@@ -73,8 +98,8 @@ def add_missing_dots(query: str) -> str:
 def unknown_names(query: str, vocabulary: set[str] | frozenset[str]) -> list[str]:
     """Prefixed names from the ORKG namespaces that no stored query uses, each with the closest known one."""
     notes = []
-    for name in dict.fromkeys(t.text for t in tokenize(query) if t.kind == "pname"):
-        if name.split(":", 1)[0] not in ("orkgp", "orkgc") or name in vocabulary:  # resources (orkgr:) are many
+    for name in used_names(query):
+        if name in vocabulary:
             continue
         close = difflib.get_close_matches(name, sorted(vocabulary), n=1, cutoff=0.8)
         notes.append(f"{name} is used by no stored query" + (f" (did you mean {close[0]}?)" if close else ""))
@@ -143,15 +168,19 @@ class RepairingGenerator:
     returns no query, with the reasons; ``pipeline.generators.fallback.FallbackGenerator`` then asks the adapter."""
 
     def __init__(self, inner: Generator, vocabulary: Callable[[], frozenset[str]] | None = None,
-                 labels: Callable[[], Labels] | None = None, retry_timeouts: bool = True, name: str = "") -> None:
+                 labels: Callable[[], Labels] | None = None, retry_timeouts: bool = True, name: str = "",
+                 graph_names: Callable[[], frozenset[str] | None] | None = None) -> None:
+        """``vocabulary``: the stored queries' names (unknown ones are noted); ``graph_names``: the KG's own
+        predicates and classes (pipeline.names.vocabulary) — a query using others is asked again once, with them."""
         self.inner = inner
+        self.graph_names = graph_names
         self.name = name or inner.name
         self.vocabulary = vocabulary
         self.labels = labels
         self.retry_timeouts = retry_timeouts
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        failures: list[str | GeneratorError] = []  # why each try failed: a message, or the error it raised
+        failures: list[str | GeneratorError | Rejection] = []  # why each try failed: a reason, or the error raised
         first = self._attempt(lambda: self.inner.generate(question, examples), failures)
         if first is not None:
             result = self._checked(first, question, failures)
@@ -159,44 +188,68 @@ class RepairingGenerator:
                 return result
         timed_out = bool(failures) and isinstance(failures[-1], GeneratorTimeout)
         if not timed_out or self.retry_timeouts:
-            second = self._attempt(lambda: self._again(question, examples, first, str(failures[-1])), failures)
+            second = self._attempt(lambda: self._again(question, examples, first, failures[-1]), failures)
             if second is not None:
-                result = self._checked(second, question, failures, ("re-asked the model with the parser's error",)
-                                       if first is not None and first.sparql else ("asked the model again",))
+                last = failures[-1] if failures else None
+                note = last.note if isinstance(last, Rejection) else "asked the model again"
+                result = self._checked(second, question, failures, (note,))
                 if result is not None:
                     return result
         why = "; ".join(dict.fromkeys(map(str, failures))) or "no usable query"
-        return Generation(self.name, None, first.raw if first else "", first.prompt if first else "",
+        stage = current()  # a model that failed still had a prompt: the reply shows it
+        return Generation(self.name, None, first.raw if first else "",
+                          first.prompt if first else (stage.prompt if stage else ""),
                           explanation=f"The model could not write a usable query in two tries: {why}", reason=why)
+
+    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
+        """One more query after ``first`` ran and found nothing, the model told so; None when it cannot be asked
+        again or writes nothing usable."""
+        model = self.inner
+        if not isinstance(model, Reaskable) or not first.sparql:
+            return None
+        ask = (f"That query ran, but the knowledge graph returned no results for it. Check its names, predicates "
+               f"and pattern against the examples, and write a corrected SPARQL query for the same question.\n{NOTE}")
+        prompt = model.follow_up(first, ask)
+        failures: list[str | GeneratorError | Rejection] = []
+        second = self._attempt(lambda: interpret(model.complete(prompt), self.name, prompt), failures)
+        return self._checked(second, question, failures) if second is not None else None
 
     def ping(self, timeout: float = 2.0) -> bool:
         """The wrapped model's reachability."""
         return self.inner.ping(timeout)
 
     @property
+    def slots(self) -> int | None:
+        """The model server's slots, where it says."""
+        return getattr(self.inner, "slots", None)
+
+    @property
     def remote(self) -> bool:
         return bool(getattr(self.inner, "remote", False))
 
-    def _attempt(self, call: Callable[[], Generation], failures: list[str | GeneratorError]) -> Generation | None:
+    def _attempt(self, call: Callable[[], Generation],
+                 failures: list[str | GeneratorError | Rejection]) -> Generation | None:
         try:
             return call()
+        except (ModelUnavailable, PromptTooLong):
+            raise  # asking again cannot help: the question fails (or falls back) with this reason
         except GeneratorError as exc:
             failures.append(exc)
             return None
 
     def _again(self, question: str, examples: Sequence[Retrieved], first: Generation | None,
-               failure: str) -> Generation:
+               failure: str | GeneratorError | Rejection) -> Generation:
         model = self.inner
         if first is None or not first.sparql or not isinstance(model, Reaskable):
             if first is not None and not isinstance(model, Reaskable):
                 raise GeneratorError("the recorded generator cannot be asked again")
             return self.inner.generate(question, examples)
-        ask = (f"That query does not parse ({failure}). Write the corrected SPARQL query for the same question.\n"
-               f"{NOTE}")
+        said = failure.ask if isinstance(failure, Rejection) else f"That query does not parse ({failure})."
+        ask = f"{said} Write the corrected SPARQL query for the same question.\n{NOTE}"
         prompt = model.follow_up(first, ask)
         return interpret(model.complete(prompt), self.name, prompt)
 
-    def _checked(self, g: Generation, question: str, failures: list[str | GeneratorError],
+    def _checked(self, g: Generation, question: str, failures: list[str | GeneratorError | Rejection],
                  before: tuple[str, ...] = ()) -> Generation | None:
         if not g.sparql:
             failures.append(g.explanation or "the model wrote no query")
@@ -204,6 +257,16 @@ class RepairingGenerator:
         vocabulary = self.vocabulary() if self.vocabulary else frozenset()
         result = check(g.sparql, question, vocabulary, self.labels() if self.labels else None)
         if not result.ok:
-            failures.append(result.errors[0])
+            failures.append(Rejection(result.errors[0], f"That query does not parse ({result.errors[0]}).",
+                                      "re-asked the model with the parser's error"))
+            return None
+        names = self.graph_names() if self.graph_names else None
+        missing = unknown(result.fixed, names) if names else []
+        if missing:
+            said = "; ".join(missing)
+            failures.append(Rejection(f"the query uses names the graph does not have: {said}",
+                                      f"That query uses names the knowledge graph does not have: {said}. Use only "
+                                      "the graph's own predicates and classes.",
+                                      f"re-asked the model: {said}"))
             return None
         return replace(g, generator=self.name, sparql=result.fixed, notes=g.notes + before + result.notes)

@@ -1,4 +1,5 @@
-"""The built-in generators: TGI, an OpenAI-compatible server, the offline adapter, a recorded file, the repair step."""
+"""The built-in generators: TGI, an OpenAI-compatible server, a local GGUF model, the offline adapter, a recorded
+file, the repair step."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -28,6 +29,21 @@ def _openai(w: Wiring) -> Generator:
     return OpenAIGenerator(url, s.openai_model, s.openai_api_key, s.tgi_timeout, s.max_new_tokens)
 
 
+def _local_llm(w: Wiring) -> Generator:
+    s = w.settings
+    if not s.local_model:
+        raise ConfigError("the local generator needs KGQA_LOCAL_MODEL: a .gguf file, or a model name "
+                          "`python scripts/models.py --list` shows")
+    from pipeline.generators.llamacpp import ServerConfig
+    from pipeline.generators.local import LocalGenerator, shared_server
+    from pipeline.generators.weights import model_path
+
+    config = ServerConfig(str(model_path(s.local_model, s.models_dir)), s.local_threads, s.local_context,
+                          s.local_slots, s.local_draft, s.local_draft_ngram, s.local_draft_max)
+    return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
+                          s.max_new_tokens)
+
+
 def _adapter(w: Wiring) -> Generator:
     from pipeline.generators.adapter import AdapterGenerator
 
@@ -52,6 +68,8 @@ def _repair(w: Wiring) -> Generator:
 
 register_generator(GeneratorKind("tgi", _tgi, "Vicuna via Text Generation Inference (KGQA_TGI_URL)", llm=True))
 register_generator(GeneratorKind("openai", _openai, "any OpenAI-compatible chat server (KGQA_OPENAI_URL)", llm=True))
+register_generator(GeneratorKind("local", _local_llm, "a GGUF model run here by llama.cpp (KGQA_LOCAL_MODEL)",
+                                 llm=True, local=True))
 register_generator(GeneratorKind("adapter", _adapter, "offline: the nearest stored query, its labels refilled"))
 register_generator(GeneratorKind("replay", _replay, "a recorded [{\"id\", \"sparql\"}] file", argument="PATH"))
 register_generator(GeneratorKind("repair", _repair, "another generator, checked and re-asked by the repair step",

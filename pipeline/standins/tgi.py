@@ -19,7 +19,9 @@ times=None)``, which apply to every generation route: ``"500"`` (TGI's error JSO
 ``"503"`` ("overloaded"), ``"hang"`` (held until ``close()`` drops it, or answered normally after ``hang_seconds``),
 ``"drop"`` (the connection closed without an answer), ``"garbage"`` (prose, not SPARQL), ``"refusal"`` ("I cannot generate a SPARQL query ..."), ``"truncated_sse"``
 (streams stop after a token or two without the closing chunk; other routes send half the body they announced), and
-``"bad_json"`` (a 200 whose JSON, or first SSE event, is cut in half). ``srv.requests`` holds
+``"bad_json"`` (a 200 whose JSON, or first SSE event, is cut in half) and ``"trickle"`` (a stream that sends one
+event every ``trickle_seconds``, as a slow CPU model writes; a client that leaves is counted in ``srv.disconnects``
+and nothing more is written, as llama.cpp stops a generation nobody reads). ``srv.requests`` holds
 ``(path, parsed JSON body)`` pairs, ``None`` for GETs, for asserting what the client sent.
 """
 
@@ -39,7 +41,7 @@ from pipeline.standins._tgi_answers import (
 )
 
 MODEL_ID = "lmsys/vicuna-13b-v1.5"
-FAULTS = ("500", "503", "hang", "drop", "garbage", "refusal", "truncated_sse", "bad_json")
+FAULTS = ("500", "503", "hang", "drop", "garbage", "refusal", "truncated_sse", "bad_json", "trickle")
 _ERRORS = {  # status, TGI's error JSON; text_generation maps error_type to GenerationError / OverloadedError
     "500": (500, {"error": "Request failed during generation: Server error: CUDA out of memory",
                   "error_type": "generation"}),
@@ -53,6 +55,10 @@ class TGIServer(LoopbackServer):
     def __init__(self, seed_dir: Path | None = None, *, model_id: str = MODEL_ID, hang_seconds: float = 30.0) -> None:
         self.model_id = model_id
         self.hang_seconds = hang_seconds  # how long "hang" holds a request before answering normally
+        self.trickle_seconds = 0.5  # the gap between two events of a "trickle" stream
+        self.slots: int | None = None  # set: ``GET /props`` answers ``total_slots`` as llama.cpp's server does
+        self.disconnects = 0  # streams the client left before their end
+        self.events_sent = 0  # SSE events written, over every stream
         self.requests: list[tuple[str, Any]] = []
         self._fault: str | None = None
         self._fault_left: int | None = None  # requests the fault still applies to; None = until changed
@@ -129,6 +135,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, b"", "application/json")
         elif self.path == "/info":
             self._json(200, wire.info(tgi.model_id))
+        elif self.path == "/props" and tgi.slots is not None:
+            self._json(200, {"total_slots": tgi.slots, "model_path": tgi.model_id})
         else:
             self._json(404, {"error": f"no route {self.path}", "error_type": "not_found"})
 
@@ -205,9 +213,21 @@ class _Handler(BaseHTTPRequestHandler):
             events = events[:2] if len(events) > 3 else events[:1]
         elif fault == "bad_json":
             events = [events[0][: len(events[0]) // 2] + "\n\n"]
+        tgi = self.server.owner
         for event in events:
             data = event.encode()
-            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            if fault == "trickle" and tgi._closed.wait(tgi.trickle_seconds):
+                return
+            try:
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                self.wfile.flush()
+            except OSError:  # the client left: stop writing, as a real server stops generating
+                with tgi._lock:
+                    tgi.disconnects += 1
+                self.close_connection = True
+                return
+            with tgi._lock:
+                tgi.events_sent += 1
         if fault != "truncated_sse":  # a cut stream never sends the last chunk
             self.wfile.write(b"0\r\n\r\n")
         self.close_connection = True

@@ -68,3 +68,38 @@ def test_an_unreachable_server_is_said_and_pinged_false() -> None:
     with pytest.raises(GeneratorError, match="could not be reached"):
         OpenAIGenerator("http://127.0.0.1:9/v1", timeout=2).generate("q?", [EXAMPLE])
     assert OpenAIGenerator("http://127.0.0.1:9/v1").ping(1) is False
+
+
+def _poll(condition: Any, seconds: float = 10.0) -> bool:
+    import time
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if condition():
+            return True
+        time.sleep(0.02)
+    return condition()
+
+
+def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> None:
+    """An abandoned generation used to stream on for nobody, keeping a one-slot server busy, and ``ask --json``
+    showed an empty prompt and raw generation."""
+    from pipeline.core import Pipeline
+    from pipeline.records import Outcome
+    from pipeline.standins.fakes import RecordingKG
+
+    class Store:
+        def search(self, question: str, k: int) -> list[Retrieved]:
+            return [EXAMPLE]
+
+    words = [f"?v{i}" for i in range(40)]
+    tgi.enqueue("SELECT " + " ".join(words) + " WHERE { ?s ?p ?o }")
+    tgi.set_fault("trickle")
+    tgi.trickle_seconds = 0.1
+    answer = Pipeline(Store(), OpenAIGenerator(tgi.url + "/v1", timeout=30), RecordingKG(),  # type: ignore[arg-type]
+                      deadline=1.0).ask("Best F1 on CoQA?")
+    assert answer.outcome is Outcome.TIMED_OUT
+    shown = answer.to_json()
+    assert shown["prompt"].startswith("Task: Generate SPARQL") and shown["raw_generation"].startswith("SELECT ?v0")
+    assert _poll(lambda: tgi.disconnects == 1), "the abandoned stream was not closed"
+    assert tgi.events_sent < len(words)  # the server stopped writing long before the end

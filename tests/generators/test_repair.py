@@ -137,3 +137,111 @@ def test_a_recorded_query_cannot_be_asked_again(tmp_path: Path) -> None:
     path.write_text('[{"id": "q1", "sparql": "SELECT ?x WHERE { ?x ?y }"}]')
     g = RepairingGenerator(ReplayGenerator(path, {"q1": QUESTION})).generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "cannot be asked again" in g.explanation
+
+
+def test_a_missing_brace_is_closed_before_group_by_not_after_it() -> None:
+    """Appended after GROUP BY … LIMIT, the brace left the query unparsable, and the re-ask failed the same way."""
+    broken = ('SELECT ?m (MAX(?v) AS ?best) WHERE { ?d a orkgc:Dataset; rdfs:label "SQuAD" . ?d orkgp:HAS_EVALUATION '
+              '?e . ?e orkgp:HAS_VALUE ?v; orkgp:HAS_MODEL ?m GROUP BY ?m ORDER BY DESC(?best) LIMIT 1')
+    fixed = check(broken, "Best model on SQuAD?")
+    assert fixed.ok and fixed.notes == ("balanced the braces",)
+    assert fixed.fixed.endswith("orkgp:HAS_MODEL ?m } GROUP BY ?m ORDER BY DESC(?best) LIMIT 1")
+    assert balance_braces("SELECT * { ?a ?b ?c . { ?d ?e ?f }") == "SELECT * { ?a ?b ?c . { ?d ?e ?f } }"
+
+
+def test_prefix_declarations_are_not_flagged_as_unknown_vocabulary() -> None:
+    declared = ("PREFIX orkgp: <http://orkg.org/orkg/predicate/> PREFIX orkgc: <http://orkg.org/orkg/class/> "
+                "SELECT ?d { ?d a orkgc:Dataset; orkgp:HAS_METRICS ?m }")
+    notes = unknown_names(declared, {"orkgc:Dataset", "orkgp:HAS_METRIC"})
+    assert notes == ["orkgp:HAS_METRICS is used by no stored query (did you mean orkgp:HAS_METRIC?)"]
+
+
+def test_a_name_the_graph_lacks_is_asked_again_with_the_nearest_real_ones(tgi: Any) -> None:
+    """The model invented orkgp:HAS_CODE; nothing told it which predicates the graph has."""
+    graph = frozenset({"orkgp:HAS_SOURCE_CODE", "orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgc:Dataset",
+                       "orkgp:HAS_EVALUATION", "orkgp:HAS_BENCHMARK", "orkgp:P31", "orkgc:Model"})
+    invented = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_CODE ?code }'
+    fixed = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_SOURCE_CODE ?code }'
+    tgi.enqueue(invented, fixed)
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10), graph_names=lambda: graph).generate(
+        "Where is the code of BERT?", EXAMPLES)
+    assert g.sparql == fixed
+    assert g.notes[0].startswith("re-asked the model: the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE")
+    asked = tgi.requests[-1][1]["messages"][0]["content"]
+    assert "uses names the knowledge graph does not have: the graph has no orkgp:HAS_CODE" in asked
+    tgi.enqueue(invented, invented)
+    twice = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10), graph_names=lambda: graph).generate(
+        "Where is the code of BERT?", EXAMPLES)
+    assert twice.sparql is None and "the graph has no orkgp:HAS_CODE" in twice.explanation
+
+
+def test_without_the_graphs_names_the_query_is_not_held(tgi: Any) -> None:
+    tgi.enqueue(GOOD)
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10), graph_names=lambda: None).generate(
+        QUESTION, EXAMPLES)
+    assert g.sparql == GOOD and len(tgi.requests) == 1
+
+
+class OnlyKnows:
+    """A graph where only the label ``known`` matches anything."""
+
+    name = "only-knows"
+
+    def __init__(self, known: str) -> None:
+        self.known = known
+        self.queries: list[str] = []
+
+    def select(self, query: str) -> Any:
+        from pipeline.records import Rows
+
+        self.queries.append(query)
+        found = f'"{self.known}"' in query
+        return Rows(["m"], [{"m": {"type": "literal", "value": "BERT"}}] if found else [])
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        return True
+
+
+class Store:
+    def search(self, question: str, k: int) -> list[Retrieved]:
+        return EXAMPLES
+
+
+def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_answered(tgi: Any) -> None:
+    from pipeline.core import Pipeline
+    from pipeline.records import Outcome
+
+    kg = OnlyKnows("RACE")
+    tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
+    answer = Pipeline(Store(), gen, kg).ask(QUESTION)  # type: ignore[arg-type]
+    assert answer.outcome is Outcome.ANSWERED and '"RACE"' in (answer.sparql or "")
+    assert '"RACE-1"' in kg.queries[0] and '"RACE"' in kg.queries[1]
+    assert "the model's second query answered" in answer.generation.notes[-1]  # type: ignore[union-attr]
+    assert "returned no results" in tgi.requests[-1][1]["messages"][0]["content"]
+    tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
+    twice = Pipeline(Store(), gen, OnlyKnows("nothing")).ask(QUESTION)  # type: ignore[arg-type]
+    assert twice.outcome is Outcome.EMPTY and "found nothing either" in twice.generation.notes[-1]  # type: ignore
+
+
+def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
+    from pipeline.core import Pipeline
+    from pipeline.records import Outcome
+
+    tgi.set_fault("500")  # the LLM fails: the adapter answers, and its empty answer stands
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
+    kg = OnlyKnows("nothing")
+    answer = Pipeline(Store(), gen, kg).ask(QUESTION)  # type: ignore[arg-type]
+    assert answer.outcome is Outcome.EMPTY and answer.generation.generator == "adapter"  # type: ignore[union-attr]
+    assert len(kg.queries) == 1
+
+
+def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: Any) -> None:
+    """The second query answered about another dataset: "nothing found" is the honest reply."""
+    from pipeline.core import Pipeline
+    from pipeline.records import Outcome
+
+    tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
+    answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA")).ask(QUESTION)  # type: ignore[arg-type]
+    assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")

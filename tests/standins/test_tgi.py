@@ -261,7 +261,8 @@ def test_fault_for_a_number_of_requests(srv: TGIServer, case: dict[str, Any],
 def test_unknown_fault_is_refused(srv: TGIServer) -> None:
     with pytest.raises(ValueError, match="unknown fault"):
         srv.fault = "teapot"
-    assert set(FAULTS) == {"500", "503", "hang", "drop", "garbage", "refusal", "truncated_sse", "bad_json"}
+    assert set(FAULTS) == {"500", "503", "hang", "drop", "garbage", "refusal", "truncated_sse", "bad_json",
+                           "trickle"}
 
 
 def test_hang_times_the_client_out_and_close_still_returns_promptly(case: dict[str, Any]) -> None:

@@ -1,0 +1,141 @@
+"""A knowledge graph's own vocabulary — the ORKG predicates and classes it holds — so that an LLM's query can be
+checked against it before it runs: read once by two paged read-only SPARQL queries (``DISTINCT ?p``, ``DISTINCT
+?class``), cached on disk like the labels; for the SciQA snapshot, the names its recorded queries use."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import threading
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from rapidfuzz import fuzz, process
+
+from pipeline.errors import EndpointUnreachable, KgqaError
+from pipeline.parts import KnowledgeGraph
+from pipeline.sparql.text import PREFIXES, tokenize
+
+CHECKED = ("orkgp", "orkgc")  # resources (orkgr:) are too many to list, and a wrong one shows as an empty answer
+TTL_S = 7 * 24 * 3600.0
+RETRY_S = 300.0
+PAGE = 1000
+MAX_PAGES = 100
+QUERIES = ("SELECT DISTINCT ?term WHERE {{ ?s ?term ?o }} ORDER BY ?term LIMIT {limit} OFFSET {offset}",
+           "SELECT DISTINCT ?term WHERE {{ ?s a ?term }} ORDER BY ?term LIMIT {limit} OFFSET {offset}")
+
+
+def prefixed(iri: str) -> str | None:
+    """``http://orkg.org/orkg/predicate/P31`` -> ``orkgp:P31`` for the checked namespaces, else None."""
+    for prefix in CHECKED:
+        if iri.startswith(PREFIXES[prefix]):
+            return f"{prefix}:{iri[len(PREFIXES[prefix]):]}"
+    return None
+
+
+def used_names(query: str) -> list[str]:
+    """The checked prefixed names a query uses, in order, once each; prefix declarations are not uses."""
+    tokens = tokenize(query)
+    declared = {i + 1 for i, t in enumerate(tokens) if t.kind == "word" and t.text.upper() == "PREFIX"}
+    names = (t.text for i, t in enumerate(tokens) if t.kind == "pname" and i not in declared)
+    return list(dict.fromkeys(n for n in names if n.split(":", 1)[0] in CHECKED and n.split(":", 1)[1]))
+
+
+def nearest(name: str, vocabulary: Iterable[str], n: int = 3) -> list[str]:
+    """The ``n`` names of the same namespace closest to ``name``: rapidfuzz's token-set ratio over the local part's
+    words (``HAS_CODE`` is nearest ``HAS_SOURCE_CODE``, not ``HAS_MODEL``)."""
+    prefix, _, local = name.partition(":")
+    same = {v.partition(":")[2]: v for v in sorted(vocabulary) if v.startswith(prefix + ":")}
+    found = process.extract(local, list(same), scorer=fuzz.token_set_ratio, processor=_words, limit=n)
+    return [same[m] for m, _, _ in found]
+
+
+def _words(name: str) -> str:
+    return name.replace("_", " ").lower()
+
+
+def unknown(query: str, vocabulary: frozenset[str]) -> list[str]:
+    """One reason per name the graph does not have, with the nearest ones it has."""
+    out = []
+    for name in used_names(query):
+        if name not in vocabulary:
+            close = nearest(name, vocabulary)
+            out.append(f"the graph has no {name}" + (f" (nearest: {', '.join(close)})" if close else ""))
+    return out
+
+
+def sparql_terms(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[str]:
+    for query in QUERIES:
+        for n in range(MAX_PAGES):
+            rows = kg.select(query.format(limit=page, offset=n * page))
+            for row in rows.rows:
+                name = prefixed(row.get("term", {}).get("value", ""))
+                if name:
+                    yield name
+            if len(rows.rows) < page:
+                break
+
+
+class GraphVocabulary:
+    """The KG's checked names, read once per process (in the background; None until then or when the graph cannot
+    list them, and the check is skipped), cached in ``cache_dir`` for ``ttl`` s."""
+
+    def __init__(self, kg: KnowledgeGraph, cache_dir: Path | None, ttl: float = TTL_S, page: int = PAGE) -> None:
+        self.kg, self.cache_dir, self.ttl, self.page = kg, cache_dir, ttl, page
+        self._names: frozenset[str] | None = None
+        self._failed_at = float("-inf")
+        self._lock = threading.Lock()
+
+    def available(self) -> frozenset[str] | None:
+        with self._lock:
+            if self._names is None and time.monotonic() - self._failed_at >= RETRY_S:
+                try:
+                    self._names = self._read()
+                except KgqaError:
+                    self._failed_at = time.monotonic()
+            return self._names
+
+    def _read(self) -> frozenset[str] | None:
+        records = getattr(self.kg, "records", None)  # the snapshot: what its recorded queries use
+        if records is not None:
+            return frozenset(n for r in records for n in used_names(r.sparql))
+        cached = self._cached()
+        if cached is not None:
+            return cached
+        graph = getattr(self.kg, "primary", self.kg)
+        try:
+            names = frozenset(sparql_terms(graph, self.page))
+        except EndpointUnreachable:
+            fallback = getattr(self.kg, "fallback", None)
+            if fallback is None:
+                raise
+            names = frozenset(sparql_terms(fallback, self.page))
+        if not names:
+            return None  # a graph without ORKG names is not one to check ORKG queries against
+        self._store(names)
+        return names
+
+    @property
+    def path(self) -> Path | None:
+        if self.cache_dir is None:
+            return None
+        return self.cache_dir / f"vocabulary-{hashlib.sha256(self.kg.name.encode()).hexdigest()[:16]}.json"
+
+    def _cached(self) -> frozenset[str] | None:
+        path = self.path
+        try:
+            if path is None or time.time() - path.stat().st_mtime > self.ttl:
+                return None
+            return frozenset(json.loads(path.read_text(encoding="utf-8"))["names"])
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def _store(self, names: frozenset[str]) -> None:
+        path = self.path
+        if path is None:
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"kg": self.kg.name, "names": sorted(names)}), encoding="utf-8")
+        os.replace(tmp, path)

@@ -1,0 +1,44 @@
+"""The graph's own predicates and classes, read once by read-only SPARQL (cached), or from the snapshot's queries."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.kg.local import LocalKG
+from pipeline.kg.snapshot import SnapshotKG
+from pipeline.names.vocabulary import GraphVocabulary, nearest, unknown, used_names
+from pipeline.sciqa import Record
+
+TRIPLES = """
+<http://orkg.org/orkg/resource/R1> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://orkg.org/orkg/class/Dataset> .
+<http://orkg.org/orkg/resource/R1> <http://orkg.org/orkg/predicate/HAS_SOURCE_CODE> "x" .
+<http://orkg.org/orkg/resource/R1> <http://orkg.org/orkg/predicate/P31> <http://orkg.org/orkg/resource/R2> .
+<http://orkg.org/orkg/resource/R1> <http://www.w3.org/2000/01/rdf-schema#label> "SQuAD" .
+"""
+
+
+def test_prefix_declarations_are_not_uses() -> None:
+    q = ("PREFIX orkgp: <http://orkg.org/orkg/predicate/> SELECT ?x { ?d orkgp:P31 ?x ; a orkgc:Dataset ; "
+         "rdfs:label ?l . orkgr:R1 orkgp:P31 ?y }")
+    assert used_names(q) == ["orkgp:P31", "orkgc:Dataset"]
+
+
+def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
+    (tmp_path / "g.nt").write_text(TRIPLES)
+    kg = LocalKG(tmp_path / "g.nt")
+    names = GraphVocabulary(kg, tmp_path / "cache").available()
+    assert names == {"orkgc:Dataset", "orkgp:HAS_SOURCE_CODE", "orkgp:P31"}
+    (tmp_path / "g.nt").write_text("")  # the cache answers a new process now
+    assert GraphVocabulary(LocalKG(tmp_path / "g.nt"), tmp_path / "cache").available() == names
+    assert unknown("SELECT ?c { ?d orkgp:HAS_CODE ?c ; orkgp:P31 ?p }", names) == [
+        "the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE, orkgp:P31)"]
+    assert nearest("orkgc:Datasets", names) == ["orkgc:Dataset"]
+
+
+def test_a_graph_without_orkg_names_is_not_a_vocabulary(tmp_path: Path) -> None:
+    (tmp_path / "g.nt").write_text('<urn:a> <urn:b> "c" .\n')
+    assert GraphVocabulary(LocalKG(tmp_path / "g.nt"), None).available() is None
+
+
+def test_the_snapshot_knows_the_names_its_recorded_queries_use() -> None:
+    records = [Record("Q1", "q?", "SELECT ?m { ?d a orkgc:Dataset; orkgp:HAS_MODEL ?m }", "T01", "train")]
+    assert GraphVocabulary(SnapshotKG(records), None).available() == {"orkgc:Dataset", "orkgp:HAS_MODEL"}
