@@ -18,7 +18,6 @@ from pipeline.kg.local import LocalKG
 from pipeline.kg.sciqa_graph.build import build_witness
 from pipeline.kg.sciqa_graph.facts import read_facts, sciqa_files
 from pipeline.records import Rows
-from pipeline.sparql.dialect import normalise
 from pipeline.sparql.reorder import triples_before_optionals
 
 BUILDER = "sciqa-graph/2"  # bump when the builder changes what it writes
@@ -83,8 +82,9 @@ class SciqaKG(LocalKG):
         self.folder = folder
 
     def select(self, query: str) -> Rows:
-        """``query`` in ORKG's own dialect too (Virtuoso's, as SciQA's handcrafted gold queries write it)."""
-        rows = super().select(triples_before_optionals(normalise(query).query))
+        """``query`` as the gate gives it: SPARQL 1.1 (the gate reads ORKG's own dialect for a graph that does not
+        take it, as this one)."""
+        rows = super().select(triples_before_optionals(query))
         return replace(rows, caveat=f"{CAVEAT}; {rows.caveat}" if rows.caveat else CAVEAT)
 
 
