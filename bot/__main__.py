@@ -55,11 +55,13 @@ def main() -> int:
     except (BoltError, SlackApiError) as exc:
         log.error("Slack did not accept the bot token: %s", exc)
         pool.close()
+        pipeline.close()
         return 2
     except OSError as exc:  # URLError included: no network, a proxy in the way, a wrong SLACK_API_URL
         log.error("cannot reach Slack's Web API at %s to check the token: %s",
                   settings.slack_api_url or "https://slack.com/api/", getattr(exc, "reason", exc))
         pool.close()
+        pipeline.close()
         return 2
     signal.signal(signal.SIGTERM, _interrupt)  # docker stop / systemd: finish the questions in hand, then exit
     pool.submit(lambda: _warm_up(pipeline))
@@ -84,6 +86,7 @@ def main() -> int:
     finally:
         pool.wait_idle(timeout=60)
         pool.close()
+        pipeline.close()
     return 0
 
 

@@ -67,8 +67,8 @@ def _store_to_index(settings: Settings, rebuild: bool) -> tuple[ChromaStore, boo
 
 
 def cmd_ask(args: argparse.Namespace, settings: Settings) -> int:
-    pipe = build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots)
-    answer = pipe.ask(args.question)
+    with build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots) as pipe:
+        answer = pipe.ask(args.question)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
     if args.chart:
         _write_chart(answer, Path(args.chart))
@@ -93,10 +93,10 @@ def _write_chart(answer: Any, path: Path) -> None:
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.conversation.chat import PROMPT, chat
 
-    pipe = build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots)
-    names = getattr(pipe, "names", None)
-    return chat(pipe, getattr(names, "index", None), as_json=args.json, history=settings.home / "chat-history",
-                prompt=PROMPT if sys.stdin.isatty() else "")
+    with build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots) as pipe:
+        names = getattr(pipe, "names", None)
+        return chat(pipe, getattr(names, "index", None), as_json=args.json, history=settings.home / "chat-history",
+                    prompt=PROMPT if sys.stdin.isatty() else "")
 
 
 def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
@@ -106,7 +106,8 @@ def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
     kg = build_kg(settings, args.kg)
     from pipeline.eval.given import NoExamples
 
-    answer = Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=settings.row_cap).run_sparql(args.query)
+    with Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=settings.row_cap) as pipe:
+        answer = pipe.run_sparql(args.query)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
     return 0 if answer.outcome.ok else 3
 

@@ -185,3 +185,17 @@ def test_a_declined_question_announces_no_stage_it_never_reached() -> None:
     heard: list[Step] = []
     answer = Pipeline(FixedStore(), Scripted(None, why="nothing fits"), RecordingKG()).ask("q?", progress=heard.append)
     assert answer.outcome is Outcome.DECLINED and heard == [Step.RETRIEVE, Step.GENERATE]
+
+
+def test_a_pipeline_closed_by_its_front_end_leaves_no_stage_thread_behind() -> None:
+    seen: list[threading.Thread] = []
+
+    class Watching(RecordingKG):
+        def select(self, query: str) -> Rows:
+            seen.append(threading.current_thread())
+            return super().select(query)
+
+    with Pipeline(FixedStore(), Scripted("SELECT * WHERE { ?s ?p ?o }"), Watching(), deadline=30) as pipe:
+        assert pipe.ask("q?").outcome is Outcome.ANSWERED
+    seen[0].join(10)
+    assert seen[0] is not threading.current_thread() and not seen[0].is_alive()

@@ -139,9 +139,11 @@ def serve(build: Callable[[], Pipeline], settings: Settings, http: bool = False,
     """Serve until interrupted: over stdio, or streamable HTTP on ``host:port`` (path ``/mcp``). The HTTP setup is
     checked before ``build`` loads anything, so an unsafe one fails at once."""
     if not http:
-        create_server(build(), settings).run("stdio")
+        with build() as pipeline:
+            create_server(pipeline, settings).run("stdio")
         return
     host = host or settings.mcp_host
     port = settings.mcp_port if port is None else port
     auth = http_auth(settings.mcp_token, host, port)
-    create_server(build(), settings, auth=auth).run("streamable-http", host=host, port=port)
+    with build() as pipeline:
+        create_server(pipeline, settings, auth=auth).run("streamable-http", host=host, port=port)
