@@ -11,7 +11,7 @@ from pipeline.generators.stage import Stage
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
 from pipeline.question import clean, tidy
-from pipeline.records import Answer, Outcome, Retrieved, Step
+from pipeline.records import Answer, Generation, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
 from pipeline.sparql.gate import gate
 from pipeline.sparql.text import string_literals
@@ -33,12 +33,10 @@ def lookup(store: ExampleStore, text: str, k: int, max_chars: int) -> list[Retri
     return store.search(tidy(clean(text, max_chars)), k)
 
 
-def _failed(answer: Answer, exc: KgqaError, explanation: str) -> None:
-    """End ``answer`` on a project error: TIMED_OUT for any timeout, else FAILED; the error is kept for callers."""
-    answer.outcome = Outcome.TIMED_OUT if isinstance(exc, TimedOut) else Outcome.FAILED
-    answer.failure = exc
-    answer.error = str(exc)
-    answer.explanation = explanation
+def _failed(answer: Answer, exc: KgqaError, explanation: str) -> Answer:
+    """``answer`` ended on a project error: TIMED_OUT for any timeout, else FAILED; the error is kept for callers."""
+    return replace(answer, outcome=Outcome.TIMED_OUT if isinstance(exc, TimedOut) else Outcome.FAILED, failure=exc,
+                   error=str(exc), explanation=explanation)
 
 
 def _same_names(second: str, first: str, question: str) -> bool:
@@ -90,102 +88,103 @@ class Pipeline:
 
     def ask(self, question: str, shots: int | None = None, progress: Progress | None = None) -> Answer:
         """``progress`` hears each ``Step`` as it starts (the bot's status line); it must be quick and not raise."""
-        clock = self.budget.start()
-        answer = self._ask(question, shots, clock, progress or _quiet)
-        return self._glance(answer, clock)
+        clock, timings = self.budget.start(), dict[str, float]()
+        answer = self._ask(question, shots or self.shots, clock, progress or _quiet, timings)
+        return self._glance(replace(answer, timings_ms=timings), clock)
 
-    def _ask(self, question: str, shots: int | None, clock: Clock, progress: Progress) -> Answer:
-        shots = shots or self.shots
-        answer = Answer(question=clean(question, self.max_question_chars), kg=self.kg.name)
-        if not answer.question:
-            answer.outcome = Outcome.DECLINED
-            answer.error = "the question is empty"
-            answer.explanation = "Ask a question in words, e.g. 'Which model has achieved the highest Accuracy " \
-                                 "score on the Story Cloze Test benchmark dataset?'"
-            return answer
-        t = answer.timings_ms
-        asked = tidy(answer.question)  # read once: every stage gets the question without the chatter around it
-        try:
-            progress(Step.RETRIEVE)
-            with timed(t, "retrieve"):
-                answer.examples = clock.within("retrieval", lambda: self.store.search(asked, shots))
-            progress(Step.GENERATE)
-            watch = Stage()
-            with timed(t, "generate"):
-                try:
-                    answer.generation = clock.within("generation",
-                                                     lambda: self.generator.generate(asked, answer.examples), watch)
-                except KgqaError as exc:  # past the deadline, or the model failed: what it was sent and wrote stays
-                    answer.generation = watch.so_far(self.generator.name, str(exc))
-                    raise
-            intent = self.intent
-            if intent is not None:
-                generation = answer.generation
-                with timed(t, "intent"):
-                    review = clock.within("intent check", lambda: intent.review(
-                        asked, generation, answer.examples, self.kg))
-                answer.generation, answer.offer = review.generation, review.offer
-        except KgqaError as exc:
-            _failed(answer, exc, f"I could not write a query: {exc}.")
-            return answer
-        if not answer.generation.sparql:
-            answer.outcome = Outcome.DECLINED
-            answer.error = "no query"
-            answer.explanation = answer.generation.explanation or "No query could be written for this question."
-            return answer
-        sparql = answer.generation.sparql
+    def _ask(self, question: str, shots: int, clock: Clock, progress: Progress, t: dict[str, float]) -> Answer:
+        """The answer, every stage's time added to ``t``."""
+        base = Answer(question=clean(question, self.max_question_chars), kg=self.kg.name)
+        if not base.question:
+            return replace(base, outcome=Outcome.DECLINED, error="the question is empty",
+                           explanation="Ask a question in words, e.g. 'Which model has achieved the highest Accuracy "
+                                       "score on the Story Cloze Test benchmark dataset?'")
+        asked = tidy(base.question)  # read once: every stage gets the question without the chatter around it
+        written = self._write(base, asked, shots, clock, progress, t)
+        generation = written.generation
+        if written.failure is not None or generation is None:
+            return written
+        if not generation.sparql:
+            return replace(written, outcome=Outcome.DECLINED, error="no query",
+                           explanation=generation.explanation or "No query could be written for this question.")
+        sparql = generation.sparql
         if self.names is not None:
             progress(Step.NAMES)
             with timed(t, "names"):
                 checked = self.names(sparql)
-            answer.resolutions = list(checked.resolutions)
+            written = replace(written, resolutions=list(checked.resolutions))
             if checked.held:  # a name the graph does not know, or knows several ways: ask instead of running
-                answer.sparql, answer.reading = sparql, explain(sparql)
-                answer.outcome = Outcome.DECLINED
-                answer.explanation = held_message(checked.held)
-                return answer
+                return replace(written, sparql=sparql, reading=explain(sparql), outcome=Outcome.DECLINED,
+                               explanation=held_message(checked.held))
             sparql = checked.sparql
         progress(Step.RUN)
-        self._run(answer, sparql, clock)
-        if answer.outcome is Outcome.EMPTY:
+        ran = self._run(written, sparql, clock, t)
+        if ran.outcome is Outcome.EMPTY:
             with timed(t, "retry"):
-                self._again_after_empty(answer, asked, clock)
-        return answer
+                ran = self._again_after_empty(ran, asked, clock)
+        return ran
 
-    def _again_after_empty(self, answer: Answer, asked: str, clock: Clock) -> None:
+    def _write(self, base: Answer, asked: str, shots: int, clock: Clock, progress: Progress,
+               t: dict[str, float]) -> Answer:
+        """``base`` with the examples found, the query written (or why not) and checked against what is asked;
+        ended (``failure`` set) when a stage failed, with what was known by then."""
+        examples: list[Retrieved] = []
+        generation: Generation | None = None
+        try:
+            progress(Step.RETRIEVE)
+            with timed(t, "retrieve"):
+                examples = clock.within("retrieval", lambda: self.store.search(asked, shots))
+            progress(Step.GENERATE)
+            watch = Stage()
+            with timed(t, "generate"):
+                try:
+                    generation = clock.within("generation", lambda: self.generator.generate(asked, examples), watch)
+                except KgqaError as exc:  # past the deadline, or the model failed: what it was sent and wrote stays
+                    generation = watch.so_far(self.generator.name, str(exc))
+                    raise
+            intent, written = self.intent, generation
+            if intent is None:
+                return replace(base, examples=examples, generation=generation)
+            with timed(t, "intent"):
+                review = clock.within("intent check", lambda: intent.review(asked, written, examples, self.kg))
+            return replace(base, examples=examples, generation=review.generation, offer=review.offer)
+        except KgqaError as exc:
+            return _failed(replace(base, examples=examples, generation=generation), exc,
+                           f"I could not write a query: {exc}.")
+
+    def _again_after_empty(self, answer: Answer, asked: str, clock: Clock) -> Answer:
         """A model's query that ran and found nothing: the model is asked once more, told so (as sparql-llm does);
         a second query that answers replaces the first, through the same intent and names checks, and says so."""
         again, first = getattr(self.generator, "after_empty", None), answer.generation
         if not callable(again) or first is None or not first.sparql:
-            return
+            return answer
         try:
             second = clock.within("second generation", lambda: again(asked, answer.examples, first))
             if second is not None and second.sparql and self.intent is not None:
                 second = self.intent.review(asked, second, answer.examples, self.kg).generation
         except KgqaError:
-            return
+            return answer
         if second is None or not second.sparql or second.sparql == first.sparql or \
                 not _same_names(second.sparql, first.sparql, asked):
-            return
+            return answer
         checked = self.names(second.sparql) if self.names is not None else None
         if checked is not None and checked.held:
-            return
-        trial = Answer(question=answer.question, kg=answer.kg)
-        self._run(trial, checked.sparql if checked is not None else second.sparql, clock)
+            return answer
+        # the second run's own stage times are not the question's: the retry is timed as one
+        trial = self._run(Answer(question=answer.question, kg=answer.kg),
+                          checked.sparql if checked is not None else second.sparql, clock, {})
         if trial.outcome is not Outcome.ANSWERED:
-            answer.generation = replace(first, notes=first.notes + (EMPTY_TWICE,))
-            return
-        answer.sparql, answer.reading, answer.rows = trial.sparql, trial.reading, trial.rows
-        answer.outcome, answer.explanation = trial.outcome, trial.explanation
-        answer.resolutions = list(checked.resolutions) if checked is not None else answer.resolutions
-        answer.generation = replace(second, notes=second.notes + (SECOND_ANSWERED,))
+            return replace(answer, generation=replace(first, notes=first.notes + (EMPTY_TWICE,)))
+        return replace(answer, sparql=trial.sparql, reading=trial.reading, rows=trial.rows, outcome=trial.outcome,
+                       explanation=trial.explanation,
+                       resolutions=list(checked.resolutions) if checked is not None else answer.resolutions,
+                       generation=replace(second, notes=second.notes + (SECOND_ANSWERED,)))
 
     def run_sparql(self, query: str) -> Answer:
         """Run a query typed by a user, through the same read-only gate."""
-        answer = Answer(question="", kg=self.kg.name)
-        clock = self.budget.start()
-        self._run(answer, query, clock)
-        return self._glance(answer, clock)
+        clock, timings = self.budget.start(), dict[str, float]()
+        answer = self._run(Answer(question="", kg=self.kg.name), query, clock, timings)
+        return self._glance(replace(answer, timings_ms=timings), clock)
 
     @property
     def virtuoso(self) -> bool:
@@ -195,28 +194,24 @@ class Pipeline:
     def _glance(self, answer: Answer, clock: Clock) -> Answer:
         return glance(answer, self.kg, self.row_cap, self.virtuoso, clock)
 
-    def _run(self, answer: Answer, query: str, clock: Clock) -> None:
-        t = answer.timings_ms
+    def _run(self, base: Answer, query: str, clock: Clock, t: dict[str, float]) -> Answer:
+        """``base`` with ``query`` gated, run and what it found (or why it did not run)."""
         with timed(t, "validate"):
             check = gate(query, self.row_cap, virtuoso=self.virtuoso)
-        answer.sparql = check.fixed or query
-        answer.reading = explain(query)
+        ran = replace(base, sparql=check.fixed or query, reading=explain(query))
         if not check.ok:
             refused = Refused("; ".join(check.errors))
-            answer.outcome, answer.failure, answer.error = Outcome.REFUSED, refused, str(refused)
-            answer.explanation = f"The query was not run: {answer.error}."
-            return
+            return replace(ran, outcome=Outcome.REFUSED, failure=refused, error=str(refused),
+                           explanation=f"The query was not run: {refused}.")
         try:
             with timed(t, "kg"):
-                answer.rows = clock.within("knowledge-graph", lambda: self.kg.select(check.fixed))
+                rows = clock.within("knowledge-graph", lambda: self.kg.select(check.fixed))
         except DeadlinePassed as exc:
-            _failed(answer, exc, f"Here is the query I wrote, but {exc}, so there is no answer yet.")
-            return
+            return _failed(ran, exc, f"Here is the query I wrote, but {exc}, so there is no answer yet.")
         except KgqaError as exc:
-            _failed(answer, exc, f"The knowledge graph gave no answer: {exc}.")
-            return
-        answer.outcome = Outcome.ANSWERED
-        if answer.rows.boolean is None and not answer.rows.rows:
-            answer.outcome = Outcome.EMPTY
-            answer.explanation = "The query ran but nothing in the graph matches it." + \
-                (f" {answer.reading}" if answer.reading else "")
+            return _failed(ran, exc, f"The knowledge graph gave no answer: {exc}.")
+        if rows.boolean is None and not rows.rows:
+            return replace(ran, rows=rows, outcome=Outcome.EMPTY,
+                           explanation="The query ran but nothing in the graph matches it." +
+                                       (f" {ran.reading}" if ran.reading else ""))
+        return replace(ran, rows=rows, outcome=Outcome.ANSWERED)

@@ -206,9 +206,10 @@ class Outcome(str, Enum):
         return self in (Outcome.ANSWERED, Outcome.EMPTY, Outcome.DECLINED)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Answer:
-    """Everything the pipeline knows about one question, for the CLI, the bot and the evaluator."""
+    """Everything the pipeline knows about one question, for the CLI, the bot and the evaluator; frozen: each stage
+    returns what it found and the pipeline builds the answer (``dataclasses.replace`` where a later step adds)."""
 
     question: str
     examples: list[Retrieved] = field(default_factory=list)

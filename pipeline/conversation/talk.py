@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from pipeline.conversation.followup import read_in_thread
@@ -51,7 +52,7 @@ class Conversation:
         reading = read_in_thread(question, self.memory.turns(thread), self.index() if self.index else None)
         answer = self.pipeline.ask(reading.question, shots=shots, progress=progress)
         if reading.rewritten:
-            answer.read_as = answer.question
+            answer = replace(answer, read_as=answer.question)
         if answer.question:
             self.memory.remember(thread, turn_of(answer, question))
         return answer

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from pipeline.errors import GeneratorError, KnowledgeGraphError, NotInSnapshot
 from pipeline.eval.questions import EvalQuestion
@@ -40,17 +41,16 @@ class FakePipeline:
                         generation=Generation("fake-gen", sparql, notes=("n1",)),
                         timings_ms={"retrieve": 1.0 + n, "generate": 10.0 + n, "kg": 2.0})
         if action in ("gold", "wrong"):
-            answer.rows, answer.outcome = rows_of(q.gold if action == "gold" else ["nope"]), Outcome.ANSWERED
-        elif action == "empty":
-            answer.rows, answer.outcome = rows_of([]), Outcome.EMPTY
-        elif action == "snapshot":
-            answer.failure = NotInSnapshot("not in snapshot: the query matches no recorded SciQA query")
-            answer.outcome, answer.error = Outcome.FAILED, str(answer.failure)
-        elif action == "syntax":
-            answer.sparql = "SELECT ?x WHERE { ?x"
-            answer.failure = KnowledgeGraphError("syntax error: Expected SelectQuery")
-            answer.outcome, answer.error = Outcome.FAILED, str(answer.failure)
-            answer.explanation = "The query was not run."
+            return replace(answer, rows=rows_of(q.gold if action == "gold" else ["nope"]), outcome=Outcome.ANSWERED)
+        if action == "empty":
+            return replace(answer, rows=rows_of([]), outcome=Outcome.EMPTY)
+        if action == "snapshot":
+            failure: Exception = NotInSnapshot("not in snapshot: the query matches no recorded SciQA query")
+            return replace(answer, failure=failure, outcome=Outcome.FAILED, error=str(failure))
+        if action == "syntax":
+            failure = KnowledgeGraphError("syntax error: Expected SelectQuery")
+            return replace(answer, sparql="SELECT ?x WHERE { ?x", failure=failure, outcome=Outcome.FAILED,
+                           error=str(failure), explanation="The query was not run.")
         return answer
 
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:
