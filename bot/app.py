@@ -19,7 +19,6 @@ from bot import ask, commands, teach
 from bot.assistant import Prompts, offer_prompts
 from bot.guard import Limits, WorkerPool
 from bot.home import home_view
-from bot.proposals import Proposals
 from bot.render import OFFER
 from bot.state import Bot
 from pipeline.core import Pipeline
@@ -67,8 +66,7 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
     limits = limits or Limits.from_settings(settings)
     client = client or make_client(settings)
     bot = Bot(pipeline=pipeline, settings=settings, client=client,
-              pool=pool or WorkerPool(settings.workers, limits.queue_size), limits=limits,
-              proposals=Proposals(settings.home / "bot" / "proposals.json"))
+              pool=pool or WorkerPool(settings.workers, limits.queue_size), limits=limits)
     app = App(client=client, signing_secret=settings.slack_signing_secret, process_before_response=False,
               token_verification_enabled=True, ignoring_self_events_enabled=True,
               # listeners only check, post a placeholder and queue; answering happens in bot.pool

@@ -11,80 +11,50 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot import logs
 from bot.agent import Surfaces
-from bot.dedup_store import SharedSeen
-from bot.guard import Limits, RateLimiter, Seen, WorkerPool
+from bot.backend import Answered, Dedup, Limiter, MemoryState, Pending, shared_state
+from bot.guard import Limits, WorkerPool
 from bot.logs import Scrubber
-from bot.proposals import Proposals, Recent
 from bot.render import Attachment, Message, notice
 from bot.shared.admission import SharedQueue
-from bot.shared.dedup import RedisSeen
-from bot.shared.limits import RedisRateLimiter
-from bot.shared.proposals import RedisProposals, RedisRecent
-from pipeline.conversation.memory import ThreadMemory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
 from pipeline.records import Answer, Step
 from pipeline.settings import Settings
-from pipeline.shared.link import RedisLink, build_link
+from pipeline.shared.link import RedisLink
 
 log = logging.getLogger("kgqa.bot")
 
 
 @dataclass
 class Bot:
-    """The bot's parts, built once by ``create_app``; listeners get it through a closure."""
+    """The bot's parts, built once by ``create_app``; listeners get it through a closure. What replicas share comes
+    from one backend (``state``; by default the one the settings choose, ``bot.backend.shared_state``)."""
 
     pipeline: Pipeline
     settings: Settings
     client: WebClient
     pool: WorkerPool
     limits: Limits
-    proposals: Proposals | RedisProposals
-    seen: Seen | SharedSeen | RedisSeen = field(init=False)
-    limiter: RateLimiter | RedisRateLimiter = field(init=False)
+    state: MemoryState | None = None
+    seen: Dedup = field(init=False)
+    limiter: Limiter = field(init=False)
     link: RedisLink | None = field(init=False)
     queue: SharedQueue | None = field(init=False)  # the deployment's waiting questions, with Redis
-    recent: Recent | RedisRecent = field(default_factory=Recent)
+    proposals: Pending = field(init=False)
+    recent: Answered = field(init=False)
     scrubber: Scrubber = field(init=False)
     conversation: Conversation = field(init=False)
     surfaces: Surfaces = field(init=False)  # what each workspace refused of the AI-app surface
 
     def __post_init__(self) -> None:
-        # Redis (KGQA_REDIS_URL): shared by replicas on any host; KGQA_DEDUP_PATH: by replicas on one host and kept
-        # across restarts; else this process only
-        self.link = build_link(self.settings)
-        path = self.settings.dedup_path
-        limit, window = self.limits.user_questions, self.limits.user_window_s
-        self.queue = None
-        if self.link is not None:
-            self.seen = RedisSeen(self.link, self.settings.dedup_ttl, self.limits.seen_events)
-            self.limiter = RedisRateLimiter(self.link, limit, window)
-            # a waiting question's lease: the longest it can wait (the queue ahead of it, one deadline per worker
-            # round) and then run
-            lease = (self.limits.queue_size // self.pool.workers + 2) * self.settings.deadline
-            self.queue = SharedQueue(self.link, self.limits.queue_size, lease)
-            if isinstance(self.proposals, Proposals):
-                self.proposals = RedisProposals(self.link, self.proposals)
-            if isinstance(self.recent, Recent):
-                self.recent = RedisRecent(self.link, self.recent)
-        else:
-            self.seen = SharedSeen(path, self.settings.dedup_ttl) if path else Seen(self.limits.seen_events)
-            self.limiter = RateLimiter(limit, window)
+        state = self.state = self.state or shared_state(self.settings, self.limits, self.pool.workers)
+        self.link = state.link
+        self.seen, self.limiter, self.queue = state.seen(), state.limiter(), state.queue()
+        self.proposals, self.recent = state.proposals(), state.recent()
         self.scrubber = Scrubber(self.settings.secrets())
         self.surfaces = Surfaces(self.log)
         names = getattr(self.pipeline, "names", None)
-        self.conversation = Conversation(self.pipeline, self._memory(), getattr(names, "index", None))
-
-    def _memory(self) -> ThreadMemory:
-        """Thread memory where the dedup state lives: Redis, the dedup SQLite file, or one under $KGQA_HOME."""
-        from pipeline.conversation.local import LocalThreadMemory
-        from pipeline.conversation.sqlite import SqliteThreadMemory
-
-        if self.link is not None:
-            from pipeline.shared.threads import RedisThreadMemory
-
-            return RedisThreadMemory(self.link, fallback=LocalThreadMemory())
-        return SqliteThreadMemory(self.settings.dedup_path or self.settings.home / "bot" / "threads.sqlite3")
+        self.conversation = Conversation(self.pipeline, state.memory(), getattr(names, "index", None))
 
     def ask(self, channel: str, thread_ts: str, question: str,
             progress: Callable[[Step], None] | None = None) -> Answer:
