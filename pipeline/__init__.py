@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from pipeline.factory import build_generator, build_index, build_kg, build_pipeline, build_store
     from pipeline.parts import Encoder, ExampleStore, Generator, IntentReview, KnowledgeGraph, Reaskable
     from pipeline.records import Answer, Example, Generation, Outcome, Retrieved, Rows
-    from pipeline.registry import GeneratorKind, KGKind, Wiring, register_generator, register_kg
+    from pipeline.registry import (GeneratorKind, KGKind, StoreKind, Wiring, register_generator, register_kg,
+                                   register_store)
     from pipeline.settings import Settings
 
 _WHERE = {
@@ -28,7 +29,8 @@ _WHERE = {
     "pipeline.settings": ("Settings",),
     "pipeline.factory": ("build_pipeline", "build_generator", "build_kg", "build_store", "build_index"),
     "pipeline.parts": ("Encoder", "ExampleStore", "Generator", "Reaskable", "KnowledgeGraph", "IntentReview"),
-    "pipeline.registry": ("register_generator", "register_kg", "GeneratorKind", "KGKind", "Wiring"),
+    "pipeline.registry": ("register_generator", "register_kg", "register_store", "GeneratorKind", "KGKind",
+                          "StoreKind", "Wiring"),
     "pipeline.errors": ("KgqaError", "ConfigError", "TimedOut", "DeadlinePassed", "StoreError", "StoreUnavailable",
                         "GeneratorError", "GeneratorTimeout", "KnowledgeGraphError", "EndpointUnreachable",
                         "EndpointTimeout", "NotInSnapshot", "Refused"),
@@ -39,7 +41,7 @@ __all__ = [
     "Pipeline", "Answer", "Outcome", "Example", "Retrieved", "Generation", "Rows", "Settings",
     "build_pipeline", "build_generator", "build_kg", "build_store", "build_index",
     "Encoder", "ExampleStore", "Generator", "Reaskable", "KnowledgeGraph", "IntentReview",
-    "register_generator", "register_kg", "GeneratorKind", "KGKind", "Wiring",
+    "register_generator", "register_kg", "register_store", "GeneratorKind", "KGKind", "StoreKind", "Wiring",
     "KgqaError", "ConfigError", "TimedOut", "DeadlinePassed", "StoreError", "StoreUnavailable", "GeneratorError",
     "GeneratorTimeout", "KnowledgeGraphError", "EndpointUnreachable", "EndpointTimeout", "NotInSnapshot", "Refused",
 ]

@@ -4,14 +4,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from pipeline.store.connection import ChromaConnection
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph
 from pipeline.records import Example
-from pipeline.registry import Wiring, generator_kind, kg_kind
+from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
@@ -41,12 +40,9 @@ def _encoder(name: str, backend: str, cache: Path | None) -> Encoder:
 
 
 def build_store(settings: Settings) -> ChromaStore:
-    """The example store; a Chroma server is connected at first use, so a bot starts (and says so) while it is down."""
-    store = ChromaStore(ChromaConnection(settings.chroma_path, settings.chroma_url, settings.store_timeout),
-                        build_encoder(settings), settings.collection)
-    if not settings.chroma_url:
-        store.open()  # an embedded store opens now: a broken one is reported before anything starts
-    return store
+    """The example store of the registered kind (see ``pipeline.registry``): Chroma on disk, a Chroma server, or a
+    plugin's. A plugin's store offers ChromaStore's interface where the commands using it need it (``StoreKind``)."""
+    return cast(ChromaStore, store_kind(settings).build(settings, build_encoder(settings)))
 
 
 def form_aware(settings: Settings, base: ChromaStore) -> FormAwareStore:

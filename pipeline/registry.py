@@ -1,8 +1,8 @@
-"""Generators and knowledge-graph backends by name, one registration each (as simonw/llm's ``register_models``).
+"""Generators, knowledge-graph backends and example stores by name, one registration each (as simonw/llm's ``register_models``).
 
 The built-in parts register themselves in the modules named by ``BUILTINS``, a third-party package's in the modules
 its ``kgqa.plugins`` entry points name (all loaded by name at the first look-up: the registry imports nothing it
-serves); a new one is a builder and one ``register_generator``/``register_kg`` call (docs/PLUGINS.md).
+serves); a new one is a builder and one ``register_generator``/``register_kg``/``register_store`` call (docs/PLUGINS.md).
 Help texts and "unknown name" errors are written from what is registered. What differs between generators is an
 attribute of the registration (``llm``: wrapped in the repair step and backed by the offline adapter), never a check
 on a name."""
@@ -16,7 +16,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING
 
 from pipeline.errors import ConfigError
-from pipeline.parts import Generator, KnowledgeGraph
+from pipeline.parts import Encoder, ExampleStore, Generator, KnowledgeGraph
 
 if TYPE_CHECKING:
     from pipeline.settings import Settings
@@ -52,8 +52,21 @@ class KGKind:
     accepts: Callable[[str], bool] | None = None  # targets that are not this name (a URL, a path)
 
 
+@dataclass(frozen=True)
+class StoreKind:
+    """An example store backend. It offers what ``pipeline.store.chroma.ChromaStore`` does for the commands that use
+    it (``search``/``add``/``count``/``examples`` for questions and ``kgqa lookup``; form-aware retrieval and
+    ``kgqa index`` read its vectors and rebuild it)."""
+
+    name: str
+    build: Callable[[Settings, Encoder], ExampleStore]  # (settings, the encoder questions are embedded with)
+    help: str
+    chosen: Callable[[Settings], bool] | None = None  # picked without KGQA_STORE when true (None: the last resort)
+
+
 _GENERATORS: dict[str, GeneratorKind] = {}
 _KGS: dict[str, KGKind] = {}
+_STORES: dict[str, StoreKind] = {}
 
 
 def register_generator(kind: GeneratorKind) -> None:
@@ -64,7 +77,11 @@ def register_kg(kind: KGKind) -> None:
     _KGS[kind.name] = kind
 
 
-BUILTINS = ("pipeline.plugins.generators", "pipeline.plugins.kgs")
+def register_store(kind: StoreKind) -> None:
+    _STORES[kind.name] = kind
+
+
+BUILTINS = ("pipeline.plugins.generators", "pipeline.plugins.kgs", "pipeline.plugins.stores")
 ENTRY_POINTS = "kgqa.plugins"  # a third-party package's modules that register its parts: [project.entry-points]
 _loaded = threading.Event()
 _loading = threading.Lock()
@@ -122,3 +139,25 @@ def kg_names() -> str:
     patterns = [k.help for k in _KGS.values() if k.accepts]
     items = patterns + named
     return ", ".join(items[:-1]) + " or " + items[-1] if len(items) > 1 else "".join(items)
+
+
+def store_kind(settings: Settings) -> StoreKind:
+    """The store KGQA_STORE names; without it the first registered store whose ``chosen`` says so, else the one
+    with no condition (the Chroma folder under $KGQA_HOME)."""
+    _builtins()
+    if settings.store:
+        kind = _STORES.get(settings.store)
+        if kind is None:
+            raise ConfigError(f"unknown store {settings.store!r} (KGQA_STORE); choose one of {store_names()}")
+        return kind
+    kind = next((k for k in _STORES.values() if k.chosen and k.chosen(settings)), None) or \
+        next((k for k in _STORES.values() if k.chosen is None), None)
+    if kind is None:
+        raise ConfigError(f"no example store fits these settings; set KGQA_STORE to one of {store_names()}")
+    return kind
+
+
+def store_names() -> str:
+    """'chroma, chroma-server' — for help texts and errors."""
+    _builtins()
+    return ", ".join(_STORES)

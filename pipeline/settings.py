@@ -53,6 +53,7 @@ class Settings(BaseSettings):
     encoder_backend: Literal["onnx", "torch"] = env("KGQA_ENCODER_BACKEND", "onnx")  # onnx: MiniLM only, else torch
     encoder_cache: Folder | None = env("KGQA_ENCODER_CACHE")  # exported models; None = ~/.cache/kgqa
     chroma_url: str = env("KGQA_CHROMA_URL", "")
+    store: str | None = env("KGQA_STORE")  # a registered store; None = chroma-server with KGQA_CHROMA_URL, else chroma
     store_timeout: Seconds = env("KGQA_STORE_TIMEOUT", 10.0)  # one call to a Chroma server, opening included
     collection: str = env("KGQA_COLLECTION", "sciqa_examples")
     generator: str = env("KGQA_GENERATOR", "")  # "" = tgi when tgi_url is set, else adapter

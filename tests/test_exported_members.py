@@ -13,7 +13,7 @@ PUBLIC = [
     "Pipeline", "Answer", "Outcome", "Example", "Retrieved", "Generation", "Rows", "Settings",
     "build_pipeline", "build_generator", "build_kg", "build_store", "build_index",
     "Encoder", "ExampleStore", "Generator", "Reaskable", "KnowledgeGraph", "IntentReview",
-    "register_generator", "register_kg", "GeneratorKind", "KGKind", "Wiring",
+    "register_generator", "register_kg", "register_store", "GeneratorKind", "KGKind", "StoreKind", "Wiring",
     "KgqaError", "ConfigError", "TimedOut", "DeadlinePassed", "StoreError", "StoreUnavailable", "GeneratorError",
     "GeneratorTimeout", "KnowledgeGraphError", "EndpointUnreachable", "EndpointTimeout", "NotInSnapshot", "Refused",
 ]
