@@ -9,7 +9,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+import uuid
 from collections import OrderedDict
+from typing import Any
 
 from bot.guard import Seen
 from pipeline.shared.link import RedisLink, SharedStateDown
@@ -32,9 +34,15 @@ class RedisSeen:
     def first(self, key: str) -> bool:
         if not self._local.first(key):
             return False
+        token, name = uuid.uuid4().hex, RedisLink.key("seen", key)
+
+        def claim(r: Any) -> bool:
+            # A claim carries its own token: when the client retried a SET whose first try reached Redis (its reply
+            # lost to a timeout), the key holds our token and the event is still ours, not another replica's.
+            return bool(r.set(name, token, nx=True, ex=max(1, round(self.ttl)))) or r.get(name) == token
+
         try:
-            return bool(self.link.call(lambda r: r.set(RedisLink.key("seen", key), "1", nx=True,
-                                                        ex=max(1, round(self.ttl)))))
+            return self.link.call(claim)
         except SharedStateDown:
             with self._lock:
                 self._unsynced[key] = time.time()
