@@ -3,10 +3,11 @@ vocabulary, label literals against the question) returning a record, and a Gener
 once with the parser's error and falls back to the offline adapter when the model fails or stays invalid twice."""
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+
+from rapidfuzz import fuzz, process
 
 from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, PromptTooLong
 from pipeline.matching.forms import Labels
@@ -20,6 +21,7 @@ from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
+CLOSE_NAME = 80.0  # rapidfuzz ratio (0-100) from which a stored name is offered for an unknown one
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,8 @@ def unknown_names(query: str, vocabulary: set[str] | frozenset[str]) -> list[str
     for name in used_names(query):
         if name in vocabulary:
             continue
-        close = difflib.get_close_matches(name, sorted(vocabulary), n=1, cutoff=0.8)
+        # the last in order among equally close ones, as difflib.get_close_matches offered them before
+        close = process.extractOne(name, sorted(vocabulary, reverse=True), scorer=fuzz.ratio, score_cutoff=CLOSE_NAME)
         notes.append(f"{name} is used by no stored query" + (f" (did you mean {close[0]}?)" if close else ""))
     return notes
 
