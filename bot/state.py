@@ -23,6 +23,7 @@ from bot.shared.proposals import RedisProposals, RedisRecent
 from pipeline.conversation.memory import ThreadMemory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
+from pipeline.names.check import label_index
 from pipeline.records import Answer, Step
 from pipeline.settings import Settings
 from pipeline.shared.link import RedisLink, build_link
@@ -72,8 +73,7 @@ class Bot:
             self.limiter = RateLimiter(limit, window)
         self.scrubber = Scrubber(self.settings.secrets())
         self.surfaces = Surfaces(self.log)
-        names = getattr(self.pipeline, "names", None)
-        self.conversation = Conversation(self.pipeline, self._memory(), getattr(names, "index", None))
+        self.conversation = Conversation(self.pipeline, self._memory(), label_index(self.pipeline))
 
     def _memory(self) -> ThreadMemory:
         """Thread memory where the dedup state lives: Redis, the dedup SQLite file, or one under $KGQA_HOME."""

@@ -15,7 +15,7 @@ from pipeline.generators.stage import Stage, running
 from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
 from pipeline.names.check import Checked, held_message
-from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
+from pipeline.parts import AsksAgain, ExampleStore, Generator, IntentReview, KnowledgeGraph, is_remote
 from pipeline.question import clean, tidy
 from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
@@ -62,7 +62,7 @@ def _counted(store: Any, timeout: float) -> dict[str, Any]:
 
 def _pinged(part: Any, timeout: float) -> dict[str, Any]:
     """A generator's or a KG's probe: its ``ping``, and whether there is a server behind it."""
-    return {"ok": bool(part.ping(timeout)), "remote": bool(getattr(part, "remote", False))}
+    return {"ok": bool(part.ping(timeout)), "remote": is_remote(part)}
 
 
 Probe = Callable[[Any, float], dict[str, Any]]
@@ -223,9 +223,10 @@ class Pipeline:
     def _again_after_empty(self, answer: Answer, asked: str, started: float) -> None:
         """A model's query that ran and found nothing: the model is asked once more, told so (as sparql-llm does);
         a second query that answers replaces the first, through the same intent and names checks, and says so."""
-        again, first = getattr(self.generator, "after_empty", None), answer.generation
-        if not callable(again) or first is None or not first.sparql:
+        model, first = self.generator, answer.generation
+        if not isinstance(model, AsksAgain) or first is None or not first.sparql:
             return
+        again = model.after_empty
         try:
             second = self._within(started, "second generation", lambda: again(asked, answer.examples, first))
             if second is not None and second.sparql and self.intent is not None:
@@ -258,8 +259,8 @@ class Pipeline:
 
     @property
     def virtuoso(self) -> bool:
-        """Whether the graph takes ORKG's dialect as written (parts from elsewhere may not say: then it does not)."""
-        return bool(getattr(self.kg, "virtuoso", False))
+        """Whether the graph takes ORKG's dialect as written (every KnowledgeGraph says)."""
+        return self.kg.virtuoso
 
     def _glance(self, answer: Answer, started: float) -> None:
         """The summary; for a ranking that found rows, first its leaderboard (one more read-only query). The

@@ -12,7 +12,7 @@ from rapidfuzz import fuzz, process
 from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, PromptTooLong
 from pipeline.matching.forms import Labels
 from pipeline.generators.reply import interpret
-from pipeline.parts import Generator, Reaskable
+from pipeline.parts import Generator, GeneratorWrapper, Reaskable
 from pipeline.generators.prompt import NOTE
 from pipeline.generators.stage import current
 from pipeline.names.vocabulary import unknown, used_names
@@ -165,7 +165,7 @@ def check(query: str, question: str, vocabulary: set[str] | frozenset[str] = fro
     return Repair(query, fixed, (), tuple(notes + label_notes))
 
 
-class RepairingGenerator:
+class RepairingGenerator(GeneratorWrapper):
     """Wraps an LLM generator: checks and repairs its query, and asks once more (with the parser's error when the
     query was invalid) after a failure (an error, a timeout, no query or an invalid one). After two failures it
     returns no query, with the reasons; ``pipeline.generators.fallback.FallbackGenerator`` then asks the adapter."""
@@ -175,9 +175,8 @@ class RepairingGenerator:
                  graph_names: Callable[[], frozenset[str] | None] | None = None) -> None:
         """``vocabulary``: the stored queries' names (unknown ones are noted); ``graph_names``: the KG's own
         predicates and classes (pipeline.names.vocabulary) — a query using others is asked again once, with them."""
-        self.inner = inner
+        super().__init__(inner, name)
         self.graph_names = graph_names
-        self.name = name or inner.name
         self.vocabulary = vocabulary
         self.labels = labels
         self.retry_timeouts = retry_timeouts
@@ -216,19 +215,6 @@ class RepairingGenerator:
         failures: list[str | GeneratorError | Rejection] = []
         second = self._attempt(lambda: interpret(model.complete(prompt), self.name, prompt), failures)
         return self._checked(second, question, failures) if second is not None else None
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        """The wrapped model's reachability."""
-        return self.inner.ping(timeout)
-
-    @property
-    def slots(self) -> int | None:
-        """The model server's slots, where it says."""
-        return getattr(self.inner, "slots", None)
-
-    @property
-    def remote(self) -> bool:
-        return bool(getattr(self.inner, "remote", False))
 
     def _attempt(self, call: Callable[[], Generation],
                  failures: list[str | GeneratorError | Rejection]) -> Generation | None:

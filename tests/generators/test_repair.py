@@ -214,6 +214,7 @@ class OnlyKnows:
     """A graph where only the label ``known`` matches anything."""
 
     name = "only-knows"
+    virtuoso = False
 
     def __init__(self, known: str) -> None:
         self.known = known
