@@ -131,7 +131,7 @@ class Recorded(Protocol):
     """A graph of recorded queries (the snapshot): what its recorded queries use is its vocabulary."""
 
     @property
-    def queries(self) -> Sequence[str]: ...
+    def recorded_queries(self) -> Sequence[str]: ...
 
 
 @runtime_checkable

@@ -38,7 +38,7 @@ class SnapshotKG:
             self.answers.setdefault(key, Rows.from_json(r.answer or {}, "snapshot", CAVEAT))
 
     @property
-    def queries(self) -> list[str]:
+    def recorded_queries(self) -> list[str]:
         """The recorded queries (what they use is the snapshot's vocabulary)."""
         return [r.sparql for r in self.records]
 

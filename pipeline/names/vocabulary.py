@@ -98,7 +98,7 @@ class GraphVocabulary:
 
     def _read(self) -> frozenset[str] | None:
         if isinstance(self.kg, Recorded):  # the snapshot: what its recorded queries use
-            return frozenset(n for q in self.kg.queries for n in used_names(q))
+            return frozenset(n for q in self.kg.recorded_queries for n in used_names(q))
         cached = self._cached()
         if cached is not None:
             return cached
