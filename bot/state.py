@@ -18,6 +18,7 @@ from bot.render import Attachment, Message, notice
 from bot.shared.admission import SharedQueue
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
+from pipeline.names.check import label_index
 from pipeline.records import Answer, Step
 from pipeline.settings import Settings
 from pipeline.shared.link import RedisLink
@@ -53,8 +54,7 @@ class Bot:
         self.proposals, self.recent = state.proposals(), state.recent()
         self.scrubber = Scrubber(self.settings.secrets())
         self.surfaces = Surfaces(self.log)
-        names = getattr(self.pipeline, "names", None)
-        self.conversation = Conversation(self.pipeline, state.memory(), getattr(names, "index", None))
+        self.conversation = Conversation(self.pipeline, state.memory(), label_index(self.pipeline))
 
     def ask(self, channel: str, thread_ts: str, question: str,
             progress: Callable[[Step], None] | None = None) -> Answer:

@@ -92,10 +92,10 @@ def _write_chart(answer: Any, path: Path) -> None:
 
 def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
     from pipeline.conversation.chat import PROMPT, chat
+    from pipeline.names.check import label_index
 
     with build_pipeline(settings, generator=args.generator, kg=args.kg, shots=args.shots) as pipe:
-        names = getattr(pipe, "names", None)
-        return chat(pipe, getattr(names, "index", None), as_json=args.json, history=settings.home / "chat-history",
+        return chat(pipe, label_index(pipe), as_json=args.json, history=settings.home / "chat-history",
                     prompt=PROMPT if sys.stdin.isatty() else "")
 
 

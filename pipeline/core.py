@@ -9,7 +9,7 @@ from typing import Any
 from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
 from pipeline.generators.stage import Stage
 from pipeline.names.check import Checked, held_message
-from pipeline.parts import ExampleStore, Generator, IntentReview, KnowledgeGraph
+from pipeline.parts import AsksAgain, ExampleStore, Generator, IntentReview, KnowledgeGraph
 from pipeline.question import clean, tidy
 from pipeline.records import Answer, Generation, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
@@ -155,9 +155,10 @@ class Pipeline:
     def _again_after_empty(self, answer: Answer, asked: str, clock: Clock) -> Answer:
         """A model's query that ran and found nothing: the model is asked once more, told so (as sparql-llm does);
         a second query that answers replaces the first, through the same intent and names checks, and says so."""
-        again, first = getattr(self.generator, "after_empty", None), answer.generation
-        if not callable(again) or first is None or not first.sparql:
+        model, first = self.generator, answer.generation
+        if not isinstance(model, AsksAgain) or first is None or not first.sparql:
             return answer
+        again = model.after_empty
         try:
             second = clock.within("second generation", lambda: again(asked, answer.examples, first))
             if second is not None and second.sparql and self.intent is not None:
@@ -188,8 +189,8 @@ class Pipeline:
 
     @property
     def virtuoso(self) -> bool:
-        """Whether the graph takes ORKG's dialect as written (parts from elsewhere may not say: then it does not)."""
-        return bool(getattr(self.kg, "virtuoso", False))
+        """Whether the graph takes ORKG's dialect as written (every KnowledgeGraph says)."""
+        return self.kg.virtuoso
 
     def _glance(self, answer: Answer, clock: Clock) -> Answer:
         return glance(answer, self.kg, self.row_cap, self.virtuoso, clock)

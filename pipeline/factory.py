@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError
-from pipeline.parts import Encoder, Generator, KnowledgeGraph
+from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
 from pipeline.records import Example
 from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
 from pipeline.sciqa import sciqa_for
@@ -90,7 +90,7 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
         return part
     from pipeline.generators.repair import RepairingGenerator
 
-    timeout = float(getattr(part, "timeout", settings.tgi_timeout))
+    timeout = part.timeout if isinstance(part, Timed) else settings.tgi_timeout
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
                                   retry_timeouts=2 * timeout < question_deadline(settings, spec), name=spec,
                                   graph_names=graph_names)

@@ -1,8 +1,11 @@
-"""The swappable parts, one small Protocol each; implementations live in their own modules."""
+"""The swappable parts, one small Protocol each; implementations live in their own modules.
+
+What only some parts can do is a small Protocol of its own, asked with ``isinstance`` (never ``getattr`` with a
+name), and a part that wraps another hands on what the inner one can do (``Wrapper``)."""
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from pipeline.records import Example, Generation, Retrieved, Review, Rows
 
@@ -27,16 +30,21 @@ class ExampleStore(Protocol):
     def examples(self, source: str | None = None) -> list[Example]: ...
 
 
-class Generator(Protocol):
-    """Writes a SPARQL query for a question, given the most similar known examples."""
+class Part(Protocol):
+    """What a generator and a knowledge graph both have: a name, and a probe of what they need."""
 
     name: str
 
-    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation: ...
-
     def ping(self, timeout: float = 2.0) -> bool:
-        """Whether what it needs (a model server) answers within ``timeout`` s; a local part is always ready."""
+        """Whether what it needs (a model server, an endpoint) answers within ``timeout`` s; a local part is always
+        ready."""
         ...
+
+
+class Generator(Part, Protocol):
+    """Writes a SPARQL query for a question, given the most similar known examples."""
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation: ...
 
 
 @runtime_checkable
@@ -51,10 +59,9 @@ class Reaskable(Protocol):
         ...
 
 
-class KnowledgeGraph(Protocol):
+class KnowledgeGraph(Part, Protocol):
     """Runs read-only SPARQL queries (SELECT/ASK); the query arrives already gated and prefixed."""
 
-    name: str
     # Speaks ORKG's Virtuoso dialect (or answers as ORKG did): such a query is sent as written, bif:contains too;
     # anywhere else it is sent as the SPARQL 1.1 it means (pipeline.sparql.dialect). Read-only: a wrapper hands on
     # what it wraps says.
@@ -63,13 +70,156 @@ class KnowledgeGraph(Protocol):
 
     def select(self, query: str) -> Rows: ...
 
-    def ping(self, timeout: float = 2.0) -> bool:
-        """Whether the graph answers within ``timeout`` s; a local graph is always ready."""
-        ...
-
 
 class IntentReview(Protocol):
     """Checks a generated query against what the question asks (pipeline.intent.step.IntentStep)."""
 
     def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                kg: KnowledgeGraph) -> Review: ...
+
+
+# -- what only some parts can do ---------------------------------------------------------------------------------
+
+@runtime_checkable
+class Remote(Protocol):
+    """A part that says whether a server stands behind it (health reports it); a part that does not say is local."""
+
+    @property
+    def remote(self) -> bool: ...
+
+
+def is_remote(part: object) -> bool:
+    return isinstance(part, Remote) and bool(part.remote)
+
+
+@runtime_checkable
+class Slotted(Protocol):
+    """A model server that says how many requests it serves at once (None: it does not say)."""
+
+    @property
+    def slots(self) -> int | None: ...
+
+
+def slots_of(part: object) -> int | None:
+    return part.slots if isinstance(part, Slotted) else None
+
+
+@runtime_checkable
+class Timed(Protocol):
+    """A model client with a request timeout (s) of its own."""
+
+    @property
+    def timeout(self) -> float: ...
+
+
+@runtime_checkable
+class AsksAgain(Protocol):
+    """A generator that can write one more query after its first ran and found nothing."""
+
+    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None: ...
+
+
+@runtime_checkable
+class KnowsLabels(Protocol):
+    """A graph that knows its labels without a query (the snapshot): (label, kind) pairs."""
+
+    def label_pairs(self) -> Iterable[tuple[str, str]]: ...
+
+
+@runtime_checkable
+class Recorded(Protocol):
+    """A graph of recorded queries (the snapshot): what its recorded queries use is its vocabulary."""
+
+    @property
+    def recorded_queries(self) -> Sequence[str]: ...
+
+
+@runtime_checkable
+class Backed(Protocol):
+    """A graph answered by ``primary``, and by the offline ``fallback`` when the primary cannot be reached."""
+
+    @property
+    def primary(self) -> KnowledgeGraph: ...
+
+    @property
+    def fallback(self) -> KnowledgeGraph: ...
+
+
+def primary_of(kg: KnowledgeGraph) -> KnowledgeGraph:
+    """The graph asked first: the primary of a graph with a fallback, else the graph itself."""
+    return kg.primary if isinstance(kg, Backed) else kg
+
+
+@runtime_checkable
+class Versioned(Protocol):
+    """A store that can name its state: knowledge saved for one state is valid for exactly that state."""
+
+    def version(self) -> str: ...
+
+
+@runtime_checkable
+class Embedded(Protocol):
+    """A store that hands out its questions' ids and embeddings (a matrix, one row per id)."""
+
+    def embeddings(self) -> tuple[list[str], Any]: ...
+
+
+@runtime_checkable
+class NamesChecked(Protocol):
+    """A pipeline with a names step (``pipeline.core.Pipeline``), whose label index a conversation reads."""
+
+    @property
+    def names(self) -> Callable[[str], object] | None: ...
+
+
+@runtime_checkable
+class Generating(Protocol):
+    """A pipeline that says which generator writes its queries (``pipeline.core.Pipeline``)."""
+
+    @property
+    def generator(self) -> Generator: ...
+
+
+@runtime_checkable
+class LooksUp(Protocol):
+    """A pipeline that hands out the stored pairs nearest a question, without asking it (``pipeline.core.Pipeline``)."""
+
+    def lookup(self, text: str, k: int) -> list[Retrieved]: ...
+
+
+# -- wrappers ------------------------------------------------------------------------------------------------------
+
+P = TypeVar("P", bound=Part)
+
+
+class Wrapper(Generic[P]):
+    """A part in front of ``inner``: its name (unless given), reachability and server are the inner part's."""
+
+    def __init__(self, inner: P, name: str = "") -> None:
+        self.inner = inner
+        self.name = name or inner.name
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        """The inner part's reachability."""
+        return self.inner.ping(timeout)
+
+    @property
+    def remote(self) -> bool:
+        return is_remote(self.inner)
+
+
+class GeneratorWrapper(Wrapper[Generator]):
+    """A generator in front of another: the inner model's server slots too."""
+
+    @property
+    def slots(self) -> int | None:
+        """The model server's slots, where it says."""
+        return slots_of(self.inner)
+
+
+class KGWrapper(Wrapper[KnowledgeGraph]):
+    """A graph in front of another: the inner graph's dialect too."""
+
+    @property
+    def virtuoso(self) -> bool:
+        return self.inner.virtuoso

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any
 
 Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
@@ -154,6 +154,23 @@ class Leaderboard:
                 "entries": [e.to_json() for e in self.entries], "notes": list(self.notes), "query": self.query}
 
 
+class Kind(StrEnum):
+    """The kinds of thing ORKG names that the pipeline looks names up as; the value is the one word for each kind
+    everywhere (tables, JSON, the label cache), the ORKG class its ``orkg_class``."""
+
+    DATASET = "dataset"
+    MODEL = "model"
+    METRIC = "metric"
+    PROBLEM = "problem"
+    RESEARCHFIELD = "researchfield"
+    PAPER = "paper"
+
+    @property
+    def orkg_class(self) -> str:
+        """The ORKG class's local name (``orkgc:ResearchField``)."""
+        return "ResearchField" if self is Kind.RESEARCHFIELD else self.value.capitalize()
+
+
 class Match(str, Enum):
     """How a typed name relates to the graph's labels."""
 
@@ -174,7 +191,7 @@ class Resolution:
     """One typed name and what the graph makes of it."""
 
     typed: str
-    kind: str  # one of pipeline.names.index.KINDS, or "" when any kind was searched
+    kind: str  # a Kind, or "" when any kind was searched
     match: Match
     chosen: str | None = None
     score: float = 0.0  # 100 for equal, else rapidfuzz's ratio of the squashed texts

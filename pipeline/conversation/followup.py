@@ -10,7 +10,7 @@ from typing import Any
 
 from pipeline.question import tidy
 from pipeline.names.index import LabelIndex
-from pipeline.records import Match
+from pipeline.records import Kind, Match
 
 # a follow-up that only names something new: "and on X?", "what about X?", "same for X", "and by X?"
 _CUE = re.compile(r"^(?:(?:ok(?:ay)?|so)[\s,]+)?(?:and(?:\s+(?:now|also|what\s+about|how\s+about))?|"
@@ -24,13 +24,15 @@ _REFERENCE = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )\b(?:there
                         re.I)
 _WHICH_OF_THEM = re.compile(r"\b(which|what|who)\s+(?:one\s+)?(?:of|among)\s+them\b", re.I)
 MAX_NAME_WORDS = 12  # "and on X?": X is a name, not a sentence
-_PREFERENCE = ("dataset", "model", "problem", "researchfield", "paper", "metric")  # what "it/there" points to
-_PHRASE = {"dataset": ("on the {} dataset", "the {} dataset"), "model": ("with the {} model", "the {} model"),
-           "problem": ("for the {} research problem", "{}"), "researchfield": ("in the {} research field", "{}"),
-           "paper": ("in the paper '{}'", "the paper '{}'"), "metric": ("by {}", "{}")}
-_PREPOSITION_KINDS = {"on": ("dataset",), "over": ("dataset",), "at": ("dataset",), "in": ("dataset", "problem"),
-                      "by": ("metric",), "in terms of": ("metric",), "with": ("model",), "using": ("model",),
-                      "for": ("model", "problem", "dataset")}
+# what "it/there" points to
+_PREFERENCE = (Kind.DATASET, Kind.MODEL, Kind.PROBLEM, Kind.RESEARCHFIELD, Kind.PAPER, Kind.METRIC)
+_PHRASE: dict[str, tuple[str, str]] = {
+    Kind.DATASET: ("on the {} dataset", "the {} dataset"), Kind.MODEL: ("with the {} model", "the {} model"),
+    Kind.PROBLEM: ("for the {} research problem", "{}"), Kind.RESEARCHFIELD: ("in the {} research field", "{}"),
+    Kind.PAPER: ("in the paper '{}'", "the paper '{}'"), Kind.METRIC: ("by {}", "{}")}
+_PREPOSITION_KINDS = {"on": (Kind.DATASET,), "over": (Kind.DATASET,), "at": (Kind.DATASET,),
+                      "in": (Kind.DATASET, Kind.PROBLEM), "by": (Kind.METRIC,), "in terms of": (Kind.METRIC,),
+                      "with": (Kind.MODEL,), "using": (Kind.MODEL,), "for": (Kind.MODEL, Kind.PROBLEM, Kind.DATASET)}
 
 
 @dataclass(frozen=True)

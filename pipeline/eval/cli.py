@@ -20,6 +20,7 @@ from pipeline.eval.report import build_report, fmt, write_report
 from pipeline.eval.retrieval import reference_lists
 from pipeline.eval.run import Asker, QuestionResult, read_answers, run_pipeline, score_answers_file
 from pipeline.eval.scorer import Scores, scorer_lines
+from pipeline.parts import Generating, slots_of
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 
@@ -113,7 +114,7 @@ def seed_dir(settings: Settings, env: dict[str, str] | None = None) -> Path | No
 
 def default_workers(pipeline: Asker) -> int:
     """A language model's server slots when it says how many (a one-slot llama.cpp: 1), else DEFAULT_WORKERS."""
-    slots = getattr(getattr(pipeline, "generator", None), "slots", None)
+    slots = slots_of(pipeline.generator) if isinstance(pipeline, Generating) else None
     return slots if isinstance(slots, int) and slots > 0 else DEFAULT_WORKERS
 
 

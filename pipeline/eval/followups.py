@@ -17,15 +17,16 @@ from collections.abc import Sequence
 
 from pipeline.eval.variants import set_arguments, sources, write_sets
 from pipeline.matching.forms import form_of, slot_values
-from pipeline.records import Example
+from pipeline.records import Example, Kind
 from pipeline.sciqa import Record, SciQA
 from pipeline.settings import Settings
 
-SAME = {"dataset": ("and on {}?", "what about {}?", "and for the {} dataset?", "same for {}"),
-        "metric": ("what about {}?", "and by {}?", "and in terms of {}?"),
-        "model": ("same for {}", "and for {}?", "what about {}?"),
-        "problem": ("and for {}?", "what about {}?"),
-        "researchfield": ("and for {}?", "what about {}?")}
+SAME: dict[str, tuple[str, ...]] = {
+    Kind.DATASET: ("and on {}?", "what about {}?", "and for the {} dataset?", "same for {}"),
+    Kind.METRIC: ("what about {}?", "and by {}?", "and in terms of {}?"),
+    Kind.MODEL: ("same for {}", "and for {}?", "what about {}?"),
+    Kind.PROBLEM: ("and for {}?", "what about {}?"),
+    Kind.RESEARCHFIELD: ("and for {}?", "what about {}?")}
 CROSS = {"T01": ("which models have been evaluated there?", "can you list the models evaluated on it?",
                  "and which models were tested on that one?"),
          "T02": ("which papers include a benchmark for it?", "and the papers that benchmark it?",
@@ -73,15 +74,15 @@ def cross_template(pool: list[Record], n: int, seed: int) -> list[dict[str, obje
     for r in pool:
         values = slot_values(_example(r))
         for literal, kind in values:
-            if kind == "dataset":
+            if kind == Kind.DATASET:
                 by_dataset[literal].append((r, values))
     items: list[dict[str, object]] = []
     for target in pool:
         if target.template_id not in CROSS:
             continue
         values = slot_values(_example(target))
-        dataset = next((lit for lit, kind in values if kind == "dataset"), None)
-        metric = next((lit for lit, kind in values if kind == "metric"), "")
+        dataset = next((lit for lit, kind in values if kind == Kind.DATASET), None)
+        metric = next((lit for lit, kind in values if kind == Kind.METRIC), "")
         earlier = [r for r, _ in by_dataset.get(dataset or "", []) if r.template_id != target.template_id]
         if dataset is None or not earlier:
             continue

@@ -16,6 +16,7 @@ from pipeline.errors import ConfigError, KgqaError, NotInSnapshot, TimedOut
 from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
+from pipeline.parts import LooksUp
 from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.text import syntax_errors
 
@@ -137,9 +138,9 @@ def _in_thread(q: EvalQuestion, pipeline: Asker, shots: int | None) -> Answer:
     """The question asked after its thread's earlier questions, in one conversation of its own."""
     from pipeline.conversation.local import LocalThreadMemory
     from pipeline.conversation.talk import Conversation
+    from pipeline.names.check import label_index
 
-    names = getattr(pipeline, "names", None)
-    talk = Conversation(pipeline, LocalThreadMemory(), getattr(names, "index", None))
+    talk = Conversation(pipeline, LocalThreadMemory(), label_index(pipeline))
     for earlier in q.thread:
         talk.ask(q.id, earlier, shots)
     return talk.ask(q.id, q.question, shots)
@@ -153,7 +154,6 @@ def _example(r: Retrieved) -> dict[str, Any]:
 def _our_top(q: EvalQuestion, pipeline: Asker, answer: Answer) -> list[str]:
     """Our top-5 retrieved questions: the prompt's examples, or a lookup when fewer shots were used."""
     examples = answer.examples
-    lookup = getattr(pipeline, "lookup", None)
-    if len(examples) < OVERLAP_K and callable(lookup):
-        examples = lookup(q.question, OVERLAP_K)
+    if len(examples) < OVERLAP_K and isinstance(pipeline, LooksUp):
+        examples = pipeline.lookup(q.question, OVERLAP_K)
     return [r.example.question for r in examples]

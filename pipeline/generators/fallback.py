@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.errors import GeneratorError
-from pipeline.parts import Generator
+from pipeline.parts import AsksAgain, Generator, GeneratorWrapper
 from pipeline.records import Generation, Retrieved
 
 log = logging.getLogger("kgqa.generate")
@@ -15,16 +15,20 @@ BY_ADAPTER = "this answer was written by the offline adapter"
 MAX_REASON = 200
 
 
-class FallbackGenerator:
+class FallbackGenerator(GeneratorWrapper):
     """Asks ``primary`` (an LLM); on a GeneratorError (down, 5xx, timeout, garbage on the wire) or a reply with no
     query in it, asks ``fallback`` (the adapter) and puts the reason in the generation's notes.
 
     When neither writes a query, the model's own explanation stays, with the adapter's reason after it."""
 
     def __init__(self, primary: Generator, fallback: Generator) -> None:
-        self.primary = primary
+        super().__init__(primary)
         self.fallback = fallback
-        self.name = primary.name
+
+    @property
+    def primary(self) -> Generator:
+        """The LLM, asked first: the part wrapped (its ping, slots and server are this one's)."""
+        return self.inner
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         try:
@@ -39,21 +43,9 @@ class FallbackGenerator:
 
     def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
         """The LLM asked again after its own query found nothing (never after the adapter's)."""
-        again = getattr(self.primary, "after_empty", None)
-        return again(question, examples, first) if callable(again) and first.generator == self.primary.name else None
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        """The LLM server's reachability; the adapter needs nothing."""
-        return self.primary.ping(timeout)
-
-    @property
-    def slots(self) -> int | None:
-        """The model server's slots, where it says."""
-        return getattr(self.primary, "slots", None)
-
-    @property
-    def remote(self) -> bool:
-        return bool(getattr(self.primary, "remote", False))
+        model = self.primary
+        return model.after_empty(question, examples, first) \
+            if isinstance(model, AsksAgain) and first.generator == model.name else None
 
     def _instead(self, question: str, examples: Sequence[Retrieved], why: str,
                  first: Generation | None) -> Generation:

@@ -3,15 +3,16 @@ vocabulary, label literals against the question) returning a record, and a Gener
 once with the parser's error and falls back to the offline adapter when the model fails or stays invalid twice."""
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from rapidfuzz import fuzz, process
+
 from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, PromptTooLong
 from pipeline.matching.forms import Labels
 from pipeline.generators.reply import interpret
-from pipeline.parts import Generator, Reaskable
+from pipeline.parts import Generator, GeneratorWrapper, Reaskable
 from pipeline.generators.prompt import NOTE
 from pipeline.generators.stage import current
 from pipeline.names.vocabulary import unknown, used_names
@@ -20,6 +21,7 @@ from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
+CLOSE_NAME = 80.0  # rapidfuzz ratio (0-100) from which a stored name is offered for an unknown one
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,8 @@ def unknown_names(query: str, vocabulary: set[str] | frozenset[str]) -> list[str
     for name in used_names(query):
         if name in vocabulary:
             continue
-        close = difflib.get_close_matches(name, sorted(vocabulary), n=1, cutoff=0.8)
+        # the last in order among equally close ones, as difflib.get_close_matches offered them before
+        close = process.extractOne(name, sorted(vocabulary, reverse=True), scorer=fuzz.ratio, score_cutoff=CLOSE_NAME)
         notes.append(f"{name} is used by no stored query" + (f" (did you mean {close[0]}?)" if close else ""))
     return notes
 
@@ -162,7 +165,7 @@ def check(query: str, question: str, vocabulary: set[str] | frozenset[str] = fro
     return Repair(query, fixed, (), tuple(notes + label_notes))
 
 
-class RepairingGenerator:
+class RepairingGenerator(GeneratorWrapper):
     """Wraps an LLM generator: checks and repairs its query, and asks once more (with the parser's error when the
     query was invalid) after a failure (an error, a timeout, no query or an invalid one). After two failures it
     returns no query, with the reasons; ``pipeline.generators.fallback.FallbackGenerator`` then asks the adapter."""
@@ -172,9 +175,8 @@ class RepairingGenerator:
                  graph_names: Callable[[], frozenset[str] | None] | None = None) -> None:
         """``vocabulary``: the stored queries' names (unknown ones are noted); ``graph_names``: the KG's own
         predicates and classes (pipeline.names.vocabulary) — a query using others is asked again once, with them."""
-        self.inner = inner
+        super().__init__(inner, name)
         self.graph_names = graph_names
-        self.name = name or inner.name
         self.vocabulary = vocabulary
         self.labels = labels
         self.retry_timeouts = retry_timeouts
@@ -213,19 +215,6 @@ class RepairingGenerator:
         failures: list[str | GeneratorError | Rejection] = []
         second = self._attempt(lambda: interpret(model.complete(prompt), self.name, prompt), failures)
         return self._checked(second, question, failures) if second is not None else None
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        """The wrapped model's reachability."""
-        return self.inner.ping(timeout)
-
-    @property
-    def slots(self) -> int | None:
-        """The model server's slots, where it says."""
-        return getattr(self.inner, "slots", None)
-
-    @property
-    def remote(self) -> bool:
-        return bool(getattr(self.inner, "remote", False))
 
     def _attempt(self, call: Callable[[], Generation],
                  failures: list[str | GeneratorError | Rejection]) -> Generation | None:

@@ -11,7 +11,7 @@ from typing import Any
 
 from pipeline.glance.numbers import parse_number
 from pipeline.glance.terms import short_name
-from pipeline.records import Entry, Leaderboard, Rows
+from pipeline.records import Entry, Kind, Leaderboard, Rows
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import LabelFilter, Shape, read
 
@@ -73,8 +73,8 @@ def companion(sparql: str) -> Companion | None:
     shape = read(sparql)
     if shape.form != "SELECT" or not _is_ranking(shape):
         return None
-    datasets = [f for f in shape.filters if shape.kind_of_var(f.var) == "dataset" and f.op in ("=", "regex")]
-    metrics = [f for f in shape.filters if shape.kind_of_var(f.var) == "metric" and f.op in ("=", "regex")]
+    datasets = [f for f in shape.filters if shape.kind_of_var(f.var) == Kind.DATASET and f.op in ("=", "regex")]
+    metrics = [f for f in shape.filters if shape.kind_of_var(f.var) == Kind.METRIC and f.op in ("=", "regex")]
     if len(datasets) != 1:
         return None
     dataset_test = _test(datasets[0], "?dataset_lbl")

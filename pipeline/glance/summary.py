@@ -3,7 +3,7 @@ leaderboard, for rankings). Generic over the query's shape: the same rules for e
 from __future__ import annotations
 
 from pipeline.glance.terms import label_columns, short_name
-from pipeline.records import Answer, Leaderboard, Rows
+from pipeline.records import Answer, Kind, Leaderboard, Rows
 from pipeline.sparql.explain import parts
 from pipeline.sparql.shape import read
 
@@ -58,10 +58,10 @@ def _ranking(answer: Answer, board: Leaderboard) -> str:
     metric = board.metric or "score"
     shape = read(answer.sparql or "")
     kind = shape.kind_of_var(shape.projection[0]) if shape.projection else ""
-    if top.model and kind == "model":
+    if top.model and kind == Kind.MODEL:
         return f"{top.model} has the {word} {metric} on {board.dataset}: {top.value}."
     tops = board.tops()
-    if kind == "metric" and len(tops) > 1:  # one best score per metric
+    if kind == Kind.METRIC and len(tops) > 1:  # one best score per metric
         return f"The {word} scores on {board.dataset}, by number: " + "; ".join(
             f"{e.metric or 'score'} {e.value}" + (f" ({e.model})" if e.model else "") for e in tops) + "."
     by = f", by {top.model}" if top.model else ""

@@ -14,16 +14,15 @@ from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
 from pipeline.names.index import KINDS, LabelIndex
 from pipeline.parts import KnowledgeGraph
-from pipeline.records import Example, Match
+from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import replace_literals
 
 MAX_WORDS = 6  # longest name looked up
-_KIND_OF = {"class/Dataset": "dataset", "class/Model": "model", "class/Metric": "metric", "class/Problem": "problem",
-            "class/ResearchField": "researchfield", "class/Paper": "paper", "predicate/HAS_DATASET": "dataset",
-            "predicate/HAS_MODEL": "model", "predicate/HAS_METRIC": "metric", "predicate/P32": "problem",
-            "predicate/P30": "researchfield"}
+_KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
+    "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
+    "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
 _EDGE = "?!.,;:\"'“”‘’()"
 
 
@@ -126,7 +125,7 @@ def normalised(index: LabelIndex, typed: str) -> tuple[str, set[str]] | None:
     found = index.find(typed)
     if found.match is not Match.NORMALISED or found.chosen is None:
         return None
-    kinds = {kind for kind in KINDS if index.has(found.chosen, kind)}
+    kinds: set[str] = {kind for kind in KINDS if index.has(found.chosen, kind)}
     return (found.chosen, kinds) if kinds else None
 
 

@@ -12,7 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.reading import Intent, ordinal
+from pipeline.intent.reading import CODE, Intent, ordinal, said
+from pipeline.names.index import KINDS
+from pipeline.records import Kind
 from pipeline.sparql.shape import Shape, read, stem
 from pipeline.sparql.text import string_literals, tokenize
 
@@ -128,8 +130,8 @@ def answered_kinds(shape: Shape) -> frozenset[str]:
     classes = shape.classes()
     # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
     names = [(stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v)) for v in shape.projection]
-    stems = {"paper": ("paper",), "model": ("model",), "dataset": ("dataset",), "metric": ("metric",),
-             "problem": ("problem",), "field": ("field", "rf"), "code": ("code",)}
+    stems = {Kind.PAPER: ("paper",), Kind.MODEL: ("model",), Kind.DATASET: ("dataset",), Kind.METRIC: ("metric",),
+             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",)}
     return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n[0] for k in keys)
                      or any(k == w for w in n[1:] for k in keys))
 
@@ -142,7 +144,7 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
     answered = answered_kinds(shape)
     if answered & (mentioned | asked):
         return []
-    return [" or ".join(f"{kind}s" for kind in sorted(asked)) + " as its answer"]
+    return [" or ".join(f"{said(kind)}s" for kind in sorted(asked, key=said)) + " as its answer"]
 
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
@@ -171,14 +173,11 @@ def _listed(items: Sequence[str], quote: bool = True) -> str:
     return ", ".join(f"'{i}'" if quote else i for i in items)
 
 
-KINDS = frozenset({"dataset", "model", "metric", "problem", "researchfield", "paper"})
-
-
 def slot_kinds(sparql: str) -> dict[str, str]:
     """Label literal -> the kind of thing the query takes it for (only the kinds the graph check knows)."""
     shape = read(sparql)
     out = {f.literal: shape.kind_of_literal(f.literal) for f in shape.filters if f.op == "="}
-    return {lit: kind for lit, kind in out.items() if kind in KINDS}
+    return {lit: Kind(kind) for lit, kind in out.items() if kind in KINDS}
 
 
 def wrong_kinds(taken: dict[str, str], graph: dict[str, tuple[str, set[str]]]) -> list[str]:

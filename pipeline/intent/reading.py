@@ -5,6 +5,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.matching.wording import within_edits
+from pipeline.records import Kind
+
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
 _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _KTH = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
@@ -14,29 +17,27 @@ _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
 
 OPERATORS = ("count", "kth", "lowest", "both", "yesno")
-_ASKED = {"paper": "paper", "papers": "paper", "model": "model", "models": "model", "dataset": "dataset",
-          "datasets": "dataset", "metric": "metric", "metrics": "metric", "problem": "problem", "problems": "problem",
-          "field": "field", "fields": "field", "code": "code"}
+CODE = "code"  # a thing a question may ask for that is no Kind of named thing: a paper's code links
+_ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "models": Kind.MODEL,
+          "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
+          "problem": Kind.PROBLEM, "problems": Kind.PROBLEM, "field": Kind.RESEARCHFIELD,
+          "fields": Kind.RESEARCHFIELD, "code": CODE}
 
 
-_SAID = {"paper": "paper article publication study studies title work", "model": "model method system approach",
-         "dataset": "dataset benchmark corpus corpora", "metric": "metric measure score result value",
-         "problem": "problem task challenge", "field": "field area domain realm",
-         "code": "code link repository github implementation"}
+_SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
+         Kind.DATASET: "dataset benchmark corpus corpora", Kind.METRIC: "metric measure score result value",
+         Kind.PROBLEM: "problem task challenge", Kind.RESEARCHFIELD: "field area domain realm",
+         CODE: "code link repository github implementation"}
+
+
+def said(kind: str) -> str:
+    """The plain word for a kind asked for ('field' for a research field)."""
+    return _SAID[kind].split()[0] if kind in _SAID else kind
 
 
 def _near(word: str, target: str) -> bool:
     """Equal, or one typo apart (a letter missing, extra, wrong or two swapped) for words of three letters or more."""
-    if word == target:
-        return True
-    if min(len(word), len(target)) < 3 or abs(len(word) - len(target)) > 1:
-        return False
-    if len(word) == len(target):
-        diff = [i for i in range(len(word)) if word[i] != target[i]]
-        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and word[diff[0]] == target[diff[1]]
-                                  and word[diff[1]] == target[diff[0]])
-    short, long_ = sorted((word, target), key=len)
-    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    return word == target or (min(len(word), len(target)) >= 3 and within_edits(word, target))
 
 
 def mentioned_kinds(question: str) -> frozenset[str]:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from pipeline.errors import EndpointUnreachable
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import KGWrapper, KnowledgeGraph
 from pipeline.records import Rows
 from pipeline.sparql.text import canonical, variables
 
@@ -74,13 +74,12 @@ def _when(ts: float) -> str:
     return datetime.fromtimestamp(ts, timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
 
 
-class CachedKG:
+class CachedKG(KGWrapper):
     """Wraps a live KG. Fresh entries (younger than ``ttl`` s) answer at once; when the endpoint is unreachable an
     entry of any age answers, saying from when."""
 
     def __init__(self, inner: KnowledgeGraph, answers: Answers, ttl: float = 86400.0) -> None:
-        self.inner = inner
-        self.name = inner.name
+        super().__init__(inner)
         self.answers = answers
         self.ttl = ttl
 
@@ -104,17 +103,6 @@ class CachedKG:
             return replace(rows, caveat=_join(rows.caveat, f"{exc}; showing the cached result from {_when(stored)}"))
         self.answers.put(self.name, key, renamed(rows, {name: f"v{i}" for i, name in enumerate(names)}))
         return rows
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        return self.inner.ping(timeout)
-
-    @property
-    def remote(self) -> bool:
-        return bool(getattr(self.inner, "remote", False))
-
-    @property
-    def virtuoso(self) -> bool:
-        return self.inner.virtuoso
 
 
 def renamed(rows: Rows, names: dict[str, str]) -> Rows:

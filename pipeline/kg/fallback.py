@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pipeline.errors import EndpointUnreachable, KnowledgeGraphError, NotInSnapshot
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import KGWrapper, KnowledgeGraph
 from pipeline.records import Rows
 from pipeline.sparql.dialect import normalise
 
@@ -13,13 +13,18 @@ class UnreachableNotInSnapshot(EndpointUnreachable, NotInSnapshot):
     """The endpoint could not be reached, and the snapshot standing in for it holds no answer to the query."""
 
 
-class FallbackKG:
-    """Asks ``primary``; only when it is unreachable asks ``fallback`` and says so in the result's caveat."""
+class FallbackKG(KGWrapper):
+    """Asks ``primary``; only when it is unreachable asks ``fallback`` and says so in the result's caveat. Its dialect
+    is the primary's: the query is gated for it, and made SPARQL 1.1 for a fallback that does not speak it."""
 
     def __init__(self, primary: KnowledgeGraph, fallback: KnowledgeGraph) -> None:
-        self.primary = primary
+        super().__init__(primary, f"{primary.name} (fallback: {fallback.name})")
         self.fallback = fallback
-        self.name = f"{primary.name} (fallback: {fallback.name})"
+
+    @property
+    def primary(self) -> KnowledgeGraph:
+        """The graph asked first: the part wrapped (its ping, server and dialect are this one's)."""
+        return self.inner
 
     def select(self, query: str) -> Rows:
         try:
@@ -31,16 +36,3 @@ class FallbackKG:
                 kind = UnreachableNotInSnapshot if isinstance(inner, NotInSnapshot) else EndpointUnreachable
                 raise kind(f"{exc}; and the offline {self.fallback.name} has no answer ({inner})") from exc
             return replace(rows, caveat=f"{exc}. Showing the answer {rows.caveat}")
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        """The primary's reachability; the fallback is local."""
-        return self.primary.ping(timeout)
-
-    @property
-    def remote(self) -> bool:
-        return bool(getattr(self.primary, "remote", False))
-
-    @property
-    def virtuoso(self) -> bool:
-        """The primary's dialect: the query is gated for it, and made SPARQL 1.1 for a fallback that is not."""
-        return self.primary.virtuoso

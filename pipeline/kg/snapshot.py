@@ -37,6 +37,11 @@ class SnapshotKG:
         for r, key in zip(self.records, canonical_forms([r.sparql for r in self.records], saved)):
             self.answers.setdefault(key, Rows.from_json(r.answer or {}, "snapshot", CAVEAT))
 
+    @property
+    def recorded_queries(self) -> list[str]:
+        """The recorded queries (what they use is the snapshot's vocabulary)."""
+        return [r.sparql for r in self.records]
+
     def label_pairs(self) -> Iterator[tuple[str, str]]:
         """(label, kind) from the recorded queries' label filters and the labels in their answers."""
         from pipeline.names.sources import answer_labels, query_labels

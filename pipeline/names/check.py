@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.names.index import KINDS, LabelIndex, kind_of
+from pipeline.parts import NamesChecked
 from pipeline.records import Match, Resolution
 from pipeline.sparql.shape import read, replace_literals
 
@@ -52,6 +53,12 @@ def held_message(resolutions: tuple[Resolution, ...] | list[Resolution]) -> str:
             closest = f" The closest are: {listed}." if listed else ""
             parts.append(f"The graph has no {r.kind} called '{r.typed}'.{closest}")
     return " ".join(parts)
+
+
+def label_index(pipeline: object) -> Callable[[], LabelIndex | None] | None:
+    """The label index a pipeline's names step reads; None for a pipeline without a ``NameCheck``."""
+    names = pipeline.names if isinstance(pipeline, NamesChecked) else None
+    return names.index if isinstance(names, NameCheck) else None
 
 
 class NameCheck:

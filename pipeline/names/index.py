@@ -8,19 +8,19 @@ from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import OSA
 
-from pipeline.records import Match, Resolution
+from pipeline.records import Kind, Match, Resolution
 
-KINDS = ("dataset", "model", "metric", "problem", "researchfield", "paper")
-CLASSES = {"dataset": "Dataset", "model": "Model", "metric": "Metric", "problem": "Problem",
-           "researchfield": "ResearchField", "paper": "Paper"}  # ORKG class local names (orkgc:)
-_ALIASES = {"datasets": "dataset", "benchmark": "dataset", "models": "model", "metrics": "metric",
-            "problems": "problem", "research_problem": "problem", "research_problems": "problem",
-            "research_field": "researchfield", "research_fields": "researchfield", "rf": "researchfield",
-            "field": "researchfield", "papers": "paper"}
+KINDS = tuple(Kind)  # every kind, in the order a lookup of any kind tries them
+CLASSES = {kind: kind.orkg_class for kind in Kind}  # ORKG class local names (orkgc:)
+_ALIASES = {"datasets": Kind.DATASET, "benchmark": Kind.DATASET, "models": Kind.MODEL, "metrics": Kind.METRIC,
+            "problems": Kind.PROBLEM, "research_problem": Kind.PROBLEM, "research_problems": Kind.PROBLEM,
+            "research_field": Kind.RESEARCHFIELD, "research_fields": Kind.RESEARCHFIELD, "rf": Kind.RESEARCHFIELD,
+            "field": Kind.RESEARCHFIELD, "papers": Kind.PAPER}
 # Calibrated on the seed-1 loose-name tuning set (docs/RESULTS.md, "Loose names"): the lowest rapidfuzz ratio (0-100,
 # on squashed text) at which a close label is taken; below it the name is unknown and the closest labels are listed.
 THRESHOLD = 85.0
@@ -35,10 +35,10 @@ _VERSION = re.compile(r"\bversion\s*(?=\d)|\bv\.\s*(?=\d)", re.IGNORECASE)
 _DROP = re.compile(r"[\s\-‐‑–—_'’`´]+")
 
 
-def kind_of(name: str) -> str:
-    """One of KINDS for a class local name or a variable stem ('Dataset', 'research_fields'); "" for anything else."""
+def kind_of(name: str) -> Kind | Literal[""]:
+    """The Kind of a class local name or a variable stem ('Dataset', 'research_fields'); "" for anything else."""
     low = name.lower()
-    return low if low in CLASSES else _ALIASES.get(low, "")
+    return Kind(low) if low in CLASSES else _ALIASES.get(low) or ""
 
 
 def squash(text: str) -> str:

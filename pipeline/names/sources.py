@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.names.index import CLASSES, LabelIndex, kind_of
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, primary_of
 from pipeline.sparql.shape import read, stem
 
 LABELS_TTL_S = 7 * 24 * 3600.0  # a graph's labels are fetched again after a week (or with `kgqa kg labels --refresh`)
@@ -116,9 +116,8 @@ class LabelSource:
             self._failed_at = time.monotonic()
 
     def pairs(self, refresh: bool = False) -> list[tuple[str, str]]:
-        own = getattr(self.kg, "label_pairs", None)  # the snapshot knows its labels without a query
-        if callable(own):
-            return list(own())
+        if isinstance(self.kg, KnowsLabels):  # the snapshot knows its labels without a query
+            return list(self.kg.label_pairs())
         cached = None if refresh else self._cached()
         if cached is not None:
             return cached
@@ -127,14 +126,14 @@ class LabelSource:
         return pairs
 
     def _fetch(self) -> list[tuple[str, str]]:
-        fallback = getattr(self.kg, "fallback", None)
         try:
-            return list(sparql_labels(getattr(self.kg, "primary", self.kg), self.page))
+            return list(sparql_labels(primary_of(self.kg), self.page))
         except EndpointUnreachable:
-            if fallback is None:
+            if not isinstance(self.kg, Backed):
                 raise
-            own = getattr(fallback, "label_pairs", None)  # the offline graph the answers then come from
-            return list(own()) if callable(own) else list(sparql_labels(fallback, self.page))
+            fallback = self.kg.fallback  # the offline graph the answers then come from
+            return list(fallback.label_pairs()) if isinstance(fallback, KnowsLabels) else \
+                list(sparql_labels(fallback, self.page))
 
     def _cached(self) -> list[tuple[str, str]] | None:
         path = self.path

@@ -14,7 +14,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from pipeline.errors import EndpointUnreachable, KgqaError
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import Backed, KnowledgeGraph, Recorded, primary_of
 from pipeline.sparql.text import PREFIXES, tokenize
 
 CHECKED = ("orkgp", "orkgc")  # resources (orkgr:) are too many to list, and a wrong one shows as an empty answer
@@ -97,20 +97,17 @@ class GraphVocabulary:
             return self._names
 
     def _read(self) -> frozenset[str] | None:
-        records = getattr(self.kg, "records", None)  # the snapshot: what its recorded queries use
-        if records is not None:
-            return frozenset(n for r in records for n in used_names(r.sparql))
+        if isinstance(self.kg, Recorded):  # the snapshot: what its recorded queries use
+            return frozenset(n for q in self.kg.recorded_queries for n in used_names(q))
         cached = self._cached()
         if cached is not None:
             return cached
-        graph = getattr(self.kg, "primary", self.kg)
         try:
-            names = frozenset(sparql_terms(graph, self.page))
+            names = frozenset(sparql_terms(primary_of(self.kg), self.page))
         except EndpointUnreachable:
-            fallback = getattr(self.kg, "fallback", None)
-            if fallback is None:
+            if not isinstance(self.kg, Backed):
                 raise
-            names = frozenset(sparql_terms(fallback, self.page))
+            names = frozenset(sparql_terms(self.kg.fallback, self.page))
         if not names:
             return None  # a graph without ORKG names is not one to check ORKG queries against
         self._store(names)

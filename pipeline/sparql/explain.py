@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from collections import deque
 
+from pipeline.records import Kind
 from pipeline.sparql.shape import LabelFilter, Shape, read, stem
 
 # what a thing is called, by its class or by the predicate that leads to it
-CLASS_NOUNS = {"dataset": "datasets", "model": "models", "metric": "metrics", "problem": "research problems",
-               "researchfield": "research fields", "paper": "papers", "benchmark": "benchmarks"}
+CLASS_NOUNS = {Kind.DATASET: "datasets", Kind.MODEL: "models", Kind.METRIC: "metrics",
+               Kind.PROBLEM: "research problems", Kind.RESEARCHFIELD: "research fields", Kind.PAPER: "papers",
+               "benchmark": "benchmarks"}
 INCOMING_NOUNS = {"HAS_MODEL": "models", "HAS_SOURCE_CODE": "code links", "HAS_METRIC": "metrics",
                   "HAS_DATASET": "datasets", "P32": "research problems", "P30": "research fields",
                   "HAS_VALUE": "scores", "HAS_BENCHMARK": "benchmarks", "HAS_EVALUATION": "evaluations",

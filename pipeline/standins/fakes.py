@@ -8,7 +8,7 @@ import threading
 from collections.abc import Sequence
 
 from pipeline.errors import KnowledgeGraphError
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import KGWrapper, KnowledgeGraph
 from pipeline.records import Rows
 
 
@@ -54,13 +54,11 @@ def failing_kg(message: str = "the endpoint rejected the query") -> RecordingKG:
     return RecordingKG(error=KnowledgeGraphError(message))
 
 
-class RecordingProxy:
+class RecordingProxy(KGWrapper):
     """Passes every query on to ``inner`` and remembers it: what the KG behind it actually received."""
 
     def __init__(self, inner: KnowledgeGraph) -> None:
-        self.inner = inner
-        self.name = inner.name
-        self.virtuoso = getattr(inner, "virtuoso", False)
+        super().__init__(inner)
         self.queries: list[str] = []
         self._lock = threading.Lock()
 
@@ -68,9 +66,6 @@ class RecordingProxy:
         with self._lock:
             self.queries.append(query)
         return self.inner.select(query)
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        return self.inner.ping(timeout)
 
 
 class Clock:

@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pipeline.parts import ExampleStore, Generator, KnowledgeGraph
+from pipeline.parts import ExampleStore, Generator, KnowledgeGraph, is_remote
 
 Probe = Callable[[Any, float], dict[str, Any]]
 Found = dict[str, tuple[dict[str, Any] | BaseException, float]]
@@ -21,7 +21,7 @@ def counted(store: Any, timeout: float) -> dict[str, Any]:
 
 def pinged(part: Any, timeout: float) -> dict[str, Any]:
     """A generator's or a KG's probe: its ``ping``, and whether there is a server behind it."""
-    return {"ok": bool(part.ping(timeout)), "remote": bool(getattr(part, "remote", False))}
+    return {"ok": bool(part.ping(timeout)), "remote": is_remote(part)}
 
 
 def _probe(part: str, obj: Any, check: Probe, timeout: float, found: Found) -> None:

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from pipeline.matching.align import align_form
 from pipeline.matching.fill import Name, fill
 from pipeline.matching.forms import MASK, Form
 from pipeline.store.knowledge import Knowledge, Neighbours, build_knowledge, load_knowledge, save_knowledge
-from pipeline.parts import Encoder
+from pipeline.parts import Embedded, Encoder, ExampleStore, Versioned
 from pipeline.records import Example, Retrieved
 from pipeline.matching.wording import STOPWORDS, norm_word, stem, word_sim
 
@@ -33,25 +33,6 @@ RECHECK = 1.0  # seconds the knowledge is used without asking the store whether 
 # (in scope) against unseen handcrafted and off-topic questions (out of scope): it keeps 99.7 % of the in-scope
 # questions the adapter answers right and declines 89 % of the out-of-scope ones (docs/QUALITY.md).
 MIN_SCORE = 0.58
-
-
-class BaseStore(Protocol):
-    """What the wrapper needs of the store it wraps (``pipeline.store.ChromaStore`` has it)."""
-
-    def search(self, question: str, k: int) -> list[Retrieved]: ...
-
-    def add(self, examples: Sequence[Example]) -> int: ...
-
-    def examples(self, source: str | None = None) -> list[Example]: ...
-
-    def count(self) -> int: ...
-
-
-class VersionedStore(BaseStore, Protocol):
-    """A store that can name its state (``pipeline.store.ChromaStore`` can): knowledge saved for one state is valid
-    for exactly that state."""
-
-    def version(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -103,7 +84,7 @@ class FormAwareStore:
 
     min_score = MIN_SCORE  # the calibrated threshold for its scores
 
-    def __init__(self, base: BaseStore, encoder: Encoder, saved: Path | None = None, recheck: float = RECHECK) -> None:
+    def __init__(self, base: ExampleStore, encoder: Encoder, saved: Path | None = None, recheck: float = RECHECK) -> None:
         """``saved``: a file where the knowledge of the store's current state is kept (written by ``kgqa index`` and
         after every change), so a new process loads it; only used when ``base`` can name its state (``version``).
         ``recheck``: seconds the knowledge is used before the store is asked again whether it changed."""
@@ -160,9 +141,9 @@ class FormAwareStore:
             return self._knowledge
 
     def _load_or_build(self, size: int) -> Knowledge:
-        version = getattr(self.base, "version", None)
-        if self.saved is None or not callable(version):
+        if self.saved is None or not isinstance(self.base, Versioned):
             return self._build()
+        version = self.base.version
         before = version()
         know = load_knowledge(self.saved, before)
         if know is not None and know.size == size:
@@ -175,10 +156,9 @@ class FormAwareStore:
     def _build(self) -> Knowledge:
         """The knowledge of the store as it is, with its questions' vectors when the store hands them out."""
         examples = self.base.examples()
-        stored = getattr(self.base, "embeddings", None)
         neighbours = None
-        if callable(stored):
-            ids, matrix = stored()
+        if isinstance(self.base, Embedded):
+            ids, matrix = self.base.embeddings()
             neighbours = Neighbours(tuple(ids), matrix)
         return build_knowledge(examples, self.encoder, neighbours)
 

@@ -94,6 +94,7 @@ def test_a_probe_that_ignores_its_timeout_is_left_behind(store: ChromaStore) -> 
 
     class Stuck:
         name = "stuck"
+        virtuoso = False
 
         def ping(self, timeout: float) -> bool:
             return release.wait(30)  # a client that does not honour its timeout

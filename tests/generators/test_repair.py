@@ -2,6 +2,7 @@
 adapter after two failures — against the TGI-protocol stand-in on loopback."""
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +41,33 @@ def test_check_applies_the_safe_fixes_and_says_so() -> None:
     broken = check("SELECT ?x WHERE { ?x ?y }", QUESTION)
     assert not broken.ok and broken.errors[0].startswith("syntax error")
     assert check(GOOD, QUESTION) .fixed == GOOD
+
+
+ORKG_NAMES = ["orkgp:HAS_DATASET", "orkgp:HAS_METRIC", "orkgp:HAS_MODEL", "orkgp:HAS_BENCHMARK", "orkgp:HAS_VALUE",
+              "orkgp:HAS_EVALUATION", "orkgp:HAS_SOURCE_CODE", "orkgp:P31", "orkgp:P32", "orkgp:P30", "orkgp:P27",
+              "orkgc:Dataset", "orkgc:Model", "orkgc:Metric", "orkgc:Problem", "orkgc:Paper", "orkgc:ResearchField"]
+
+
+def _slips(name: str) -> list[str]:
+    """A letter of the local name dropped, doubled, changed or swapped with the next; a plural; the other prefix."""
+    prefix, local = name.split(":")
+    out = [local + "S", local.lower()]
+    for i in range(len(local)):
+        out += [local[:i] + local[i + 1:], local[:i] + local[i] + local[i:], local[:i] + "x" + local[i + 1:],
+                local[:i] + local[i + 1:i + 2] + local[i] + local[i + 2:]]
+    other = {"orkgp": "orkgc", "orkgc": "orkgp"}[prefix]
+    return [f"{prefix}:{o}" for o in out if o] + [f"{other}:{local}"]
+
+
+def test_the_closest_known_name_is_the_one_difflib_offered() -> None:
+    """rapidfuzz replaced difflib.get_close_matches(name, names, n=1, cutoff=0.8): the same name is offered (ties
+    included) for every one-slip misspelling of ORKG's names and for names close to none."""
+    typed = sorted({t for n in ORKG_NAMES for t in _slips(n)} - set(ORKG_NAMES)) + ["orkgp:HAS_TASK", "orkgc:Author"]
+    for name in typed:
+        offered = difflib.get_close_matches(name, sorted(ORKG_NAMES), n=1, cutoff=0.8)
+        said = f" (did you mean {offered[0]}?)" if offered else ""
+        assert unknown_names(f"SELECT ?x {{ ?x {name} ?y }}", frozenset(ORKG_NAMES)) == \
+            [f"{name} is used by no stored query{said}"], name
 
 
 def test_unknown_prefixed_names_are_flagged_with_the_closest_known_one() -> None:
@@ -186,6 +214,7 @@ class OnlyKnows:
     """A graph where only the label ``known`` matches anything."""
 
     name = "only-knows"
+    virtuoso = False
 
     def __init__(self, known: str) -> None:
         self.known = known

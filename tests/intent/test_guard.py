@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.intent.guard import check, slot_kinds, wrong_kinds
-from pipeline.intent.reading import mentioned_kinds, read_intent
+from pipeline.intent.reading import asked_kinds, mentioned_kinds, read_intent
 
 BEST = """SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl.
   FILTER (str(?metric_lbl) = "EM") ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl.
@@ -123,3 +123,9 @@ def test_an_answer_labelling_a_typed_thing_is_of_its_class() -> None:
     titles = """SELECT DISTINCT ?title WHERE { ?paper a orkgc:Paper; orkgp:HAS_DATASET ?d; rdfs:label ?title.
       ?d rdfs:label ?l. FILTER(str(?l) = "DBLP") }"""
     assert check(read_intent("Which papers use the DBLP dataset?"), ["DBLP"], titles, frozenset({"paper"})).ok
+
+
+def test_research_fields_and_papers_asked_for_are_named_in_plain_words() -> None:
+    question = "Which research fields and papers report on SQuAD1.1?"
+    verdict = check(read_intent(question), ["SQuAD1.1"], LIST, asked_kinds(question), mentioned=frozenset())
+    assert verdict.missing == ("fields or papers as its answer",)

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import asked_kinds, read_intent
+from pipeline.intent.reading import asked_kinds, mentioned_kinds, read_intent
+from pipeline.records import Kind
 
 
 @pytest.mark.parametrize("question, operators, rank", [
@@ -32,3 +33,10 @@ def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> 
     question = "What is the highest benchmark result achieved on the CoQA dataset, including the metric?"
     assert asked_kinds(question, _span(question, "CoQA")) == {"metric"}
     assert asked_kinds("What is the F1 score of BERT on SQuAD1.1?") == set()
+
+
+def test_a_field_asked_for_or_mentioned_is_the_research_field_kind_typos_forgiven() -> None:
+    assert asked_kinds("Which fields have papers on SQuAD1.1?") == {Kind.RESEARCHFIELD, Kind.PAPER}
+    assert mentioned_kinds("Which reseach feild uses BERT, and its modle?") == {Kind.RESEARCHFIELD, Kind.MODEL}
+    assert mentioned_kinds("Is it in the realm of NLP?") == {Kind.RESEARCHFIELD}
+    assert mentioned_kinds("Which fi is it?") == frozenset()  # under three letters: no typo read

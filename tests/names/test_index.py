@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.names.index import LabelIndex, kind_of, squash
-from pipeline.records import Match
+from pipeline.records import Kind, Match
 
 LABELS = [("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("ImageNet", "dataset"), ("ImageNet ReaL", "dataset"),
           ("Story Cloze Test", "dataset"), ("Walker, walk (DMControl100k)", "dataset"),
@@ -89,3 +89,10 @@ def test_another_number_or_one_wrong_letter_in_a_short_name_is_another_name() ->
     assert index.find("BERT", "model").candidates[0] == "BART"  # still offered, never chosen
     assert index.find("MPRC", "dataset").chosen == "MRPC"  # two letters swapped: a typo
     assert index.find("Story Clozee Test", "dataset").chosen == "Story Cloze Test"
+
+
+def test_one_kind_word_whatever_the_class_or_variable_says() -> None:
+    assert kind_of("ResearchField") is kind_of("research_fields") is kind_of("rf") is Kind.RESEARCHFIELD
+    assert kind_of("Datasets") is Kind.DATASET and kind_of("benchmark") is Kind.DATASET and kind_of("score") == ""
+    assert [k.orkg_class for k in Kind] == ["Dataset", "Model", "Metric", "Problem", "ResearchField", "Paper"]
+    assert Kind.PAPER == "paper" and f"{Kind.RESEARCHFIELD}" == "researchfield"  # the word JSON and caches hold

@@ -20,6 +20,8 @@ from pipeline.standins.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
 class Counting:
     """A KG that counts the queries it is asked."""
 
+    virtuoso = False
+
     def __init__(self, inner: LocalKG) -> None:
         self.inner, self.name, self.calls = inner, inner.name, 0
 
@@ -54,7 +56,7 @@ def test_labels_are_cached_on_disk_until_the_ttl_or_a_refresh(local_kg: LocalKG,
 
 def test_an_unreachable_graph_leaves_names_unchecked_and_is_not_asked_again_at_once(tmp_path: Path) -> None:
     class Down:
-        name, calls = "http://127.0.0.1:9/sparql", 0
+        name, calls, virtuoso = "http://127.0.0.1:9/sparql", 0, False
 
         def select(self, query: str) -> Rows:
             self.calls += 1

@@ -8,6 +8,7 @@ from pipeline.kg.sciqa_graph.backward import READINGS, algebra, answer, instance
 from pipeline.kg.sciqa_graph.coverage import gold_flat
 from pipeline.kg.sciqa_graph.facts import Fact
 from pipeline.kg.sciqa_graph.witness import Witness, quad
+from pipeline.records import Kind
 
 
 def build_witness(facts: list[Fact]) -> Witness:
@@ -17,7 +18,7 @@ def build_witness(facts: list[Fact]) -> Witness:
     links.register_problems(w, facts)
     by_dataset: dict[str, list[str]] = {}
     for name, d in sorted(datasets.gather(facts, w).items()):
-        dataset = w.entity("Dataset", name)
+        dataset = w.entity(Kind.DATASET, name)
         by_dataset[dataset] = datasets.build_dataset(w, name, d)
     links.problems_datasets(w, facts, by_dataset)
     links.model_code(w, facts, links.contributions_by_model(w))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pipeline.kg.sciqa_graph.facts import Fact
 from pipeline.kg.sciqa_graph.values import below, invented
 from pipeline.kg.sciqa_graph.witness import ORKGP, Witness
-from pipeline.records import Term
+from pipeline.records import Kind, Term
 
 Node = tuple[str, str]  # (IRI, label)
 
@@ -66,7 +66,7 @@ def _scores(rows: list[dict[str, Term]]) -> dict[Node | None, str]:
 
 def build_dataset(w: Witness, name: str, d: DatasetFacts) -> list[str]:
     """Add one dataset's nodes; returns its contributions (for the links that need one)."""
-    dataset = w.entity("Dataset", name)
+    dataset = w.entity(Kind.DATASET, name)
     best = _best(w, name, d)
     models = list(d.models) if d.models is not None else []
     for node in best[:1]:
@@ -79,7 +79,7 @@ def build_dataset(w: Witness, name: str, d: DatasetFacts) -> list[str]:
         models.insert(0, best[0])
     metrics = _metrics(w, d)
     contributions = []
-    owners: list[str | None] = [w.entity("Model", label, iri) for iri, label in models] or \
+    owners: list[str | None] = [w.entity(Kind.MODEL, label, iri) for iri, label in models] or \
         ([None] if d.scores else [])
     for rank, model in enumerate(owners):
         cont = w.mint("contribution")
@@ -113,16 +113,16 @@ def _metrics(w: Witness, d: DatasetFacts) -> list[str | None]:
     for node in d.scores or {}:
         if node is not None and node not in nodes:
             nodes.append(node)
-    found: list[str | None] = [w.entity("Metric", label, iri) for iri, label in nodes]
+    found: list[str | None] = [w.entity(Kind.METRIC, label, iri) for iri, label in nodes]
     if not found and d.metrics is None and d.scores is None:
-        found = [w.entity("Metric", label) for label in dict.fromkeys(d.best_metrics)]
+        found = [w.entity(Kind.METRIC, label) for label in dict.fromkeys(d.best_metrics)]
     if d.scores and None in d.scores:
         found.append(None)
     return found or [None]  # T01 needs an evaluation even when no metric is known
 
 
 def _evaluations(w: Witness, bench: str, metrics: list[str | None], d: DatasetFacts, rank: int, owners: int) -> None:
-    tops = {w.entity("Metric", node[1], node[0]) if node else None: s for node, s in (d.scores or {}).items()}
+    tops = {w.entity(Kind.METRIC, node[1], node[0]) if node else None: s for node, s in (d.scores or {}).items()}
     for metric in metrics:
         ev = w.mint("evaluation")
         w.add(bench, ORKGP + "HAS_EVALUATION", ev)
@@ -138,7 +138,7 @@ def _evaluations(w: Witness, bench: str, metrics: list[str | None], d: DatasetFa
 def _papers(w: Witness, dataset: str, papers: list[Node], contributions: list[str]) -> None:
     """Each paper gets contributions round-robin; papers beyond them get a contribution with no evaluation."""
     for i, (iri, label) in enumerate(papers):
-        w.entity("Paper", label, iri)
+        w.entity(Kind.PAPER, label, iri)
         if i >= len(contributions):
             cont, bench = w.mint("contribution"), w.mint("benchmark")
             w.add(cont, ORKGP + "HAS_BENCHMARK", bench)

@@ -5,6 +5,7 @@ from collections import defaultdict
 
 from pipeline.kg.sciqa_graph.facts import Fact
 from pipeline.kg.sciqa_graph.witness import ORKGP, Witness
+from pipeline.records import Kind
 
 
 def register_datasets(w: Witness, facts: list[Fact]) -> None:
@@ -12,22 +13,22 @@ def register_datasets(w: Witness, facts: list[Fact]) -> None:
     for f in facts:
         if f.template == "T06":
             for row in f.rows:
-                w.from_term("Dataset", row.get("dataset"), row.get("dataset_lbl"))
+                w.from_term(Kind.DATASET, row.get("dataset"), row.get("dataset_lbl"))
 
 
 def register_problems(w: Witness, facts: list[Fact]) -> None:
     for f in facts:
         if f.template == "T08":
             for row in f.rows:
-                w.from_term("Problem", row.get("problem"), row.get("problem_lbl"))
+                w.from_term(Kind.PROBLEM, row.get("problem"), row.get("problem_lbl"))
 
 
 def problems_datasets(w: Witness, facts: list[Fact], contributions: dict[str, list[str]]) -> None:
     """T06: the problem is on a contribution benchmarked on each dataset (one of the dataset's own, if any)."""
     for f in _first(w, facts, "T06", "problem_lbl"):
-        problem = w.entity("Problem", f.labels["problem_lbl"])
+        problem = w.entity(Kind.PROBLEM, f.labels["problem_lbl"])
         for row in f.rows:
-            dataset = w.from_term("Dataset", row.get("dataset"), row.get("dataset_lbl"))
+            dataset = w.from_term(Kind.DATASET, row.get("dataset"), row.get("dataset_lbl"))
             if dataset is None:
                 continue
             own = contributions.get(dataset)
@@ -41,12 +42,12 @@ def model_code(w: Witness, facts: list[Fact], by_model: dict[str, list[str]]) ->
         codes = [row["code"]["value"] for row in f.rows if "code" in row]
         if not codes:
             continue
-        model = w.entity("Model", f.labels["model_lbl"])
+        model = w.entity(Kind.MODEL, f.labels["model_lbl"])
         own = by_model.get(model)
         if own:
             cont = own[0]
         else:
-            cont = _benchmarked(w, w.mint("dataset"))  # benchmarked on a dataset SciQA never names
+            cont = _benchmarked(w, w.mint(Kind.DATASET))  # benchmarked on a dataset SciQA never names
             w.add(cont, ORKGP + "HAS_MODEL", model)
         for code in codes:
             w.literal(cont, ORKGP + "HAS_SOURCE_CODE", code)
@@ -57,11 +58,11 @@ def field_problems(w: Witness, facts: list[Fact]) -> None:
     for f in _first(w, facts, "T08", "rf_label"):
         if not f.rows:
             continue
-        field = w.entity("ResearchField", f.labels["rf_label"])
-        paper = w.mint("paper")
+        field = w.entity(Kind.RESEARCHFIELD, f.labels["rf_label"])
+        paper = w.mint(Kind.PAPER)
         w.add(paper, ORKGP + "P30", field)
         for row in f.rows:
-            problem = w.from_term("Problem", row.get("problem"), row.get("problem_lbl"))
+            problem = w.from_term(Kind.PROBLEM, row.get("problem"), row.get("problem_lbl"))
             if problem is None:
                 continue
             cont = w.mint("contribution")

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
-from pipeline.records import Term
+from pipeline.records import Kind, Term
 from pipeline.sparql.text import PREFIXES
 
 ORKGP = PREFIXES["orkgp"]
@@ -19,7 +19,7 @@ INVENTED = "urn:sciqa-witness:"
 
 @dataclass
 class Witness:
-    """Triples plus an index of the labelled nodes of each ORKG class (``Dataset``, ``Model``, ``Metric`` ...)."""
+    """Triples plus an index of the labelled nodes of each kind (Dataset, Model, Metric ...)."""
 
     triples: set[tuple[str, str, str, bool]] = field(default_factory=set)  # (s, p, o, o is a literal)
     by_label: dict[tuple[str, str], list[str]] = field(default_factory=lambda: defaultdict(list))
@@ -30,27 +30,27 @@ class Witness:
         self.counters[kind] += 1
         return f"{INVENTED}{kind}/{self.counters[kind]}"
 
-    def entity(self, cls: str, label: str, iri: str | None = None) -> str:
-        """The node of class ``cls`` with this label (``iri`` when SciQA gives one; a new node the first time)."""
-        known = self.by_label[(cls, label)]
+    def entity(self, kind: Kind, label: str, iri: str | None = None) -> str:
+        """The node of ``kind`` with this label (``iri`` when SciQA gives one; a new node the first time)."""
+        known = self.by_label[(kind, label)]
         if iri is None:
             if known:
                 return known[0]
-            iri = self.mint(cls.lower())
+            iri = self.mint(kind)
         if iri not in known:
             known.append(iri)
-            self.add(iri, TYPE, ORKGC + cls)
+            self.add(iri, TYPE, ORKGC + kind.orkg_class)
             self.literal(iri, LABEL, label)
         return iri
 
-    def from_term(self, cls: str, iri: Term | None, label: Term | None) -> str | None:
-        """An answer's (IRI, label) pair as a node of ``cls``."""
+    def from_term(self, kind: Kind, iri: Term | None, label: Term | None) -> str | None:
+        """An answer's (IRI, label) pair as a node of ``kind``."""
         if iri is None or iri.get("type") != "uri":
             return None
-        return self.entity(cls, label["value"], iri["value"]) if label else iri["value"]
+        return self.entity(kind, label["value"], iri["value"]) if label else iri["value"]
 
-    def known(self, cls: str, label: str) -> list[str]:
-        return list(self.by_label.get((cls, label), []))
+    def known(self, kind: Kind, label: str) -> list[str]:
+        return list(self.by_label.get((kind, label), []))
 
     def add(self, s: str, p: str, o: str) -> None:
         self.triples.add((s, p, o, False))
