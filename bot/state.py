@@ -61,7 +61,7 @@ class Bot:
             self.limiter = RedisRateLimiter(self.link, limit, window)
             # a waiting question's lease: the longest it can wait (the queue ahead of it, one deadline per worker
             # round) and then run
-            lease = (self.limits.queue_size // self.pool.workers + 2) * self.settings.deadline
+            lease = (self.limits.queue_size // self.pool.workers + 2) * (self.settings.deadline or 0.0)
             self.queue = SharedQueue(self.link, self.limits.queue_size, lease)
             if isinstance(self.proposals, Proposals):
                 self.proposals = RedisProposals(self.link, self.proposals)

@@ -52,15 +52,15 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
     store = hash_store(home / "chroma", train_slice(sciqa))
     questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
     snapshot = SnapshotKG(sciqa.all())
-    settings = Settings.from_env(env={}, dotenv=None, home=home, workers=2)
+    settings = Settings(home=home, workers=2)
     caches: dict[str, Answers] = {"local": SqliteAnswers(home / "answer-cache.sqlite3"),
                                   "redis": RedisAnswers(RedisLink(redis_url))}
     times: dict[str, list[float]] = {"local": [], "redis": []}
     with SlackAPIServer() as slack:
         bots = {name: Harness.start(slack, Pipeline(store, AdapterGenerator(0.45), CachedKG(snapshot, cache),
-                                                    shots=3),
-                                    settings.with_(redis_url=redis_url if name == "redis" else ""),
-                                    Limits(user_questions=10**6))
+                                                    shots=3, row_cap=1000, max_question_chars=2000, workers=4),
+                                    settings.with_(redis_url=redis_url if name == "redis" else None),
+                                    Limits(user_questions=10**6, queue_size=50, user_window_s=60.0))
                 for name, cache in caches.items()}
         try:
             for name, bot in bots.items():  # warm-up: parser, store, snapshot and connections

@@ -97,7 +97,7 @@ def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> No
     tgi.set_fault("trickle")
     tgi.trickle_seconds = 0.1
     answer = Pipeline(Store(), OpenAIGenerator(tgi.url + "/v1", timeout=30), RecordingKG(),  # type: ignore[arg-type]
-                      deadline=1.0).ask("Best F1 on CoQA?")
+                      deadline=1.0, shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Best F1 on CoQA?")
     assert answer.outcome is Outcome.TIMED_OUT
     shown = answer.to_json()
     assert shown["prompt"].startswith("Task: Generate SPARQL") and shown["raw_generation"].startswith("SELECT ?v0")

@@ -214,13 +214,15 @@ def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_an
     kg = OnlyKnows("RACE")
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
     gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
-    answer = Pipeline(Store(), gen, kg).ask(QUESTION)  # type: ignore[arg-type]
+    answer = Pipeline(Store(), gen, kg,
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.ANSWERED and '"RACE"' in (answer.sparql or "")
     assert '"RACE-1"' in kg.queries[0] and '"RACE"' in kg.queries[1]
     assert "the model's second query answered" in answer.generation.notes[-1]  # type: ignore[union-attr]
     assert "returned no results" in tgi.requests[-1][1]["messages"][0]["content"]
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    twice = Pipeline(Store(), gen, OnlyKnows("nothing")).ask(QUESTION)  # type: ignore[arg-type]
+    twice = Pipeline(Store(), gen, OnlyKnows("nothing"),
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert twice.outcome is Outcome.EMPTY and "found nothing either" in twice.generation.notes[-1]  # type: ignore
 
 
@@ -231,7 +233,8 @@ def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
     tgi.set_fault("500")  # the LLM fails: the adapter answers, and its empty answer stands
     gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
     kg = OnlyKnows("nothing")
-    answer = Pipeline(Store(), gen, kg).ask(QUESTION)  # type: ignore[arg-type]
+    answer = Pipeline(Store(), gen, kg,
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and answer.generation.generator == "adapter"  # type: ignore[union-attr]
     assert len(kg.queries) == 1
 
@@ -243,5 +246,6 @@ def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: An
 
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
     gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
-    answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA")).ask(QUESTION)  # type: ignore[arg-type]
+    answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")

@@ -28,7 +28,8 @@ def kg(request: pytest.FixtureRequest) -> KnowledgeGraph:
 
 def ask(kg: KnowledgeGraph, sparql: str) -> tuple[Pipeline, RecordingProxy]:
     proxy = RecordingProxy(kg)
-    return Pipeline(NoStore(), FixedGenerator(sparql), proxy), proxy
+    return Pipeline(NoStore(), FixedGenerator(sparql), proxy,
+                    shots=3, row_cap=1000, max_question_chars=2000, workers=4), proxy
 
 
 @pytest.mark.parametrize(("template", "label", "sparql"), cases(), ids=[f"{t}-{n}" for t, n, _ in cases()])

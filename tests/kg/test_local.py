@@ -147,5 +147,6 @@ def test_a_local_graph_reports_healthy(local_kg: LocalKG) -> None:
             return 1
 
     assert local_kg.ping(0.5) is True
-    report = Pipeline(Store(), RecordingKG(), local_kg).health(timeout=1.0)  # type: ignore[arg-type]
+    report = Pipeline(Store(), RecordingKG(), local_kg,  # type: ignore[arg-type]
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).health(timeout=1.0)
     assert report["kg"]["ok"] is True and report["kg"]["remote"] is False and "error" not in report["kg"]
