@@ -82,7 +82,7 @@ def sciqa_graph(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> An
     """The graph rebuilt from SciQA (``--kg sciqa``), built once per session in a home of its own."""
     from pipeline.kg.sciqa_graph.store import open_graph
 
-    return open_graph(sciqa_dir, tmp_path_factory.mktemp("sciqa-graph-home"))
+    return open_graph(sciqa_dir, tmp_path_factory.mktemp("sciqa-graph-home"), row_cap=1000)
 
 
 @pytest.fixture(scope="session")

@@ -73,7 +73,7 @@ def test_loose_names_over_a_graph_with_look_alike_labels(train_store: Any) -> No
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "eval"
     store = FormAwareStore(train_store, train_store.encoder)
-    kg = LocalKG(docs / "lookalike.nt")
+    kg = LocalKG(docs / "lookalike.nt", row_cap=1000)
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
                         names=NameCheck(LabelSource(kg, None).available),
                         row_cap=1000, max_question_chars=2000, workers=4)

@@ -17,7 +17,7 @@ EX = "http://example.org/"
 
 @pytest.fixture
 def tools() -> tuple[Tools, RecordingProxy]:
-    kg = LocalKG(None)
+    kg = LocalKG(None, row_cap=1000)
     kg.store.load(f'<{EX}a> <{EX}label> "a\\u200bb\ue000" .\n<{EX}a> <{EX}n> -1 .\n<{EX}b> <{EX}label> "b" .\n'
                   .encode(), format=ox.RdfFormat.TURTLE)
     proxy = RecordingProxy(kg)

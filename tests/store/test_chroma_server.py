@@ -177,7 +177,7 @@ def test_team_pairs_exported_from_an_embedded_store_move_into_the_server(chroma:
     assert export_pairs(embedded, backup) == 1
     monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     server = settings.with_(chroma_url=chroma.url, collection="migrated")
-    assert import_pairs(build_store(server), backup.getvalue().splitlines()).added == 1
+    assert import_pairs(build_store(server), backup.getvalue().splitlines(), max_question_chars=2000).added == 1
     found = build_store(server).search(question, 1)[0].example  # another replica sees it
     assert (found.question, found.sparql, found.source) == (question, "ASK { ?s ?p ?o }", "team")
 
