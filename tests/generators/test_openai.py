@@ -42,7 +42,8 @@ def test_offline_mode_variables_do_not_stop_a_local_llm_server(tgi: Any) -> None
     tgi.enqueue('SELECT ?m WHERE { ?d rdfs:label "CoQA" }')
     code = ("import sys; from pipeline.generators.openai import OpenAIGenerator\n"
             "for stream in (True, False):\n"
-            "    print(OpenAIGenerator(sys.argv[1], timeout=10, stream=stream).generate('Best F1 on CoQA?', []).sparql)")
+            "    asked = OpenAIGenerator(sys.argv[1], timeout=10, max_new_tokens=512, stream=stream)\n"
+            "    print(asked.generate('Best F1 on CoQA?', []).sparql)")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code, tgi.url + "/v1"], env=env, cwd=ROOT, capture_output=True,
                           text=True, timeout=120)
