@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import logging
-import os
 import signal
 import sys
 import threading
@@ -20,7 +19,7 @@ from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KgqaError
 from pipeline.factory import build_pipeline
-from pipeline.settings import Settings
+from pipeline.settings import Settings, unset_in_environment
 from pipeline.shared.link import build_link
 
 log = logging.getLogger("kgqa.bot")
@@ -47,7 +46,7 @@ def main() -> int:
         return 2
     # Settings holds the token now; Bolt would read the variable again and warn that our client (with its retry
     # handlers) wins over it.
-    os.environ.pop("SLACK_BOT_TOKEN", None)
+    unset_in_environment("slack_bot_token")
     limits = Limits.from_settings(settings)
     pool = WorkerPool(settings.workers, limits.queue_size)
     try:

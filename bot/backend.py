@@ -97,7 +97,7 @@ class RedisState(MemoryState):
     def queue(self) -> SharedQueue | None:
         # a waiting question's lease: the longest it can wait (the queue ahead of it, one deadline per worker
         # round) and then run
-        lease = (self.limits.queue_size // self.workers + 2) * self.settings.deadline
+        lease = (self.limits.queue_size // self.workers + 2) * (self.settings.deadline or 0.0)
         return SharedQueue(self.redis, self.limits.queue_size, lease)
 
     def proposals(self) -> Pending:

@@ -16,9 +16,9 @@ __all__ = ["Limits", "RateLimiter", "Seen", "WorkerPool"]
 class Limits:
     """The bot's load knobs; ``workers`` and the question cap come from Settings."""
 
-    queue_size: int = 50  # questions waiting beyond the busy workers before new ones are turned away
-    user_questions: int = 6  # questions one user may ask ...
-    user_window_s: float = 60.0  # ... within this many seconds
+    queue_size: int  # questions waiting beyond the busy workers before new ones are turned away
+    user_questions: int  # questions one user may ask ...
+    user_window_s: float  # ... within this many seconds
     seen_events: int = 20_000  # event ids and message keys remembered for dedup
 
     @classmethod

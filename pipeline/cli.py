@@ -106,7 +106,8 @@ def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
     kg = build_kg(settings, args.kg)
     from pipeline.eval.given import NoExamples
 
-    with Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=settings.row_cap) as pipe:
+    with Pipeline(NoExamples(), _NoGenerator(), kg, shots=settings.shots, row_cap=settings.row_cap,
+                  max_question_chars=settings.max_question_chars, workers=settings.workers) as pipe:
         answer = pipe.run_sparql(args.query)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
     return 0 if answer.outcome.ok else 3

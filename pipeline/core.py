@@ -50,10 +50,10 @@ def _same_names(second: str, first: str, question: str) -> bool:
 class Pipeline:
     """Answers questions with the parts it is given; every failure ends as an explanation, never an exception."""
 
-    def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int = 3,
-                 row_cap: int = 1000, max_question_chars: int = 2000, deadline: float | None = None,
+    def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int,
+                 row_cap: int, max_question_chars: int, deadline: float | None = None,
                  names: Callable[[str], Checked] | None = None, intent: IntentReview | None = None,
-                 workers: int = 4) -> None:
+                 workers: int) -> None:
         """``deadline``: seconds a question may take in all; past it the user gets what is known so far.
         ``names`` checks a generated query's label literals against the graph (pipeline.names.check.NameCheck);
         ``intent`` checks it against what the question asks before it runs (pipeline.intent).

@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pipeline.core import Pipeline
-from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
 from pipeline.records import Example
 from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
@@ -27,16 +26,16 @@ T = TypeVar("T")
 
 
 def build_encoder(settings: Settings) -> Encoder:
-    return _encoder(settings.embedding_model, settings.encoder_backend, settings.encoder_cache)
+    return _encoder(settings.embedding_model, settings.encoder_backend, settings.encoder_dir, settings.hf_offline)
 
 
 @lru_cache(maxsize=2)
-def _encoder(name: str, backend: str, cache: Path | None) -> Encoder:
+def _encoder(name: str, backend: str, cache: Path, offline: bool) -> Encoder:
     """The model behind one worker that batches what concurrent questions want encoded."""
     from pipeline.store.batching import BatchingEncoder
     from pipeline.store.encoder import model_encoder
 
-    return BatchingEncoder(model_encoder(name, backend, cache))
+    return BatchingEncoder(model_encoder(name, backend, cache, offline=offline))
 
 
 def build_store(settings: Settings) -> ChromaStore:
@@ -78,21 +77,22 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
                     min_similarity: float | None = None,
                     graph_names: Callable[[], frozenset[str] | None] | None = None) -> Generator:
     """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
-    helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the retriever's
-    calibrated threshold) replaces the setting's default; ``graph_names`` (the KG's predicates and classes) is what an
-    LLM's query is checked against. A language model (``llm`` in its registration, and
+    helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the threshold the
+    adapter declines below) wins over KGQA_MIN_SIMILARITY, then the plain store's; ``graph_names`` (the KG's
+    predicates and classes) is what an LLM's query is checked against. A language model (``llm`` in its registration, and
     ``repair:GENERATOR``) is wrapped in the repair step, then backed by the adapter (``KGQA_LLM_FALLBACK``)."""
     spec = resolve_generator_name(settings, name)
     kind, argument = generator_kind(spec)
-    threshold = settings.min_similarity if min_similarity is None else min_similarity
-    part = kind.build(Wiring(settings, argument, knowledge, threshold))
+    threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
+    part = kind.build(Wiring(settings, threshold, argument, knowledge))
     if not kind.llm:
         return part
     from pipeline.generators.repair import RepairingGenerator
 
     timeout = part.timeout if isinstance(part, Timed) else settings.tgi_timeout
+    deadline = question_deadline(settings, spec)  # a slow model is asked again only when a deadline leaves room
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
-                                  retry_timeouts=2 * timeout < question_deadline(settings, spec), name=spec,
+                                  retry_timeouts=deadline is not None and 2 * timeout < deadline, name=spec,
                                   graph_names=graph_names)
     return _with_fallback(settings, repaired, knowledge, threshold)
 
@@ -111,7 +111,7 @@ def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels
     return lambda: get().labels
 
 
-def question_deadline(settings: Settings, generator: str | None = None) -> float:
+def question_deadline(settings: Settings, generator: str | None = None) -> float | None:
     """KGQA_DEADLINE; for a model run on this machine at least one whole generation (KGQA_LOCAL_TIMEOUT) and 30 s
     for the rest of the question, so that a CPU model is not cut off by a deadline sized for a GPU server."""
     kind, argument = generator_kind(resolve_generator_name(settings, generator))
@@ -148,16 +148,13 @@ def build_retriever(settings: Settings, store: ChromaStore | None = None) -> Chr
 
 def build_pipeline(settings: Settings, generator: str | None = None, kg: str | None = None,
                    shots: int | None = None, store: ChromaStore | None = None) -> Pipeline:
-    shots = shots or settings.shots
-    if shots not in (1, 3, 5):
-        raise ConfigError(f"shots must be 1, 3 or 5, not {shots}")
+    settings = settings.with_(shots=shots)  # checked by the Settings type, as KGQA_SHOTS is
     from pipeline.store.retrieval import FormAwareStore
 
     searched = build_retriever(settings, store)
     found = searched if isinstance(searched, FormAwareStore) else None
-    # the form-aware score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
-    unchanged = settings.min_similarity == Settings.model_fields["min_similarity"].default
-    threshold = found.min_score if found and unchanged else None
+    # each retriever's score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
+    threshold = searched.min_score if settings.min_similarity is None else settings.min_similarity
     from pipeline.intent.step import IntentStep
 
     graph = build_kg(settings, kg)
@@ -165,7 +162,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     _one_blas_thread()
     names = graph_vocabulary(settings, graph).available
     return Pipeline(searched, build_generator(settings, generator, knowledge, threshold, names),
-                    graph, shots=shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
+                    graph, shots=settings.shots, row_cap=settings.row_cap,
+                    max_question_chars=settings.max_question_chars,
                     deadline=question_deadline(settings, generator), names=build_names(settings, graph),
                     intent=IntentStep(knowledge, labels=label_source(settings, graph).available),
                     workers=settings.workers)

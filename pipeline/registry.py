@@ -29,9 +29,9 @@ class Wiring:
     pairs' forms, labels and vocabulary, and the retriever's calibrated similarity threshold."""
 
     settings: Settings
+    threshold: float
     argument: str = ""
     knowledge: Callable[[], Knowledge] | None = None
-    threshold: float = 0.45
 
 
 @dataclass(frozen=True)

@@ -1,16 +1,19 @@
-"""One settings object, read from the environment (``KGQA_*``, ``SLACK_*``, ``SCIQA_DIR``) and an optional .env.
+"""One settings object, read from the environment (``KGQA_*``, ``SLACK_*``, ``SCIQA_DIR``, ...) and an optional .env
+by pydantic-settings' own sources; the only module that reads the process environment.
 
 (No ``from __future__ import annotations`` here: pydantic reads the field types at class creation.)
 
-Each setting is declared once, below: its field, environment variable, type (with allowed values) and default. Adding
-one is one line. A bad value is a ``ConfigError`` of one line naming the variable (``KGQA_SHOTS=three: ...``)."""
+Each setting is declared once, below: its field, environment variable, type (with allowed values) and default; a value
+that is not set is ``None``. Adding one is one line. A bad value is a ``ConfigError`` of one line naming the variable
+(``KGQA_SHOTS=three: ...``)."""
 import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import (BaseSettings, DotEnvSettingsSource, EnvSettingsSource, PydanticBaseSettingsSource,
+                               SettingsConfigDict)
 
 from pipeline.errors import ConfigError
 
@@ -27,10 +30,17 @@ def _expand(path: Path | None) -> Path | None:
     return path.expanduser() if path is not None else None
 
 
+def _zero_is_none(value: Any) -> Any:
+    """0 (as the environment writes "off" and "every core") -> None, the one way a value is not set."""
+    return None if isinstance(value, (int, float, str)) and str(value).strip() in ("0", "0.0") else value
+
+
 Folder = Annotated[Path, AfterValidator(_expand)]
 Shots = Annotated[Literal[1, 3, 5], BeforeValidator(_number)]
 Seconds = Annotated[float, Field(gt=0)]  # a timeout: 0 would mean "never wait"
 Count = Annotated[int, Field(ge=0)]
+Off = Annotated[Seconds | None, BeforeValidator(_zero_is_none)]  # 0 or unset: no limit
+Cores = Annotated[Annotated[int, Field(ge=1)] | None, BeforeValidator(_zero_is_none)]  # 0 or unset: every core
 
 
 def env(var: str, default: Any = None, *, secret: bool = False, factory: Any = None) -> Any:
@@ -41,29 +51,35 @@ def env(var: str, default: Any = None, *, secret: bool = False, factory: Any = N
 
 
 class Settings(BaseSettings):
-    """Every knob, with defaults that work offline on a laptop. ``Settings(...)`` takes exactly what it is given;
-    ``Settings.from_env()`` reads the environment and .env (once, at the edge: the CLI and the bot)."""
+    """Every knob, with defaults that work offline on a laptop. ``Settings(...)`` takes exactly what it is given
+    (tests, library users); ``Settings.from_env()`` reads the environment and .env (once, at the edge: the CLI and
+    the bot)."""
 
     model_config = SettingsConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True,
-                                      validate_default=False)
+                                      validate_default=False, str_strip_whitespace=True,
+                                      case_sensitive=True, env_ignore_empty=True,  # a blank variable is unset
+                                      dotenv_filtering="only_existing")  # a .env may hold other tools' variables
 
     home: Folder = env("KGQA_HOME", factory=lambda: Path.home() / ".kgqa")
     sciqa_dir: Folder | None = env("SCIQA_DIR")
+    seed_dir: Folder | None = env("SEED_DIR")  # the reference outputs; None = seed-paper-outputs beside SCIQA_DIR
     embedding_model: str = env("KGQA_EMBEDDING_MODEL", DEFAULT_MODEL)
     encoder_backend: Literal["onnx", "torch"] = env("KGQA_ENCODER_BACKEND", "onnx")  # onnx: MiniLM only, else torch
-    encoder_cache: Folder | None = env("KGQA_ENCODER_CACHE")  # exported models; None = ~/.cache/kgqa
-    chroma_url: str = env("KGQA_CHROMA_URL", "")
+    encoder_cache: Folder | None = env("KGQA_ENCODER_CACHE")  # exported models; None = $XDG_CACHE_HOME/kgqa
+    xdg_cache_home: Folder | None = env("XDG_CACHE_HOME")  # the user's cache folder; None = ~/.cache
+    hf_offline: bool = env("HF_HUB_OFFLINE", False)  # load a model from the Hugging Face cache, never the hub
+    chroma_url: str | None = env("KGQA_CHROMA_URL")  # None: the embedded store under home
     store: str | None = env("KGQA_STORE")  # a registered store; None = chroma-server with KGQA_CHROMA_URL, else chroma
     store_timeout: Seconds = env("KGQA_STORE_TIMEOUT", 10.0)  # one call to a Chroma server, opening included
     collection: str = env("KGQA_COLLECTION", "sciqa_examples")
-    generator: str = env("KGQA_GENERATOR", "")  # "" = tgi when tgi_url is set, else adapter
+    generator: str | None = env("KGQA_GENERATOR")  # None: tgi when tgi_url is set, else adapter
     shots: Shots = env("KGQA_SHOTS", 3)
     kg: str = env("KGQA_KG", "auto")  # auto = live endpoint with snapshot fallback
-    tgi_url: str = env("KGQA_TGI_URL", "")
+    tgi_url: str | None = env("KGQA_TGI_URL")
     tgi_timeout: Seconds = env("KGQA_TGI_TIMEOUT", 60.0)
     max_new_tokens: Annotated[int, Field(ge=1)] = env("KGQA_MAX_NEW_TOKENS", 512)
-    local_model: str = env("KGQA_LOCAL_MODEL", "")  # a .gguf file, or a name scripts/models.py installs
-    local_threads: Count = env("KGQA_LOCAL_THREADS", 0)  # 0: every core
+    local_model: str | None = env("KGQA_LOCAL_MODEL")  # a .gguf file, or a name scripts/models.py installs
+    local_threads: Cores = env("KGQA_LOCAL_THREADS")  # None: every core
     local_context: Annotated[int, Field(ge=256)] = env("KGQA_LOCAL_CONTEXT", 4096)  # tokens, over all slots
     local_slots: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_SLOTS", 1)  # questions generated at once
     local_draft: Literal["ngram-simple", "none"] = env("KGQA_LOCAL_DRAFT", "ngram-simple")  # speculative drafts
@@ -71,7 +87,7 @@ class Settings(BaseSettings):
     local_draft_max: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_DRAFT_MAX", 32)  # tokens drafted at once
     local_timeout: Seconds = env("KGQA_LOCAL_TIMEOUT", 180.0)  # one generation on a CPU, in all
     model_cache: Folder | None = env("KGQA_MODEL_CACHE")  # installed GGUF models; None = ~/.cache/kgqa/models
-    openai_url: str = env("KGQA_OPENAI_URL", "")
+    openai_url: str | None = env("KGQA_OPENAI_URL")
     openai_model: str = env("KGQA_OPENAI_MODEL", "vicuna-13b")
     openai_api_key: str = env("KGQA_OPENAI_API_KEY", "", secret=True)
     endpoint: str = env("KGQA_ENDPOINT", ORKG_ENDPOINT)
@@ -84,10 +100,10 @@ class Settings(BaseSettings):
     slack_bot_token: str = env("SLACK_BOT_TOKEN", "", secret=True)
     slack_app_token: str = env("SLACK_APP_TOKEN", "", secret=True)
     slack_signing_secret: str = env("SLACK_SIGNING_SECRET", "", secret=True)
-    slack_api_url: str = env("SLACK_API_URL", "")
+    slack_api_url: str | None = env("SLACK_API_URL")  # None: Slack's own
     workers: Annotated[int, Field(ge=1)] = env("KGQA_WORKERS", 4)
-    min_similarity: float = env("KGQA_MIN_SIMILARITY", 0.45)
-    deadline: Annotated[float, Field(ge=0)] = env("KGQA_DEADLINE", 90.0)  # seconds a question may take in all
+    min_similarity: float | None = env("KGQA_MIN_SIMILARITY")  # None: the retriever's calibrated threshold
+    deadline: Off = env("KGQA_DEADLINE", 90.0)  # seconds a question may take in all; None: no deadline
     cache_ttl: Annotated[float, Field(ge=0)] = env("KGQA_CACHE_TTL", 86400.0)  # 0 turns the answer cache off
     cache_max: Count = env("KGQA_CACHE_MAX", 5000)
     queue_size: Count = env("KGQA_QUEUE_SIZE", 50)  # questions waiting for a worker before people are turned away
@@ -101,7 +117,7 @@ class Settings(BaseSettings):
     slack_surface: Literal["agent", "classic"] = env("KGQA_SLACK_SURFACE", "agent")
     retrieval: Literal["form", "plain"] = env("KGQA_RETRIEVAL", "form")  # plain: raw cosine neighbours
     llm_fallback: Literal["adapter", "none"] = env("KGQA_LLM_FALLBACK", "adapter")
-    redis_url: str = env("KGQA_REDIS_URL", "")  # redis://host:6379/0: state shared by replicas on many hosts
+    redis_url: str | None = env("KGQA_REDIS_URL")  # redis://host:6379/0: state shared by replicas on many hosts
     redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
     mcp_token: str = env("KGQA_MCP_TOKEN", "", secret=True)  # bearer token `kgqa mcp --http` requires
     mcp_host: str = env("KGQA_MCP_HOST", "127.0.0.1")  # where `kgqa mcp --http` listens
@@ -113,22 +129,18 @@ class Settings(BaseSettings):
                                    dotenv_settings: PydanticBaseSettingsSource,
                                    file_secret_settings: PydanticBaseSettingsSource,
                                    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        """Only what the constructor is given: the environment is read by ``from_env``, never behind a caller."""
+        """``Settings(...)``: only what it is given. The environment is read by ``from_env``, never behind a caller."""
         return (init_settings,)
 
     @classmethod
-    def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env"),
-                 **overrides: Any) -> "Settings":
-        """Read the environment (and a .env file, whose values the environment overrides); ``overrides`` (field
-        names) win over both. Blank variables count as unset."""
-        values: dict[str, str] = {}
-        if dotenv is not None and dotenv.is_file():
-            values.update(_read_dotenv(dotenv))
-        values.update(os.environ if env is None else env)
-        given: dict[str, Any] = {var: values[var].strip() for var in variables().values()
-                                 if (values.get(var) or "").strip()}
-        given.update({variables().get(k, k): v for k, v in overrides.items() if v is not None})
-        return cls._checked(given)
+    def from_env(cls, dotenv: Path | None = Path(".env"), **overrides: Any) -> "Settings":
+        """The process's settings, read by pydantic-settings: ``overrides`` (field names; None leaves a field to the
+        environment) over the environment over the ``dotenv`` file. Blank variables count as unset."""
+        read: dict[str, Any] = dict(DotEnvSettingsSource(cls, env_file=dotenv)()) if dotenv is not None else {}
+        read.update(EnvSettingsSource(cls)())
+        names = variables()
+        read.update({names.get(k, k): v for k, v in overrides.items() if v is not None})
+        return cls._checked(read)
 
     def with_(self, **changes: Any) -> "Settings":
         """A copy with ``changes`` (field names; None leaves a field as it is), checked like the environment."""
@@ -151,6 +163,11 @@ class Settings(BaseSettings):
         return self.home / "hf"
 
     @property
+    def encoder_dir(self) -> Path:
+        """Where exported encoders live: KGQA_ENCODER_CACHE, else the user's cache folder (XDG_CACHE_HOME)."""
+        return self.encoder_cache or (self.xdg_cache_home or Path.home() / ".cache") / "kgqa"
+
+    @property
     def models_dir(self) -> Path:
         return self.model_cache or Path.home() / ".cache" / "kgqa" / "models"
 
@@ -165,11 +182,17 @@ class Settings(BaseSettings):
     def secrets(self) -> list[str]:
         """The secret values set (and a password in KGQA_REDIS_URL), so that logs and replies can be scrubbed."""
         values = [v for name, f in type(self).model_fields.items() if not f.repr and (v := getattr(self, name))]
-        return values + [p for p in (urlsplit(self.redis_url).password,) if p]
+        return values + [p for p in (urlsplit(self.redis_url or "").password,) if p]
 
     def __repr_args__(self) -> Any:  # the Redis URL without its password
         for name, value in super().__repr_args__():
-            yield name, masked(value) if name == "redis_url" else value
+            yield name, masked(value) if name == "redis_url" and value else value
+
+
+def unset_in_environment(name: str) -> None:
+    """Drop a setting's variable (by field name) from this process's environment, once Settings holds its value, so
+    that a library underneath does not read it again (slack_bolt warns when a token variable and a client differ)."""
+    os.environ.pop(variables()[name], None)
 
 
 def masked(url: str) -> str:
@@ -198,13 +221,3 @@ def _one_line(exc: ValidationError) -> str:
         message = str(error["msg"])
         problems.append(f"{var}={shown}: {message[:1].lower()}{message[1:]}")
     return "; ".join(problems)
-
-
-def _read_dotenv(path: Path) -> dict[str, str]:
-    out: dict[str, str] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        line = line.strip()
-        if line and not line.startswith("#") and "=" in line:
-            key, _, value = line.partition("=")
-            out[key.strip().removeprefix("export ").strip()] = value.strip().strip("'\"")
-    return out

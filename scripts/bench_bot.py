@@ -110,7 +110,7 @@ def main() -> int:
     home = Path(tempfile.mkdtemp(prefix="kgqa-bench-bot-"))
     try:
         sciqa_dir = Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa")
-        settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=args.workers)
+        settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=args.workers)
         store = build_store(settings) if args.encoder == "minilm" else \
             ChromaStore(open_client(settings.chroma_path), HashEncoder(), settings.collection)
         t0 = time.perf_counter()
@@ -139,7 +139,8 @@ def main() -> int:
                         pipeline = build_pipeline(product, store=used)
                         pipeline.ask(questions[0])  # warm-up: model load, first parse
                         bot = Harness.start(slack, pipeline, settings.with_(slack_surface=surface),
-                                            Limits(queue_size=100_000, user_questions=10**9))
+                                            Limits(queue_size=100_000, user_questions=10**9,
+                                                   user_window_s=60.0))
                         try:
                             rounds.append((c, f"{model_label}, {label}, {surface}",
                                            one_round(bot, questions, c, f"{c}x{len(rounds)}", wait)))

@@ -24,9 +24,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
 ENCODERS = {"torch": "from pipeline.store.encoder import SentenceTransformerEncoder\n"
-                     "E = lambda s: SentenceTransformerEncoder(s.embedding_model)\n",
+                     "E = lambda s: SentenceTransformerEncoder(s.embedding_model, offline=s.hf_offline)\n",
             "onnx": "from pipeline.store.encoder import model_encoder\n"
-                    "E = lambda s: model_encoder(s.embedding_model, s.encoder_backend, s.encoder_cache)\n"}
+                    "E = lambda s: model_encoder(s.embedding_model, s.encoder_backend, s.encoder_dir,\n"
+                    "                            offline=s.hf_offline)\n"}
 ENCODE_ONE = "from pipeline.settings import Settings\nE(Settings.from_env()).encode([{q!r}])"
 ENCODE_TRAIN = ("from pipeline.settings import Settings\nfrom pipeline.factory import index_examples\n"
                 "s = Settings.from_env()\nE(s).encode([e.question for e in index_examples(s)])")

@@ -52,15 +52,16 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
     store = hash_store(home / "chroma", train_slice(sciqa))
     questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
     snapshot = SnapshotKG(sciqa.all())
-    settings = Settings.from_env(env={}, dotenv=None, home=home, workers=2)
-    caches: dict[str, Answers] = {"local": SqliteAnswers(home / "answer-cache.sqlite3"),
+    settings = Settings(home=home, workers=2)
+    caches: dict[str, Answers] = {"local": SqliteAnswers(home / "answer-cache.sqlite3", max_entries=5000),
                                   "redis": RedisAnswers(RedisLink(redis_url))}
     times: dict[str, list[float]] = {"local": [], "redis": []}
     with SlackAPIServer() as slack:
-        bots = {name: Harness.start(slack, Pipeline(store, AdapterGenerator(0.45), CachedKG(snapshot, cache),
-                                                    shots=3),
-                                    settings.with_(redis_url=redis_url if name == "redis" else ""),
-                                    Limits(user_questions=10**6))
+        bots = {name: Harness.start(slack, Pipeline(store, AdapterGenerator(0.45), CachedKG(snapshot, cache,
+                                                                                            ttl=86400.0),
+                                                    shots=3, row_cap=1000, max_question_chars=2000, workers=4),
+                                    settings.with_(redis_url=redis_url if name == "redis" else None),
+                                    Limits(user_questions=10**6, queue_size=50, user_window_s=60.0))
                 for name, cache in caches.items()}
         try:
             for name, bot in bots.items():  # warm-up: parser, store, snapshot and connections
@@ -85,7 +86,7 @@ def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, dict[
     """The state one question touches, local vs Redis, timed per question and per part."""
     link = RedisLink(redis_url)
     redis = (RedisSeen(link), RedisRateLimiter(link, 10**6, 60), RedisAnswers(link), RedisThreadMemory(link))
-    local = (Seen(), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3"), None)
+    local = (Seen(), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3", max_entries=5000), None)
     result = Rows(["x"], [{"x": "42"}], None, "bench")
     times: dict[str, dict[str, list[float]]] = {name: {part: [] for part in PARTS} for name in ("local", "redis")}
     for i in range(n):

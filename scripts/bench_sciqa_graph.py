@@ -49,11 +49,11 @@ def main() -> int:
             folder = ensure_graph(root, Path(tmp) / f"home-{i}")
             builds.append(time.perf_counter() - started)
         started = time.perf_counter()
-        kg = SciqaKG(folder)
+        kg = SciqaKG(folder, row_cap=1000)
         loads.append(time.perf_counter() - started)
         size = (folder / GRAPH).stat().st_size
         triples = len(kg.store)
-        plain = LocalKG(folder / GRAPH)
+        plain = LocalKG(folder / GRAPH, row_cap=1000)
         latency: dict[str, list[float]] = defaultdict(list)
         facts = read_facts(root)
         for f in facts:

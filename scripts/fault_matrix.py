@@ -43,7 +43,7 @@ def main() -> int:
     try:
         sciqa = SciQA(sciqa_dir)
         store = hash_store(home / "chroma", train_slice(sciqa))
-        settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=2)
+        settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=2)
         snapshot = SnapshotKG(sciqa.all())
         logging.disable(logging.CRITICAL)  # the bot's warnings are the point of the table, not of its output
         run(SCENARIOS[0], store, settings, snapshot)  # warm-up: parsers and caches loaded before any clock runs

@@ -29,7 +29,7 @@ PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 
 def build(source: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
-        kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"))
+        kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"), row_cap=1000)
         return answered(source, kg, "the fixture graph", "pipeline/standins/orkg_fixture.py")
 
 

@@ -65,8 +65,9 @@ def main() -> int:
     try:
         sciqa = SciQA(Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa"))
         store = hash_store(home / "chroma", train_slice(sciqa))
-        pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3)
-        settings = Settings.from_env(env={}, dotenv=None, home=home, slack_surface="agent", workers=1)
+        pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3,
+                            row_cap=1000, max_question_chars=2000, workers=4)
+        settings = Settings(home=home, slack_surface="agent", workers=1)
         with SlackAPIServer() as slack:
             bot = Harness.start(slack, pipeline, settings)
             try:

@@ -78,7 +78,7 @@ SERVICES = ["SELECT * { SERVICE <http://x/sparql> { ?s ?p ?o } }", "SELECT * { S
 def conformance() -> Counter[str]:
     kg = LocalKG(None, row_cap=100_000)
     kg.store.load(GRAPH.encode(), ox.RdfFormat.TURTLE)
-    pipe = Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=100_000)
+    pipe = Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=100_000, shots=3, max_question_chars=2000, workers=4)
     counts: Counter[str] = Counter()
     for group, queries in (("valid", VALID), ("dialect", DIALECT), ("invalid", INVALID), ("update", UPDATES),
                            ("service", SERVICES)):

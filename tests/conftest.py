@@ -14,7 +14,7 @@ import pytest
 pytest_plugins = ["tests.standins.fixtures"]
 
 from pipeline.sciqa import SciQA
-from pipeline.settings import Settings
+from pipeline.settings import Settings, variables
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 NON_LOOPBACK: list[str] = []
@@ -63,9 +63,18 @@ def sciqa(sciqa_dir: Path) -> SciQA:
 
 
 @pytest.fixture
+def environment(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    """The process environment without any setting's variable (the developer's own stay out), to set for a test of
+    ``Settings.from_env``."""
+    for var in variables().values():
+        monkeypatch.delenv(var, raising=False)
+    return monkeypatch
+
+
+@pytest.fixture
 def settings(tmp_path: Path, sciqa_dir: Path) -> Settings:
     """Settings for one test: a fresh home, SciQA in place, nothing from the developer's environment."""
-    return Settings.from_env(env={}, dotenv=None, home=tmp_path / "home", sciqa_dir=sciqa_dir)
+    return Settings(home=tmp_path / "home", sciqa_dir=sciqa_dir)
 
 
 @pytest.fixture(scope="session")
@@ -73,7 +82,7 @@ def sciqa_graph(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> An
     """The graph rebuilt from SciQA (``--kg sciqa``), built once per session in a home of its own."""
     from pipeline.kg.sciqa_graph.store import open_graph
 
-    return open_graph(sciqa_dir, tmp_path_factory.mktemp("sciqa-graph-home"))
+    return open_graph(sciqa_dir, tmp_path_factory.mktemp("sciqa-graph-home"), row_cap=1000)
 
 
 @pytest.fixture(scope="session")
@@ -81,7 +90,7 @@ def encoder() -> Any:
     """The product's encoder: all-MiniLM-L6-v2 run by ONNX Runtime (exported once per machine)."""
     from pipeline.store.encoder import model_encoder
 
-    return model_encoder("sentence-transformers/all-MiniLM-L6-v2")
+    return model_encoder("sentence-transformers/all-MiniLM-L6-v2", "onnx", Settings().encoder_dir, offline=False)
 
 
 @pytest.fixture(scope="session")
@@ -89,12 +98,12 @@ def torch_encoder() -> Any:
     """all-MiniLM-L6-v2 run by sentence-transformers (torch): what the ONNX encoder must agree with."""
     from pipeline.store.encoder import SentenceTransformerEncoder
 
-    return SentenceTransformerEncoder("sentence-transformers/all-MiniLM-L6-v2")
+    return SentenceTransformerEncoder("sentence-transformers/all-MiniLM-L6-v2", offline=False)
 
 
 @pytest.fixture(scope="session")
 def train_settings(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> Settings:
-    return Settings.from_env(env={}, dotenv=None, home=tmp_path_factory.mktemp("train-home"), sciqa_dir=sciqa_dir)
+    return Settings(home=tmp_path_factory.mktemp("train-home"), sciqa_dir=sciqa_dir)
 
 
 @pytest.fixture(scope="session")

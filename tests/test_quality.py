@@ -32,7 +32,8 @@ FLOORS = [("final", 0.995, 0.995), ("dev", 0.995, 0.98), ("slack", 0.97, 0.97), 
 @pytest.fixture(scope="module")
 def pipeline(train_store: Any, sciqa: SciQA) -> Pipeline:
     store = FormAwareStore(train_store, train_store.encoder)
-    return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), SnapshotKG(sciqa.all()), shots=3)
+    return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), SnapshotKG(sciqa.all()), shots=3,
+                    row_cap=1000, max_question_chars=2000, workers=4)
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +47,8 @@ def graph_pipeline(train_store: Any, sciqa_graph: Any, tmp_path_factory: pytest.
     store = FormAwareStore(train_store, train_store.encoder)
     labels = LabelSource(sciqa_graph, tmp_path_factory.mktemp("labels")).available
     return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
-                    names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels))
+                    names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels),
+                    row_cap=1000, max_question_chars=2000, workers=4)
 
 
 # (challenge set, all 200 questions, micro F1 at least); measured on --kg sciqa: 0.99965 and 0.98439

@@ -173,14 +173,15 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
     sciqa = SciQA(sciqa_dir)
     store = hash_store(home / "chroma", train_slice(sciqa))
     questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
-    pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3)
-    settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=workers)
+    pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3,
+                        row_cap=1000, max_question_chars=2000, workers=4)
+    settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=workers)
     plan = plan_burst(n, questions, retry_share=retry_share, seed=seed)
     sent: dict[int, float] = {}
     lock = threading.Lock()
 
     with SlackAPIServer() as slack:
-        limits = Limits(queue_size=n if queue_size is None else queue_size, user_questions=10**6)
+        limits = Limits(queue_size=n if queue_size is None else queue_size, user_questions=10**6, user_window_s=60.0)
         bot = Harness.start(slack, pipeline, settings, limits)
         try:
             pipeline.ask(questions[0])  # warm-up: parser, store and snapshot loaded before the clock starts

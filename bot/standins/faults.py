@@ -171,8 +171,9 @@ class _SnapshotProxy:
 def pipeline_for(world: World, store: ChromaStore, settings: Settings) -> Pipeline:
     """The production parts from the factory, pointed at the stand-ins."""
     settings = settings.with_(tgi_url=world.tgi.url, endpoint=world.kg_url, kg="auto")
-    return Pipeline(store, build_generator(settings, "tgi"), build_kg(settings), shots=3, row_cap=settings.row_cap,
-                    max_question_chars=settings.max_question_chars, deadline=settings.deadline)
+    return Pipeline(store, build_generator(settings, "tgi"), build_kg(settings), shots=settings.shots,
+                    row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
+                    deadline=settings.deadline, workers=settings.workers)
 
 
 def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: Any) -> Outcome:
@@ -183,7 +184,8 @@ def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: An
         if w.chroma_url:
             store = ChromaStore(ChromaConnection(url=w.chroma_url, timeout=settings.store_timeout), store.encoder,
                                 store.name)
-        bot = Harness.start(w.slack, pipeline_for(w, store, settings), settings, Limits(user_questions=100))
+        limits = Limits(queue_size=settings.queue_size, user_questions=100, user_window_s=settings.user_window_s)
+        bot = Harness.start(w.slack, pipeline_for(w, store, settings), settings, limits)
         try:
             if scenario.fault.startswith("KG down, answer cached"):
                 bot.mention(STORY_CLOZE)

@@ -129,7 +129,7 @@ class Harness:
     @classmethod
     def start(cls, slack: SlackAPIServer, pipeline: Pipeline, settings: Settings,
               limits: Limits | None = None) -> Harness:
-        limits = limits or Limits()
+        limits = limits or Limits.from_settings(settings)
         settings = settings.with_(slack_bot_token=TOKEN, slack_signing_secret=SECRET, slack_api_url=slack.url)
         return cls(slack, pipeline, settings, WorkerPool(settings.workers, limits.queue_size), limits)
 

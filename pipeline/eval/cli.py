@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import sys
 import time
@@ -100,13 +99,12 @@ def _sciqa(settings: Settings, spec: str) -> SciQA | None:
     return SciQA(settings.sciqa_dir) if settings.sciqa_dir is not None else None
 
 
-def seed_dir(settings: Settings, env: dict[str, str] | None = None) -> Path | None:
+def seed_dir(settings: Settings) -> Path | None:
     """The reference system's outputs: ``SEED_DIR``, else ``seed-paper-outputs`` beside the SciQA folder, else None."""
-    value = (os.environ if env is None else env).get("SEED_DIR", "").strip()
-    if value:
-        if not Path(value).is_dir():
-            raise ConfigError(f"SEED_DIR={value} is not a folder")
-        return Path(value)
+    if settings.seed_dir is not None:
+        if not settings.seed_dir.is_dir():
+            raise ConfigError(f"SEED_DIR={settings.seed_dir} is not a folder")
+        return settings.seed_dir
     if settings.sciqa_dir is not None and (settings.sciqa_dir.parent / "seed-paper-outputs").is_dir():
         return settings.sciqa_dir.parent / "seed-paper-outputs"
     return None

@@ -24,7 +24,7 @@ class AdapterGenerator:
 
     name = "adapter"
 
-    def __init__(self, min_similarity: float = 0.45, knowledge: Callable[[], Knowledge] | None = None) -> None:
+    def __init__(self, min_similarity: float, knowledge: Callable[[], Knowledge] | None = None) -> None:
         self.min_similarity = min_similarity
         self.knowledge = knowledge
 

@@ -31,7 +31,7 @@ class ServerConfig:
     """What the server is started with (``KGQA_LOCAL_*``)."""
 
     model: str
-    threads: int = 0  # 0: every core
+    threads: int | None = None  # None: every core
     context: int = 4096
     slots: int = 1
     draft: str = "ngram-simple"  # speculative drafting from the text so far (the prompt's examples): exact, greedy

@@ -38,8 +38,8 @@ class LocalGenerator(OpenAIGenerator):
     name = "local"
     remote = False
 
-    def __init__(self, server: LocalServer, timeout: float = 180.0, max_new_tokens: int = 512) -> None:
-        super().__init__("", Path(server.config.model).name, "", timeout, max_new_tokens)
+    def __init__(self, server: LocalServer, timeout: float, max_new_tokens: int) -> None:
+        super().__init__("", Path(server.config.model).name, "", timeout=timeout, max_new_tokens=max_new_tokens)
         self.server = server
 
     def base(self) -> str:

@@ -43,8 +43,8 @@ class OpenAIGenerator:
     name = "openai"
     remote = True
 
-    def __init__(self, url: str, model: str = "", api_key: str = "", timeout: float = 60.0,
-                 max_new_tokens: int = 512, stream: bool = True) -> None:
+    def __init__(self, url: str, model: str = "", api_key: str = "", *, timeout: float, max_new_tokens: int,
+                 stream: bool = True) -> None:
         self.url = url.rstrip("/")
         self.model = model or DEFAULT_MODEL
         self._api_key = api_key

@@ -44,7 +44,7 @@ class SqliteAnswers:
     """At most ``max_entries`` in a SQLite file, least recently used evicted first. The file may be shared by several
     processes on one host (or a volume with working file locks)."""
 
-    def __init__(self, path: Path, max_entries: int = 5000) -> None:
+    def __init__(self, path: Path, max_entries: int) -> None:
         self.max_entries = max_entries
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
@@ -78,7 +78,7 @@ class CachedKG(KGWrapper):
     """Wraps a live KG. Fresh entries (younger than ``ttl`` s) answer at once; when the endpoint is unreachable an
     entry of any age answers, saying from when."""
 
-    def __init__(self, inner: KnowledgeGraph, answers: Answers, ttl: float = 86400.0) -> None:
+    def __init__(self, inner: KnowledgeGraph, answers: Answers, ttl: float) -> None:
         super().__init__(inner)
         self.answers = answers
         self.ttl = ttl

@@ -37,7 +37,7 @@ class NotSparqlResults(EndpointUnreachable):
 class EndpointKG:
     """Runs SELECT/ASK queries on a SPARQL endpoint; errors come out as KnowledgeGraphError, never as empty rows."""
 
-    def __init__(self, url: str, *, timeout: float = 30.0, row_cap: int = 1000, agent: str = "kgqa-bot",
+    def __init__(self, url: str, *, timeout: float, row_cap: int, agent: str = "kgqa-bot",
                  retries: int = RETRIES) -> None:
         if timeout <= 0:
             raise ValueError("the endpoint timeout must be a positive number of seconds")

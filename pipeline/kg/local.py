@@ -32,7 +32,7 @@ class LocalKG:
     virtuoso = False
 
     def __init__(self, source: str | Path | None, *, store_path: str | Path | None = None,
-                 row_cap: int = 1000) -> None:
+                 row_cap: int) -> None:
         """``store_path`` keeps the store on disk; a store there that already holds data is used as it is."""
         self.row_cap = row_cap
         self.on_disk = store_path is not None

@@ -26,7 +26,8 @@ def _openai(w: Wiring) -> Generator:
         raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
     from pipeline.generators.openai import OpenAIGenerator
 
-    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, s.tgi_timeout, s.max_new_tokens)
+    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, timeout=s.tgi_timeout,
+                           max_new_tokens=s.max_new_tokens)
 
 
 def _local_llm(w: Wiring) -> Generator:

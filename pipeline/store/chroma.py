@@ -22,6 +22,9 @@ def _missing(exc: BaseException) -> bool:
 
     return isinstance(exc, NotFoundError)
 
+MIN_SCORE = 0.45  # below it a plain cosine neighbour is too far from the question to adapt
+
+
 class EncoderFunction:
     """Chroma's embedding-function interface over our Encoder, so Chroma's own (downloading) default never runs."""
 
@@ -45,10 +48,14 @@ class EncoderFunction:
 
     @staticmethod
     def build_from_config(config: dict[str, Any]) -> EncoderFunction:
-        """Chroma rebuilds the function from a stored collection's config; the model loads only if it is used."""
+        """Chroma rebuilds the function from a stored collection's config; the model loads only if it is used (every
+        call of ours passes its own function, so this copy keeps the declared defaults: no environment is read)."""
+        from pipeline.settings import Settings
         from pipeline.store.encoder import model_encoder
 
-        return EncoderFunction(model_encoder(str(config.get("model", ""))))
+        defaults = Settings()
+        return EncoderFunction(model_encoder(str(config.get("model", "")), defaults.encoder_backend,
+                                             defaults.encoder_dir, offline=defaults.hf_offline))
 
     def is_legacy(self) -> bool:
         return False
@@ -73,6 +80,8 @@ def team_id(question: str) -> str:
 
 class ChromaStore:
     """Known pairs in one Chroma collection; documents are questions, the SPARQL is metadata."""
+
+    min_score = MIN_SCORE  # the threshold for its plain cosine scores
 
     def __init__(self, client: Any, encoder: Encoder, collection: str = "sciqa_examples") -> None:
         """``client``: an open chromadb client, or a ChromaConnection opened at first use (so a bot whose Chroma

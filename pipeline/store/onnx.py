@@ -23,12 +23,6 @@ EXPORT_VERSION = 1  # bump when the export below changes: older files are then l
 INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
-def default_cache() -> Path:
-    """Where exported models live unless KGQA_ENCODER_CACHE says otherwise: the user's cache folder."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "kgqa"
-
-
 def export_path(cache: Path, weights_sha256: str) -> Path:
     return cache / f"minilm-{weights_sha256[:16]}-v{EXPORT_VERSION}.onnx"
 

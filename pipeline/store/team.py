@@ -57,7 +57,7 @@ class ImportReport:
     skipped: list[tuple[int, str]] = field(default_factory=list)  # (line number, why)
 
 
-def import_pairs(store: ExampleStore, lines: Iterable[str], max_question_chars: int = 2000) -> ImportReport:
+def import_pairs(store: ExampleStore, lines: Iterable[str], max_question_chars: int) -> ImportReport:
     """Add the pairs of ``lines`` that pass the checks, as team pairs (re-importing a pair replaces it, by its
     question); the others are reported by line, and nothing of them is stored."""
     report = ImportReport()

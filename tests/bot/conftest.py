@@ -39,7 +39,8 @@ def store(tmp_path: Path, train_examples: list[Example]) -> ChromaStore:
 @pytest.fixture
 def make_pipeline(store: ChromaStore, snapshot_kg: SnapshotKG) -> Callable[..., Pipeline]:
     def make(kg: KnowledgeGraph | None = None, generator: Generator | None = None) -> Pipeline:
-        return Pipeline(store, generator or AdapterGenerator(0.45), kg or snapshot_kg, shots=3)
+        return Pipeline(store, generator or AdapterGenerator(0.45), kg or snapshot_kg, shots=3,
+                        row_cap=1000, max_question_chars=2000, workers=4)
 
     return make
 

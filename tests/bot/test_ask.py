@@ -103,7 +103,7 @@ def test_an_overlong_question_is_refused_with_the_limit(start_bot: Callable[...,
 
 
 def test_a_user_asking_too_fast_is_asked_to_wait(start_bot: Callable[..., Harness]) -> None:
-    bot = start_bot(limits=Limits(user_questions=2, user_window_s=600))
+    bot = start_bot(limits=Limits(user_questions=2, user_window_s=600, queue_size=50))
     for _ in range(2):
         bot.mention(STORY_CLOZE)
     bot.answers(count=2)
@@ -130,7 +130,7 @@ class Gate:
 
 def test_when_all_workers_are_busy_questions_queue_then_turn_away(start_bot: Callable[..., Harness]) -> None:
     gate = Gate()
-    bot = start_bot(generator=gate, limits=Limits(queue_size=1), workers=1)
+    bot = start_bot(generator=gate, limits=Limits(queue_size=1, user_questions=6, user_window_s=60.0), workers=1)
     first, second, third = bot.mention(STORY_CLOZE), bot.mention(STORY_CLOZE, user="U2"), new_ts()
     [queued] = bot.slack.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("thread_ts") == second)
     bot.mention(STORY_CLOZE, user="U3", ts=third)
@@ -147,7 +147,7 @@ def test_a_failing_language_model_is_explained(start_bot: Callable[..., Harness]
     from pipeline.generators.tgi import TGIGenerator
 
     tgi.set_fault("500")
-    bot = start_bot(generator=TGIGenerator(tgi.url, timeout=5))
+    bot = start_bot(generator=TGIGenerator(tgi.url, timeout=5, max_new_tokens=512))
     bot.mention(STORY_CLOZE)
     [answer] = bot.answers()
     text = shown(answer)
@@ -215,7 +215,8 @@ def test_a_declined_question_offers_a_button_that_asks_the_closest_answerable_on
     from pipeline.core import Pipeline
     from pipeline.intent.step import IntentStep
 
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, intent=IntentStep())
+    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, intent=IntentStep(),
+                        row_cap=1000, max_question_chars=2000, workers=4)
     bot = Harness.start(slack, pipeline, bot_settings)
     try:
         ts = bot.mention(STORY_CLOZE.replace("the highest", "the second highest"))

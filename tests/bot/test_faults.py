@@ -20,7 +20,7 @@ SLACK_RETRY_S = 2.5  # a 429's Retry-After (1 s) and the client's jitter (< 1 s)
 @pytest.fixture(scope="module")
 def fault_settings(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) -> Settings:
     """One home for the module, so the factory builds the SciQA snapshot once (it caches it per home)."""
-    return Settings.from_env(env={}, dotenv=None, home=tmp_path_factory.mktemp("faults"), sciqa_dir=sciqa_dir,
+    return Settings(home=tmp_path_factory.mktemp("faults"), sciqa_dir=sciqa_dir,
                              maintainers=MAINTAINER, workers=2)
 
 

@@ -21,7 +21,8 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_ranking_reply_opens_with_its_summary_and_lists_the_scores_by_number(local_kg: LocalKG) -> None:
-    asked = Pipeline(NoStore(), FixedGenerator(t05(fx.NOISY, fx.ACC)), local_kg).ask("Best Accuracy on it?")
+    asked = Pipeline(NoStore(), FixedGenerator(t05(fx.NOISY, fx.ACC)), local_kg,
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Best Accuracy on it?")
     message = render_answer(asked, feedback="{}")
     first, *rest = texts(message)
     assert first == "*Big-71 has the highest Accuracy on Mixed Notation Bench: 71.46%.*"

@@ -31,4 +31,4 @@ def test_seen_is_bounded_and_forgets_the_oldest() -> None:
 
 
 def test_limits_take_what_settings_offer(settings: Settings) -> None:
-    assert Limits.from_settings(settings) == Limits()
+    assert Limits.from_settings(settings) == Limits(queue_size=50, user_questions=6, user_window_s=60.0)

@@ -35,9 +35,10 @@ def endpoint() -> Iterator[EndpointServer]:
 def remote(store: ChromaStore, snapshot_kg: SnapshotKG, tgi: TGIServer,
            endpoint: EndpointServer) -> Callable[..., Pipeline]:
     def make(tgi_url: str | None = None, kg_url: str | None = None) -> Pipeline:
-        generator = FallbackGenerator(TGIGenerator(tgi_url or tgi.url, timeout=5), AdapterGenerator())
-        kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30), snapshot_kg)
-        return Pipeline(store, generator, kg)
+        generator = FallbackGenerator(TGIGenerator(tgi_url or tgi.url, timeout=5,
+                                                   max_new_tokens=512), AdapterGenerator(0.45))
+        kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30, row_cap=1000), snapshot_kg)
+        return Pipeline(store, generator, kg, shots=3, row_cap=1000, max_question_chars=2000, workers=4)
     return make
 
 
@@ -82,7 +83,8 @@ def test_a_probe_that_raises_is_reported_not_raised(store: ChromaStore, snapshot
         def search(self, question: str, k: int) -> Any:
             raise RuntimeError
 
-    report = Health(Pipeline(Broken(), AdapterGenerator(), snapshot_kg))()  # type: ignore[arg-type]
+    report = Health(Pipeline(Broken(), AdapterGenerator(0.45), snapshot_kg,
+                             shots=3, row_cap=1000, max_question_chars=2000, workers=4))()  # type: ignore[arg-type]
     assert report["ok"] is False and report["store"]["error"] == "the disk is on fire"
     assert "kgqa index" in report["store"]["fix"]
     assert report["reachable"]["kg"] == {"name": "snapshot", "ms": report["reachable"]["kg"]["ms"], "ok": True,
@@ -103,7 +105,8 @@ def test_a_probe_that_ignores_its_timeout_is_left_behind(store: ChromaStore) -> 
             raise NotImplementedError
 
     started = time.monotonic()
-    probes = Pipeline(store, AdapterGenerator(), Stuck()).health(timeout=0.2)  # type: ignore[arg-type]
+    probes = Pipeline(store, AdapterGenerator(0.45), Stuck(),  # type: ignore[arg-type]
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).health(timeout=0.2)
     release.set()
     assert time.monotonic() - started < 1.5
     assert probes["kg"]["ok"] is False and probes["kg"]["error"] == "no answer in 0.2 s"

@@ -71,12 +71,13 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, sciqa: SciQA, sciqa_dir: P
         query = urllib.parse.urlencode({"query": f"INSERT DATA {{ GRAPH <{CONTROL}> {{ <x:a> <x:b> <x:c> }} }}"})
         urllib.request.urlopen(f"{virtuoso.endpoint}?{query}", timeout=10).close()
         assert quads(virtuoso, CONTROL) == 1
-        settings = Settings.from_env(env={}, dotenv=None, home=home, sciqa_dir=sciqa_dir, workers=2,
+        settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=2,
                                      tgi_url=tgi.url, tgi_timeout=2.0, deadline=15.0)
-        kg = RecordingProxy(EndpointKG(virtuoso.endpoint, timeout=5))
+        kg = RecordingProxy(EndpointKG(virtuoso.endpoint, timeout=5, row_cap=1000))
         pipeline = Pipeline(hash_store(home / "chroma", train_slice(sciqa)), build_generator(settings, "tgi"), kg,
-                            shots=3, deadline=settings.deadline, max_question_chars=settings.max_question_chars)
-        bot = Harness.start(slack, pipeline, settings, Limits(user_questions=10**6, queue_size=500))
+                            shots=3, deadline=settings.deadline, max_question_chars=settings.max_question_chars,
+                            row_cap=1000, workers=4)
+        bot = Harness.start(slack, pipeline, settings, Limits(user_questions=10**6, queue_size=500, user_window_s=60.0))
         try:
             yield Hostile(bot, tgi, kg, virtuoso, quads(virtuoso), problems)
         finally:

@@ -36,7 +36,8 @@ class Naive:
 
 def talk() -> tuple[Conversation, Naive, RecordingKG]:
     generator, kg = Naive(), RecordingKG()
-    pipeline = Pipeline(FixedStore(), generator, kg, names=NameCheck(lambda: INDEX))
+    pipeline = Pipeline(FixedStore(), generator, kg, names=NameCheck(lambda: INDEX),
+                        shots=3, row_cap=1000, max_question_chars=2000, workers=4)
     return Conversation(pipeline, LocalThreadMemory(), lambda: INDEX), generator, kg
 
 

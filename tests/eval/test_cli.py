@@ -57,8 +57,7 @@ def test_recorded_answers_print_the_reference_figures(settings: Settings, seed_d
 
 
 def test_pipeline_run_on_final(settings: Settings, sciqa: SciQA, seed_dir: Path, tmp_path: Path,
-                               monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setenv("SEED_DIR", str(seed_dir))
+                               capsys: pytest.CaptureFixture[str]) -> None:
     questions = load_questions("final", sciqa)[:20]
     lists = reference_lists(seed_dir, "final")
     assert lists is not None
@@ -74,7 +73,7 @@ def test_pipeline_run_on_final(settings: Settings, sciqa: SciQA, seed_dir: Path,
 
     args = parse("--questions", "final", "--generator", "adapter", "--kg", "snapshot", "--shots", "5",
                  "--limit", "20", "--workers", "3", "--report", str(tmp_path / "run"))
-    assert run_eval_command(args, settings, build) == 0
+    assert run_eval_command(args, settings.with_(seed_dir=seed_dir), build) == 0
     assert built == [{"generator": "adapter", "shots": 5, "kg": "snapshot"}]
     out = capsys.readouterr().out
     assert "\tTemplate hit@1: 1.00000" in out and "\tReference overlap@5: 1.00000" in out
@@ -115,10 +114,13 @@ def test_errors_are_one_line(settings: Settings, argv: tuple[str, ...]) -> None:
 
 
 def test_seed_dir(sciqa_dir: Path, seed_dir: Path, tmp_path: Path) -> None:
-    assert find_seed_dir(Settings(sciqa_dir=sciqa_dir), {"SEED_DIR": str(tmp_path)}) == tmp_path
-    assert find_seed_dir(Settings(sciqa_dir=tmp_path / "sciqa"), {}) is None
+    assert find_seed_dir(Settings(sciqa_dir=sciqa_dir, seed_dir=tmp_path)) == tmp_path
+    beside = tmp_path / "data" / "seed-paper-outputs"
+    beside.mkdir(parents=True)
+    assert find_seed_dir(Settings(sciqa_dir=tmp_path / "data" / "sciqa")) == beside
+    assert find_seed_dir(Settings(sciqa_dir=tmp_path / "sciqa")) is None
     with pytest.raises(ConfigError, match="SEED_DIR"):
-        find_seed_dir(Settings(), {"SEED_DIR": str(tmp_path / "missing")})
+        find_seed_dir(Settings(seed_dir=tmp_path / "missing"))
 
 
 def test_command_line() -> None:

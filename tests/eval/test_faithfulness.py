@@ -33,7 +33,8 @@ RUNS = [
 
 def replayed(questions: list[EvalQuestion], replay: ReplayGenerator, kg: Any, shots: int = 3) -> dict[str, Any]:
     """The report of a recorded run replayed through the pipeline (cleaning, the read-only gate) on ``kg``."""
-    pipeline = Pipeline(NoExamples(), replay, kg, shots=shots)  # type: ignore[arg-type]
+    pipeline = Pipeline(NoExamples(), replay, kg, shots=shots,
+                        row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]
     return build_report(run_pipeline(questions, pipeline, workers=2, progress=False), {})
 
 

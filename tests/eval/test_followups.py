@@ -42,7 +42,8 @@ def test_follow_ups_are_answered_in_their_threads(name: str, floor: float, train
     store = FormAwareStore(train_store, train_store.encoder)
     kg = SnapshotKG(sciqa.all())
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None).available))
+                        names=NameCheck(LabelSource(kg, None).available),
+                        row_cap=1000, max_question_chars=2000, workers=4)
     path = HAND
     if name != "hand":
         path = tmp_path / f"{name}.json"

@@ -36,7 +36,8 @@ def test_the_held_out_loose_name_set_is_answered(train_store: Any, sciqa: SciQA,
     store = FormAwareStore(train_store, train_store.encoder)
     kg = SnapshotKG(sciqa.all())
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None).available))
+                        names=NameCheck(LabelSource(kg, None).available),
+                        row_cap=1000, max_question_chars=2000, workers=4)
     path = tmp_path / "loose.json"
     path.write_text(json.dumps(build_set(sciqa, n=200, seed=3)))
     report = build_report(run_pipeline(load_questions(str(path), sciqa), pipeline, workers=2, progress=False),
@@ -55,7 +56,8 @@ def test_the_held_out_loose_name_set_through_the_whole_pipeline_on_the_graph_reb
     store = FormAwareStore(train_store, train_store.encoder)
     labels = LabelSource(sciqa_graph, tmp_path / "labels").available
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
-                        names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels))
+                        names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels),
+                        row_cap=1000, max_question_chars=2000, workers=4)
     path = tmp_path / "loose.json"
     path.write_text(json.dumps(build_set(sciqa, n=200, seed=3)))
     report = build_report(run_pipeline(load_questions(str(path), sciqa), pipeline, workers=2, progress=False),
@@ -71,9 +73,10 @@ def test_loose_names_over_a_graph_with_look_alike_labels(train_store: Any) -> No
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "eval"
     store = FormAwareStore(train_store, train_store.encoder)
-    kg = LocalKG(docs / "lookalike.nt")
+    kg = LocalKG(docs / "lookalike.nt", row_cap=1000)
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None).available))
+                        names=NameCheck(LabelSource(kg, None).available),
+                        row_cap=1000, max_question_chars=2000, workers=4)
     questions = load_questions(str(docs / "loose-lookalike.json"), None)
     report = build_report(run_pipeline(questions, pipeline, workers=2, progress=False), {"questions": "lookalike"})
     assert report["n"] == 35 and report["micro_f1"] >= LOOKALIKE_FLOOR, report["micro_f1"]

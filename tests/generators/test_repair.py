@@ -93,13 +93,13 @@ def test_a_label_the_store_spells_with_other_blanks_takes_the_stores_spelling() 
 
 def test_a_valid_query_passes_with_its_notes(tgi: Any) -> None:
     tgi.enqueue(GOOD.replace("RACE", "race"))
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10)).generate(QUESTION, EXAMPLES)
+    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql is not None and string_literals(g.sparql) == ["RACE"] and len(tgi.requests) == 1
 
 
 def test_an_invalid_query_is_asked_again_with_the_parser_error(tgi: Any) -> None:
     tgi.enqueue("SELECT ?model WHERE { ?model ?p }", GOOD)
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10)).generate(QUESTION, EXAMPLES)
+    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and "re-asked the model with the parser's error" in g.notes
     second = tgi.requests[-1][1]["inputs"]
     assert "does not parse" in second and second.rstrip().endswith("ASSISTANT:") and "</s>USER:" in second
@@ -107,13 +107,14 @@ def test_an_invalid_query_is_asked_again_with_the_parser_error(tgi: Any) -> None
 
 def test_the_openai_route_is_asked_again_too(tgi: Any) -> None:
     tgi.enqueue("SELECT ?model WHERE { ?model ?p }", GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)).generate(QUESTION, EXAMPLES)
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                           max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and g.generator == "openai"
 
 
 def test_two_failures_give_no_query_and_the_fallback_answers_marked(tgi: Any) -> None:
     tgi.set_fault("500", times=2)
-    repaired = RepairingGenerator(TGIGenerator(tgi.url, timeout=10))
+    repaired = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512))
     g = repaired.generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "in two tries" in g.explanation and len(tgi.requests) == 2
     tgi.set_fault("garbage")
@@ -125,13 +126,14 @@ def test_two_failures_give_no_query_and_the_fallback_answers_marked(tgi: Any) ->
 def test_one_failure_is_retried(tgi: Any) -> None:
     tgi.set_fault("500", times=1)  # a generation error (503 is retried inside the TGI client already)
     tgi.enqueue(GOOD)
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10)).generate(QUESTION, EXAMPLES)
+    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and "asked the model again" in g.notes
 
 
 def test_a_timeout_is_not_waited_for_twice_when_the_budget_forbids(tgi: Any) -> None:
     tgi.set_fault("hang")
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=0.5), retry_timeouts=False).generate(QUESTION, EXAMPLES)
+    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=0.5,
+                                        max_new_tokens=512), retry_timeouts=False).generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "in time" in g.explanation and len(tgi.requests) == 1
 
 
@@ -191,21 +193,24 @@ def test_a_name_the_graph_lacks_is_asked_again_with_the_nearest_real_ones(tgi: A
     invented = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_CODE ?code }'
     fixed = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_SOURCE_CODE ?code }'
     tgi.enqueue(invented, fixed)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10), graph_names=lambda: graph).generate(
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                           max_new_tokens=512), graph_names=lambda: graph).generate(
         "Where is the code of BERT?", EXAMPLES)
     assert g.sparql == fixed
     assert g.notes[0].startswith("re-asked the model: the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE")
     asked = tgi.requests[-1][1]["messages"][0]["content"]
     assert "uses names the knowledge graph does not have: the graph has no orkgp:HAS_CODE" in asked
     tgi.enqueue(invented, invented)
-    twice = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10), graph_names=lambda: graph).generate(
+    twice = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                               max_new_tokens=512), graph_names=lambda: graph).generate(
         "Where is the code of BERT?", EXAMPLES)
     assert twice.sparql is None and "the graph has no orkgp:HAS_CODE" in twice.explanation
 
 
 def test_without_the_graphs_names_the_query_is_not_held(tgi: Any) -> None:
     tgi.enqueue(GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10), graph_names=lambda: None).generate(
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                           max_new_tokens=512), graph_names=lambda: None).generate(
         QUESTION, EXAMPLES)
     assert g.sparql == GOOD and len(tgi.requests) == 1
 
@@ -242,14 +247,17 @@ def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_an
 
     kg = OnlyKnows("RACE")
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
-    answer = Pipeline(Store(), gen, kg).ask(QUESTION)  # type: ignore[arg-type]
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                                               max_new_tokens=512)), AdapterGenerator(0.5))
+    answer = Pipeline(Store(), gen, kg,
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.ANSWERED and '"RACE"' in (answer.sparql or "")
     assert '"RACE-1"' in kg.queries[0] and '"RACE"' in kg.queries[1]
     assert "the model's second query answered" in answer.generation.notes[-1]  # type: ignore[union-attr]
     assert "returned no results" in tgi.requests[-1][1]["messages"][0]["content"]
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    twice = Pipeline(Store(), gen, OnlyKnows("nothing")).ask(QUESTION)  # type: ignore[arg-type]
+    twice = Pipeline(Store(), gen, OnlyKnows("nothing"),
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert twice.outcome is Outcome.EMPTY and "found nothing either" in twice.generation.notes[-1]  # type: ignore
 
 
@@ -258,9 +266,11 @@ def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
     from pipeline.records import Outcome
 
     tgi.set_fault("500")  # the LLM fails: the adapter answers, and its empty answer stands
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                                               max_new_tokens=512)), AdapterGenerator(0.5))
     kg = OnlyKnows("nothing")
-    answer = Pipeline(Store(), gen, kg).ask(QUESTION)  # type: ignore[arg-type]
+    answer = Pipeline(Store(), gen, kg,
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and answer.generation.generator == "adapter"  # type: ignore[union-attr]
     assert len(kg.queries) == 1
 
@@ -271,6 +281,8 @@ def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: An
     from pipeline.records import Outcome
 
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10)), AdapterGenerator(0.5))
-    answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA")).ask(QUESTION)  # type: ignore[arg-type]
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
+                                                               max_new_tokens=512)), AdapterGenerator(0.5))
+    answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")

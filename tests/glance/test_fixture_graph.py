@@ -22,13 +22,14 @@ def kg(request: pytest.FixtureRequest) -> KnowledgeGraph:
     if request.param == "virtuoso":
         from pipeline.kg.endpoint import EndpointKG
 
-        return EndpointKG(request.getfixturevalue("virtuoso").endpoint)
+        return EndpointKG(request.getfixturevalue("virtuoso").endpoint, timeout=30.0, row_cap=1000)
     return request.getfixturevalue("local_kg")
 
 
 def ask(kg: KnowledgeGraph, sparql: str) -> tuple[Pipeline, RecordingProxy]:
     proxy = RecordingProxy(kg)
-    return Pipeline(NoStore(), FixedGenerator(sparql), proxy), proxy
+    return Pipeline(NoStore(), FixedGenerator(sparql), proxy,
+                    shots=3, row_cap=1000, max_question_chars=2000, workers=4), proxy
 
 
 @pytest.mark.parametrize(("template", "label", "sparql"), cases(), ids=[f"{t}-{n}" for t, n, _ in cases()])

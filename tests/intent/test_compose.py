@@ -20,7 +20,7 @@ GRAPH = "".join(f'<{ORKG}resource/{rid}> <{RDF}> <{ORKG}class/{kind}> .\n<{ORKG}
 def kg(tmp_path: Path) -> LocalKG:
     path = tmp_path / "g.nt"
     path.write_text(GRAPH, encoding="utf-8")
-    return LocalKG(path)
+    return LocalKG(path, row_cap=1000)
 
 
 def test_of_two_labels_equal_but_for_case_the_one_typed_is_taken(tmp_path: Path) -> None:

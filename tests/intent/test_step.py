@@ -175,7 +175,7 @@ def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_ada
     from pipeline.kg.local import LocalKG
     from pipeline.records import Example, Generation, Retrieved
 
-    kg = LocalKG(write_ntriples(tmp_path / "fixture.nt"))
+    kg = LocalKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
     step = IntentStep()
     asked = 'How many papers use the dataset "Tiny Objects 20"?'
     written = HANDCRAFTED.replace("DBLP", "Tiny Objects 20")

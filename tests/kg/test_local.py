@@ -52,7 +52,7 @@ def test_terms_are_sparql_json(tmp_path: Path) -> None:
     data = tmp_path / "t.ttl"
     data.write_text('@prefix x: <http://x/> . x:s x:plain "89.46"; x:typed "5"^^<http://www.w3.org/2001/XMLSchema#'
                     'integer>; x:lang "Hallo"@de; x:str "s"^^<http://www.w3.org/2001/XMLSchema#string>; x:b [] .')
-    kg = LocalKG(data)
+    kg = LocalKG(data, row_cap=1000)
     rows = kg.select("SELECT ?p ?o WHERE { <http://x/s> ?p ?o } ORDER BY ?p")
     by_p = {row["p"]["value"].rsplit("/", 1)[1]: row["o"] for row in rows.rows}
     assert by_p["plain"] == {"type": "literal", "value": "89.46"}
@@ -110,7 +110,7 @@ def test_a_folder_of_mixed_and_compressed_files_loads_as_one_union_graph(tmp_pat
     (tmp_path / "c.rdf").write_text('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
                                     'xmlns:x="http://x/"><rdf:Description rdf:about="http://x/s"><x:p>o</x:p>'
                                     '</rdf:Description></rdf:RDF>')
-    kg = LocalKG(tmp_path)
+    kg = LocalKG(tmp_path, row_cap=1000)
     assert kg.name == f"local:{tmp_path}"
     count = kg.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").flat()
     assert count == [str(len(fx.fixture_triples()) + 1)]
@@ -120,24 +120,24 @@ def test_a_folder_of_mixed_and_compressed_files_loads_as_one_union_graph(tmp_pat
 
 def test_on_disk_store_is_reused(tmp_path: Path, orkg_fixture_nt: Path) -> None:
     store = tmp_path / "store"
-    first = LocalKG(orkg_fixture_nt, store_path=store)
+    first = LocalKG(orkg_fixture_nt, store_path=store, row_cap=1000)
     n = first.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").flat()
     del first  # pyoxigraph releases the on-disk lock when the store is collected
-    again = LocalKG(orkg_fixture_nt, store_path=store)  # not loaded twice
+    again = LocalKG(orkg_fixture_nt, store_path=store, row_cap=1000)  # not loaded twice
     assert again.select("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }").flat() == n == [str(len(fx.fixture_triples()))]
 
 
 def test_bad_sources_are_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="no RDF file or folder"):
-        LocalKG(tmp_path / "missing.nt")
+        LocalKG(tmp_path / "missing.nt", row_cap=1000)
     (tmp_path / "x.csv").write_text("a,b")
     with pytest.raises(ConfigError, match="unknown RDF format"):
-        LocalKG(tmp_path / "x.csv")
+        LocalKG(tmp_path / "x.csv", row_cap=1000)
     with pytest.raises(ConfigError, match="no RDF files"):
-        LocalKG(tmp_path)
+        LocalKG(tmp_path, row_cap=1000)
     (tmp_path / "bad.ttl").write_text("this is not turtle")
     with pytest.raises(ConfigError, match="cannot read RDF from .*bad.ttl"):
-        LocalKG(tmp_path / "bad.ttl")
+        LocalKG(tmp_path / "bad.ttl", row_cap=1000)
 
 
 def test_a_local_graph_reports_healthy(local_kg: LocalKG) -> None:
@@ -147,5 +147,6 @@ def test_a_local_graph_reports_healthy(local_kg: LocalKG) -> None:
             return 1
 
     assert local_kg.ping(0.5) is True
-    report = Pipeline(Store(), RecordingKG(), local_kg).health(timeout=1.0)  # type: ignore[arg-type]
+    report = Pipeline(Store(), RecordingKG(), local_kg,  # type: ignore[arg-type]
+                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).health(timeout=1.0)
     assert report["kg"]["ok"] is True and report["kg"]["remote"] is False and "error" not in report["kg"]

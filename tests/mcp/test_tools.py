@@ -17,11 +17,12 @@ EX = "http://example.org/"
 
 @pytest.fixture
 def tools() -> tuple[Tools, RecordingProxy]:
-    kg = LocalKG(None)
+    kg = LocalKG(None, row_cap=1000)
     kg.store.load(f'<{EX}a> <{EX}label> "a\\u200bb\ue000" .\n<{EX}a> <{EX}n> -1 .\n<{EX}b> <{EX}label> "b" .\n'
                   .encode(), format=ox.RdfFormat.TURTLE)
     proxy = RecordingProxy(kg)
-    return Tools(Pipeline(NoExamples(), _NoGenerator(), proxy, row_cap=10)), proxy
+    return Tools(Pipeline(NoExamples(), _NoGenerator(), proxy, row_cap=10,
+                          shots=3, max_question_chars=2000, workers=4)), proxy
 
 
 def test_a_string_literal_is_matched_as_typed(tools: tuple[Tools, RecordingProxy]) -> None:

@@ -24,11 +24,11 @@ def test_prefix_declarations_are_not_uses() -> None:
 
 def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text(TRIPLES)
-    kg = LocalKG(tmp_path / "g.nt")
+    kg = LocalKG(tmp_path / "g.nt", row_cap=1000)
     names = GraphVocabulary(kg, tmp_path / "cache").available()
     assert names == {"orkgc:Dataset", "orkgp:HAS_SOURCE_CODE", "orkgp:P31"}
     (tmp_path / "g.nt").write_text("")  # the cache answers a new process now
-    assert GraphVocabulary(LocalKG(tmp_path / "g.nt"), tmp_path / "cache").available() == names
+    assert GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), tmp_path / "cache").available() == names
     assert unknown("SELECT ?c { ?d orkgp:HAS_CODE ?c ; orkgp:P31 ?p }", names) == [
         "the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE, orkgp:P31)"]
     assert nearest("orkgc:Datasets", names) == ["orkgc:Dataset"]
@@ -36,7 +36,7 @@ def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
 
 def test_a_graph_without_orkg_names_is_not_a_vocabulary(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text('<urn:a> <urn:b> "c" .\n')
-    assert GraphVocabulary(LocalKG(tmp_path / "g.nt"), None).available() is None
+    assert GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), None).available() is None
 
 
 def test_the_snapshot_knows_the_names_its_recorded_queries_use() -> None:

@@ -17,18 +17,18 @@ QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
 
 def test_an_answer_cached_by_one_replica_serves_another(redis_url: str) -> None:
     live_a, live_b = RecordingKG(name="http://orkg.test/sparql"), RecordingKG(name="http://orkg.test/sparql")
-    CachedKG(live_a, RedisAnswers(RedisLink(redis_url))).select(QUERY)
-    rows = CachedKG(live_b, RedisAnswers(RedisLink(redis_url))).select(
+    CachedKG(live_a, RedisAnswers(RedisLink(redis_url)), ttl=86400.0).select(QUERY)
+    rows = CachedKG(live_b, RedisAnswers(RedisLink(redis_url)), ttl=86400.0).select(
         "select ?y where { ?y a <http://orkg.org/orkg/class/Dataset> . }")
     assert live_b.queries == [] and rows.flat() == ["42"] and "cached result from 20" in rows.caveat
     other = RecordingKG(name="http://elsewhere.test/sparql")  # another endpoint has entries of its own
-    CachedKG(other, RedisAnswers(RedisLink(redis_url))).select(QUERY)
+    CachedKG(other, RedisAnswers(RedisLink(redis_url)), ttl=86400.0).select(QUERY)
     assert len(other.queries) == 1
 
 
 def test_the_cache_is_bounded_and_every_key_expires(redis_url: str) -> None:
     live = RecordingKG()
-    kg = CachedKG(live, RedisAnswers(RedisLink(redis_url), max_entries=3))
+    kg = CachedKG(live, RedisAnswers(RedisLink(redis_url), max_entries=3), ttl=86400.0)
     for i in range(6):
         kg.select(f"SELECT ?x WHERE {{ ?x ?p {i} }}")
     kg.select("SELECT ?x WHERE { ?x ?p 5 }")
@@ -41,7 +41,7 @@ def test_the_cache_is_bounded_and_every_key_expires(redis_url: str) -> None:
 
 def test_a_stopped_redis_skips_the_cache_and_the_answer_still_comes(fresh_redis: RedisServer) -> None:
     live = RecordingKG()
-    kg = CachedKG(live, RedisAnswers(RedisLink(fresh_redis.url, timeout=0.3)))
+    kg = CachedKG(live, RedisAnswers(RedisLink(fresh_redis.url, timeout=0.3)), ttl=86400.0)
     kg.select(QUERY)
     fresh_redis.stop()
     rows = kg.select(QUERY)

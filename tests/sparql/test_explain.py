@@ -88,8 +88,12 @@ def test_every_sciqa_query_gets_one_sentence(sciqa: SciQA) -> None:
 
 def test_the_pipeline_attaches_the_reading_and_uses_it_when_nothing_matches() -> None:
     query = T01.format(d="RACE")
-    found = Pipeline(OneStore(), Scripted(query), RecordingKG()).ask("Which models ran on RACE?")
+    found = Pipeline(OneStore(), Scripted(query), RecordingKG(),
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Which models ran on RACE?")
     assert found.reading == explain(query) and found.to_json()["reading"] == found.reading
-    empty = Pipeline(OneStore(), Scripted(query), RecordingKG(Rows(["model"], []))).ask("Which models ran on RACE?")
+    empty = Pipeline(OneStore(), Scripted(query), RecordingKG(Rows(["model"], [])),
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Which models ran on RACE?")
     assert empty.explanation.endswith(explain(query))
-    assert Pipeline(OneStore(), Scripted(None), RecordingKG()).run_sparql(query).reading == explain(query)
+    pipeline = Pipeline(OneStore(), Scripted(None), RecordingKG(), shots=3, row_cap=1000, max_question_chars=2000,
+                        workers=4)
+    assert pipeline.run_sparql(query).reading == explain(query)

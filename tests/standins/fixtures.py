@@ -29,7 +29,7 @@ def virtuoso(orkg_fixture_nt: Path) -> Iterator[VirtuosoServer]:
 @pytest.fixture(scope="session")
 def local_kg(orkg_fixture_nt: Path) -> LocalKG:
     """The fixture graph in an in-memory pyoxigraph store."""
-    return LocalKG(orkg_fixture_nt)
+    return LocalKG(orkg_fixture_nt, row_cap=1000)
 
 
 @pytest.fixture(scope="session")

@@ -42,7 +42,7 @@ class Stuck(RecordingKG):
 
 
 def test_every_part_says_whether_it_is_ready_and_what_is_behind_it() -> None:
-    found: dict[str, Any] = health(Counted(3), AdapterGenerator(), RecordingKG(name="graph"), timeout=1)
+    found: dict[str, Any] = health(Counted(3), AdapterGenerator(0.45), RecordingKG(name="graph"), timeout=1)
     assert {part: {k: v for k, v in r.items() if k != "ms"} for part, r in found.items()} == {
         "store": {"name": "Counted", "ok": True, "pairs": 3},
         "generator": {"name": "adapter", "ok": True, "remote": False},
@@ -50,7 +50,7 @@ def test_every_part_says_whether_it_is_ready_and_what_is_behind_it() -> None:
 
 
 def test_an_empty_store_is_not_ready_and_a_failing_probe_is_its_error() -> None:
-    found = health(Counted(0), AdapterGenerator(), Broken(), timeout=1)
+    found = health(Counted(0), AdapterGenerator(0.45), Broken(), timeout=1)
     assert found["store"]["ok"] is False and found["store"]["pairs"] == 0
     assert found["kg"]["ok"] is False and found["kg"]["error"] == "connection refused"
 
@@ -58,7 +58,7 @@ def test_an_empty_store_is_not_ready_and_a_failing_probe_is_its_error() -> None:
 def test_a_probe_past_its_timeout_is_reported_as_such() -> None:
     stuck = Stuck()
     try:
-        found = health(Counted(1), AdapterGenerator(), stuck, timeout=0.1)
+        found = health(Counted(1), AdapterGenerator(0.45), stuck, timeout=0.1)
     finally:
         stuck.release.set()
     assert found["kg"] == {"name": "stuck", "ms": 100.0, "ok": False, "error": "no answer in 0.1 s"}

@@ -147,7 +147,8 @@ def test_a_rebuild_during_an_outage_stops_and_loses_no_team_pair(held: tuple[Any
 
 def test_the_pipeline_answers_an_outage_with_what_happened_and_health_shows_it(held: tuple[Any, ...]) -> None:
     proxy, store, _, question = held
-    pipe = Pipeline(store, AdapterGenerator(0.5), RecordingKG(), deadline=30)
+    pipe = Pipeline(store, AdapterGenerator(0.5), RecordingKG(), deadline=30,
+                    shots=3, row_cap=1000, max_question_chars=2000, workers=4)
     proxy.hold()
     answer = returns(lambda: pipe.ask(question))
     assert answer.error.startswith(f"the example store at {proxy.url} did not answer within 1 s")
@@ -176,7 +177,7 @@ def test_team_pairs_exported_from_an_embedded_store_move_into_the_server(chroma:
     assert export_pairs(embedded, backup) == 1
     monkeypatch.setattr("pipeline.factory._encoder", lambda *_: HashEncoder())
     server = settings.with_(chroma_url=chroma.url, collection="migrated")
-    assert import_pairs(build_store(server), backup.getvalue().splitlines()).added == 1
+    assert import_pairs(build_store(server), backup.getvalue().splitlines(), max_question_chars=2000).added == 1
     found = build_store(server).search(question, 1)[0].example  # another replica sees it
     assert (found.question, found.sparql, found.source) == (question, "ASK { ?s ?p ?o }", "team")
 

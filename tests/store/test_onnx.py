@@ -23,7 +23,7 @@ SENTENCES = ["Which model has achieved the highest Accuracy score on the Story C
 
 def torch() -> SentenceTransformerEncoder:
     """The fallback the product gives the ONNX encoder."""
-    return SentenceTransformerEncoder("all-MiniLM-L6-v2")
+    return SentenceTransformerEncoder("all-MiniLM-L6-v2", offline=False)
 
 
 def test_the_onnx_encoder_gives_sentence_transformers_vectors(encoder: Any, torch_encoder: Any) -> None:
@@ -70,11 +70,11 @@ def test_where_no_export_can_be_written_sentence_transformers_encodes(tmp_path: 
 
 
 def test_the_backend_follows_the_setting_and_what_can_run(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    assert isinstance(model_encoder("all-MiniLM-L6-v2", "onnx", tmp_path), OnnxEncoder)
-    assert isinstance(model_encoder("all-MiniLM-L6-v2", "torch", tmp_path), SentenceTransformerEncoder)
-    assert isinstance(model_encoder("someone/other-model", "onnx", tmp_path), SentenceTransformerEncoder)
+    assert isinstance(model_encoder("all-MiniLM-L6-v2", "onnx", tmp_path, offline=False), OnnxEncoder)
+    assert isinstance(model_encoder("all-MiniLM-L6-v2", "torch", tmp_path, offline=False), SentenceTransformerEncoder)
+    assert isinstance(model_encoder("someone/other-model", "onnx", tmp_path, offline=False), SentenceTransformerEncoder)
     monkeypatch.setattr(onnx, "onnx_usable", lambda: False)
-    assert isinstance(model_encoder("all-MiniLM-L6-v2", "onnx", tmp_path), SentenceTransformerEncoder)
+    assert isinstance(model_encoder("all-MiniLM-L6-v2", "onnx", tmp_path, offline=False), SentenceTransformerEncoder)
     assert not list(tmp_path.iterdir())  # choosing exports nothing: that waits for the first sentence
 
 

@@ -33,12 +33,13 @@ def test_export_writes_the_team_pairs_only_and_import_brings_them_back(settings:
     assert [json.loads(line) for line in lines] == [
         {"id": team_id(q), "question": q, "sparql": TAUGHT[q]} for q in sorted(TAUGHT, key=str.lower)]
     target = store_in(settings, "b")
-    report = import_pairs(target, lines)
+    report = import_pairs(target, lines, max_question_chars=2000)
     assert report.added == 2 and report.skipped == []
     assert {(e.question, e.sparql, e.source) for e in target.examples()} == {(q, s, "team") for q, s in TAUGHT.items()}
     question = "Which papers use the Zebra-7 benchmark?"
     assert target.search(question, 1)[0].example.question == question
-    assert import_pairs(target, lines).added == 2 and target.count() == 2  # again: replaced, not doubled
+    assert import_pairs(target, lines,
+                        max_question_chars=2000).added == 2 and target.count() == 2  # again: replaced, not doubled
 
 
 def test_import_refuses_what_teaching_would_and_reports_each_line(settings: Settings) -> None:
@@ -56,7 +57,7 @@ def test_import_refuses_what_teaching_would_and_reports_each_line(settings: Sett
         "",
     ]
     store = store_in(settings, "c")
-    report = import_pairs(store, lines)
+    report = import_pairs(store, lines, max_question_chars=2000)
     assert report.added == 1
     why = dict(report.skipped)
     assert sorted(why) == [2, 3, 4, 5, 6, 7, 8]

@@ -76,7 +76,7 @@ def _fingerprint_of(folder: Path) -> str | None:
 class SciqaKG(LocalKG):
     """The rebuilt graph in an in-memory pyoxigraph store (loading its N-Triples takes a fraction of a second)."""
 
-    def __init__(self, folder: Path, row_cap: int = 1000) -> None:
+    def __init__(self, folder: Path, row_cap: int) -> None:
         super().__init__(folder / GRAPH, row_cap=row_cap)
         self.name = "sciqa"
         self.folder = folder
@@ -88,5 +88,5 @@ class SciqaKG(LocalKG):
         return replace(rows, caveat=f"{CAVEAT}; {rows.caveat}" if rows.caveat else CAVEAT)
 
 
-def open_graph(root: Path, home: Path, row_cap: int = 1000) -> SciqaKG:
+def open_graph(root: Path, home: Path, row_cap: int) -> SciqaKG:
     return SciqaKG(ensure_graph(root, home), row_cap)

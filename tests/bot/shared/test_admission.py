@@ -38,8 +38,10 @@ def test_a_place_whose_replica_died_is_freed_when_its_lease_ends(redis_url: str)
 def test_two_replicas_turn_away_once_their_shared_queue_is_full(start_bot: Callable[..., Harness],
                                                                redis_url: str) -> None:
     gate = Gate()
-    a = start_bot(generator=gate, limits=Limits(queue_size=1), workers=1, redis_url=redis_url)
-    b = start_bot(generator=gate, limits=Limits(queue_size=1), workers=1, redis_url=redis_url)
+    a = start_bot(generator=gate, limits=Limits(queue_size=1,
+                                                user_questions=6, user_window_s=60.0), workers=1, redis_url=redis_url)
+    b = start_bot(generator=gate, limits=Limits(queue_size=1,
+                                                user_questions=6, user_window_s=60.0), workers=1, redis_url=redis_url)
     try:
         a.mention(STORY_CLOZE, channel="CA1")  # runs on a's one worker
         waiting = a.mention(STORY_CLOZE, channel="CA2", user="U2")  # waits: the deployment's one waiting place

@@ -47,7 +47,7 @@ def test_a_graph_killed_mid_build_is_rebuilt_not_used(tmp_path: Path, sciqa_dir:
     half.mkdir(parents=True)
     (half / GRAPH).write_text("<urn:x> <urn:y> <urn:z> .\n")  # killed before the fingerprint was written
     (home / f"{FOLDER}.building-999999").mkdir()  # and another build's leftovers
-    kg = open_graph(sciqa_dir, home)
+    kg = open_graph(sciqa_dir, home, row_cap=1000)
     assert int(kg.select(DATASETS).flat()[0]) > 300
     assert (half / FINGERPRINT).is_file()
 
