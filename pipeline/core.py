@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
+from pipeline.generators.attempts import passed_over
 from pipeline.generators.stage import Stage, running
 from pipeline.glance import leaderboard
 from pipeline.glance.summary import summarize
@@ -234,14 +235,17 @@ class Pipeline:
             return
         if second is None or not second.sparql or second.sparql == first.sparql or \
                 not _same_names(second.sparql, first.sparql, asked):
+            answer.generation = passed_over(first, second, "the same query again, or a name the question lacks")
             return
         checked = self.names(second.sparql) if self.names is not None else None
         if checked is not None and checked.held:
+            answer.generation = passed_over(first, second, "the names step held it")
             return
         trial = Answer(question=answer.question, kg=answer.kg)
         self._run(trial, checked.sparql if checked is not None else second.sparql, started)
         if trial.outcome is not Outcome.ANSWERED:
-            answer.generation = replace(first, notes=first.notes + (EMPTY_TWICE,))
+            kept = passed_over(first, second, f"it ended {trial.outcome.value} too")
+            answer.generation = replace(kept, notes=first.notes + (EMPTY_TWICE,))
             return
         answer.sparql, answer.reading, answer.rows = trial.sparql, trial.reading, trial.rows
         answer.outcome, answer.explanation = trial.outcome, trial.explanation

@@ -1,0 +1,79 @@
+"""Adapter first, the language model when it declines: the offline adapter writes the query; when it writes none, or
+the pipeline would not run the one it wrote (the intent step declines it, the names step holds it), the language
+model writes one, judged like any of its queries. The answer's notes say which wrote it."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+from pipeline.errors import GeneratorError
+from pipeline.generators.fallback import _clip
+from pipeline.parts import Generator
+from pipeline.records import Generation, Retrieved
+
+log = logging.getLogger("kgqa.generate")
+# Why the pipeline would not answer with a generation ("" = it would): the intent and names steps, run ahead.
+Acceptance = Callable[[str, Generation, Sequence[Retrieved]], str]
+BY_ADAPTER_FIRST = "the offline adapter wrote this query (adapter first)"
+BY_MODEL = "the language model wrote this query"
+
+
+def wrote_a_query(question: str, generation: Generation, examples: Sequence[Retrieved]) -> str:
+    """The plainest acceptance: a query was written."""
+    return "" if generation.sparql else (generation.reason or generation.explanation or "it wrote no query")
+
+
+class AdapterFirstGenerator:
+    """Asks ``adapter``; when ``accept`` finds a reason not to answer with its generation, asks ``llm`` (the repair
+    step around a model). A failing or silent model leaves the adapter's generation standing, with the reason."""
+
+    def __init__(self, adapter: Generator, llm: Generator, accept: Acceptance = wrote_a_query) -> None:
+        self.adapter = adapter
+        self.llm = llm
+        self.accept = accept
+        self.name = llm.name
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        first = self.adapter.generate(question, examples)
+        declined = self.accept(question, first, examples)
+        if not declined:
+            return replace(first, notes=first.notes + (BY_ADAPTER_FIRST,)) if first.sparql else first
+        why = f"the offline adapter declined ({_clip(declined)})"
+        try:
+            second = self.llm.generate(question, examples)
+        except GeneratorError as exc:
+            log.warning("%s failed (%s); the adapter's decline stands", self.llm.name, exc)
+            return _stands(first, f"{why}; the language model could not be asked ({_clip(str(exc))})")
+        if second.sparql:
+            return replace(second, notes=(f"{why}; {BY_MODEL}",) + second.notes)
+        said = second.reason or second.explanation or "no text"
+        return replace(_stands(first, f"{why}; the language model wrote no usable query ({_clip(said)})"),
+                       attempts=second.attempts)
+
+    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
+        """The model asked again after its own query found nothing (never after the adapter's)."""
+        again = getattr(self.llm, "after_empty", None)
+        return again(question, examples, first) if callable(again) and first.generator == self.llm.name else None
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        """The model server's reachability; the adapter needs nothing."""
+        return self.llm.ping(timeout)
+
+    @property
+    def slots(self) -> int | None:
+        """The model server's slots, where it says."""
+        return getattr(self.llm, "slots", None)
+
+    @property
+    def remote(self) -> bool:
+        return bool(getattr(self.llm, "remote", False))
+
+
+def _stands(first: Generation, why: str) -> Generation:
+    """The adapter's generation, the model's failure told: in the notes, and after the explanation of no query."""
+    explanation = first.explanation
+    if not first.sparql:
+        explanation = f"{explanation} The language model could not write one either: {why.split('; ', 1)[-1]}."
+    return replace(first, notes=first.notes + (why,), explanation=explanation.strip())
+
