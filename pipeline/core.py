@@ -235,7 +235,8 @@ class Pipeline:
             return
         if second is None or not second.sparql or second.sparql == first.sparql or \
                 not _same_names(second.sparql, first.sparql, asked):
-            answer.generation = passed_over(first, second, "the same query again, or a name the question lacks")
+            answer.generation = passed_over(first, second, "the same query again" if second and second.sparql ==
+                                            first.sparql else "it names what the question and first query do not")
             return
         checked = self.names(second.sparql) if self.names is not None else None
         if checked is not None and checked.held:

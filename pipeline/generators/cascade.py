@@ -44,12 +44,11 @@ class AdapterFirstGenerator:
             second = self.llm.generate(question, examples)
         except GeneratorError as exc:
             log.warning("%s failed (%s); the adapter's decline stands", self.llm.name, exc)
-            return _stands(first, f"{why}; the language model could not be asked ({_clip(str(exc))})")
+            return _stands(first, why, f"could not be asked ({_clip(str(exc))})")
         if second.sparql:
             return replace(second, notes=(f"{why}; {BY_MODEL}",) + second.notes)
-        said = second.reason or second.explanation or "no text"
-        return replace(_stands(first, f"{why}; the language model wrote no usable query ({_clip(said)})"),
-                       attempts=second.attempts)
+        said = f"wrote no usable query ({_clip(second.reason or second.explanation or 'no text')})"
+        return replace(_stands(first, why, said), attempts=second.attempts)
 
     def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
         """The model asked again after its own query found nothing (never after the adapter's)."""
@@ -70,10 +69,9 @@ class AdapterFirstGenerator:
         return bool(getattr(self.llm, "remote", False))
 
 
-def _stands(first: Generation, why: str) -> Generation:
-    """The adapter's generation, the model's failure told: in the notes, and after the explanation of no query."""
-    explanation = first.explanation
-    if not first.sparql:
-        explanation = f"{explanation} The language model could not write one either: {why.split('; ', 1)[-1]}."
-    return replace(first, notes=first.notes + (why,), explanation=explanation.strip())
-
+def _stands(first: Generation, why: str, model: str) -> Generation:
+    """The adapter's generation, what became of the model told: in the notes, and after the explanation of why there
+    is no query (the intent and names steps give their own)."""
+    explanation = first.explanation if first.sparql else \
+        f"{first.explanation} The language model was asked too, and {model}.".strip()
+    return replace(first, notes=first.notes + (f"{why}; the language model {model}",), explanation=explanation)
