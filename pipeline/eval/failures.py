@@ -6,13 +6,35 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pipeline.records import Ask, Attempt, Generation, Outcome, Verdict
 from pipeline.sparql.text import string_literals
 
-if TYPE_CHECKING:
-    from pipeline.eval.run import QuestionResult
+
+class QuestionResult(Protocol):
+    """What is judged of one evaluated question (``pipeline.eval.run.QuestionResult``)."""
+
+    @property
+    def question(self) -> str: ...
+    @property
+    def system(self) -> list[str]: ...
+    @property
+    def exact(self) -> bool: ...
+    @property
+    def sparql(self) -> str | None: ...
+    @property
+    def outcome(self) -> str: ...
+    @property
+    def syntax_error(self) -> bool: ...
+    @property
+    def read_as(self) -> str: ...
+    @property
+    def offer(self) -> str: ...
+    @property
+    def attempts(self) -> list[dict[str, Any]]: ...
+    @property
+    def written_by(self) -> str: ...
 
 
 class Failure(str, Enum):

@@ -250,8 +250,7 @@ class RepairingGenerator:
 
     def _again(self, question: str, examples: Sequence[Retrieved], first: Generation | None,
                failure: str | GeneratorError | Rejection) -> Generation:
-        """The second try: a follow-up about ``first``'s query when there is one to talk about, else the prompt
-        again."""
+        """The second try: a follow-up about ``first``'s query when there is one, else the prompt again."""
         model = self.inner
         if first is None or not first.sparql or not isinstance(model, Reaskable):
             if first is not None and not isinstance(model, Reaskable):
