@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pipeline.errors import GeneratorError
-from pipeline.generators.fallback import _clip
+from pipeline.generators.fallback import FallbackGenerator, _clip
 from pipeline.parts import Generator
 from pipeline.records import Generation, Retrieved
 
@@ -24,49 +24,30 @@ def wrote_a_query(question: str, generation: Generation, examples: Sequence[Retr
     return "" if generation.sparql else (generation.reason or generation.explanation or "it wrote no query")
 
 
-class AdapterFirstGenerator:
+class AdapterFirstGenerator(FallbackGenerator):
     """Asks ``adapter``; when ``accept`` finds a reason not to answer with its generation, asks ``llm`` (the repair
-    step around a model). A failing or silent model leaves the adapter's generation standing, with the reason."""
+    step around a model). A failing or silent model leaves the adapter's generation standing, with the reason. The
+    rest (the empty retry, the server's reachability and slots) is the model's, as behind ``FallbackGenerator``."""
 
     def __init__(self, adapter: Generator, llm: Generator, accept: Acceptance = wrote_a_query) -> None:
-        self.adapter = adapter
-        self.llm = llm
+        super().__init__(llm, adapter)
         self.accept = accept
-        self.name = llm.name
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        first = self.adapter.generate(question, examples)
+        first = self.fallback.generate(question, examples)
         declined = self.accept(question, first, examples)
         if not declined:
             return replace(first, notes=first.notes + (BY_ADAPTER_FIRST,)) if first.sparql else first
         why = f"the offline adapter declined ({_clip(declined)})"
         try:
-            second = self.llm.generate(question, examples)
+            second = self.primary.generate(question, examples)
         except GeneratorError as exc:
-            log.warning("%s failed (%s); the adapter's decline stands", self.llm.name, exc)
+            log.warning("%s failed (%s); the adapter's decline stands", self.primary.name, exc)
             return _stands(first, why, f"could not be asked ({_clip(str(exc))})")
         if second.sparql:
             return replace(second, notes=(f"{why}; {BY_MODEL}",) + second.notes)
         said = f"wrote no usable query ({_clip(second.reason or second.explanation or 'no text')})"
         return replace(_stands(first, why, said), attempts=second.attempts)
-
-    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
-        """The model asked again after its own query found nothing (never after the adapter's)."""
-        again = getattr(self.llm, "after_empty", None)
-        return again(question, examples, first) if callable(again) and first.generator == self.llm.name else None
-
-    def ping(self, timeout: float = 2.0) -> bool:
-        """The model server's reachability; the adapter needs nothing."""
-        return self.llm.ping(timeout)
-
-    @property
-    def slots(self) -> int | None:
-        """The model server's slots, where it says."""
-        return getattr(self.llm, "slots", None)
-
-    @property
-    def remote(self) -> bool:
-        return bool(getattr(self.llm, "remote", False))
 
 
 def _stands(first: Generation, why: str, model: str) -> Generation:
