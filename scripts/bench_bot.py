@@ -9,7 +9,9 @@ all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model
 To time an older checkout with this script: ``PYTHONPATH=OLD python scripts/bench_bot.py ...`` (its pipeline code).
 
 Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4] [--before]
-       [--surface agent classic]
+       [--surface agent classic] [--model FILE.gguf --slots 1 2]
+``--model``: the real local LLM (``--generator local``, llama.cpp on this machine) instead of the TGI stand-in, once per
+``--slots`` value (the server's parallel slots, continuous batching), one server at a time.
 ``--before``: every round also with each question calling the model itself (no encoder worker batching concurrent
 questions: the bot before issue 13), alternating with the batched rounds in the same run (the machine is noisy).
 Prints markdown for docs/RESULTS.md. Latencies are measured from just before the event is POSTed to the arrival of
@@ -42,6 +44,7 @@ from pipeline.standins.fakes import HashEncoder
 from bot.standins.slack.api import SlackAPIServer
 from bot.standins.slack.signing import post_event
 from pipeline.standins.tgi import TGIServer
+from pipeline.generators.local import stop_servers
 
 # The stand-ins' servers keep http.server's listen backlog of 5: a burst then overflows it and the kernel's SYN
 # retry adds a flat second to some calls, which real Slack would not. (BotServer sets its own backlog.)
@@ -53,7 +56,7 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str) -> dict[str, Any]:
+def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str, wait: float = 60) -> dict[str, Any]:
     """Send every question as a mention in its own channel; wait for all answers; per-event latencies."""
     bot.slack.reset()
     sent: dict[str, float] = {}
@@ -73,11 +76,12 @@ def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str) ->
     if concurrency == 1:  # one at a time: each event waits for the previous answer (no queueing in the bot)
         for i in range(len(questions)):
             send(i)
-            bot.slack.wait_for(lambda c, ch=f"C{tag}{i:05d}": is_answer(c) and c.params["channel"] == ch, timeout=60)
+            bot.slack.wait_for(lambda c, ch=f"C{tag}{i:05d}": is_answer(c) and c.params["channel"] == ch,
+                               timeout=wait)
     else:  # a burst: ``concurrency`` senders post as fast as the bot acks
         with ThreadPoolExecutor(max_workers=concurrency) as senders:
             list(senders.map(send, range(len(questions))))
-    finals = bot.slack.wait_for(is_answer, count=len(questions), timeout=60 + 5 * len(questions))
+    finals = bot.slack.wait_for(is_answer, count=len(questions), timeout=wait + wait * len(questions) / 12)
     elapsed = time.monotonic() - began
     first: dict[str, float] = {}
     for call in bot.slack.calls:  # the first thing the asker sees: a status line or a placeholder
@@ -100,6 +104,8 @@ def main() -> int:
     ap.add_argument("--before", action="store_true", help="also run each round with an unbatched encoder")
     ap.add_argument("--surface", nargs="+", choices=("agent", "classic"), default=["agent"],
                     help="agent: status line and streamed answer; classic: placeholder, then its update")
+    ap.add_argument("--model", type=Path, help="a GGUF file: the real local LLM instead of the TGI stand-in")
+    ap.add_argument("--slots", type=int, nargs="+", default=[1], help="with --model: the server's parallel slots")
     args = ap.parse_args()
     home = Path(tempfile.mkdtemp(prefix="kgqa-bench-bot-"))
     try:
@@ -118,25 +124,35 @@ def main() -> int:
             if args.before:  # the same collection, each question calling the model itself
                 stores = {"unbatched (before)": ChromaStore(store.client, getattr(store.encoder, "inner", store.encoder),
                                                             settings.collection)} | stores
+            # the bot's own pipeline (form-aware retrieval, names and intent steps): the TGI stand-in, or the real LLM
+            models: list[tuple[str, Settings]] = [("tgi stand-in", settings.with_(
+                generator="tgi", tgi_url=tgi.url, tgi_timeout=30.0, kg="snapshot"))]
+            if args.model:
+                models = [(f"local LLM, {n} slot(s)", settings.with_(
+                    generator="local", local_model=str(args.model), local_slots=n, local_context=4096 * n,
+                    local_timeout=600.0, deadline=900.0, kg="snapshot")) for n in args.slots]
+            wait = 900.0 if args.model else 60.0
             rounds = []
-            for c in args.concurrency:
-                for (label, used), surface in [(s, f) for s in stores.items() for f in args.surface]:
-                    # the bot's own pipeline (form-aware retrieval, names and intent steps), on the TGI stand-in
-                    product = settings.with_(generator="tgi", tgi_url=tgi.url, tgi_timeout=30.0, kg="snapshot")
-                    pipeline = build_pipeline(product, store=used)
-                    pipeline.ask(questions[0])  # warm-up: model load, first parse
-                    bot = Harness.start(slack, pipeline, settings.with_(slack_surface=surface),
-                                        Limits(queue_size=100_000, user_questions=10**9))
-                    try:
-                        rounds.append((c, f"{label}, {surface}", one_round(bot, questions, c, f"{c}x{len(rounds)}")))
-                    finally:
-                        bot.close()
+            for model_label, product in models:
+                for c in args.concurrency:
+                    for (label, used), surface in [(s, f) for s in stores.items() for f in args.surface]:
+                        pipeline = build_pipeline(product, store=used)
+                        pipeline.ask(questions[0])  # warm-up: model load, first parse
+                        bot = Harness.start(slack, pipeline, settings.with_(slack_surface=surface),
+                                            Limits(queue_size=100_000, user_questions=10**9))
+                        try:
+                            rounds.append((c, f"{model_label}, {label}, {surface}",
+                                           one_round(bot, questions, c, f"{c}x{len(rounds)}", wait)))
+                        finally:
+                            bot.close()
+                stop_servers()  # one LLM server at a time
     finally:
         shutil.rmtree(home, ignore_errors=True)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    generator = f"the real local LLM ({args.model.name})" if args.model else "TGI stand-in (recorded Vicuna-13B)"
     print(f"\nBot latency, {args.n} signed `app_mention` events per round (SciQA final-phase questions), "
-          f"{args.workers} workers, TGI stand-in (recorded Vicuna-13B), snapshot KG, {args.encoder} store.\n")
-    print("| senders | encoder, surface | events | ack p50 / p95 ms | first visible (status or placeholder) p50 / p95 ms "
+          f"{args.workers} workers, {generator}, snapshot KG, {args.encoder} store.\n")
+    print("| senders | generator, encoder, surface | events | ack p50 / p95 ms | first visible (status or placeholder) p50 / p95 ms "
           "| final answer p50 / p95 ms | answered with rows | events/s |")
     print("|---|---|---|---|---|---|---|---|")
     for c, label, r in rounds:

@@ -23,6 +23,15 @@ def shared_server(config: ServerConfig, log_path: Path | None = None) -> LocalSe
         return _SERVERS[config]
 
 
+def stop_servers() -> None:
+    """Stop every model server this process started (a benchmark between configurations; a process's exit)."""
+    with _SERVERS_LOCK:
+        servers = list(_SERVERS.values())
+        _SERVERS.clear()
+    for server in servers:
+        server.stop()
+
+
 class LocalGenerator(OpenAIGenerator):
     """The paper's prompt through the model's own chat template; the server starts at the first question."""
 
