@@ -7,6 +7,7 @@ from types import TracebackType
 from typing import Any
 
 from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
+from pipeline.generators.attempts import passed_over
 from pipeline.generators.stage import Stage
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import AsksAgain, ExampleStore, Generator, IntentReview, KnowledgeGraph
@@ -167,15 +168,18 @@ class Pipeline:
             return answer
         if second is None or not second.sparql or second.sparql == first.sparql or \
                 not _same_names(second.sparql, first.sparql, asked):
-            return answer
+            return replace(answer, generation=passed_over(
+                first, second, "the same query again" if second and second.sparql == first.sparql
+                else "it names what the question and first query do not"))
         checked = self.names(second.sparql) if self.names is not None else None
         if checked is not None and checked.held:
-            return answer
+            return replace(answer, generation=passed_over(first, second, "the names step held it"))
         # the second run's own stage times are not the question's: the retry is timed as one
         trial = self._run(Answer(question=answer.question, kg=answer.kg),
                           checked.sparql if checked is not None else second.sparql, clock, {})
         if trial.outcome is not Outcome.ANSWERED:
-            return replace(answer, generation=replace(first, notes=first.notes + (EMPTY_TWICE,)))
+            kept = passed_over(first, second, f"it ended {trial.outcome.value} too")
+            return replace(answer, generation=replace(kept, notes=first.notes + (EMPTY_TWICE,)))
         return replace(answer, sparql=trial.sparql, reading=trial.reading, rows=trial.rows, outcome=trial.outcome,
                        explanation=trial.explanation,
                        resolutions=list(checked.resolutions) if checked is not None else answer.resolutions,

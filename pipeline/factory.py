@@ -1,20 +1,22 @@
 """Builds the parts from Settings, in one place."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pipeline.core import Pipeline
-from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
-from pipeline.records import Example
+from pipeline.errors import ConfigError
+from pipeline.parts import Encoder, Generator, IntentReview, KnowledgeGraph, Timed
+from pipeline.records import Example, Generation, Retrieved
 from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
+    from pipeline.generators.cascade import Acceptance
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
@@ -75,12 +77,15 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
                     min_similarity: float | None = None,
-                    graph_names: Callable[[], frozenset[str] | None] | None = None) -> Generator:
+                    graph_names: Callable[[], frozenset[str] | None] | None = None,
+                    accept: Acceptance | None = None) -> Generator:
     """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
     helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the threshold the
     adapter declines below) wins over KGQA_MIN_SIMILARITY, then the plain store's; ``graph_names`` (the KG's
     predicates and classes) is what an LLM's query is checked against. A language model (``llm`` in its registration, and
-    ``repair:GENERATOR``) is wrapped in the repair step, then backed by the adapter (``KGQA_LLM_FALLBACK``)."""
+    ``repair:GENERATOR``) is wrapped in the repair step, then combined with the adapter (``KGQA_LLM_FALLBACK``,
+    ``KGQA_LLM_ORDER``); ``accept`` says why the pipeline would not answer with the adapter's generation
+    (adapter first; by default only when it wrote no query)."""
     spec = resolve_generator_name(settings, name)
     kind, argument = generator_kind(spec)
     threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
@@ -94,7 +99,7 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
                                   retry_timeouts=deadline is not None and 2 * timeout < deadline, name=spec,
                                   graph_names=graph_names)
-    return _with_fallback(settings, repaired, knowledge, threshold)
+    return _with_adapter(settings, repaired, knowledge, threshold, accept)
 
 
 def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
@@ -122,15 +127,40 @@ def question_deadline(settings: Settings, generator: str | None = None) -> float
     return settings.deadline
 
 
-def _with_fallback(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
-                   threshold: float) -> Generator:
-    """The LLM, backed by the offline adapter (``KGQA_LLM_FALLBACK=adapter``, the default) or alone (``none``)."""
+def _with_adapter(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
+                  threshold: float, accept: Acceptance | None) -> Generator:
+    """The LLM backed by the offline adapter (``KGQA_LLM_FALLBACK=adapter``, the default; the paper's order), the
+    adapter first and the LLM when it declines (``KGQA_LLM_ORDER=adapter-first``), or the LLM alone (``none``)."""
+    adapter_first = settings.llm_order == "adapter-first"
     if settings.llm_fallback == "none":
+        if adapter_first:
+            raise ConfigError("KGQA_LLM_ORDER=adapter-first needs the adapter: KGQA_LLM_FALLBACK=adapter, not none")
         return llm
     from pipeline.generators.adapter import AdapterGenerator
+
+    adapter = AdapterGenerator(threshold, knowledge)
+    if adapter_first:
+        from pipeline.generators.cascade import AdapterFirstGenerator, wrote_a_query
+
+        return AdapterFirstGenerator(adapter, llm, accept or wrote_a_query)
     from pipeline.generators.fallback import FallbackGenerator
 
-    return FallbackGenerator(llm, AdapterGenerator(threshold, knowledge))
+    return FallbackGenerator(llm, adapter)
+
+
+def _acceptance(intent: IntentReview, names: NameCheck, kg: KnowledgeGraph) -> Acceptance:
+    """Why the pipeline would not run a generation's query — the intent step declines it or the names step holds
+    it — run ahead of the pipeline for the adapter's generation (adapter first)."""
+    from pipeline.names.check import held_message
+
+    def accept(question: str, generation: Generation, examples: Sequence[Retrieved]) -> str:
+        reviewed = intent.review(question, generation, examples, kg).generation
+        if not reviewed.sparql:
+            return reviewed.reason or reviewed.explanation or "it wrote no query"
+        held = names(reviewed.sparql).held
+        return held_message(held) if held else ""
+
+    return accept
 
 
 def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
@@ -160,13 +190,13 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     graph = build_kg(settings, kg)
     knowledge = found.knowledge if found else None
     _one_blas_thread()
-    names = graph_vocabulary(settings, graph).available
-    return Pipeline(searched, build_generator(settings, generator, knowledge, threshold, names),
-                    graph, shots=settings.shots, row_cap=settings.row_cap,
-                    max_question_chars=settings.max_question_chars,
-                    deadline=question_deadline(settings, generator), names=build_names(settings, graph),
-                    intent=IntentStep(knowledge, labels=label_source(settings, graph).available),
-                    workers=settings.workers)
+    vocabulary = graph_vocabulary(settings, graph).available
+    names = build_names(settings, graph)
+    intent = IntentStep(knowledge, labels=label_source(settings, graph).available)
+    made = build_generator(settings, generator, knowledge, threshold, vocabulary, _acceptance(intent, names, graph))
+    return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
+                    max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
+                    names=names, intent=intent, workers=settings.workers)
 
 
 def _one_blas_thread() -> None:

@@ -27,6 +27,49 @@ class Retrieved:
     score: float
 
 
+class Ask(str, Enum):
+    """What a language model was sent: the paper's prompt, or which follow-up in the same conversation."""
+
+    PROMPT = "prompt"  # the first prompt (the few-shot examples and the question)
+    SYNTAX = "syntax"  # its query did not parse: asked again with the parser's error
+    VOCABULARY = "vocabulary"  # its query used names the graph does not have: asked again with them
+    AGAIN = "again"  # it failed or wrote no query: asked again
+    EMPTY = "empty"  # its query ran and found nothing: asked again, told so
+
+
+class Verdict(str, Enum):
+    """What became of one reply of a language model."""
+
+    TAKEN = "taken"  # its query went on to the intent and names steps
+    NO_QUERY = "no_query"  # the reply held no query (prose, a refusal, several queries)
+    SYNTAX = "syntax"  # its query does not parse, even after the safe fixes
+    VOCABULARY = "vocabulary"  # its query uses names the graph does not have
+    FAILED = "failed"  # the model server failed: no reply
+    TIMED_OUT = "timed_out"  # no reply in time
+    NOT_TAKEN = "not_taken"  # a query after an empty answer that the pipeline did not use (``why`` says why)
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One exchange with a language model, kept whatever became of it: what it was asked, what it replied, the query
+    read from the reply (cleaned, as it would run) and what became of it."""
+
+    ask: Ask
+    raw: str
+    sparql: str | None
+    verdict: Verdict
+    why: str = ""  # for every verdict but TAKEN: the reason, as a phrase
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ask": self.ask.value, "raw": self.raw, "sparql": self.sparql, "verdict": self.verdict.value,
+                "why": self.why}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Attempt:
+        return cls(Ask(data["ask"]), str(data.get("raw") or ""), data.get("sparql") or None,
+                   Verdict(data["verdict"]), str(data.get("why") or ""))
+
+
 @dataclass(frozen=True)
 class Generation:
     """What a generator made of a question: a query, or a reason why not."""
@@ -39,6 +82,7 @@ class Generation:
     notes: tuple[str, ...] = ()
     off_topic: bool = False  # declined because the question is about nothing the stored questions cover
     reason: str = ""  # without a query: why, as a phrase a wrapper can quote ("" = the explanation says it)
+    attempts: tuple[Attempt, ...] = ()  # every reply of a language model behind it, in order (none: no model asked)
 
 
 @dataclass(frozen=True)
@@ -270,6 +314,7 @@ class Answer:
             "prompt": self.generation.prompt if self.generation else "",
             "raw_generation": self.generation.raw if self.generation else "",
             "notes": list(self.generation.notes) if self.generation else [],
+            "attempts": [a.to_json() for a in self.generation.attempts] if self.generation else [],
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
             "reading": self.reading,
             "summary": self.summary,

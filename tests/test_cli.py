@@ -311,3 +311,21 @@ def test_a_read_only_command_ends_at_once_with_its_whole_output_and_its_exit_cod
     env.setenv("KGQA_SHOTS", "three")
     bad = command("ask", "--kg", "snapshot", STORY_CLOZE)
     assert bad.returncode == 2 and "KGQA_SHOTS" in bad.stderr
+
+
+def test_ask_json_records_every_reply_of_the_model(env: pytest.MonkeyPatch, tgi: Any, orkg_fixture_nt: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """The first reply did not parse and the model was asked again: both replies are in the answer."""
+    broken = "SELECT ?model WHERE { ?model ?p }"
+    good = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+            'FILTER (str(?dataset_lbl) = "Story Cloze Test") ?benchmark orkgp:HAS_DATASET ?dataset. '
+            '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
+    tgi.enqueue(broken, good)
+    env.setenv("KGQA_TGI_URL", tgi.url)
+    env.setenv("KGQA_LLM_FALLBACK", "none")
+    code, out, _ = run(capsys, "ask", "--generator", "openai", "--kg", str(orkg_fixture_nt), "--json",
+                       "What models are being evaluated on the Story Cloze Test dataset?")
+    assert code == 0 and out["outcome"] == "answered" and out["raw_generation"] == good
+    first, second = out["attempts"]
+    assert (first["ask"], first["raw"], first["sparql"], first["verdict"]) == ("prompt", broken, broken, "syntax")
+    assert first["why"] and (second["ask"], second["raw"], second["verdict"]) == ("syntax", good, "taken")

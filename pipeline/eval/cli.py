@@ -57,7 +57,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings,
         shots = args.shots if args.shots is not None else settings.shots
     config = {"questions": args.questions, "answers": str(args.answers) if args.answers else None,
               "generator": generator, "shots": shots, "kg": kg, "workers": args.workers, "limit": args.limit,
-              "llm_fallback": settings.llm_fallback,
+              "llm_fallback": settings.llm_fallback, "llm_order": settings.llm_order,
               "command": command_line(args), "seconds": round(time.perf_counter() - start, 3),
               "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     report = build_report(results, config)
@@ -85,6 +85,10 @@ def summary_lines(report: dict[str, Any], n_system: int | None = None) -> list[s
                      f"Accuracy {fmt(g['exact_question_accuracy'])}")
     lines.append(f"Empty answers: {report['empty_answers']}, not in snapshot: {report['not_in_snapshot']}, "
                  f"syntax errors: {report['syntax_errors']}, errors: {report['errors']}")
+    for key, label in (("failures", "Not right"), ("written_by", "Answered by")):
+        if report.get(key):
+            lines.append(f"{label}: " + ", ".join(f"{k} {v['answered'] if isinstance(v, dict) else v}"
+                                                  for k, v in report[key].items()))
     return lines
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pipeline.errors import ConfigError
+from pipeline.eval.failures import failure_counts, failure_lines, writer_counts
 from pipeline.eval.plot import plot_f1
 from pipeline.eval.retrieval import hit_rate, mean
 from pipeline.eval.run import QuestionResult
@@ -55,6 +56,8 @@ def build_report(results: Sequence[QuestionResult], config: Mapping[str, Any]) -
     report = _group(results)
     for name in ("templated", "handcrafted"):
         report[name] = _group([by_id[i] for i in ids[name]])
+    report["failures"] = failure_counts(results)
+    report["written_by"] = writer_counts(results)
     report["timings_ms"] = timings(results)
     report["config"] = dict(config)
     report["questions"] = [r.to_json() for r in results]
@@ -113,7 +116,7 @@ def markdown(report: Mapping[str, Any]) -> str:
               "snapshot does not hold counts as an empty answer.", "",
               "## Latency (ms)", "", "| stage | p50 | p95 | n |", "|---|---|---|---|"]
     lines += [f"| {s} | {t['p50']:.1f} | {t['p95']:.1f} | {t['n']} |" for s, t in report["timings_ms"].items()]
-    lines += ["", "## Config", "", "```json", json.dumps(report["config"], indent=1), "```", ""]
+    lines += ["", *failure_lines(report), "## Config", "", "```json", json.dumps(report["config"], indent=1), "```", ""]
     lines += _worst(report["questions"])
     return "\n".join(lines) + "\n"
 
@@ -129,6 +132,13 @@ def _worst(questions: Sequence[Mapping[str, Any]]) -> list[str]:
                   f"R {q['recall']:.3f}", "", q["question"], ""]
         if flags:
             lines.append("Flags: " + ", ".join(flags) + "  ")
+        if q.get("failure"):
+            lines.append(f"Failure: {q['failure']}" + (f" (query by {q['written_by']})" if q.get("written_by") else "")
+                         + "  ")
+        if q.get("attempts"):
+            lines.append("Model replies: " + "; ".join(f"{a['ask']} → {a['verdict']}" + (f" ({a['why'][:80]})"
+                                                                                          if a["why"] else "")
+                                                        for a in q["attempts"]) + "  ")
         for label, text in (("Error", q.get("error")), ("Explanation", q.get("explanation"))):
             if text:
                 lines.append(f"{label}: {str(text)[:300]}  ")

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from tqdm import tqdm
 
 from pipeline.errors import ConfigError, KgqaError, NotInSnapshot, TimedOut
+from pipeline.eval.failures import classify, writer
 from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
@@ -54,13 +55,17 @@ class QuestionResult:
     syntax_error: bool = False
     timings_ms: dict[str, float] = field(default_factory=dict)
     read_as: str = ""  # a follow-up's standalone reading (questions asked in a thread)
+    offer: str = ""  # when declined: the closest question that can be answered
+    attempts: list[dict[str, Any]] = field(default_factory=list)  # every reply of the model (Attempt.to_json)
+    written_by: str = ""  # pipeline.eval.failures.Writer's value for the query that ran ("" for none)
 
     @property
     def empty_answer(self) -> bool:
         return not self.system
 
     def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "empty_answer": self.empty_answer}
+        failure = classify(self)
+        return {**asdict(self), "empty_answer": self.empty_answer, "failure": failure.value if failure else None}
 
 
 def scored(q: EvalQuestion, system: list[str], **details: Any) -> QuestionResult:
@@ -131,7 +136,15 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
         notes=list(generation.notes) if generation else [],
         not_in_snapshot=isinstance(answer.failure, NotInSnapshot),
         syntax_error=check_syntax and has_syntax_error(answer.sparql),
-        timings_ms={**answer.timings_ms, "wall": wall}, read_as=answer.read_as)
+        timings_ms={**answer.timings_ms, "wall": wall}, read_as=answer.read_as, offer=answer.offer,
+        attempts=[a.to_json() for a in generation.attempts] if generation else [],
+        written_by=_written_by(answer))
+
+
+def _written_by(answer: Answer) -> str:
+    """Who wrote the query that ran ("" when none ran: declined, held, refused)."""
+    who = writer(answer.generation) if answer.outcome in (Outcome.ANSWERED, Outcome.EMPTY) else None
+    return who.value if who else ""
 
 
 def _in_thread(q: EvalQuestion, pipeline: Asker, shots: int | None) -> Answer:

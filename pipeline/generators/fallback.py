@@ -51,7 +51,8 @@ class FallbackGenerator(GeneratorWrapper):
                  first: Generation | None) -> Generation:
         second = self.fallback.generate(question, examples)
         if second.sparql:
-            return replace(second, notes=(f"{why}; {BY_ADAPTER}",) + second.notes)
+            return replace(second, notes=(f"{why}; {BY_ADAPTER}",) + second.notes,
+                           attempts=first.attempts if first is not None else ())  # the model's replies stay
         if first is not None:  # the model's words say more than the adapter's
             return replace(first, explanation=f"{first.explanation} The offline adapter could not write one "
                                               f"either: {second.explanation}".strip())

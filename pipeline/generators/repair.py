@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz, process
 
@@ -16,7 +16,7 @@ from pipeline.parts import Generator, GeneratorWrapper, Reaskable
 from pipeline.generators.prompt import NOTE
 from pipeline.generators.stage import current
 from pipeline.names.vocabulary import unknown, used_names
-from pipeline.records import Generation, Retrieved
+from pipeline.records import Ask, Attempt, Generation, Retrieved, Verdict
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
@@ -31,6 +31,12 @@ class Rejection:
     reason: str
     ask: str
     note: str
+    verdict: Verdict = Verdict.SYNTAX
+
+    @property
+    def follow_up(self) -> Ask:
+        """The follow-up the model is sent about it."""
+        return Ask.VOCABULARY if self.verdict is Verdict.VOCABULARY else Ask.SYNTAX
 
     def __str__(self) -> str:
         return self.reason
@@ -182,52 +188,58 @@ class RepairingGenerator(GeneratorWrapper):
         self.retry_timeouts = retry_timeouts
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        failures: list[str | GeneratorError | Rejection] = []  # why each try failed: a reason, or the error raised
-        first = self._attempt(lambda: self.inner.generate(question, examples), failures)
+        log = _Log()
+        first = self._attempt(Ask.PROMPT, lambda: self.inner.generate(question, examples), log)
         if first is not None:
-            result = self._checked(first, question, failures)
+            result = self._checked(first, question, log, Ask.PROMPT)
             if result is not None:
                 return result
-        timed_out = bool(failures) and isinstance(failures[-1], GeneratorTimeout)
+        timed_out = bool(log.failures) and isinstance(log.failures[-1], GeneratorTimeout)
         if not timed_out or self.retry_timeouts:
-            second = self._attempt(lambda: self._again(question, examples, first, failures[-1]), failures)
+            failure = log.failures[-1]
+            ask = failure.follow_up if isinstance(failure, Rejection) and first is not None else Ask.AGAIN
+            second = self._attempt(ask, lambda: self._again(question, examples, first, failure), log)
             if second is not None:
-                last = failures[-1] if failures else None
-                note = last.note if isinstance(last, Rejection) else "asked the model again"
-                result = self._checked(second, question, failures, (note,))
+                note = failure.note if isinstance(failure, Rejection) else "asked the model again"
+                result = self._checked(second, question, log, ask, (note,))
                 if result is not None:
                     return result
-        why = "; ".join(dict.fromkeys(map(str, failures))) or "no usable query"
+        why = "; ".join(dict.fromkeys(map(str, log.failures))) or "no usable query"
         stage = current()  # a model that failed still had a prompt: the reply shows it
         return Generation(self.name, None, first.raw if first else "",
                           first.prompt if first else (stage.prompt if stage else ""),
-                          explanation=f"The model could not write a usable query in two tries: {why}", reason=why)
+                          explanation=f"The model could not write a usable query in two tries: {why}", reason=why,
+                          attempts=tuple(log.attempts))
 
     def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
         """One more query after ``first`` ran and found nothing, the model told so; None when it cannot be asked
-        again or writes nothing usable."""
+        again. Its reply joins ``first``'s attempts, whether or not it holds a usable query."""
         model = self.inner
         if not isinstance(model, Reaskable) or not first.sparql:
             return None
         ask = (f"That query ran, but the knowledge graph returned no results for it. Check its names, predicates "
                f"and pattern against the examples, and write a corrected SPARQL query for the same question.\n{NOTE}")
         prompt = model.follow_up(first, ask)
-        failures: list[str | GeneratorError | Rejection] = []
-        second = self._attempt(lambda: interpret(model.complete(prompt), self.name, prompt), failures)
-        return self._checked(second, question, failures) if second is not None else None
+        log = _Log(list(first.attempts))
+        second = self._attempt(Ask.EMPTY, lambda: interpret(model.complete(prompt), self.name, prompt), log)
+        checked = self._checked(second, question, log, Ask.EMPTY) if second is not None else None
+        return checked or Generation(self.name, None, second.raw if second else "", prompt,
+                                     explanation="; ".join(map(str, log.failures)), attempts=tuple(log.attempts))
 
-    def _attempt(self, call: Callable[[], Generation],
-                 failures: list[str | GeneratorError | Rejection]) -> Generation | None:
+    def _attempt(self, ask: Ask, call: Callable[[], Generation], log: _Log) -> Generation | None:
         try:
             return call()
         except (ModelUnavailable, PromptTooLong):
             raise  # asking again cannot help: the question fails (or falls back) with this reason
         except GeneratorError as exc:
-            failures.append(exc)
+            log.failures.append(exc)
+            verdict = Verdict.TIMED_OUT if isinstance(exc, GeneratorTimeout) else Verdict.FAILED
+            log.attempts.append(Attempt(ask, "", None, verdict, str(exc)))
             return None
 
     def _again(self, question: str, examples: Sequence[Retrieved], first: Generation | None,
                failure: str | GeneratorError | Rejection) -> Generation:
+        """The second try: a follow-up about ``first``'s query when there is one, else the prompt again."""
         model = self.inner
         if first is None or not first.sparql or not isinstance(model, Reaskable):
             if first is not None and not isinstance(model, Reaskable):
@@ -238,24 +250,40 @@ class RepairingGenerator(GeneratorWrapper):
         prompt = model.follow_up(first, ask)
         return interpret(model.complete(prompt), self.name, prompt)
 
-    def _checked(self, g: Generation, question: str, failures: list[str | GeneratorError | Rejection],
+    def _checked(self, g: Generation, question: str, log: _Log, ask: Ask,
                  before: tuple[str, ...] = ()) -> Generation | None:
         if not g.sparql:
-            failures.append(g.explanation or "the model wrote no query")
+            why = g.reason or g.explanation or "the model wrote no query"
+            log.failures.append(g.explanation or "the model wrote no query")
+            log.attempts.append(Attempt(ask, g.raw, None, Verdict.NO_QUERY, why))
             return None
         vocabulary = self.vocabulary() if self.vocabulary else frozenset()
         result = check(g.sparql, question, vocabulary, self.labels() if self.labels else None)
         if not result.ok:
-            failures.append(Rejection(result.errors[0], f"That query does not parse ({result.errors[0]}).",
-                                      "re-asked the model with the parser's error"))
+            log.reject(Rejection(result.errors[0], f"That query does not parse ({result.errors[0]}).",
+                                 "re-asked the model with the parser's error", Verdict.SYNTAX), ask, g.raw, g.sparql)
             return None
         names = self.graph_names() if self.graph_names else None
         missing = unknown(result.fixed, names) if names else []
         if missing:
             said = "; ".join(missing)
-            failures.append(Rejection(f"the query uses names the graph does not have: {said}",
-                                      f"That query uses names the knowledge graph does not have: {said}. Use only "
-                                      "the graph's own predicates and classes.",
-                                      f"re-asked the model: {said}"))
+            log.reject(Rejection(f"the query uses names the graph does not have: {said}",
+                                 f"That query uses names the knowledge graph does not have: {said}. Use only "
+                                 "the graph's own predicates and classes.",
+                                 f"re-asked the model: {said}", Verdict.VOCABULARY), ask, g.raw, result.fixed)
             return None
-        return replace(g, generator=self.name, sparql=result.fixed, notes=g.notes + before + result.notes)
+        log.attempts.append(Attempt(ask, g.raw, result.fixed, Verdict.TAKEN))
+        return replace(g, generator=self.name, sparql=result.fixed, notes=g.notes + before + result.notes,
+                       attempts=tuple(log.attempts))
+
+
+@dataclass
+class _Log:
+    """What the tries of one question found: why each failed (a reason, or the error raised), and every reply."""
+
+    attempts: list[Attempt] = field(default_factory=list)
+    failures: list[str | GeneratorError | Rejection] = field(default_factory=list)
+
+    def reject(self, rejection: Rejection, ask: Ask, raw: str, sparql: str) -> None:
+        self.failures.append(rejection)
+        self.attempts.append(Attempt(ask, raw, sparql, rejection.verdict, rejection.reason))

@@ -79,7 +79,7 @@ class IntentStep:
             used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
             why = f"the stored query lacked {missing[0]}; " if missing else ""
             return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
-                f"{why}composed from intent pair {composed.pair.id} with {used}",)))
+                f"{why}composed from intent pair {composed.pair.id} with {used}",), attempts=generation.attempts))
         if not generation.sparql:
             return Review(generation, "" if generation.off_topic else _closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
@@ -99,7 +99,8 @@ class IntentStep:
             text += f" The closest question I can answer: '{offer}'"
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
-                                                                             + "; ".join(missing),)), offer)
+                                                                             + "; ".join(missing),),
+                                 attempts=generation.attempts), offer)
 
 
 def _copied_terms(sparql: str, names: Sequence[str], generic: frozenset[str],

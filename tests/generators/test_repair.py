@@ -286,3 +286,33 @@ def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: An
     answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")
+
+
+def test_every_reply_is_on_the_record_with_what_became_of_it(tgi: Any) -> None:
+    """A vocabulary re-prompt, then the empty retry: each reply kept, taken or not, and why."""
+    from pipeline.core import Pipeline
+    from pipeline.records import Ask, Verdict
+
+    graph = frozenset({"orkgc:Dataset", "orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_MODEL",
+                       "orkgp:HAS_EVALUATION"})
+    invented = GOOD.replace("orkgp:HAS_MODEL", "orkgp:HAS_MODELS").replace('"RACE"', '"RACE-1"')
+    gen = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10, max_new_tokens=512),
+                             graph_names=lambda: graph)
+    tgi.enqueue(invented, GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
+    answered = Pipeline(Store(), gen, OnlyKnows("RACE"),
+                        shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]
+                        workers=4).ask(QUESTION)
+    attempts = answered.generation.attempts  # type: ignore[union-attr]
+    assert [(a.ask, a.verdict) for a in attempts] == [(Ask.PROMPT, Verdict.VOCABULARY),
+                                                      (Ask.VOCABULARY, Verdict.TAKEN), (Ask.EMPTY, Verdict.TAKEN)]
+    assert attempts[0].raw == invented and "HAS_MODELS" in attempts[0].why and attempts[2].sparql == GOOD
+    tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
+    twice = Pipeline(Store(), gen, OnlyKnows("nothing"),
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    last = twice.generation.attempts[-1]  # type: ignore[union-attr]
+    assert (last.ask, last.verdict, last.why) == (Ask.EMPTY, Verdict.NOT_TAKEN, "it ended empty too")
+    assert last.raw == GOOD and '"RACE-1"' in (twice.sparql or "")
+    tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
+    other = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
+                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    assert other.generation.attempts[-1].why == "it names what the question and first query do not"  # type: ignore

@@ -1,0 +1,121 @@
+"""Adapter first, the model when the adapter declines: against the OpenAI-protocol stand-in on loopback, the
+fixture graph in pyoxigraph, and the pipeline's own intent and names steps."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from pipeline.core import Pipeline
+from pipeline.errors import ConfigError
+from pipeline.factory import _acceptance, build_generator, build_names, label_source
+from pipeline.generators.adapter import AdapterGenerator
+from pipeline.generators.cascade import BY_ADAPTER_FIRST, BY_MODEL, AdapterFirstGenerator
+from pipeline.generators.openai import OpenAIGenerator
+from pipeline.generators.repair import RepairingGenerator
+from pipeline.intent.step import IntentStep
+from pipeline.kg.local import LocalKG
+from pipeline.names.check import Checked
+from pipeline.records import Example, Generation, Outcome, Retrieved, Review, Verdict
+from pipeline.settings import Settings
+from tests.matching.test_forms import T01
+
+STORY = Example("t1s", "What models are being evaluated on the Story Cloze Test dataset?",
+                T01.format(d="Story Cloze Test"), "T01")
+ASKED = "Which models were run on the Story Cloze Test dataset?"
+
+
+class Store:
+    """The stored pair STORY, found at ``score``."""
+
+    def __init__(self, score: float) -> None:
+        self.score = score
+
+    def search(self, question: str, k: int) -> list[Retrieved]:
+        return [Retrieved(STORY, self.score)]
+
+
+def pipeline(settings: Settings, kg: LocalKG, url: str, score: float) -> Pipeline:
+    """Adapter first, the model at ``url`` behind it, the acceptance check the factory gives."""
+    names, intent = build_names(settings, kg), IntentStep(labels=label_source(settings, kg).available)
+    llm = RepairingGenerator(OpenAIGenerator(url, timeout=10, max_new_tokens=512))
+    gen = AdapterFirstGenerator(AdapterGenerator(0.5), llm, _acceptance(intent, names, kg))
+    return Pipeline(Store(score), gen, kg, names=names, intent=intent,
+                    shots=3, row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]
+
+
+def test_the_adapters_query_answers_and_the_model_is_not_asked(settings: Settings, local_kg: LocalKG,
+                                                                tgi: Any) -> None:
+    answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.9).ask(ASKED)
+    assert answer.outcome is Outcome.ANSWERED and answer.generator == "adapter" and not tgi.requests
+    assert answer.generation is not None and BY_ADAPTER_FIRST in answer.generation.notes
+    assert answer.generation.attempts == ()
+
+
+def test_when_the_adapter_declines_the_model_writes_and_the_notes_say_so(settings: Settings, local_kg: LocalKG,
+                                                                          tgi: Any) -> None:
+    tgi.enqueue(STORY.sparql)
+    answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.3).ask(ASKED)  # nothing stored is close enough
+    assert answer.outcome is Outcome.ANSWERED and answer.generator == "openai" and len(tgi.requests) == 1
+    assert answer.rows is not None and answer.rows.rows
+    g = answer.generation
+    assert g is not None and g.notes[0].startswith("the offline adapter declined (") and BY_MODEL in g.notes[0]
+    assert [(a.verdict, a.raw) for a in g.attempts] == [(Verdict.TAKEN, STORY.sparql)]
+
+
+def test_a_name_the_graph_lacks_sends_the_question_to_the_model_which_is_held_alike(
+        settings: Settings, local_kg: LocalKG, tgi: Any) -> None:
+    """The adapter fills 'Quux Corpus', which the names step would hold; the model's query is judged alike."""
+    tgi.enqueue(T01.format(d="Quux Corpus"))
+    answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.9).ask(
+        "What models are being evaluated on the Quux Corpus dataset?")
+    assert len(tgi.requests) == 1 and answer.generator == "openai"
+    assert answer.outcome is Outcome.DECLINED and "no dataset called 'Quux Corpus'" in answer.explanation
+    assert answer.generation is not None and "no dataset called 'Quux Corpus'" in answer.generation.notes[0]
+
+
+def test_when_both_decline_the_explanation_gives_both_reasons(settings: Settings, local_kg: LocalKG,
+                                                              tgi: Any) -> None:
+    tgi.enqueue("I cannot write a query for this.", "Still no idea, sorry.")
+    answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.3).ask(ASKED)
+    assert answer.outcome is Outcome.DECLINED and answer.sparql is None and len(tgi.requests) == 2
+    assert "No stored question" in answer.explanation or "close enough" in answer.explanation
+    assert "The language model was asked too, and wrote no usable query (" in answer.explanation
+    assert "Still no idea, sorry." in answer.explanation
+    g = answer.generation
+    assert g is not None and [a.verdict for a in g.attempts] == [Verdict.NO_QUERY, Verdict.NO_QUERY]
+    assert [a.raw for a in g.attempts] == ["I cannot write a query for this.", "Still no idea, sorry."]
+
+
+def test_a_model_server_that_is_down_leaves_the_adapters_decline_with_the_reason(settings: Settings,
+                                                                                  local_kg: LocalKG) -> None:
+    answer = pipeline(settings, local_kg, "http://127.0.0.1:9/v1", 0.3).ask(ASKED)
+    assert answer.outcome is Outcome.DECLINED and answer.generator == "adapter"
+    assert "The language model was asked too, and " in answer.explanation
+    assert "127.0.0.1:9" in answer.explanation
+    assert answer.generation is not None and answer.generation.notes[-1].startswith("the offline adapter declined")
+
+
+class Declining:
+    """An intent step that declines every query, with an offer."""
+
+    def review(self, question: str, generation: Generation, examples: Sequence[Retrieved], kg: Any) -> Review:
+        return Review(Generation(generation.generator, None, explanation="I can't answer this as asked."), "offer")
+
+
+def test_the_acceptance_check_gives_the_intent_steps_and_the_names_steps_reasons(local_kg: LocalKG) -> None:
+    adapted = Generation("adapter", STORY.sparql)
+    declines = _acceptance(Declining(), lambda q: Checked(q), local_kg)  # type: ignore[arg-type]
+    assert declines("q", adapted, []) == "I can't answer this as asked."
+    plain = _acceptance(IntentStep(), lambda q: Checked(q), local_kg)  # type: ignore[arg-type]
+    silent = Generation("adapter", None, reason="nothing stored is close")
+    assert plain("Which cat won the most prizes?", silent, []) == "nothing stored is close"
+
+
+def test_the_setting_chooses_the_order(tgi: Any) -> None:
+    s = Settings(tgi_url=tgi.url)
+    assert isinstance(build_generator(s.with_(llm_order="adapter-first"), "tgi"), AdapterFirstGenerator)
+    assert not isinstance(build_generator(s, "tgi"), AdapterFirstGenerator)
+    with pytest.raises(ConfigError, match="KGQA_LLM_ORDER=adapter-first needs the adapter"):
+        build_generator(s.with_(llm_order="adapter-first", llm_fallback="none"), "tgi")
