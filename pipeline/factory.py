@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pipeline.core import Pipeline
-from pipeline.errors import ConfigError
 from pipeline.parts import Encoder, Generator, IntentReview, KnowledgeGraph, Timed
 from pipeline.records import Example, Generation, Retrieved
 from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
@@ -99,7 +98,7 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
     repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
                                   retry_timeouts=deadline is not None and 2 * timeout < deadline, name=spec,
                                   graph_names=graph_names)
-    return _with_adapter(settings, repaired, knowledge, threshold, accept)
+    return _with_adapter(settings, repaired, knowledge, threshold, accept, llm_order(settings, spec))
 
 
 def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
@@ -127,14 +126,24 @@ def question_deadline(settings: Settings, generator: str | None = None) -> float
     return settings.deadline
 
 
+def llm_order(settings: Settings, generator: str | None = None) -> str:
+    """KGQA_LLM_ORDER; unset: adapter first for a model run on this machine (a small CPU model: its own queries
+    were the wrong answers on new asks, docs/RESULTS.md), the paper's LLM first for a model server."""
+    if settings.llm_order is not None:
+        return settings.llm_order
+    kind, argument = generator_kind(resolve_generator_name(settings, generator))
+    while kind.argument == "GENERATOR":  # repair:local
+        kind, argument = generator_kind(argument)
+    return "adapter-first" if kind.local else "llm-first"
+
+
 def _with_adapter(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
-                  threshold: float, accept: Acceptance | None) -> Generator:
-    """The LLM backed by the offline adapter (``KGQA_LLM_FALLBACK=adapter``, the default; the paper's order), the
-    adapter first and the LLM when it declines (``KGQA_LLM_ORDER=adapter-first``), or the LLM alone (``none``)."""
-    adapter_first = settings.llm_order == "adapter-first"
+                  threshold: float, accept: Acceptance | None, order: str) -> Generator:
+    """The adapter first and the LLM when it declines (``adapter-first``: the fewest wrong answers,
+    docs/RESULTS.md), the LLM backed by the adapter (``llm-first``, the paper's order), or the LLM alone
+    (``KGQA_LLM_FALLBACK=none``, whatever the order)."""
+    adapter_first = order == "adapter-first"
     if settings.llm_fallback == "none":
-        if adapter_first:
-            raise ConfigError("KGQA_LLM_ORDER=adapter-first needs the adapter: KGQA_LLM_FALLBACK=adapter, not none")
         return llm
     from pipeline.generators.adapter import AdapterGenerator
 

@@ -117,7 +117,8 @@ class Settings(BaseSettings):
     slack_surface: Literal["agent", "classic"] = env("KGQA_SLACK_SURFACE", "agent")
     retrieval: Literal["form", "plain"] = env("KGQA_RETRIEVAL", "form")  # plain: raw cosine neighbours
     llm_fallback: Literal["adapter", "none"] = env("KGQA_LLM_FALLBACK", "adapter")
-    llm_order: Literal["llm-first", "adapter-first"] = env("KGQA_LLM_ORDER", "llm-first")  # who writes first
+    # who writes first; None: adapter first for a model run here (local), LLM first for a model server
+    llm_order: Literal["llm-first", "adapter-first"] | None = env("KGQA_LLM_ORDER")
     redis_url: str | None = env("KGQA_REDIS_URL")  # redis://host:6379/0: state shared by replicas on many hosts
     redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
     mcp_token: str = env("KGQA_MCP_TOKEN", "", secret=True)  # bearer token `kgqa mcp --http` requires

@@ -5,13 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import pytest
-
 from pipeline.core import Pipeline
-from pipeline.errors import ConfigError
 from pipeline.factory import _acceptance, build_generator, build_names, label_source
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.cascade import BY_ADAPTER_FIRST, BY_MODEL, AdapterFirstGenerator
+from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.generators.repair import RepairingGenerator
 from pipeline.intent.step import IntentStep
@@ -113,9 +111,13 @@ def test_the_acceptance_check_gives_the_intent_steps_and_the_names_steps_reasons
     assert plain("Which cat won the most prizes?", silent, []) == "nothing stored is close"
 
 
-def test_the_setting_chooses_the_order(tgi: Any) -> None:
+def test_the_setting_chooses_the_order_and_none_means_the_model_alone(tgi: Any) -> None:
     s = Settings(tgi_url=tgi.url)
+    paper = build_generator(s, "tgi")  # unset, for a model server: the paper's order
+    assert isinstance(paper, FallbackGenerator) and not isinstance(paper, AdapterFirstGenerator)
     assert isinstance(build_generator(s.with_(llm_order="adapter-first"), "tgi"), AdapterFirstGenerator)
-    assert not isinstance(build_generator(s, "tgi"), AdapterFirstGenerator)
-    with pytest.raises(ConfigError, match="KGQA_LLM_ORDER=adapter-first needs the adapter"):
-        build_generator(s.with_(llm_order="adapter-first", llm_fallback="none"), "tgi")
+    here = Settings(local_model="m.gguf")  # unset, for a model run on this machine: adapter first
+    assert isinstance(build_generator(here, "local"), AdapterFirstGenerator)
+    assert not isinstance(build_generator(here.with_(llm_order="llm-first"), "local"), AdapterFirstGenerator)
+    alone = build_generator(s.with_(llm_fallback="none"), "tgi")  # whatever the order: the model alone
+    assert not isinstance(alone, FallbackGenerator) and alone.name == "tgi"

@@ -67,7 +67,7 @@ def test_a_cpu_model_gets_a_deadline_that_fits_one_generation() -> None:
 
 
 def test_a_missing_model_falls_back_to_the_adapter_with_one_line(tmp_path: Path) -> None:
-    gen = build_generator(Settings(local_model=str(tmp_path / "none.gguf")), "local")
+    gen = build_generator(Settings(local_model=str(tmp_path / "none.gguf"), llm_order="llm-first"), "local")
     out = gen.generate("Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?", [EXAMPLE])
     assert out.sparql and out.notes[0].startswith("the language model failed (KGQA_LOCAL_MODEL=")
     assert "no such file" in out.notes[0]
