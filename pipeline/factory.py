@@ -118,10 +118,7 @@ def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels
 def question_deadline(settings: Settings, generator: str | None = None) -> float | None:
     """KGQA_DEADLINE; for a model run on this machine at least one whole generation (KGQA_LOCAL_TIMEOUT) and 30 s
     for the rest of the question, so that a CPU model is not cut off by a deadline sized for a GPU server."""
-    kind, argument = generator_kind(resolve_generator_name(settings, generator))
-    while kind.argument == "GENERATOR":  # repair:local
-        kind, argument = generator_kind(argument)
-    if kind.local and settings.deadline:
+    if _runs_here(settings, generator) and settings.deadline:
         return max(settings.deadline, settings.local_timeout + 30.0)
     return settings.deadline
 
@@ -131,10 +128,15 @@ def llm_order(settings: Settings, generator: str | None = None) -> str:
     were the wrong answers on new asks, docs/RESULTS.md), the paper's LLM first for a model server."""
     if settings.llm_order is not None:
         return settings.llm_order
+    return "adapter-first" if _runs_here(settings, generator) else "llm-first"
+
+
+def _runs_here(settings: Settings, generator: str | None) -> bool:
+    """Whether the generator (through ``repair:``) is a model run on this machine."""
     kind, argument = generator_kind(resolve_generator_name(settings, generator))
     while kind.argument == "GENERATOR":  # repair:local
         kind, argument = generator_kind(argument)
-    return "adapter-first" if kind.local else "llm-first"
+    return kind.local
 
 
 def _with_adapter(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
