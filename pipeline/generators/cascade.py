@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pipeline.errors import GeneratorError
-from pipeline.generators.fallback import FallbackGenerator, _clip
+from pipeline.generators.fallback import FallbackGenerator, clip
 from pipeline.parts import Generator
 from pipeline.records import Generation, Retrieved
 
@@ -38,15 +38,15 @@ class AdapterFirstGenerator(FallbackGenerator):
         declined = self.accept(question, first, examples)
         if not declined:
             return replace(first, notes=first.notes + (BY_ADAPTER_FIRST,)) if first.sparql else first
-        why = f"the offline adapter declined ({_clip(declined)})"
+        why = f"the offline adapter declined ({clip(declined)})"
         try:
             second = self.primary.generate(question, examples)
         except GeneratorError as exc:
             log.warning("%s failed (%s); the adapter's decline stands", self.primary.name, exc)
-            return _stands(first, why, f"could not be asked ({_clip(str(exc))})")
+            return _stands(first, why, f"could not be asked ({clip(str(exc))})")
         if second.sparql:
             return replace(second, notes=(f"{why}; {BY_MODEL}",) + second.notes)
-        said = f"wrote no usable query ({_clip(second.reason or second.explanation or 'no text')})"
+        said = f"wrote no usable query ({clip(second.reason or second.explanation or 'no text')})"
         return replace(_stands(first, why, said), attempts=second.attempts)
 
 

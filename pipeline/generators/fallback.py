@@ -35,10 +35,10 @@ class FallbackGenerator(GeneratorWrapper):
             first = self.primary.generate(question, examples)
         except GeneratorError as exc:
             log.warning("%s failed (%s); the %s answers instead", self.primary.name, exc, self.fallback.name)
-            return self._instead(question, examples, f"the language model failed ({_clip(str(exc))})", None)
+            return self._instead(question, examples, f"the language model failed ({clip(str(exc))})", None)
         if first.sparql:
             return first
-        why = f"the language model wrote no usable query ({_clip(first.reason or first.explanation or 'no text')})"
+        why = f"the language model wrote no usable query ({clip(first.reason or first.explanation or 'no text')})"
         return self._instead(question, examples, why, first)
 
     def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
@@ -60,6 +60,6 @@ class FallbackGenerator(GeneratorWrapper):
                                            f"query either: {second.explanation}")
 
 
-def _clip(text: str) -> str:
+def clip(text: str) -> str:
     text = " ".join(text.split())
     return text if len(text) <= MAX_REASON else text[:MAX_REASON - 1] + "…"
