@@ -11,7 +11,8 @@ To time an older checkout with this script: ``PYTHONPATH=OLD python scripts/benc
 Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concurrency 1 8] [--workers 4] [--before]
        [--surface agent classic] [--model FILE.gguf --slots 1 2]
 ``--model``: the real local LLM (``--generator local``, llama.cpp on this machine) instead of the TGI stand-in, once per
-``--slots`` value (the server's parallel slots, continuous batching), one server at a time.
+``--slots`` value (the server's parallel slots, continuous batching), one server at a time; the model writes every
+query (``llm_fallback="none"``), so the figures are the LLM's cost, not the adapter's.
 ``--before``: every round also with each question calling the model itself (no encoder worker batching concurrent
 questions: the bot before issue 13), alternating with the batched rounds in the same run (the machine is noisy).
 Prints markdown for docs/RESULTS.md. Latencies are measured from just before the event is POSTed to the arrival of
@@ -130,7 +131,7 @@ def main() -> int:
             if args.model:
                 models = [(f"local LLM, {n} slot(s)", settings.with_(
                     generator="local", local_model=str(args.model), local_slots=n, local_context=4096 * n,
-                    local_timeout=600.0, deadline=900.0, kg="snapshot")) for n in args.slots]
+                    local_timeout=600.0, deadline=900.0, kg="snapshot", llm_fallback="none")) for n in args.slots]
             wait = 900.0 if args.model else 60.0
             rounds = []
             for model_label, product in models:
