@@ -2,12 +2,12 @@
 where a generator loses (``report.json``'s ``failures`` and ``written_by``)."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Protocol
 
+from pipeline.names.index import squeeze
 from pipeline.records import Ask, Attempt, Generation, Outcome, Verdict
 from pipeline.sparql.text import string_literals
 
@@ -111,12 +111,8 @@ def classify(r: QuestionResult) -> Failure | None:
 def foreign_names(sparql: str, question: str) -> list[str]:
     """The query's string literals the question does not hold, compared by letters and digits only ('squad 1.1'
     holds 'SQuAD1.1'): a heuristic for a wrong entity, as no gold query is at hand."""
-    asked = _squeezed(question)
-    return [s for s in string_literals(sparql) if _squeezed(s) and _squeezed(s) not in asked]
-
-
-def _squeezed(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
+    asked = squeeze(question)
+    return [s for s in string_literals(sparql) if squeeze(s) and squeeze(s) not in asked]
 
 
 def failure_counts(results: Sequence[QuestionResult]) -> dict[str, int]:

@@ -33,12 +33,19 @@ WORD_MIN = 80.0  # a typed word this close (rapidfuzz ratio; 75 for words of fou
 PREFIX_MIN = 6  # a name this long (squashed) may stand for the one label it begins
 _VERSION = re.compile(r"\bversion\s*(?=\d)|\bv\.\s*(?=\d)", re.IGNORECASE)
 _DROP = re.compile(r"[\s\-‐‑–—_'’`´]+")
+_PUNCTUATION = re.compile(r"[\W_]+")
 
 
 def kind_of(name: str) -> Kind | Literal[""]:
     """The Kind of a class local name or a variable stem ('Dataset', 'research_fields'); "" for anything else."""
     low = name.lower()
     return Kind(low) if low in CLASSES else _ALIASES.get(low) or ""
+
+
+def squeeze(text: str) -> str:
+    """Lowercase letters and digits only: names equal up to punctuation, blanks and case ('NCBI-disease' ~ 'NCBI
+    Disease', 'StoryLM-large' ~ 'storylm large'), which may still be two names of the graph."""
+    return _PUNCTUATION.sub("", text.lower())
 
 
 def squash(text: str) -> str:
