@@ -44,6 +44,7 @@ class Failure(str, Enum):
     DECLINED_WITH_OFFER = "declined_with_offer"  # the intent step declined and offered the closest question
     SYNTAX = "syntax"  # no query that parses (the model's last reply did not, after the safe fixes)
     UNKNOWN_VOCABULARY = "unknown_vocabulary"  # the model's last query used names the graph does not have
+    UNBOUND_VARIABLE = "unbound_variable"  # the model's last query selected variables nothing in its WHERE binds
     NO_QUERY = "no_query"  # no query written (prose, a refusal, nothing close enough, a failed model)
     WRONG_ENTITY = "wrong_entity"  # held for a name the graph lacks, or it ran naming what the question does not
     REFUSED = "refused"  # the read-only gate refused it (a parseable query that is not a read)
@@ -81,6 +82,7 @@ def writer(g: Generation | None) -> Writer | None:
 
 
 _LAST = {Verdict.SYNTAX: Failure.SYNTAX, Verdict.VOCABULARY: Failure.UNKNOWN_VOCABULARY,
+         Verdict.UNBOUND: Failure.UNBOUND_VARIABLE,
          Verdict.TIMED_OUT: Failure.TIMEOUT}
 
 
