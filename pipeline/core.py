@@ -40,6 +40,10 @@ def _failed(answer: Answer, exc: KgqaError, explanation: str) -> Answer:
                    error=str(exc), explanation=explanation)
 
 
+def _noted(generation: Generation, notes: tuple[str, ...]) -> Generation:
+    return replace(generation, notes=generation.notes + notes) if notes else generation
+
+
 def _same_names(second: str, first: str, question: str) -> bool:
     """The second query names nothing new but what the question says: a retry may fix a pattern or a spelling, never
     answer about another dataset or model (a wrong answer is worse than none)."""
@@ -53,10 +57,11 @@ class Pipeline:
 
     def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int,
                  row_cap: int, max_question_chars: int, deadline: float | None = None,
-                 names: Callable[[str], Checked] | None = None, intent: IntentReview | None = None,
+                 names: Callable[[str, str], Checked] | None = None, intent: IntentReview | None = None,
                  workers: int) -> None:
         """``deadline``: seconds a question may take in all; past it the user gets what is known so far.
-        ``names`` checks a generated query's label literals against the graph (pipeline.names.check.NameCheck);
+        ``names`` checks a generated query's label literals against the graph and the question
+        (pipeline.names.check.NameCheck);
         ``intent`` checks it against what the question asks before it runs (pipeline.intent).
         ``workers``: questions asked at once (KGQA_WORKERS); the deadline's stage threads are sized from it."""
         self.store = store
@@ -112,8 +117,9 @@ class Pipeline:
         if self.names is not None:
             progress(Step.NAMES)
             with timed(t, "names"):
-                checked = self.names(sparql)
-            written = replace(written, resolutions=list(checked.resolutions))
+                checked = self.names(sparql, asked)
+            written = replace(written, resolutions=list(checked.resolutions),
+                              generation=_noted(generation, checked.notes))
             if checked.held:  # a name the graph does not know, or knows several ways: ask instead of running
                 return replace(written, sparql=sparql, reading=explain(sparql), outcome=Outcome.DECLINED,
                                explanation=held_message(checked.held))
@@ -171,7 +177,7 @@ class Pipeline:
             return replace(answer, generation=passed_over(
                 first, second, "the same query again" if second and second.sparql == first.sparql
                 else "it names what the question and first query do not"))
-        checked = self.names(second.sparql) if self.names is not None else None
+        checked = self.names(second.sparql, asked) if self.names is not None else None
         if checked is not None and checked.held:
             return replace(answer, generation=passed_over(first, second, "the names step held it"))
         # the second run's own stage times are not the question's: the retry is timed as one
@@ -180,10 +186,11 @@ class Pipeline:
         if trial.outcome is not Outcome.ANSWERED:
             kept = passed_over(first, second, f"it ended {trial.outcome.value} too")
             return replace(answer, generation=replace(kept, notes=first.notes + (EMPTY_TWICE,)))
+        noted = _noted(second, checked.notes) if checked is not None else second
         return replace(answer, sparql=trial.sparql, reading=trial.reading, rows=trial.rows, outcome=trial.outcome,
                        explanation=trial.explanation,
                        resolutions=list(checked.resolutions) if checked is not None else answer.resolutions,
-                       generation=replace(second, notes=second.notes + (SECOND_ANSWERED,)))
+                       generation=replace(noted, notes=noted.notes + (SECOND_ANSWERED,)))
 
     def run_sparql(self, query: str) -> Answer:
         """Run a query typed by a user, through the same read-only gate."""

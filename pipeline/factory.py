@@ -168,7 +168,7 @@ def _acceptance(intent: IntentReview, names: NameCheck, kg: KnowledgeGraph) -> A
         reviewed = intent.review(question, generation, examples, kg).generation
         if not reviewed.sparql:
             return reviewed.reason or reviewed.explanation or "it wrote no query"
-        held = names(reviewed.sparql).held
+        held = names(reviewed.sparql, question).held
         return held_message(held) if held else ""
 
     return accept

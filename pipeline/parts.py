@@ -169,7 +169,7 @@ class NamesChecked(Protocol):
     """A pipeline with a names step (``pipeline.core.Pipeline``), whose label index a conversation reads."""
 
     @property
-    def names(self) -> Callable[[str], object] | None: ...
+    def names(self) -> Callable[[str, str], object] | None: ...
 
 
 @runtime_checkable

@@ -33,6 +33,7 @@ class Ask(str, Enum):
     PROMPT = "prompt"  # the first prompt (the few-shot examples and the question)
     SYNTAX = "syntax"  # its query did not parse: asked again with the parser's error
     VOCABULARY = "vocabulary"  # its query used names the graph does not have: asked again with them
+    UNBOUND = "unbound"  # its query selected variables nothing in its WHERE clause binds: asked again with them
     AGAIN = "again"  # it failed or wrote no query: asked again
     EMPTY = "empty"  # its query ran and found nothing: asked again, told so
 
@@ -44,6 +45,7 @@ class Verdict(str, Enum):
     NO_QUERY = "no_query"  # the reply held no query (prose, a refusal, several queries)
     SYNTAX = "syntax"  # its query does not parse, even after the safe fixes
     VOCABULARY = "vocabulary"  # its query uses names the graph does not have
+    UNBOUND = "unbound"  # its query selects a variable nothing in its WHERE clause binds (an answer of nothing)
     FAILED = "failed"  # the model server failed: no reply
     TIMED_OUT = "timed_out"  # no reply in time
     NOT_TAKEN = "not_taken"  # a query after an empty answer that the pipeline did not use (``why`` says why)

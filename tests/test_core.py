@@ -178,7 +178,7 @@ def test_progress_hears_each_stage_as_it_starts_in_pipeline_order() -> None:
             return super().search(question, k)
 
     class Names:
-        def __call__(self, sparql: str) -> Checked:
+        def __call__(self, sparql: str, question: str = "") -> Checked:
             heard.append("named")
             return Checked(sparql)
 

@@ -2,12 +2,12 @@
 where a generator loses (``report.json``'s ``failures`` and ``written_by``)."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from enum import Enum
 from typing import Any, Protocol
 
+from pipeline.names.index import squeeze
 from pipeline.records import Ask, Attempt, Generation, Outcome, Verdict
 from pipeline.sparql.text import string_literals
 
@@ -44,6 +44,7 @@ class Failure(str, Enum):
     DECLINED_WITH_OFFER = "declined_with_offer"  # the intent step declined and offered the closest question
     SYNTAX = "syntax"  # no query that parses (the model's last reply did not, after the safe fixes)
     UNKNOWN_VOCABULARY = "unknown_vocabulary"  # the model's last query used names the graph does not have
+    UNBOUND_VARIABLE = "unbound_variable"  # the model's last query selected variables nothing in its WHERE binds
     NO_QUERY = "no_query"  # no query written (prose, a refusal, nothing close enough, a failed model)
     WRONG_ENTITY = "wrong_entity"  # held for a name the graph lacks, or it ran naming what the question does not
     REFUSED = "refused"  # the read-only gate refused it (a parseable query that is not a read)
@@ -81,6 +82,7 @@ def writer(g: Generation | None) -> Writer | None:
 
 
 _LAST = {Verdict.SYNTAX: Failure.SYNTAX, Verdict.VOCABULARY: Failure.UNKNOWN_VOCABULARY,
+         Verdict.UNBOUND: Failure.UNBOUND_VARIABLE,
          Verdict.TIMED_OUT: Failure.TIMEOUT}
 
 
@@ -111,12 +113,8 @@ def classify(r: QuestionResult) -> Failure | None:
 def foreign_names(sparql: str, question: str) -> list[str]:
     """The query's string literals the question does not hold, compared by letters and digits only ('squad 1.1'
     holds 'SQuAD1.1'): a heuristic for a wrong entity, as no gold query is at hand."""
-    asked = _squeezed(question)
-    return [s for s in string_literals(sparql) if _squeezed(s) and _squeezed(s) not in asked]
-
-
-def _squeezed(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.lower())
+    asked = squeeze(question)
+    return [s for s in string_literals(sparql) if squeeze(s) and squeeze(s) not in asked]
 
 
 def failure_counts(results: Sequence[QuestionResult]) -> dict[str, int]:

@@ -18,6 +18,7 @@ from pipeline.generators.stage import current
 from pipeline.names.vocabulary import unknown, used_names
 from pipeline.records import Ask, Attempt, Generation, Retrieved, Verdict
 from pipeline.sparql.literal import quoted
+from pipeline.sparql.scope import selected_but_unbound
 from pipeline.sparql.text import string_literals, syntax_errors, tokenize
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
@@ -36,7 +37,7 @@ class Rejection:
     @property
     def follow_up(self) -> Ask:
         """The follow-up the model is sent about it."""
-        return Ask.VOCABULARY if self.verdict is Verdict.VOCABULARY else Ask.SYNTAX
+        return _FOLLOW_UPS.get(self.verdict, Ask.SYNTAX)
 
     def __str__(self) -> str:
         return self.reason
@@ -56,6 +57,7 @@ class Repair:
         return not self.errors
 
 
+_FOLLOW_UPS = {Verdict.VOCABULARY: Ask.VOCABULARY, Verdict.UNBOUND: Ask.UNBOUND}
 _MODIFIER = re.compile(r"\b(?:GROUP\s+BY|ORDER\s+BY|HAVING|LIMIT|OFFSET)\b", re.IGNORECASE)
 
 
@@ -263,18 +265,34 @@ class RepairingGenerator(GeneratorWrapper):
             log.reject(Rejection(result.errors[0], f"That query does not parse ({result.errors[0]}).",
                                  "re-asked the model with the parser's error", Verdict.SYNTAX), ask, g.raw, g.sparql)
             return None
-        names = self.graph_names() if self.graph_names else None
-        missing = unknown(result.fixed, names) if names else []
-        if missing:
-            said = "; ".join(missing)
-            log.reject(Rejection(f"the query uses names the graph does not have: {said}",
-                                 f"That query uses names the knowledge graph does not have: {said}. Use only "
-                                 "the graph's own predicates and classes.",
-                                 f"re-asked the model: {said}", Verdict.VOCABULARY), ask, g.raw, result.fixed)
+        rejection = self._rejection(result.fixed)
+        if rejection is not None:
+            log.reject(rejection, ask, g.raw, result.fixed)
             return None
         log.attempts.append(Attempt(ask, g.raw, result.fixed, Verdict.TAKEN))
         return replace(g, generator=self.name, sparql=result.fixed, notes=g.notes + before + result.notes,
                        attempts=tuple(log.attempts))
+
+    def _rejection(self, sparql: str) -> Rejection | None:
+        """Why a query that parses is not taken: names the graph does not have, variables it selects that nothing in
+        its WHERE clause binds (an answer of nothing bound); both told at once, as there is one re-prompt."""
+        names = self.graph_names() if self.graph_names else None
+        missing = "; ".join(unknown(sparql, names)) if names else ""
+        unbound = selected_but_unbound(sparql)
+        reasons, asks = [], []
+        if missing:
+            reasons.append(f"the query uses names the graph does not have: {missing}")
+            asks.append(f"That query uses names the knowledge graph does not have: {missing}. Use only the graph's "
+                        "own predicates and classes.")
+        if unbound:
+            reasons.append(unbound)
+            asks.append(f"In that query {unbound}, so it answers with nothing. Bind every selected variable in a "
+                        "triple pattern of the WHERE clause, or select only variables its patterns bind.")
+        if not reasons:
+            return None
+        said = "; ".join(filter(None, (missing, unbound)))
+        return Rejection("; ".join(reasons), " ".join(asks), f"re-asked the model: {said}",
+                         Verdict.VOCABULARY if missing else Verdict.UNBOUND)
 
 
 @dataclass

@@ -8,12 +8,11 @@ kind of its own; where the guard cannot tell whether its operators fit, the quer
 checked (``Verdict.notes``), instead of being declined."""
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.intent.reading import CODE, Intent, ordinal, said
-from pipeline.names.index import KINDS
+from pipeline.names.index import KINDS, squeeze
 from pipeline.records import Kind
 from pipeline.sparql.shape import Shape, read, stem
 from pipeline.sparql.text import string_literals, tokenize
@@ -36,11 +35,6 @@ class Verdict:
     @property
     def ok(self) -> bool:
         return not self.missing
-
-
-def squeeze(text: str) -> str:
-    """Lowercase letters and digits only: how names are compared ('StoryLM-large' ~ 'storylm large')."""
-    return re.sub(r"[\W_]+", "", text.lower())
 
 
 def core(name: str, generic: frozenset[str]) -> str:

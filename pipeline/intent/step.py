@@ -8,12 +8,12 @@ from dataclasses import replace
 
 from pipeline.intent.compose import Composer, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
-from pipeline.intent.guard import check, opaque_terms, slot_kinds, squeeze, unused_names, wrong_kinds
+from pipeline.intent.guard import check, opaque_terms, slot_kinds, unused_names, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
-from pipeline.names.index import LabelIndex
+from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Match, Retrieved, Review
 from pipeline.sparql.explain import explain

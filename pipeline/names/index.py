@@ -33,12 +33,19 @@ WORD_MIN = 80.0  # a typed word this close (rapidfuzz ratio; 75 for words of fou
 PREFIX_MIN = 6  # a name this long (squashed) may stand for the one label it begins
 _VERSION = re.compile(r"\bversion\s*(?=\d)|\bv\.\s*(?=\d)", re.IGNORECASE)
 _DROP = re.compile(r"[\s\-‐‑–—_'’`´]+")
+_PUNCTUATION = re.compile(r"[\W_]+")
 
 
 def kind_of(name: str) -> Kind | Literal[""]:
     """The Kind of a class local name or a variable stem ('Dataset', 'research_fields'); "" for anything else."""
     low = name.lower()
     return Kind(low) if low in CLASSES else _ALIASES.get(low) or ""
+
+
+def squeeze(text: str) -> str:
+    """Lowercase letters and digits only: names equal up to punctuation, blanks and case ('NCBI-disease' ~ 'NCBI
+    Disease', 'StoryLM-large' ~ 'storylm large'), which may still be two names of the graph."""
+    return _PUNCTUATION.sub("", text.lower())
 
 
 def squash(text: str) -> str:
@@ -52,6 +59,7 @@ class _Kind:
     keys: list[str] = field(default_factory=list)  # squash(label), parallel to labels
     postings: dict[str, list[int]] = field(default_factory=lambda: defaultdict(list))  # word -> labels holding it
     by_key: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))
+    by_letters: dict[str, list[str]] = field(default_factory=lambda: defaultdict(list))  # squeeze(label) -> labels
     sorted_keys: list[str] = field(default_factory=list)  # for prefix lookups (a name typed without its last words)
     by_length: dict[int, tuple[list[str], list[int]]] = field(default_factory=dict)  # len(key) -> keys, positions
 
@@ -87,6 +95,7 @@ class LabelIndex:
             for word in set(utils.default_process(label).split()):
                 entry.postings[word].append(len(entry.labels) - 1)
             entry.by_key[key].append(label)
+            entry.by_letters[squeeze(label)].append(label)
             self._exact.add(label)
         for entry in self._kinds.values():
             entry.sorted_keys = sorted(entry.by_key)
@@ -107,6 +116,10 @@ class LabelIndex:
     def has(self, label: str, kind: str) -> bool:
         """Whether the graph has this label, exactly as written, for a thing of this kind."""
         return kind in self._kinds and label in self._kinds[kind].by_key.get(squash(label), ())
+
+    def spelled_alike(self, text: str, kind: str) -> list[str]:
+        """The labels of ``kind`` equal to ``text`` up to punctuation, blanks and case (``squeeze``)."""
+        return list(self._kinds[kind].by_letters.get(squeeze(text), ())) if kind in self._kinds else []
 
     def knows(self, kind: str) -> bool:
         """Whether the graph has labels of this kind at all (no labels: nothing can be checked)."""

@@ -30,6 +30,7 @@ def tried(*verdicts: Verdict) -> list[dict[str, Any]]:
     (dict(outcome="declined", attempts=tried(Verdict.NO_QUERY, Verdict.SYNTAX), system=()), Failure.SYNTAX),
     (dict(outcome="declined", attempts=tried(Verdict.VOCABULARY, Verdict.VOCABULARY), system=()),
      Failure.UNKNOWN_VOCABULARY),
+    (dict(outcome="declined", attempts=tried(Verdict.UNBOUND, Verdict.UNBOUND), system=()), Failure.UNBOUND_VARIABLE),
     (dict(outcome="declined", attempts=tried(Verdict.FAILED, Verdict.TIMED_OUT), system=()), Failure.TIMEOUT),
     (dict(outcome="declined", system=()), Failure.NO_QUERY),
     (dict(outcome="failed", attempts=tried(Verdict.FAILED, Verdict.FAILED), system=()), Failure.NO_QUERY),

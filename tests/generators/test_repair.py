@@ -13,7 +13,7 @@ from pipeline.generators.openai import OpenAIGenerator
 from pipeline.generators.replay import ReplayGenerator
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.errors import GeneratorError, GeneratorTimeout
-from pipeline.records import Generation, Retrieved
+from pipeline.records import Ask, Generation, Retrieved, Verdict
 from pipeline.generators.repair import RepairingGenerator, add_missing_dots, balance_braces, check, repair_labels, unknown_names
 from pipeline.sparql.text import string_literals, syntax_errors
 from tests.generators.test_adapter import JACQUARD, MODELS
@@ -316,3 +316,34 @@ def test_every_reply_is_on_the_record_with_what_became_of_it(tgi: Any) -> None:
     other = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert other.generation.attempts[-1].why == "it names what the question and first query do not"  # type: ignore
+
+
+def test_a_query_selecting_what_it_never_binds_is_asked_again_then_declined_with_the_reason(tgi: Any) -> None:
+    """The model copied half of a metrics example: ?model is selected, nothing in WHERE binds it (an answer of
+    nothing bound). Asked again with the variables; the same defect twice is a decline, never an empty answer."""
+    unbound = GOOD.split("OPTIONAL")[0] + "OPTIONAL { ?eval orkgp:HAS_METRIC ?metric. } }"
+    tgi.enqueue(unbound, GOOD)
+    model = OpenAIGenerator(tgi.url + "/v1", timeout=10, max_new_tokens=512)
+    g = RepairingGenerator(model).generate(QUESTION, EXAMPLES)
+    assert g.sparql == GOOD
+    assert g.notes[0] == "re-asked the model: ?model and ?model_lbl are selected but never bound in WHERE"
+    asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
+    assert "?model and ?model_lbl are selected but never bound in WHERE" in asked
+    assert [(a.ask, a.verdict) for a in g.attempts] == [(Ask.PROMPT, Verdict.UNBOUND), (Ask.UNBOUND, Verdict.TAKEN)]
+    tgi.enqueue(unbound, unbound)
+    twice = RepairingGenerator(model).generate(QUESTION, EXAMPLES)
+    assert twice.sparql is None and twice.reason == "?model and ?model_lbl are selected but never bound in WHERE"
+    assert [a.verdict for a in twice.attempts] == [Verdict.UNBOUND, Verdict.UNBOUND]
+
+
+def test_names_the_graph_lacks_and_variables_never_bound_are_told_in_one_re_prompt(tgi: Any) -> None:
+    graph = frozenset({"orkgc:Dataset", "orkgp:HAS_DATASET", "orkgp:HAS_EVALUATION", "orkgp:HAS_BENCHMARK",
+                       "orkgp:HAS_MODEL", "orkgp:HAS_METRIC"})
+    both = GOOD.split("OPTIONAL")[0].replace("HAS_EVALUATION", "HAS_EVALUATIONS") + "}"
+    tgi.enqueue(both, GOOD)
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10, max_new_tokens=512),
+                           graph_names=lambda: graph).generate(QUESTION, EXAMPLES)
+    asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
+    assert g.sparql == GOOD and "the graph has no orkgp:HAS_EVALUATIONS" in asked
+    assert "?model and ?model_lbl are selected but never bound in WHERE" in asked
+    assert g.attempts[0].verdict is Verdict.VOCABULARY

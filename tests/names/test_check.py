@@ -49,3 +49,49 @@ def test_no_index_means_nothing_is_checked() -> None:
     text = query("squad 1.1")
     assert NameCheck(lambda: None)(text).sparql == text
     assert NameCheck(lambda: INDEX)(text).sparql != text
+
+
+TWINS = LabelIndex([("NCBI-disease", "dataset"), ("NCBI Disease", "dataset"), ("F1 entity level", "metric"),
+                    ("Percentage error", "metric"), ("Percentage Error", "metric"), ("BC5CDR-disease", "dataset"),
+                    ("NCBI Disease", "model")])
+ASKED = "Which model is best in terms of F1 entity level on the NCBI Disease dataset?"
+
+
+def test_a_name_spelled_otherwise_than_the_question_writes_a_label_of_the_graph_takes_the_questions() -> None:
+    """The graph has both datasets; the query copied its example's 'NCBI-disease', the question says 'NCBI Disease'."""
+    checked = check_names(query("NCBI-disease", metric="F1 entity level"), TWINS, ASKED)
+    assert '"NCBI Disease"' in checked.sparql and "NCBI-disease" not in checked.sparql and not checked.held
+    assert checked.notes == ("wrote 'NCBI Disease' for 'NCBI-disease', as the question writes this dataset of the "
+                             "graph",)
+    assert substitutions(checked.resolutions) == "I read 'NCBI-disease' as 'NCBI Disease'."
+    # without the question (or with a question writing neither) the query's own label stands
+    for question in ("", "Which model is best in terms of F1 entity level on the NCBI corpus?"):
+        alone = check_names(query("NCBI-disease", metric="F1 entity level"), TWINS, question)
+        assert '"NCBI-disease"' in alone.sparql and alone.notes == ()
+
+
+def test_a_name_the_question_writes_is_never_respelled_to_another_label() -> None:
+    asked = ASKED.replace("NCBI Disease", "NCBI-disease")
+    checked = check_names(query("NCBI-disease", metric="F1 entity level"), TWINS, asked)
+    assert '"NCBI-disease"' in checked.sparql and checked.notes == ()
+    lower = check_names(query("NCBI-disease", metric="F1 entity level"), TWINS, asked.lower())
+    assert '"NCBI-disease"' in lower.sparql and lower.notes == ()
+
+
+def test_the_label_taken_is_of_the_literals_kind_and_written_as_a_whole_name() -> None:
+    metric = check_names(query("SQuAD1.1", metric="Percentage Error"), TWINS,
+                         "Best on SQuAD1.1 by Percentage error?")
+    assert '"Percentage error"' in metric.sparql
+    # 'percentage error' in lowercase writes both metrics: neither is the question's, nothing changes
+    both = check_names(query("SQuAD1.1", metric="Percentage Error"), TWINS, "best by percentage error?")
+    assert '"Percentage Error"' in both.sparql and both.notes == ()
+    inside = check_names(query("BC5CDR disease"), TWINS, "Best on the XBC5CDR-diseases set?")
+    assert inside.notes == ()
+    other_kind = LabelIndex([("NCBI-disease", "dataset"), ("NCBI Disease", "model")])
+    assert check_names(query("NCBI-disease"), other_kind, ASKED).notes == ()
+
+
+def test_the_names_step_reads_the_question_it_is_given() -> None:
+    step = NameCheck(lambda: TWINS)
+    assert '"NCBI Disease"' in step(query("NCBI-disease", metric="F1 entity level"), ASKED).sparql
+    assert '"NCBI-disease"' in step(query("NCBI-disease", metric="F1 entity level")).sparql

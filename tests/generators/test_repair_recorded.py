@@ -1,0 +1,93 @@
+"""Two misses of Qwen2.5-Coder-1.5B on the final-phase 200 (`/work/runs/final200-1.5b-none`, the LLM writing every
+query), replayed through the whole pipeline — the store over SciQA train, the OpenAI-protocol stand-in serving the
+model's recorded query, the repair, intent and names steps, the graph rebuilt from SciQA (``--kg sciqa``). Found on
+that set (in-sample): each is one kind of defect any question can show, and the checks are general."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from pipeline.core import Pipeline
+from pipeline.factory import build_pipeline
+from pipeline.records import Ask, Outcome, Verdict
+from pipeline.settings import Settings
+from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.text import add_prefixes
+
+# AQ0209, as the model wrote it (the run's query without the gate's prefixes and row cap): half of a metrics example,
+# ?model and ?model_lbl selected and never bound — it ran and answered rows with nothing in them
+CLUEWEB = "Can you list the models that have been evaluated on the ClueWeb09-B dataset?"
+UNBOUND = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+           'FILTER (str(?dataset_lbl) = "ClueWeb09-B") ?benchmark orkgp:HAS_DATASET ?dataset; '
+           'orkgp:HAS_EVALUATION ?eval. OPTIONAL {?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl.} }')
+# a reply binding them (written here, not recorded: the run never asked again)
+BOUND = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+         'FILTER (str(?dataset_lbl) = "ClueWeb09-B") ?benchmark orkgp:HAS_DATASET ?dataset; '
+         'orkgp:HAS_EVALUATION ?eval. ?paper orkgp:HAS_BENCHMARK ?benchmark. OPTIONAL { ?paper orkgp:HAS_MODEL '
+         '?model. ?model rdfs:label ?model_lbl. } }')
+# AQ1571: the example (AQ1563) was about "NCBI-disease"; the graph has both datasets, the question asks the other
+NCBI = ("What is the name of the top performing model in terms of F1 entity level score when benchmarked on the NCBI "
+        "Disease dataset?")
+COPIED = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl. '
+          'FILTER (str(?metric_lbl) = "F1 entity level") { SELECT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; '
+          'rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = "NCBI-disease") ?benchmark orkgp:HAS_DATASET '
+          '?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_VALUE ?value; orkgp:HAS_METRIC ?metric. ?cont '
+          'orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. } '
+          'ORDER BY DESC(?value) LIMIT 1 } }')
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[Any]:
+    from pipeline.standins.tgi import TGIServer
+
+    with TGIServer() as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def pipeline(train_settings: Settings, train_store: Any, model: Any) -> Iterator[Pipeline]:
+    settings = train_settings.with_(generator="openai", openai_url=model.url + "/v1", llm_fallback="none",
+                                    kg="sciqa")
+    with build_pipeline(settings) as pipe:
+        yield pipe
+
+
+def labels(rows: Any) -> set[str]:
+    return {cell["value"] for row in rows.rows for cell in row.values()}
+
+
+def test_a_query_selecting_what_it_never_binds_is_asked_again_and_not_answered_empty(pipeline: Pipeline,
+                                                                                    model: Any) -> None:
+    model.enqueue(UNBOUND, UNBOUND)
+    declined = pipeline.ask(CLUEWEB)
+    assert declined.outcome is Outcome.DECLINED and declined.rows is None
+    assert declined.explanation == ("The model could not write a usable query in two tries: ?model and ?model_lbl "
+                                    "are selected but never bound in WHERE")
+    attempts = declined.generation.attempts if declined.generation else ()
+    assert [(a.ask, a.verdict) for a in attempts] == [(Ask.PROMPT, Verdict.UNBOUND), (Ask.UNBOUND, Verdict.UNBOUND)]
+    asked = " ".join(m["content"] for m in model.requests[-1][1]["messages"])
+    assert "In that query ?model and ?model_lbl are selected but never bound in WHERE" in asked
+    model.enqueue(UNBOUND, BOUND)
+    answered = pipeline.ask(CLUEWEB)
+    assert answered.outcome is Outcome.ANSWERED and answered.rows is not None
+    assert labels(answered.rows) == labels(pipeline.kg.select(add_prefixes(BOUND))) != set()
+    assert "re-asked the model: ?model and ?model_lbl are selected but never bound in WHERE" in \
+        answered.to_json()["notes"]
+
+
+def test_a_label_copied_from_the_example_is_respelled_as_the_question_writes_it(pipeline: Pipeline,
+                                                                               model: Any) -> None:
+    model.enqueue(COPIED)
+    answer = pipeline.ask(NCBI)
+    asked = pipeline.kg.select(add_prefixes(replace_literals(COPIED, {"NCBI-disease": "NCBI Disease"})))
+    copied = pipeline.kg.select(add_prefixes(COPIED))
+    assert labels(asked) != labels(copied)  # two datasets of the graph, two answers
+    assert answer.outcome is Outcome.ANSWERED and answer.rows is not None and labels(answer.rows) == labels(asked)
+    assert '"NCBI Disease"' in (answer.sparql or "") and "NCBI-disease" not in (answer.sparql or "")
+    assert "wrote 'NCBI Disease' for 'NCBI-disease', as the question writes this dataset of the graph" in \
+        answer.to_json()["notes"]
+    model.enqueue(COPIED)  # asked about the dataset the example was about, the same query runs as it is
+    same = pipeline.ask(NCBI.replace("NCBI Disease", "NCBI-disease"))
+    assert same.rows is not None and labels(same.rows) == labels(copied) and same.to_json()["notes"] == []
