@@ -12,9 +12,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from pipeline.intent.meaning import contrary_form, said as lacks, unjoined_literals, untied_answers
 from pipeline.intent.reading import CODE, Intent, ordinal, said
 from pipeline.names.index import KINDS
 from pipeline.records import Kind
+from pipeline.sparql.joins import joins
 from pipeline.sparql.shape import Shape, read, stem
 from pipeline.sparql.text import string_literals, tokenize
 
@@ -32,6 +34,7 @@ class Verdict:
 
     missing: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # what the guard could not tell and let run, in words, for the answer
+    unjoined: tuple[str, ...] = ()  # names used only where the answer does not depend on them (not a veto)
 
     @property
     def ok(self) -> bool:
@@ -149,10 +152,11 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
           generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset(),
-          foreign: frozenset[str] = frozenset()) -> Verdict:
+          foreign: frozenset[str] = frozenset(), question: str = "") -> Verdict:
     """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
     ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names);
-    ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is)."""
+    ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is);
+    ``question``: its words, for the checks of the query's form (``pipeline.intent.meaning``)."""
     shape = read(sparql)
     opaque = [t for t in opaque_terms(sparql) if t not in foreign]
     unused = unused_names(names, sparql, generic)
@@ -162,11 +166,24 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         unused = []
     operators = missing_operators(intent, shape, sparql)
     kinds = other_answer(asked, mentioned, shape)
+    contrary = contrary_form(question, intent, shape, sparql, counted(sparql), answers_yes_or_no(sparql, shape))
     if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
-        notes.append(f"could not tell whether it gives {'; nor '.join(operators + kinds)}: it answers with "
-                     f"{_listed(opaque[:3], quote=False)}, which the guard does not read")
+        unsure = [o for o in operators if o not in {lacks(op, intent) for op in contrary}] + kinds
+        if unsure:
+            notes.append(f"could not tell whether it gives {'; nor '.join(unsure)}: it answers with "
+                         f"{_listed(opaque[:3], quote=False)}, which the guard does not read")
         operators, kinds = [], []
-    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds), tuple(notes))
+    # what the query's form plainly contradicts stands whatever its vocabulary, said with the reason
+    for op, why in contrary.items():
+        plain = lacks(op, intent)
+        operators = [o for o in operators if o != plain] + [f"{plain} ({why})"]
+    found = joins(sparql)
+    untied = [f"an answer tied to what the question names ({var} is joined to none of its names)"
+              for var in untied_answers(sparql, found)] if names else []
+    literals = [lit for lit in dict.fromkeys(string_literals(sparql)) if
+                any(squeeze(core(n, generic)) and _held(squeeze(core(n, generic)), squeeze(lit)) for n in names)]
+    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds + untied), tuple(notes),
+                   tuple(unjoined_literals(literals, sparql, found)))
 
 
 def _listed(items: Sequence[str], quote: bool = True) -> str:

@@ -38,8 +38,9 @@ def test_operators_the_query_lacks() -> None:
     assert _check("How many models have been evaluated on the SQuAD1.1 dataset?", ["SQuAD1.1"], LIST) == \
         ("a count (how many)",)
     assert _check("Which model is second best on SQuAD1.1 by EM?", ["SQuAD1.1", "EM"], BEST) == \
-        ("the second place in a ranking",)
-    assert _check("Which model has the lowest EM on SQuAD1.1?", ["EM", "SQuAD1.1"], BEST) == ("the lowest value",)
+        ("the second place in a ranking (it skips no places)",)
+    assert _check("Which model has the lowest EM on SQuAD1.1?", ["EM", "SQuAD1.1"], BEST) == \
+        ("the lowest value (it ranks from the highest first)",)
     assert _check("Which models are evaluated on both SQuAD1.1 and SQuAD2.0?", ["SQuAD1.1", "SQuAD2.0"], LIST) == \
         ("the name 'SQuAD2.0'", "things on both of two")
     assert _check("Is BERT evaluated on SQuAD1.1?", ["SQuAD1.1"], LIST) == ("a yes/no answer",)
