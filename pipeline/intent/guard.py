@@ -12,7 +12,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.meaning import contrary_form, said as lacks, unjoined_literals, untied_answers
+from pipeline.intent.meaning import (conflicting_kinds, contrary_form, reached_kinds, said as lacks,
+                                     unjoined_literals, untied_answers)
 from pipeline.intent.reading import CODE, Intent, ordinal, said
 from pipeline.names.index import KINDS
 from pipeline.records import Kind
@@ -59,7 +60,9 @@ def core(name: str, generic: frozenset[str]) -> str:
 def opaque_terms(sparql: str) -> list[str]:
     """The ORKG resources, properties and classes the query names that the guard cannot read, in order."""
     out: dict[str, None] = {}
-    for tok in tokenize(sparql):
+    toks = tokenize(sparql)
+    declared = {i + k for i, t in enumerate(toks) if t.kind == "word" and t.text.upper() == "PREFIX" for k in (1, 2)}
+    for tok in (t for i, t in enumerate(toks) if i not in declared):  # a PREFIX line names no resource
         orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
         if tok.kind == "pname" and orkg and tok.text not in READABLE:
             out[tok.text] = None
@@ -129,14 +132,23 @@ def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[st
 
 
 def answered_kinds(shape: Shape) -> frozenset[str]:
-    """The kinds of thing a SELECT answers, read from its projected variables' names and classes."""
+    """The kinds of thing a SELECT answers, read from its projected variables' names and classes, or the predicates
+    leading to them (the object of ``orkgp:P32`` is a research problem, whatever the variable is called)."""
     classes = shape.classes()
-    # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
-    names = [(stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v)) for v in shape.projection]
+    labelled, reached = shape.labelled(), reached_kinds(shape)
     stems = {Kind.PAPER: ("paper",), Kind.MODEL: ("model",), Kind.DATASET: ("dataset",), Kind.METRIC: ("metric",),
              Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",)}
-    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n[0] for k in keys)
-                     or any(k == w for w in n[1:] for k in keys))
+    out: set[str] = set()
+    for v in shape.projection:
+        led = reached.get(labelled.get(v, v))
+        if led:
+            out |= led
+            continue
+        # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
+        n = (stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v))
+        out |= {kind for kind, keys in stems.items() if any(k in n[0] for k in keys) or any(k == w for w in n[1:]
+                                                                                          for k in keys)}
+    return frozenset(out)
 
 
 def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape) -> list[str]:
@@ -182,7 +194,8 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
               for var in untied_answers(sparql, found)] if names else []
     literals = [lit for lit in dict.fromkeys(string_literals(sparql)) if
                 any(squeeze(core(n, generic)) and _held(squeeze(core(n, generic)), squeeze(lit)) for n in names)]
-    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds + untied), tuple(notes),
+    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds + untied + conflicting_kinds(shape)),
+                   tuple(notes),
                    tuple(unjoined_literals(literals, sparql, found)))
 
 

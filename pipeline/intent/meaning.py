@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.intent.reading import Intent, ordinal
+from pipeline.intent.reading import CODE, Intent, ordinal
+from pipeline.records import Kind
 from pipeline.sparql.joins import Joins, joins
 from pipeline.sparql.shape import Shape
 from pipeline.sparql.text import Token, tokenize
@@ -17,6 +18,32 @@ _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  
 THINGS = frozenset({"Paper", "Model", "Dataset", "Metric", "Problem", "ResearchField", "Benchmark", "Contribution"})
 _TO_THINGS = frozenset({"orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgp:HAS_METRIC", "orkgp:HAS_BENCHMARK",
                         "orkgp:P30", "orkgp:P31", "orkgp:P32", "orkgp:HAS_SOURCE_CODE"})
+
+
+# what the object of an ORKG predicate is, whatever the variable holding it is called
+LEADS_TO = {"orkgp:HAS_MODEL": Kind.MODEL, "orkgp:HAS_DATASET": Kind.DATASET, "orkgp:HAS_METRIC": Kind.METRIC,
+            "orkgp:P32": Kind.PROBLEM, "orkgp:P30": Kind.RESEARCHFIELD, "orkgp:HAS_SOURCE_CODE": CODE}
+
+
+def reached_kinds(shape: Shape) -> dict[str, set[str]]:
+    """Variable -> the kinds of thing the predicates leading to it say it is (``?x orkgp:P32 ?v``: a problem)."""
+    out: dict[str, set[str]] = {}
+    for _, p, o in shape.triples:
+        if p in LEADS_TO and o.startswith("?"):
+            out.setdefault(o, set()).add(LEADS_TO[p])
+    return out
+
+
+def conflicting_kinds(shape: Shape) -> list[str]:
+    """Variables typed as one kind of thing and reached by a predicate leading to another: a pattern that can match
+    nothing (``?model a orkgc:Model`` as the object of ``orkgp:P32``, a research problem)."""
+    classes = shape.classes()
+    out = []
+    for var, kinds in reached_kinds(shape).items():
+        typed = next((k for k in Kind if k.orkg_class == classes.get(var)), None)
+        if typed is not None and typed not in kinds and len(kinds) == 1:
+            out.append(f"{var} as one kind of thing (typed a {typed.value}, reached as a {next(iter(kinds))})")
+    return out
 
 
 def rankings(sparql: str) -> list[tuple[str, bool]]:

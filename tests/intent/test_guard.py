@@ -130,3 +130,12 @@ def test_research_fields_and_papers_asked_for_are_named_in_plain_words() -> None
     question = "Which research fields and papers report on SQuAD1.1?"
     verdict = check(read_intent(question), ["SQuAD1.1"], LIST, asked_kinds(question), mentioned=frozenset())
     assert verdict.missing == ("fields or papers as its answer",)
+
+
+def test_prefix_declarations_name_no_resource_the_guard_cannot_read() -> None:
+    """A model that declares its prefixes is judged like one that does not: its operators and kinds are read."""
+    declared = "PREFIX orkgp: <http://orkg.org/orkg/predicate/>\nPREFIX orkgc: <http://orkg.org/orkg/class/>\n" + LIST
+    assert _check("How many models have been evaluated on the SQuAD1.1 dataset?", ["SQuAD1.1"], declared) == \
+        ("a count (how many)",)
+    assert check(read_intent("Which papers report on SQuAD1.1?"), ["SQuAD1.1"], declared, frozenset({"paper"}),
+                 mentioned=frozenset({"paper"})).missing == ("papers as its answer",)

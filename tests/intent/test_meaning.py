@@ -3,7 +3,7 @@ what the question names. They hold whatever vocabulary the query uses, and none 
 from __future__ import annotations
 
 from pipeline.intent.guard import check
-from pipeline.intent.meaning import rankings, untied_answers, unjoined_literals, wrong_direction
+from pipeline.intent.meaning import conflicting_kinds, rankings, unjoined_literals, untied_answers, wrong_direction
 from pipeline.intent.reading import read_intent
 from pipeline.sparql.shape import read
 from tests.sparql.test_joins import T05
@@ -94,3 +94,16 @@ def test_sciqas_leaderboard_query_is_run_and_its_metric_noted_as_joined_to_nothi
     verdict = check(read_intent(question), ["Accuracy", "Story Cloze Test"], T05, question=question)
     assert verdict.ok and verdict.unjoined == ("Accuracy",)
     assert unjoined_literals(["Story Cloze Test"], T05) == []
+
+
+def test_what_a_predicate_leads_to_is_what_the_answer_is_whatever_its_variable_is_called() -> None:
+    problems = """SELECT DISTINCT ?research_fields WHERE { ?papers rdf:type orkgc:Paper. ?papers rdfs:label ?t.
+      FILTER(REGEX(?t, "Question Answering", "i")) ?papers orkgp:P31 ?contrib. ?contrib orkgp:P32 ?research_fields.
+      ?research_fields rdfs:label ?research_fields_labels. }"""
+    question = "In which research fields is Question Answering studied?"
+    assert check(read_intent(question), ["Question Answering"], problems, frozenset({"researchfield"}),
+                 mentioned=frozenset({"researchfield"}), question=question).missing == ("fields as its answer",)
+    crossed = """SELECT DISTINCT ?dataset WHERE { ?model a orkgc:Model; rdfs:label ?l. FILTER(str(?l) = "Plain LSTM")
+      ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?model. }"""
+    assert conflicting_kinds(read(crossed)) == ["?model as one kind of thing (typed a model, reached as a problem)"]
+    assert conflicting_kinds(read(crossed.replace("orkgp:P32 ?model", "orkgp:HAS_MODEL ?model"))) == []
