@@ -241,3 +241,17 @@ def test_with_no_fallback_a_superlative_ranked_the_other_way_is_declined_with_th
     assert out["sparql"] is None and out["answer"]["rows"] == []
     assert "the highest value (it ranks from the lowest first)" in out["explanation"]
     assert out["offer"] and out["offer"] in out["explanation"]
+
+
+def test_with_the_adapter_fallback_a_superlative_ranked_the_other_way_is_answered_by_the_adapter(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing can be composed for 'the highest': the adapter's query (SciQA's leaderboard pattern) answers, and the
+    notes say why the model's was not run."""
+    _model_says(tgi, monkeypatch, TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="ASC",
+                                                   extra=""))
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
+                 "Which model has the highest Accuracy score on the Story Cloze Test dataset?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["generator"] == "adapter" and "StoryLM-large" in out["flat_answer"]
+    assert any(n.startswith("the language model's query was not run (") and "the highest value" in n
+               for n in out["notes"])
