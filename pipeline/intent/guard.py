@@ -12,9 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.meaning import (conflicting_kinds, contrary_form, reached_kinds, said as lacks,
+from pipeline.intent.meaning import (conflicting_kinds, contrary_form, lacking, reached_kinds,
                                      unjoined_literals, untied_answers)
-from pipeline.intent.reading import CODE, Intent, ordinal, said
+from pipeline.intent.reading import CODE, Intent, said
 from pipeline.names.index import KINDS
 from pipeline.records import Kind
 from pipeline.sparql.joins import joins
@@ -114,18 +114,18 @@ def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[st
     ops = intent.operators
     if "count" in ops and not any(func in ("COUNT", "SUM") for func, _, _ in shape.aggregates) and \
             not counted(sparql):
-        out.append("a count (how many)")
+        out.append(lacking("count", intent))
     if "kth" in ops and intent.rank - 1 not in shape.offsets:
-        out.append(f"the {ordinal(intent.rank)} place in a ranking")
+        out.append(lacking("kth", intent))
     if "kth" not in ops and any(shape.offsets):
         out.append("a ranking that skips the first places, which the question does not ask for")
     if "lowest" in ops and not any(d == "ASC" for d, _ in shape.order) and \
             not any(func == "MIN" for func, _, _ in shape.aggregates):
-        out.append("the lowest value")
+        out.append(lacking("lowest", intent))
     if "both" in ops and len({f.literal for f in shape.filters}) < 2:
         out.append("things on both of two")
     if "yesno" in ops and not answers_yes_or_no(sparql, shape) and "count" not in ops:
-        out.append("a yes/no answer")
+        out.append(lacking("yesno", intent))
     if "yesno" not in ops and shape.form == "ASK":
         out.append("a question asked as yes/no, which this one is not")
     return out
@@ -180,14 +180,14 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
     kinds = other_answer(asked, mentioned, shape)
     contrary = contrary_form(question, intent, shape, sparql, counted(sparql), answers_yes_or_no(sparql, shape))
     if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
-        unsure = [o for o in operators if o not in {lacks(op, intent) for op in contrary}] + kinds
+        unsure = [o for o in operators if o not in {lacking(op, intent) for op in contrary}] + kinds
         if unsure:
             notes.append(f"could not tell whether it gives {'; nor '.join(unsure)}: it answers with "
                          f"{_listed(opaque[:3], quote=False)}, which the guard does not read")
         operators, kinds = [], []
     # what the query's form plainly contradicts stands whatever its vocabulary, said with the reason
     for op, why in contrary.items():
-        plain = lacks(op, intent)
+        plain = lacking(op, intent)
         operators = [o for o in operators if o != plain] + [f"{plain} ({why})"]
     found = joins(sparql)
     untied = [f"an answer tied to what the question names ({var} is joined to none of its names)"

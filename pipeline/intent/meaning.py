@@ -143,7 +143,7 @@ def unjoined_literals(literals: Sequence[str], sparql: str, found: Joins | None 
     return [lit for lit in literals if found.with_answer(lit) is False]
 
 
-def said(op: str, intent: Intent) -> str:
+def lacking(op: str, intent: Intent) -> str:
     """An operator as the thing a query lacks, in words."""
     return {"count": "a count (how many)", "kth": f"the {ordinal(intent.rank)} place in a ranking",
             "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer"}[op]
