@@ -19,7 +19,7 @@ _TERM = frozenset({"var", "pname", "iri", "string", "number", "bnode"})
 
 @dataclass(frozen=True)
 class Joins:
-    """The query's parts: ``answer`` the outer projection; ``constants_of(var)`` and ``with_answer(literal)`` read them."""
+    """The query's parts: ``answer`` the outer projection; ``constants_of`` and ``with_answer`` read them."""
 
     answer: tuple[str, ...]
     _part: dict[str, str] = field(default_factory=dict)  # node -> the representative of its part
