@@ -15,7 +15,7 @@ from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
-    from pipeline.generators.cascade import Acceptance
+    from pipeline.generators.fallback import Acceptance
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
@@ -83,8 +83,8 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
     adapter declines below) wins over KGQA_MIN_SIMILARITY, then the plain store's; ``graph_names`` (the KG's
     predicates and classes) is what an LLM's query is checked against. A language model (``llm`` in its registration, and
     ``repair:GENERATOR``) is wrapped in the repair step, then combined with the adapter (``KGQA_LLM_FALLBACK``,
-    ``KGQA_LLM_ORDER``); ``accept`` says why the pipeline would not answer with the adapter's generation
-    (adapter first; by default only when it wrote no query)."""
+    ``KGQA_LLM_ORDER``); ``accept`` says why the pipeline would not answer with a generation: the adapter's
+    (adapter first; by default only when it wrote no query), or the model's (LLM first: then the adapter's is tried)."""
     spec = resolve_generator_name(settings, name)
     kind, argument = generator_kind(spec)
     threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
@@ -156,7 +156,7 @@ def _with_adapter(settings: Settings, llm: Generator, knowledge: Callable[[], Kn
         return AdapterFirstGenerator(adapter, llm, accept or wrote_a_query)
     from pipeline.generators.fallback import FallbackGenerator
 
-    return FallbackGenerator(llm, adapter)
+    return FallbackGenerator(llm, adapter, accept)
 
 
 def _acceptance(intent: IntentReview, names: NameCheck, kg: KnowledgeGraph) -> Acceptance:

@@ -4,17 +4,15 @@ model writes one, judged like any of its queries. The answer's notes say which w
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.errors import GeneratorError
-from pipeline.generators.fallback import FallbackGenerator, clip
+from pipeline.generators.fallback import Acceptance, FallbackGenerator, clip
 from pipeline.parts import Generator
 from pipeline.records import Generation, Retrieved
 
 log = logging.getLogger("kgqa.generate")
-# Why the pipeline would not answer with a generation ("" = it would): the intent and names steps, run ahead.
-Acceptance = Callable[[str, Generation, Sequence[Retrieved]], str]
 BY_ADAPTER_FIRST = "the offline adapter wrote this query (adapter first)"
 BY_MODEL = "the language model wrote this query"
 

@@ -3,7 +3,7 @@ and the answer says so."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pipeline.errors import GeneratorError
@@ -13,17 +13,22 @@ from pipeline.records import Generation, Retrieved
 log = logging.getLogger("kgqa.generate")
 BY_ADAPTER = "this answer was written by the offline adapter"
 MAX_REASON = 200
+# Why the pipeline would not answer with a generation ("" = it would): the intent and names steps, run ahead.
+Acceptance = Callable[[str, Generation, Sequence[Retrieved]], str]
 
 
 class FallbackGenerator(GeneratorWrapper):
     """Asks ``primary`` (an LLM); on a GeneratorError (down, 5xx, timeout, garbage on the wire) or a reply with no
-    query in it, asks ``fallback`` (the adapter) and puts the reason in the generation's notes.
+    query in it, asks ``fallback`` (the adapter) and puts the reason in the generation's notes. With ``accept``, also
+    when the pipeline would not run the model's query (the intent step declines it, the names step holds it) and
+    would run the adapter's; else the model's stands, and the pipeline declines it with its reason and offer.
 
     When neither writes a query, the model's own explanation stays, with the adapter's reason after it."""
 
-    def __init__(self, primary: Generator, fallback: Generator) -> None:
+    def __init__(self, primary: Generator, fallback: Generator, accept: Acceptance | None = None) -> None:
         super().__init__(primary)
         self.fallback = fallback
+        self.judge = accept
 
     @property
     def primary(self) -> Generator:
@@ -37,7 +42,7 @@ class FallbackGenerator(GeneratorWrapper):
             log.warning("%s failed (%s); the %s answers instead", self.primary.name, exc, self.fallback.name)
             return self._instead(question, examples, f"the language model failed ({clip(str(exc))})", None)
         if first.sparql:
-            return first
+            return first if self.judge is None else self._judged(question, examples, first, self.judge)
         why = f"the language model wrote no usable query ({clip(first.reason or first.explanation or 'no text')})"
         return self._instead(question, examples, why, first)
 
@@ -46,6 +51,18 @@ class FallbackGenerator(GeneratorWrapper):
         model = self.primary
         return model.after_empty(question, examples, first) \
             if isinstance(model, AsksAgain) and first.generator == model.name else None
+
+    def _judged(self, question: str, examples: Sequence[Retrieved], first: Generation, accept: Acceptance
+                ) -> Generation:
+        """The model's query, unless the pipeline would not run it and would run the adapter's."""
+        declined = accept(question, first, examples)
+        if not declined:
+            return first
+        second = self.fallback.generate(question, examples)
+        if not second.sparql or accept(question, second, examples):
+            return first
+        why = f"the language model's query was not run ({clip(declined)})"
+        return replace(second, notes=(f"{why}; {BY_ADAPTER}",) + second.notes, attempts=first.attempts)
 
     def _instead(self, question: str, examples: Sequence[Retrieved], why: str,
                  first: Generation | None) -> Generation:

@@ -1,4 +1,5 @@
-"""Replays a recorded generation file (``[{"id", "sparql"}]``), matched by question text."""
+"""Replays a recorded generation file (``[{"id", "sparql", "question"?}]``), matched by question text: an item's own
+``question`` when it has one (a set of questions SciQA does not hold), else the text its id has."""
 from __future__ import annotations
 
 import json
@@ -21,9 +22,10 @@ class ReplayGenerator:
         try:
             items = json.loads(Path(path).read_text(encoding="utf-8"))
             recorded = {str(i["id"]): str(i.get("sparql") or "") for i in items}
-        except (OSError, ValueError, KeyError, TypeError) as exc:
+            texts = {**questions, **{str(i["id"]): str(i["question"]) for i in items if i.get("question")}}
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ConfigError(f"cannot read the replay file {path}: expected [{{\"id\", \"sparql\"}}]") from exc
-        self.by_question = {_key(questions[i]): q for i, q in recorded.items() if i in questions}
+        self.by_question = {_key(texts[i]): q for i, q in recorded.items() if i in texts}
 
     def ping(self, timeout: float = 2.0) -> bool:
         """Nothing to reach."""

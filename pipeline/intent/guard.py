@@ -11,9 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.reading import CODE, Intent, ordinal, said
+from pipeline.intent.meaning import (conflicting_kinds, contrary_form, lacking, reached_kinds,
+                                     unjoined_literals, untied_answers)
+from pipeline.intent.reading import CODE, Intent, said
 from pipeline.names.index import KINDS, squeeze
 from pipeline.records import Kind
+from pipeline.sparql.joins import joins
 from pipeline.sparql.shape import Shape, read, stem
 from pipeline.sparql.text import string_literals, tokenize
 
@@ -31,6 +34,7 @@ class Verdict:
 
     missing: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # what the guard could not tell and let run, in words, for the answer
+    unjoined: tuple[str, ...] = ()  # names used only where the answer does not depend on them (not a veto)
 
     @property
     def ok(self) -> bool:
@@ -50,7 +54,9 @@ def core(name: str, generic: frozenset[str]) -> str:
 def opaque_terms(sparql: str) -> list[str]:
     """The ORKG resources, properties and classes the query names that the guard cannot read, in order."""
     out: dict[str, None] = {}
-    for tok in tokenize(sparql):
+    toks = tokenize(sparql)
+    declared = {i + k for i, t in enumerate(toks) if t.kind == "word" and t.text.upper() == "PREFIX" for k in (1, 2)}
+    for tok in (t for i, t in enumerate(toks) if i not in declared):  # a PREFIX line names no resource
         orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
         if tok.kind == "pname" and orkg and tok.text not in READABLE:
             out[tok.text] = None
@@ -102,32 +108,41 @@ def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[st
     ops = intent.operators
     if "count" in ops and not any(func in ("COUNT", "SUM") for func, _, _ in shape.aggregates) and \
             not counted(sparql):
-        out.append("a count (how many)")
+        out.append(lacking("count", intent))
     if "kth" in ops and intent.rank - 1 not in shape.offsets:
-        out.append(f"the {ordinal(intent.rank)} place in a ranking")
+        out.append(lacking("kth", intent))
     if "kth" not in ops and any(shape.offsets):
         out.append("a ranking that skips the first places, which the question does not ask for")
     if "lowest" in ops and not any(d == "ASC" for d, _ in shape.order) and \
             not any(func == "MIN" for func, _, _ in shape.aggregates):
-        out.append("the lowest value")
+        out.append(lacking("lowest", intent))
     if "both" in ops and len({f.literal for f in shape.filters}) < 2:
         out.append("things on both of two")
     if "yesno" in ops and not answers_yes_or_no(sparql, shape) and "count" not in ops:
-        out.append("a yes/no answer")
+        out.append(lacking("yesno", intent))
     if "yesno" not in ops and shape.form == "ASK":
         out.append("a question asked as yes/no, which this one is not")
     return out
 
 
 def answered_kinds(shape: Shape) -> frozenset[str]:
-    """The kinds of thing a SELECT answers, read from its projected variables' names and classes."""
+    """The kinds of thing a SELECT answers, read from its projected variables' names and classes, or the predicates
+    leading to them (the object of ``orkgp:P32`` is a research problem, whatever the variable is called)."""
     classes = shape.classes()
-    # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
-    names = [(stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v)) for v in shape.projection]
+    labelled, reached = shape.labelled(), reached_kinds(shape)
     stems = {Kind.PAPER: ("paper",), Kind.MODEL: ("model",), Kind.DATASET: ("dataset",), Kind.METRIC: ("metric",),
              Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",)}
-    return frozenset(kind for kind, keys in stems.items() for n in names if any(k in n[0] for k in keys)
-                     or any(k == w for w in n[1:] for k in keys))
+    out: set[str] = set()
+    for v in shape.projection:
+        led = reached.get(labelled.get(v, v))
+        if led:
+            out |= led
+            continue
+        # a variable's own name and class, and the class of the thing it labels (?title of ?paper a orkgc:Paper)
+        n = (stem(v).lower(), classes.get(v, "").lower(), shape.kind_of_var(v))
+        out |= {kind for kind, keys in stems.items() if any(k in n[0] for k in keys) or any(k == w for w in n[1:]
+                                                                                          for k in keys)}
+    return frozenset(out)
 
 
 def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape) -> list[str]:
@@ -143,10 +158,11 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
           generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset(),
-          foreign: frozenset[str] = frozenset()) -> Verdict:
+          foreign: frozenset[str] = frozenset(), question: str = "") -> Verdict:
     """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
     ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names);
-    ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is)."""
+    ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is);
+    ``question``: its words, for the checks of the query's form (``pipeline.intent.meaning``)."""
     shape = read(sparql)
     opaque = [t for t in opaque_terms(sparql) if t not in foreign]
     unused = unused_names(names, sparql, generic)
@@ -156,11 +172,25 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         unused = []
     operators = missing_operators(intent, shape, sparql)
     kinds = other_answer(asked, mentioned, shape)
+    contrary = contrary_form(question, intent, shape, sparql, counted(sparql), answers_yes_or_no(sparql, shape))
     if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
-        notes.append(f"could not tell whether it gives {'; nor '.join(operators + kinds)}: it answers with "
-                     f"{_listed(opaque[:3], quote=False)}, which the guard does not read")
+        unsure = [o for o in operators if o not in {lacking(op, intent) for op in contrary}] + kinds
+        if unsure:
+            notes.append(f"could not tell whether it gives {'; nor '.join(unsure)}: it answers with "
+                         f"{_listed(opaque[:3], quote=False)}, which the guard does not read")
         operators, kinds = [], []
-    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds), tuple(notes))
+    # what the query's form plainly contradicts stands whatever its vocabulary, said with the reason
+    for op, why in contrary.items():
+        plain = lacking(op, intent)
+        operators = [o for o in operators if o != plain] + [f"{plain} ({why})"]
+    found = joins(sparql)
+    untied = [f"an answer tied to what the question names ({var} is joined to none of its names)"
+              for var in untied_answers(sparql, found)] if names else []
+    literals = [lit for lit in dict.fromkeys(string_literals(sparql)) if
+                any(squeeze(core(n, generic)) and _held(squeeze(core(n, generic)), squeeze(lit)) for n in names)]
+    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds + untied + conflicting_kinds(shape)),
+                   tuple(notes),
+                   tuple(unjoined_literals(literals, sparql, found)))
 
 
 def _listed(items: Sequence[str], quote: bool = True) -> str:

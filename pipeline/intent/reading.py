@@ -11,7 +11,8 @@ from pipeline.records import Kind
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
 _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _KTH = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
-_LOWEST = re.compile(r"\b(lowest|worst|minimum|least|smallest|poorest|weakest)\b", re.I)
+_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)  # "at least 2": a floor
+_HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
@@ -60,10 +61,12 @@ def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozens
 
 @dataclass(frozen=True)
 class Intent:
-    """The operators a question calls for; ``rank`` is k for "k-th best" (1 otherwise)."""
+    """The operators a question calls for; ``rank`` is k for "k-th best" (1 otherwise); ``highest``: it asks for
+    the highest or largest value in words ("best" is not read: which end is best depends on the metric)."""
 
     operators: frozenset[str]
     rank: int = 1
+    highest: bool = False
 
     def says(self) -> str:
         """The operators in words, for a reply that declines."""
@@ -92,4 +95,4 @@ def read_intent(question: str) -> Intent:
         ops.add("both")
     if _YESNO.search(question):
         ops.add("yesno")
-    return Intent(frozenset(ops), rank)
+    return Intent(frozenset(ops), rank, bool(_HIGHEST.search(question)))

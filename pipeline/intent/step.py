@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from pipeline.intent.compose import Composer, graph_kinds, with_normalised
+from pipeline.intent.compose import Composer, Composition, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.guard import check, opaque_terms, slot_kinds, unused_names, wrong_kinds
 from pipeline.intent.pairs import intent_pairs
@@ -46,7 +46,8 @@ class IntentStep:
         text = question
         found, generic = self._read(text)
         index = self.labels() if self.labels else None
-        intent = read_intent(_masked(text, found))  # 'Number of params' is a metric, not a count
+        words = _masked(text, found)
+        intent = read_intent(words)  # 'Number of params' is a metric, not a count
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, [(a, b) for a, b, _ in found])
         missing: tuple[str, ...] = ()
@@ -54,11 +55,18 @@ class IntentStep:
         standing = generation
         if generation.sparql:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
-                            _copied_terms(generation.sparql, names, generic, examples))
+                            _copied_terms(generation.sparql, names, generic, examples), words)
             missing = verdict.missing
-            if verdict.notes:  # what the guard could not tell goes with the answer
-                standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}"
-                                                                              for n in verdict.notes))
+            notes = verdict.notes + tuple(f"the answer does not depend on '{lit}': its part of the query shares no "
+                                          "variable with the answer" for lit in verdict.unjoined)
+            if notes:  # what the guard could not tell goes with the answer
+                standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}" for n in notes))
+            if not missing and verdict.unjoined and intent.operators:
+                # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
+                better = self.composer.compose(text, intent, kg, generic, asked, index)
+                if better is not None:
+                    return _composed(better, generation, f"the query {generation.generator} wrote used "
+                                     f"{_listed(verdict.unjoined)} only where its answer does not depend on it")
             if not missing:
                 taken = slot_kinds(generation.sparql)
                 exact = graph_kinds(sorted(taken), kg)
@@ -76,10 +84,8 @@ class IntentStep:
         if composed is not None and not missing and _a_fragment(composed.names, taken):
             composed = None  # a fitting query about 'Long Short Transformer' is not one about 'Transformer'
         if composed is not None:
-            used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
-            why = f"the stored query lacked {missing[0]}; " if missing else ""
-            return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
-                f"{why}composed from intent pair {composed.pair.id} with {used}",), attempts=generation.attempts))
+            return _composed(composed, generation, f"the query {generation.generator} wrote lacked {missing[0]}"
+                             if missing else "")
         if not generation.sparql:
             return Review(generation, "" if generation.off_topic else _closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
@@ -101,6 +107,18 @@ class IntentStep:
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),),
                                  attempts=generation.attempts), offer)
+
+
+def _composed(composed: Composition, generation: Generation, why: str) -> Review:
+    """The composed query in place of the one written (the model's replies stay on record), saying why."""
+    used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
+    return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
+        f"{why + '; ' if why else ''}composed from intent pair {composed.pair.id} with {used}",),
+        attempts=generation.attempts))
+
+
+def _listed(items: Sequence[str]) -> str:
+    return ", ".join(f"'{i}'" for i in items)
 
 
 def _copied_terms(sparql: str, names: Sequence[str], generic: frozenset[str],

@@ -88,3 +88,21 @@ def test_the_factory_backs_llms_with_the_adapter_unless_told_not_to(settings: Se
     assert not isinstance(build_generator(tgi, "adapter"), FallbackGenerator)
     with pytest.raises(ConfigError, match="KGQA_LLM_FALLBACK"):
         build_generator(tgi.with_(llm_fallback="maybe"), "tgi")
+
+
+def test_a_model_query_the_pipeline_would_not_run_gives_way_to_the_adapters_when_that_one_would_run() -> None:
+    """LLM first with an acceptance (the intent and names steps run ahead): the adapter answers, saying why."""
+    model = Generation("tgi", "SELECT ?m WHERE { ?m ?p 'SQuAD' } ORDER BY ASC(?v) LIMIT 1", attempts=())
+
+    def accept(question: str, generation: Generation, examples: Sequence[Retrieved]) -> str:
+        return "it lacks the highest value" if generation.generator == "tgi" else ""
+
+    adapter = Scripted("adapter", ADAPTED)
+    got = FallbackGenerator(Scripted("tgi", model), adapter, accept).generate("q", EXAMPLES)
+    assert got.sparql == ADAPTED.sparql and got.generator == "adapter"
+    assert got.notes[0] == f"the language model's query was not run (it lacks the highest value); {BY_ADAPTER}"
+    # the adapter's would not run either (or it wrote none): the model's stands, for the pipeline to decline
+    refused = FallbackGenerator(Scripted("tgi", model), adapter, lambda q, g, e: "no").generate("q", EXAMPLES)
+    assert refused == model
+    fine = FallbackGenerator(Scripted("tgi", model), Scripted("adapter", ADAPTED), lambda q, g, e: "")
+    assert fine.generate("q", EXAMPLES) == model and adapter.calls == 2

@@ -38,8 +38,9 @@ def test_operators_the_query_lacks() -> None:
     assert _check("How many models have been evaluated on the SQuAD1.1 dataset?", ["SQuAD1.1"], LIST) == \
         ("a count (how many)",)
     assert _check("Which model is second best on SQuAD1.1 by EM?", ["SQuAD1.1", "EM"], BEST) == \
-        ("the second place in a ranking",)
-    assert _check("Which model has the lowest EM on SQuAD1.1?", ["EM", "SQuAD1.1"], BEST) == ("the lowest value",)
+        ("the second place in a ranking (it skips no places)",)
+    assert _check("Which model has the lowest EM on SQuAD1.1?", ["EM", "SQuAD1.1"], BEST) == \
+        ("the lowest value (it ranks from the highest first)",)
     assert _check("Which models are evaluated on both SQuAD1.1 and SQuAD2.0?", ["SQuAD1.1", "SQuAD2.0"], LIST) == \
         ("the name 'SQuAD2.0'", "things on both of two")
     assert _check("Is BERT evaluated on SQuAD1.1?", ["SQuAD1.1"], LIST) == ("a yes/no answer",)
@@ -129,3 +130,12 @@ def test_research_fields_and_papers_asked_for_are_named_in_plain_words() -> None
     question = "Which research fields and papers report on SQuAD1.1?"
     verdict = check(read_intent(question), ["SQuAD1.1"], LIST, asked_kinds(question), mentioned=frozenset())
     assert verdict.missing == ("fields or papers as its answer",)
+
+
+def test_prefix_declarations_name_no_resource_the_guard_cannot_read() -> None:
+    """A model that declares its prefixes is judged like one that does not: its operators and kinds are read."""
+    declared = "PREFIX orkgp: <http://orkg.org/orkg/predicate/>\nPREFIX orkgc: <http://orkg.org/orkg/class/>\n" + LIST
+    assert _check("How many models have been evaluated on the SQuAD1.1 dataset?", ["SQuAD1.1"], declared) == \
+        ("a count (how many)",)
+    assert check(read_intent("Which papers report on SQuAD1.1?"), ["SQuAD1.1"], declared, frozenset({"paper"}),
+                 mentioned=frozenset({"paper"})).missing == ("papers as its answer",)

@@ -17,10 +17,19 @@ from pipeline.records import Kind
     ("Are there any research problems with benchmark datasets in the realm of NLP research?", set(), 1),
     ("Can you list the models that have been evaluated on the SentEval dataset?", set(), 1),
     ("What are the titles and IDs of research papers that include a benchmark for the X dataset?", set(), 1),
+    ("Which models are evaluated on at least two datasets?", set(), 1),  # a floor, not the lowest
+    ("What is the least common metric?", {"lowest"}, 1),
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
     assert intent.operators == operators and intent.rank == rank
+
+
+def test_the_highest_in_words_is_read_but_not_best_or_top() -> None:
+    assert read_intent("Which model has the highest F1 on SQuAD1.1?").highest
+    assert read_intent("What is the maximum and minimum score?").highest
+    assert not read_intent("Which model performs best on SQuAD1.1?").highest
+    assert not read_intent("What is the top performing model on SQuAD1.1?").highest
 
 
 def _span(question: str, name: str) -> list[tuple[int, int]]:

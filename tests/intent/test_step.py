@@ -186,3 +186,72 @@ def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_ada
     adapted = step.review(asked, Generation("adapter", written), [stored], kg).generation
     # adapted from a stored query that answers another ask: judged strictly, and replaced by a composed count
     assert adapted.sparql is not None and "COUNT" in adapted.sparql and adapted.generator == "intent"
+
+
+# A model's replies of each kind the guard judges by meaning, served by the TGI stand-in (LLM first, the paper's
+# order), on the fixture graph: each is not run; the intent step's composed query answers, or the reply declines.
+TIED_BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?d. FILTER(str(?d) = "{dataset}") '
+             '?metric a orkgc:Metric; rdfs:label ?m. FILTER(str(?m) = "{metric}") ?benchmark orkgp:HAS_DATASET '
+             '?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. '
+             '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. {extra}'
+             '}} ORDER BY {order}(?value) LIMIT 1')
+LISTED = ('SELECT ?paper WHERE { ?paper rdf:type orkgc:Paper. ?paper orkgp:P31 ?contrib. ?contrib orkgp:P32 ?rp. '
+          '?rp rdfs:label ?rp_labels. FILTER(REGEX(?rp_labels, "Common Sense Reasoning", "i")) '
+          '?paper orkgp:P29 ?authors. }')
+BESIDE = ('SELECT DISTINCT ?research_field WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl. '
+          'FILTER (str(?problem_lbl) = "Paraphrase Identification") ?research_field a orkgc:ResearchField; '
+          'rdfs:label ?research_field_labels. }')
+
+
+def _model_says(tgi: Any, monkeypatch: pytest.MonkeyPatch, reply: str) -> None:
+    monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
+    monkeypatch.setenv("KGQA_LLM_ORDER", "llm-first")
+    for _ in range(3):  # the reply, and the same again if the pipeline re-asks
+        tgi.enqueue(f" {reply}\nUSER:")
+
+
+@pytest.mark.parametrize(("question", "reply", "gold", "why"), [
+    ("Which model has the lowest Top-1 Accuracy on Tiny Objects 20?",  # ranked from the top, in opaque words
+     TIED_BEST.format(dataset="Tiny Objects 20", metric="Top-1 Accuracy", order="DESC",
+                      extra="?paper orkgp:P31 ?cont; orkgp:P29 ?authors. "), ["CoherenceNet"],
+     "the lowest value (it ranks from the highest first)"),
+    ("How many papers address the Common Sense Reasoning problem?", LISTED, ["3"],
+     "a count (how many) (it lists things instead of counting them)"),
+    ("Which research field does the Paraphrase Identification problem belong to?", BESIDE,
+     ["Natural Language Processing"], "?research_field is joined to none of its names"),
+])
+def test_a_models_query_that_answers_otherwise_is_not_run_and_the_composed_one_answers(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], question: str,
+        reply: str, gold: list[str], why: str) -> None:
+    _model_says(tgi, monkeypatch, reply)
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", question]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["generator"] == "intent" and out["flat_answer"] == gold
+    assert any(why in note and "tgi wrote lacked" in note for note in out["notes"])
+
+
+def test_with_no_fallback_a_superlative_ranked_the_other_way_is_declined_with_the_reason_and_an_offer(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _model_says(tgi, monkeypatch, TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="ASC",
+                                                   extra=""))
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
+          "Which model has the highest Accuracy score on the Story Cloze Test dataset?"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["sparql"] is None and out["answer"]["rows"] == []
+    assert "the highest value (it ranks from the lowest first)" in out["explanation"]
+    assert out["offer"] and out["offer"] in out["explanation"]
+
+
+def test_with_the_adapter_fallback_a_superlative_ranked_the_other_way_is_answered_by_the_adapter(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing can be composed for 'the highest': the adapter's query (SciQA's leaderboard pattern) answers, and the
+    notes say why the model's was not run."""
+    _model_says(tgi, monkeypatch, TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="ASC",
+                                                   extra=""))
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
+                 "Which model has the highest Accuracy score on the Story Cloze Test dataset?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["generator"] == "adapter" and "StoryLM-large" in out["flat_answer"]
+    assert any(n.startswith("the language model's query was not run (") and "the highest value" in n
+               for n in out["notes"])

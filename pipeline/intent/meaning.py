@@ -1,0 +1,149 @@
+"""What a query's form says whatever vocabulary it is written in, against what the question asks: the direction it
+ranks in, whether it counts, answers yes or no, or skips places, and whether its answer is joined to anything the
+question names. The guard holds these even where it cannot read the query's properties (``guard.opaque_terms``):
+only where the question's words are read with confidence, and only when the query's form plainly says otherwise."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.intent.reading import CODE, Intent, ordinal
+from pipeline.records import Kind
+from pipeline.sparql.joins import Joins, joins
+from pipeline.sparql.shape import Shape
+from pipeline.sparql.text import Token, tokenize
+
+_HOW_MANY = re.compile(r"\bhow many\b", re.I)  # "the largest number of papers" ranks by a count: not confident
+_WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  # "Do you know which ...": a list
+THINGS = frozenset({"Paper", "Model", "Dataset", "Metric", "Problem", "ResearchField", "Benchmark", "Contribution"})
+_TO_THINGS = frozenset({"orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgp:HAS_METRIC", "orkgp:HAS_BENCHMARK",
+                        "orkgp:P30", "orkgp:P31", "orkgp:P32", "orkgp:HAS_SOURCE_CODE"})
+
+
+# what the object of an ORKG predicate is, whatever the variable holding it is called
+LEADS_TO = {"orkgp:HAS_MODEL": Kind.MODEL, "orkgp:HAS_DATASET": Kind.DATASET, "orkgp:HAS_METRIC": Kind.METRIC,
+            "orkgp:P32": Kind.PROBLEM, "orkgp:P30": Kind.RESEARCHFIELD, "orkgp:HAS_SOURCE_CODE": CODE}
+
+
+def reached_kinds(shape: Shape) -> dict[str, set[str]]:
+    """Variable -> the kinds of thing the predicates leading to it say it is (``?x orkgp:P32 ?v``: a problem)."""
+    out: dict[str, set[str]] = {}
+    for _, p, o in shape.triples:
+        if p in LEADS_TO and o.startswith("?"):
+            out.setdefault(o, set()).add(LEADS_TO[p])
+    return out
+
+
+def conflicting_kinds(shape: Shape) -> list[str]:
+    """Variables typed as one kind of thing and reached by a predicate leading to another: a pattern that can match
+    nothing (``?model a orkgc:Model`` as the object of ``orkgp:P32``, a research problem)."""
+    classes = shape.classes()
+    out = []
+    for var, kinds in reached_kinds(shape).items():
+        typed = next((k for k in Kind if k.orkg_class == classes.get(var)), None)
+        if typed is not None and typed not in kinds and len(kinds) == 1:
+            out.append(f"{var} as one kind of thing (typed a {typed.value}, reached as a {next(iter(kinds))})")
+    return out
+
+
+def rankings(sparql: str) -> list[tuple[str, bool]]:
+    """Each ORDER BY of the query: the direction of its first key (ASC or DESC) and whether a LIMIT at the same
+    level keeps only the first rows (then it picks the answer)."""
+    toks = tokenize(sparql)
+    out: list[tuple[str, bool]] = []
+    for i, t in enumerate(toks):
+        if t.kind != "word" or t.text.upper() != "ORDER" or i + 2 >= len(toks):
+            continue
+        key = toks[i + 2]
+        direction = key.text.upper() if key.text.upper() in ("ASC", "DESC") else "ASC"
+        out.append((direction, _limited(toks, i + 2)))
+    return out
+
+
+PICK = 100  # a LIMIT up to this keeps a ranking's first rows; a larger one (the gate's row cap, 1000) is a cap
+
+
+def _limited(toks: Sequence[Token], i: int) -> bool:
+    """Whether a LIMIT of a few rows follows at the level of position ``i`` (before its group closes)."""
+    depth = 0
+    for n, t in enumerate(toks[i:], i):
+        depth += t.text == "{"
+        depth -= t.text == "}"
+        if depth < 0:
+            return False
+        if depth == 0 and t.kind == "word" and t.text.upper() == "LIMIT" and n + 1 < len(toks):
+            return toks[n + 1].kind == "number" and float(toks[n + 1].text) <= PICK
+    return False
+
+
+def wrong_direction(intent: Intent, sparql: str, shape: Shape) -> str:
+    """Why the query ranks the other way than the question asks ("" when it does not): it picks by an ordering
+    that runs only the other way, or takes only the other extreme (MAX for the lowest)."""
+    if intent.highest == ("lowest" in intent.operators):  # neither, or both ("the minimum and maximum")
+        return ""
+    want, other, extreme, opposite = ("ASC", "DESC", "MIN", "MAX") if "lowest" in intent.operators else \
+        ("DESC", "ASC", "MAX", "MIN")
+    picks = [d for d, limited in rankings(sparql) if limited]
+    funcs = {func for func, _, _ in shape.aggregates}
+    if picks and other in picks and want not in picks and extreme not in funcs:
+        return f"it ranks from the {'highest' if other == 'DESC' else 'lowest'} first"
+    if not picks and opposite in funcs and extreme not in funcs:
+        return f"it takes the {opposite.lower()}imum"
+    return ""
+
+
+def listed_things(shape: Shape) -> bool:
+    """Whether the query answers with things (papers, models, datasets ... or their labels), not values."""
+    classes = shape.classes()
+    labelled = shape.labelled()
+    reached = {o for _, p, o in shape.triples if p in _TO_THINGS}
+    for var in shape.projection:
+        subject = labelled.get(var, var)
+        if classes.get(subject) in THINGS or subject in reached:
+            return True
+    return False
+
+
+def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, counts: bool, yes_no: bool
+                  ) -> dict[str, str]:
+    """Operator -> why the query's form answers otherwise, where the question's words are plain: "how many"
+    answered with a list of things, a yes/no question (no wh-word) with a list of things, a k-th place asked of a
+    query that ranks and skips none, the lowest of one ranking from the highest (or the other way round)."""
+    out: dict[str, str] = {}
+    ops = intent.operators
+    things = shape.form == "SELECT" and not shape.aggregates and listed_things(shape)
+    if "count" in ops and _HOW_MANY.search(question) and things and not counts:
+        out["count"] = "it lists things instead of counting them"
+    if "yesno" in ops and "count" not in ops and question and not _WH.search(question) and things and not yes_no:
+        out["yesno"] = "it lists things instead"
+    if "kth" in ops and intent.rank - 1 not in shape.offsets and any(limited for _, limited in rankings(sparql)):
+        skipped = [n for n in shape.offsets if n]
+        out["kth"] = f"it skips {skipped[0]} place(s)" if skipped else "it skips no places"
+    direction = wrong_direction(intent, sparql, shape)
+    if direction:
+        out["lowest" if "lowest" in ops else "highest"] = direction
+    return out
+
+
+def untied_answers(sparql: str, found: Joins | None = None) -> list[str]:
+    """The answer's variables joined to no constant at all (no literal, number or resource, only classes), in a
+    query that does hold constants elsewhere: such an answer is the same whatever the question names."""
+    found = found or joins(sparql)
+    if not found.has_constants:
+        return []
+    return [var for var in found.answer if not found.alone(var) and not found.constants_of(var)]
+
+
+def unjoined_literals(literals: Sequence[str], sparql: str, found: Joins | None = None) -> list[str]:
+    """Literals of the question's names that sit in a part of the query joined to none of its answer's variables
+    (the answer does not depend on them): SciQA's own leaderboard query does this with its metric."""
+    found = found or joins(sparql)
+    if not found.answer:
+        return []
+    return [lit for lit in literals if found.with_answer(lit) is False]
+
+
+def lacking(op: str, intent: Intent) -> str:
+    """An operator as the thing a query lacks, in words."""
+    return {"count": "a count (how many)", "kth": f"the {ordinal(intent.rank)} place in a ranking",
+            "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer"}[op]

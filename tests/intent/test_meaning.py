@@ -1,0 +1,109 @@
+"""The guard's checks of a query's form against what the question asks: direction, answer shape, an answer tied to
+what the question names. They hold whatever vocabulary the query uses, and none vetoes SciQA's own gold queries."""
+from __future__ import annotations
+
+from pipeline.intent.guard import check
+from pipeline.intent.meaning import conflicting_kinds, rankings, unjoined_literals, untied_answers, wrong_direction
+from pipeline.intent.reading import read_intent
+from pipeline.sparql.shape import read
+from tests.sparql.test_joins import T05
+
+BEST = """SELECT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?d. FILTER(str(?d) = "SQuAD1.1")
+  ?metric a orkgc:Metric; rdfs:label ?m. FILTER(str(?m) = "F1")
+  ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_METRIC ?metric;
+  orkgp:HAS_VALUE ?value. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl.
+} ORDER BY DESC(?value) LIMIT 1"""
+WORST = BEST.replace("DESC(?value)", "ASC(?value)")
+# the same ranking in a vocabulary the guard cannot read (a comparison's own properties)
+OPAQUE = """SELECT ?system WHERE { orkgr:R6946 orkgp:compareContribution ?cont. ?cont orkgp:P5015 ?recall;
+  rdfs:label ?system. } ORDER BY DESC(?recall) LIMIT 1"""
+PAPERS = """SELECT ?paper WHERE { ?paper rdf:type orkgc:Paper; orkgp:P31 ?c. ?c orkgp:P32 ?p. ?p rdfs:label ?l.
+  FILTER(REGEX(?l, "Common Sense Reasoning", "i")) ?paper orkgp:P29 ?authors. }"""
+
+
+def _missing(question: str, names: list[str], sparql: str) -> tuple[str, ...]:
+    return check(read_intent(question), names, sparql, question=question).missing
+
+
+def test_the_direction_a_query_ranks_in_is_read_from_the_ordering_that_picks_its_answer() -> None:
+    assert rankings(BEST) == [("DESC", True)] and rankings(WORST) == [("ASC", True)]
+    assert rankings(T05) == [("DESC", True)]  # the sub-select's LIMIT 1 picks
+    assert rankings(BEST.replace("LIMIT 1", "LIMIT 1000")) == [("DESC", False)]  # a row cap keeps them all
+    assert rankings("SELECT ?x WHERE { ?x ?p ?v } ORDER BY ?v LIMIT 3") == [("ASC", True)]
+
+
+def test_a_superlative_answered_the_other_way_round_is_not_run() -> None:
+    lowest, highest = read_intent("Which model has the lowest F1 on SQuAD1.1?"), \
+        read_intent("Which model has the highest F1 on SQuAD1.1?")
+    assert wrong_direction(lowest, BEST, read(BEST)) == "it ranks from the highest first"
+    assert wrong_direction(highest, WORST, read(WORST)) == "it ranks from the lowest first"
+    assert wrong_direction(lowest, WORST, read(WORST)) == wrong_direction(highest, BEST, read(BEST)) == ""
+    minimum = "SELECT (MAX(?v) AS ?top) WHERE { ?e orkgp:HAS_VALUE ?v }"
+    assert wrong_direction(lowest, minimum, read(minimum)) == "it takes the maximum"
+    both = read_intent("What is the minimum and maximum installed capacity?")
+    assert wrong_direction(both, minimum, read(minimum)) == ""
+    # "best" and "top" are not read: which end is best depends on the metric (SciQA ranks every "best" DESC)
+    assert _missing("Which model performs best in terms of F1 on SQuAD1.1?", ["F1", "SQuAD1.1"], WORST) == ()
+    assert _missing("Which model has the highest F1 score on SQuAD1.1?", ["F1", "SQuAD1.1"], WORST) == \
+        ("the highest value (it ranks from the lowest first)",)
+
+
+def test_what_the_form_plainly_contradicts_is_held_even_in_a_vocabulary_the_guard_cannot_read() -> None:
+    assert _missing("Which system has the worst recall?", [], OPAQUE) == \
+        ("the lowest value (it ranks from the highest first)",)
+    assert _missing("Which system has the best recall?", [], OPAQUE) == ()
+    assert _missing("Which system has the second best recall?", [], OPAQUE) == \
+        ("the second place in a ranking (it skips no places)",)
+    counted = check(read_intent("How many papers address Common Sense Reasoning?"), ["Common Sense Reasoning"],
+                    PAPERS, question="How many papers address Common Sense Reasoning?")
+    assert counted.missing == ("a count (how many) (it lists things instead of counting them)",)
+    assert _missing("Do papers address Common Sense Reasoning?", ["Common Sense Reasoning"], PAPERS) == \
+        ("a yes/no answer (it lists things instead)",)
+
+
+def test_a_plain_reading_only_where_the_words_are_plain() -> None:
+    """'the largest number of' ranks by a count; 'Do you know which' asks for a list; a value is no list."""
+    ranked = PAPERS.replace("SELECT ?paper", "SELECT ?authors") + " ORDER BY DESC(COUNT(?paper)) LIMIT 1"
+    assert not any("count" in m for m in _missing("Who wrote the largest number of papers?", [], ranked))
+    listed = "Do you know which papers address Common Sense Reasoning?"
+    assert _missing(listed, ["Common Sense Reasoning"], PAPERS) == ()
+    value = 'SELECT ?v WHERE { orkgr:R1 orkgp:P31 ?c. ?c orkgp:P9 ?v }'
+    assert _missing("How many parameters does the model in R1 have?", [], value) == ()
+
+
+def test_an_answer_joined_to_none_of_the_names_is_not_run() -> None:
+    beside = """SELECT DISTINCT ?research_field WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl.
+      FILTER (str(?problem_lbl) = "Paraphrase Identification") ?research_field a orkgc:ResearchField;
+      rdfs:label ?research_field_labels. }"""
+    question = "Which research field does the Paraphrase Identification problem belong to?"
+    assert untied_answers(beside) == ["?research_field"]
+    assert _missing(question, ["Paraphrase Identification"], beside) == (
+        "an answer tied to what the question names (?research_field is joined to none of its names)",)
+    joined = beside.replace("?research_field a orkgc:ResearchField;", "?cont orkgp:P32 ?problem. ?paper orkgp:P31 "
+                            "?cont; orkgp:P30 ?research_field. ?research_field")
+    assert _missing(question, ["Paraphrase Identification"], joined) == ()
+    # no name in the question, or no constant in the query: nothing to be tied to
+    assert _missing("Which research fields are there?", [], beside) == ()
+    assert untied_answers("SELECT ?f WHERE { ?f a orkgc:ResearchField }") == []
+
+
+def test_sciqas_leaderboard_query_is_run_and_its_metric_noted_as_joined_to_nothing() -> None:
+    """T05 (470 of SciQA's gold queries) is a cross product: its answer is tied to the dataset, its metric pattern
+    to nothing. Its answer stands (not vetoed); the step composes a better query only for an operator it reads."""
+    question = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
+    verdict = check(read_intent(question), ["Accuracy", "Story Cloze Test"], T05, question=question)
+    assert verdict.ok and verdict.unjoined == ("Accuracy",)
+    assert unjoined_literals(["Story Cloze Test"], T05) == []
+
+
+def test_what_a_predicate_leads_to_is_what_the_answer_is_whatever_its_variable_is_called() -> None:
+    problems = """SELECT DISTINCT ?research_fields WHERE { ?papers rdf:type orkgc:Paper. ?papers rdfs:label ?t.
+      FILTER(REGEX(?t, "Question Answering", "i")) ?papers orkgp:P31 ?contrib. ?contrib orkgp:P32 ?research_fields.
+      ?research_fields rdfs:label ?research_fields_labels. }"""
+    question = "In which research fields is Question Answering studied?"
+    assert check(read_intent(question), ["Question Answering"], problems, frozenset({"researchfield"}),
+                 mentioned=frozenset({"researchfield"}), question=question).missing == ("fields as its answer",)
+    crossed = """SELECT DISTINCT ?dataset WHERE { ?model a orkgc:Model; rdfs:label ?l. FILTER(str(?l) = "Plain LSTM")
+      ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?model. }"""
+    assert conflicting_kinds(read(crossed)) == ["?model as one kind of thing (typed a model, reached as a problem)"]
+    assert conflicting_kinds(read(crossed.replace("orkgp:P32 ?model", "orkgp:HAS_MODEL ?model"))) == []
