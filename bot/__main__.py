@@ -14,7 +14,7 @@ from slack_sdk.errors import SlackApiError
 from bot import logs
 from bot.app import create_app
 from bot.guard import Limits, WorkerPool
-from bot.health import Health
+from bot.health import TIMEOUT_S, TTL_S, Health
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KgqaError
@@ -68,7 +68,8 @@ def main() -> int:
     host = settings.http_host
     try:
         # In Socket Mode events arrive over the socket; the server then only answers /healthz (container checks).
-        server = BotServer(app, Health(pipeline, pool, link=build_link(settings)), host=host, port=settings.http_port,
+        health = Health(pipeline, pool, build_link(settings), ttl=TTL_S, timeout=TIMEOUT_S)
+        server = BotServer(app, health, host=host, port=settings.http_port,
                            path=None if settings.slack_app_token else EVENTS_PATH)
         if settings.slack_app_token:
             server.start()

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.store.connection import open_client
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.sciqa import sciqa_for
@@ -140,7 +140,7 @@ def main() -> int:
                         pipeline = build_pipeline(product, store=used)
                         pipeline.ask(questions[0])  # warm-up: model load, first parse
                         bot = Harness.start(slack, pipeline, settings.with_(slack_surface=surface),
-                                            Limits(queue_size=100_000, user_questions=10**9,
+                                            Limits(seen_events=SEEN_EVENTS, queue_size=100_000, user_questions=10**9,
                                                    user_window_s=60.0))
                         try:
                             rounds.append((c, f"{model_label}, {label}, {surface}",

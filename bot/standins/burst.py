@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.agent import READING, WAITING
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
@@ -181,7 +181,8 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
     lock = threading.Lock()
 
     with SlackAPIServer() as slack:
-        limits = Limits(queue_size=n if queue_size is None else queue_size, user_questions=10**6, user_window_s=60.0)
+        limits = Limits(seen_events=SEEN_EVENTS, queue_size=n if queue_size is None else queue_size,
+                        user_questions=10**6, user_window_s=60.0)
         bot = Harness.start(slack, pipeline, settings, limits)
         try:
             pipeline.ask(questions[0])  # warm-up: parser, store and snapshot loaded before the clock starts

@@ -39,8 +39,7 @@ def _local_llm(w: Wiring) -> Generator:
     from pipeline.generators.local import LocalGenerator, shared_server
     from pipeline.generators.weights import model_path
 
-    config = ServerConfig(str(model_path(s.local_model, s.models_dir)), s.local_threads, s.local_context,
-                          s.local_slots, s.local_draft, s.local_draft_ngram, s.local_draft_max)
+    config = ServerConfig.of(s, str(model_path(s.local_model, s.models_dir)))
     return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
                           s.max_new_tokens)
 

@@ -69,7 +69,7 @@ def test_the_store_persists_across_processes(train_settings: Settings, train_sto
     code = ("import json,sys; from pipeline.store.connection import open_client; from pipeline.store.chroma import ChromaStore; "
             "from pipeline.store.encoder import SentenceTransformerEncoder as E; "
             f"s = ChromaStore(open_client(__import__('pathlib').Path({str(train_settings.chroma_path)!r})), "
-            "E('sentence-transformers/all-MiniLM-L6-v2', offline=False)); "
+            f"E('sentence-transformers/all-MiniLM-L6-v2', offline=False), {train_settings.collection!r}); "
             "r = s.search('List the code links in papers that use the BERT model in any benchmark?', 1)[0]; "
             "print(json.dumps([s.count(), r.example.template_id]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)
