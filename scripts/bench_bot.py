@@ -40,7 +40,7 @@ from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import Harness, is_answer, new_ts, shown
+from bot.standins.harness import SECRET, Harness, is_answer, new_ts, shown
 from pipeline.standins.fakes import HashEncoder
 from bot.standins.slack.api import SlackAPIServer
 from bot.standins.slack.signing import post_event
@@ -69,7 +69,7 @@ def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str, wa
         event = {"type": "app_mention", "user": f"U{i}", "text": f"<@UBOT> {questions[i]}", "ts": ts,
                  "channel": channel, "event_ts": ts, "team": "T1"}
         sent[channel] = time.monotonic()
-        status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, event)
+        status, _ = post_event(bot.server.url, SECRET, event)
         acked[channel] = time.monotonic()
         assert status == 200, status
 

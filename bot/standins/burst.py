@@ -22,7 +22,7 @@ from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
+from bot.standins.harness import SECRET, TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
 from bot.standins.slack.api import SlackAPIServer
 from bot.standins.slack.signing import post_event
 
@@ -191,7 +191,7 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
             def post(i: int, retry: int | None) -> int:
                 with lock:
                     sent.setdefault(i, time.monotonic())
-                status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, plan.events[i],
+                status, _ = post_event(bot.server.url, SECRET, plan.events[i],
                                        event_id=plan.event_id(i), retry_num=retry, timeout=30)
                 return status
 

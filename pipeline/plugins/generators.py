@@ -9,6 +9,7 @@ from pipeline.errors import ConfigError
 from pipeline.parts import Generator
 from pipeline.registry import GeneratorKind, Wiring, generator_kind, register_generator
 from pipeline.sciqa import sciqa_for
+from pipeline.settings import revealed
 
 
 def _tgi(w: Wiring) -> Generator:
@@ -26,8 +27,8 @@ def _openai(w: Wiring) -> Generator:
         raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
     from pipeline.generators.openai import OpenAIGenerator
 
-    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, timeout=s.tgi_timeout,
-                           max_new_tokens=s.max_new_tokens)
+    return OpenAIGenerator(url, s.openai_model, revealed(s.openai_api_key), timeout=s.tgi_timeout,
+                           max_new_tokens=s.max_new_tokens, stream=True)
 
 
 def _local_llm(w: Wiring) -> Generator:
