@@ -14,13 +14,18 @@ from pipeline.settings import Settings
 from pipeline.standins.fakes import RecordingKG
 
 
-def test_it_opens_once_at_the_first_query() -> None:
+def counted(virtuoso: bool) -> tuple[LazyKG, list[RecordingKG]]:
+    """A lazy graph, and the graphs it has opened so far."""
     opened: list[RecordingKG] = []
 
     def open_() -> RecordingKG:
         opened.append(RecordingKG())
         return opened[-1]
-    lazy = LazyKG("counted", open_, virtuoso=False)
+    return LazyKG("counted", open_, virtuoso=virtuoso), opened
+
+
+def test_it_opens_once_at_the_first_query() -> None:
+    lazy, opened = counted(virtuoso=False)
     assert opened == []
     lazy.select("ASK {}")
     lazy.select("ASK { ?s ?p ?o }")
@@ -28,12 +33,7 @@ def test_it_opens_once_at_the_first_query() -> None:
 
 
 def test_its_name_dialect_and_reachability_are_known_without_opening_it() -> None:
-    opened: list[RecordingKG] = []
-
-    def open_() -> RecordingKG:
-        opened.append(RecordingKG())
-        return opened[-1]
-    lazy = LazyKG("counted", open_, virtuoso=True)
+    lazy, opened = counted(virtuoso=True)
     kg: KnowledgeGraph = lazy  # the graph's Protocol, on the one wrapper base
     assert isinstance(lazy, KGWrapper) and isinstance(lazy, Remote)
     assert kg.name == "counted" and kg.virtuoso and kg.ping(0.1) and not is_remote(kg)
