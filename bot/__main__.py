@@ -14,12 +14,12 @@ from slack_sdk.errors import SlackApiError
 from bot import logs
 from bot.app import create_app
 from bot.guard import Limits, WorkerPool
-from bot.health import Health
+from bot.health import TIMEOUT_S, TTL_S, Health
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KgqaError
 from pipeline.factory import build_pipeline
-from pipeline.settings import Settings, unset_in_environment
+from pipeline.settings import Settings, revealed, unset_in_environment
 from pipeline.shared.link import build_link
 
 log = logging.getLogger("kgqa.bot")
@@ -33,10 +33,10 @@ def main() -> int:
         log.error("cannot start: %s", exc)
         return 2
     logs.configure(settings.secrets())
-    if not settings.slack_bot_token:
+    if settings.slack_bot_token is None:
         log.error("set SLACK_BOT_TOKEN (xoxb-...) — see README 'Running the Slack bot'")
         return 2
-    if not settings.slack_app_token and not settings.slack_signing_secret:
+    if settings.slack_app_token is None and settings.slack_signing_secret is None:
         log.error("set SLACK_APP_TOKEN (xapp-..., Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode)")
         return 2
     try:
@@ -68,9 +68,10 @@ def main() -> int:
     host = settings.http_host
     try:
         # In Socket Mode events arrive over the socket; the server then only answers /healthz (container checks).
-        server = BotServer(app, Health(pipeline, pool, link=build_link(settings)), host=host, port=settings.http_port,
-                           path=None if settings.slack_app_token else EVENTS_PATH)
-        if settings.slack_app_token:
+        health = Health(pipeline, pool, build_link(settings), ttl=TTL_S, timeout=TIMEOUT_S)
+        server = BotServer(app, health, host=host, port=settings.http_port,
+                           path=None if settings.slack_app_token is not None else EVENTS_PATH)
+        if settings.slack_app_token is not None:
             server.start()
             log.info("connecting to Slack in Socket Mode; health at %s/healthz", server.base)
             return _socket_mode(app, settings)
@@ -93,7 +94,8 @@ def _socket_mode(app: App, settings: Settings) -> int:
     """Open Slack's Socket Mode link and serve events over it until interrupted; 2 when the link cannot be opened."""
     from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-    handler: Any = SocketModeHandler(app, settings.slack_app_token)  # slack_bolt leaves connect/close untyped
+    # slack_bolt leaves connect/close untyped
+    handler: Any = SocketModeHandler(app, revealed(settings.slack_app_token))
     try:
         handler.connect()
     except SlackApiError as exc:

@@ -22,7 +22,7 @@ from bot.home import home_view
 from bot.render import OFFER
 from bot.state import Bot
 from pipeline.core import Pipeline
-from pipeline.settings import Settings
+from pipeline.settings import Settings, revealed
 
 log = logging.getLogger("kgqa.bot")
 RATE_LIMIT_RETRIES = 3  # each waits the Retry-After Slack sends
@@ -52,7 +52,7 @@ def make_client(settings: Settings) -> WebClient:
     """A Web API client for the bot token that waits out 429s (Retry-After), retries dropped connections and, where
     repeating is harmless, server errors."""
     kwargs: dict[str, Any] = {"base_url": settings.slack_api_url} if settings.slack_api_url else {}
-    return WebClient(token=settings.slack_bot_token, timeout=int(max(1, settings.slack_timeout)), **kwargs,
+    return WebClient(token=revealed(settings.slack_bot_token), timeout=int(max(1, settings.slack_timeout)), **kwargs,
                      retry_handlers=[ConnectionErrorRetryHandler(max_retry_count=1),
                                      RateLimitErrorRetryHandler(max_retry_count=RATE_LIMIT_RETRIES),
                                      IdempotentServerErrorRetryHandler(
@@ -67,8 +67,9 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
     client = client or make_client(settings)
     bot = Bot(pipeline=pipeline, settings=settings, client=client,
               pool=pool or WorkerPool(settings.workers, limits.queue_size), limits=limits)
-    app = App(client=client, signing_secret=settings.slack_signing_secret, process_before_response=False,
-              token_verification_enabled=True, ignoring_self_events_enabled=True,
+    # "" rather than None when unset (Socket Mode): with None, Bolt would read SLACK_SIGNING_SECRET itself
+    app = App(client=client, signing_secret=revealed(settings.slack_signing_secret) or "",
+              process_before_response=False, token_verification_enabled=True, ignoring_self_events_enabled=True,
               # listeners only check, post a placeholder and queue; answering happens in bot.pool
               listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="kgqa-listener"))
     app.middleware(ask.dedup(bot))  # first: a retried event never reaches the assistant listeners either

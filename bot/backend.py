@@ -9,11 +9,11 @@ from pathlib import Path
 
 from bot.dedup_store import SharedSeen
 from bot.guard import Limits, RateLimiter, Seen
-from bot.proposals import Proposals, Recent
+from bot.proposals import MAX_PENDING, MAX_RECENT, Proposals, Recent
 from bot.shared.admission import SharedQueue
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
-from bot.shared.proposals import RedisProposals, RedisRecent
+from bot.shared.proposals import RECENT_TTL_S, TTL_S, RedisProposals, RedisRecent
 from pipeline.conversation.memory import ThreadMemory
 from pipeline.settings import Settings
 from pipeline.shared.link import RedisLink, build_link
@@ -50,15 +50,15 @@ class MemoryState:
 
     def _file_proposals(self) -> Proposals:
         """Proposals awaiting a maintainer, in this replica's file."""
-        return Proposals(self.settings.home / "bot" / "proposals.json")
+        return Proposals(self.settings.home / "bot" / "proposals.json", MAX_PENDING)
 
     def recent(self) -> Answered:
-        return Recent()
+        return Recent(MAX_RECENT)
 
     def memory(self) -> ThreadMemory:
-        from pipeline.conversation.sqlite import SqliteThreadMemory
+        from pipeline.conversation.sqlite import sqlite_memory
 
-        return SqliteThreadMemory(self.settings.home / "bot" / "threads.sqlite3")
+        return sqlite_memory(self.settings.home / "bot" / "threads.sqlite3")
 
 
 class SqliteState(MemoryState):
@@ -71,12 +71,14 @@ class SqliteState(MemoryState):
         self.path = path
 
     def seen(self) -> Dedup:
-        return SharedSeen(self.path, self.settings.dedup_ttl)
+        from pipeline.conversation.sqlite import BUSY_TIMEOUT_S
+
+        return SharedSeen(self.path, self.settings.dedup_ttl, BUSY_TIMEOUT_S, self.limits.seen_events)
 
     def memory(self) -> ThreadMemory:
-        from pipeline.conversation.sqlite import SqliteThreadMemory
+        from pipeline.conversation.sqlite import sqlite_memory
 
-        return SqliteThreadMemory(self.path)
+        return sqlite_memory(self.path)
 
 
 class RedisState(MemoryState):
@@ -101,16 +103,17 @@ class RedisState(MemoryState):
         return SharedQueue(self.redis, self.limits.queue_size, lease)
 
     def proposals(self) -> Pending:
-        return RedisProposals(self.redis, self._file_proposals())
+        return RedisProposals(self.redis, self._file_proposals(), MAX_PENDING, TTL_S)
 
     def recent(self) -> Answered:
-        return RedisRecent(self.redis, Recent())
+        return RedisRecent(self.redis, Recent(MAX_RECENT), RECENT_TTL_S)
 
     def memory(self) -> ThreadMemory:
-        from pipeline.conversation.local import LocalThreadMemory
+        from pipeline.conversation.local import local_memory
+        from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S
         from pipeline.shared.threads import RedisThreadMemory
 
-        return RedisThreadMemory(self.redis, fallback=LocalThreadMemory())
+        return RedisThreadMemory(self.redis, KEEP_TURNS, TURN_TTL_S, local_memory())
 
 
 def shared_state(settings: Settings, limits: Limits, workers: int) -> MemoryState:

@@ -30,8 +30,8 @@ class SharedSeen:
     If the database fails (disk full, locked past the timeout) it falls back to an in-process ``Seen`` and logs:
     a rare duplicate answer is better than a question left unanswered."""
 
-    def __init__(self, path: Path, ttl: float = 3600.0, clock: Callable[[], float] = time.time,
-                 busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: Path, ttl: float, busy_timeout: float, maxsize: int,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self.ttl = ttl
         self.clock = clock
@@ -39,7 +39,7 @@ class SharedSeen:
         self._db.execute(SCHEMA)
         self._lock = threading.Lock()
         self._claims = 0
-        self._local = Seen()
+        self._local = Seen(maxsize)
 
     def first(self, key: str) -> bool:
         now = self.clock()

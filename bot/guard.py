@@ -10,6 +10,7 @@ from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.settings import Settings
 
 __all__ = ["Limits", "RateLimiter", "Seen", "WorkerPool"]
+SEEN_EVENTS = 20_000  # event ids and message keys remembered for dedup (a retry comes within minutes)
 
 
 @dataclass(frozen=True)
@@ -19,18 +20,18 @@ class Limits:
     queue_size: int  # questions waiting beyond the busy workers before new ones are turned away
     user_questions: int  # questions one user may ask ...
     user_window_s: float  # ... within this many seconds
-    seen_events: int = 20_000  # event ids and message keys remembered for dedup
+    seen_events: int  # event ids and message keys remembered for dedup
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Limits:
         return cls(queue_size=settings.queue_size, user_questions=settings.user_questions,
-                   user_window_s=settings.user_window_s)
+                   user_window_s=settings.user_window_s, seen_events=SEEN_EVENTS)
 
 
 class Seen:
     """A bounded, thread-safe set of recent keys; ``first(key)`` is true exactly once per key while remembered."""
 
-    def __init__(self, maxsize: int = 20_000) -> None:
+    def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
         self._keys: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()

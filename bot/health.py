@@ -24,8 +24,9 @@ class Health:
     """The status report; ``ok`` means questions can be answered. TGI or the endpoint being down only degrades the
     answers (the adapter and the snapshot stand in), so it is listed under ``degraded`` and does not fail the check."""
 
-    def __init__(self, pipeline: Pipeline, pool: WorkerPool | None = None, ttl: float = TTL_S,
-                 timeout: float = TIMEOUT_S, link: RedisLink | None = None) -> None:
+    def __init__(self, pipeline: Pipeline, pool: WorkerPool | None, link: RedisLink | None, *, ttl: float,
+                 timeout: float) -> None:
+        """``ttl``: seconds a probe round is reused (``TTL_S``); ``timeout``: one probe's (``TIMEOUT_S``)."""
         self.pipeline = pipeline
         self.pool = pool
         self.link = link

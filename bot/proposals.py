@@ -37,6 +37,10 @@ def proposal_id(question: str, sparql: str) -> str:
     return "p-" + hashlib.sha256(f"{question}\n{sparql}".encode()).hexdigest()[:16]
 
 
+MAX_PENDING = 500  # proposals awaiting a maintainer; the oldest goes first beyond this
+MAX_RECENT = 2000  # long pairs kept for their 👍 in one process
+
+
 class Proposals:
     """Pending proposals in a small JSON file (when ``path`` is given) so a restart keeps them.
 
@@ -44,7 +48,7 @@ class Proposals:
     each other's proposals; every write goes to a temporary file that replaces the old one, so a crash leaves the
     old file or the new one, never half of one."""
 
-    def __init__(self, path: Path | None = None, max_pending: int = 500) -> None:
+    def __init__(self, path: Path | None, max_pending: int) -> None:
         self.path = path
         self.max_pending = max_pending
         self._lock = threading.Lock()
@@ -124,7 +128,7 @@ class Proposals:
 class Recent:
     """Question->SPARQL pairs too long for a button's value, remembered for a while by a short reference."""
 
-    def __init__(self, maxsize: int = 2000) -> None:
+    def __init__(self, maxsize: int) -> None:
         self.maxsize = maxsize
         self._pairs: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self._lock = threading.Lock()

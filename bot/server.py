@@ -20,8 +20,8 @@ MAX_BODY = 1 << 20  # Slack's payloads are a few kB; a message's text is at most
 class BotServer:
     """A threading HTTP server around a Bolt app. ``port=0`` takes a free port; ``url`` says which."""
 
-    def __init__(self, app: App, health: Callable[[], dict[str, Any]], host: str = "0.0.0.0", port: int = 3000,
-                 path: str | None = EVENTS_PATH) -> None:
+    def __init__(self, app: App, health: Callable[[], dict[str, Any]], host: str, port: int,
+                 path: str | None) -> None:
         """``path=None`` serves /healthz only (Socket Mode, where events come over the socket)."""
         self.app = app
         self.health = health

@@ -59,7 +59,7 @@ def _store_to_index(settings: Settings, rebuild: bool) -> tuple[ChromaStore, boo
     except StoreError as exc:
         if not rebuild or settings.chroma_url:
             raise
-        aside = ChromaConnection(settings.chroma_path).set_aside()
+        aside = ChromaConnection(settings.chroma_path, None, None).set_aside()
         cause = exc.__cause__ or exc
         print(f"kgqa: the example store at {settings.chroma_path} cannot be opened ({type(cause).__name__}: {cause}); "
               f"moved it to {aside} (kept) and building a new one", file=sys.stderr)

@@ -33,10 +33,10 @@ def build_encoder(settings: Settings) -> Encoder:
 @lru_cache(maxsize=2)
 def _encoder(name: str, backend: str, cache: Path, offline: bool) -> Encoder:
     """The model behind one worker that batches what concurrent questions want encoded."""
-    from pipeline.store.batching import BatchingEncoder
+    from pipeline.store.batching import MAX_BATCH, BatchingEncoder
     from pipeline.store.encoder import model_encoder
 
-    return BatchingEncoder(model_encoder(name, backend, cache, offline=offline))
+    return BatchingEncoder(model_encoder(name, backend, cache, offline=offline), MAX_BATCH)
 
 
 def build_store(settings: Settings) -> ChromaStore:

@@ -196,8 +196,13 @@ class Wrapper(Generic[P]):
     """A part in front of ``inner``: its name (unless given), reachability and server are the inner part's."""
 
     def __init__(self, inner: P, name: str = "") -> None:
-        self.inner = inner
+        self._inner = inner
         self.name = name or inner.name
+
+    @property
+    def inner(self) -> P:
+        """The wrapped part (a wrapper that makes it later, ``LazyKG``, makes it here)."""
+        return self._inner
 
     def ping(self, timeout: float = 2.0) -> bool:
         """The inner part's reachability."""

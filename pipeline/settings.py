@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import AfterValidator, BeforeValidator, Field, ValidationError
+from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError
 from pydantic_settings import (BaseSettings, DotEnvSettingsSource, EnvSettingsSource, PydanticBaseSettingsSource,
                                SettingsConfigDict)
 
@@ -30,6 +30,11 @@ def _expand(path: Path | None) -> Path | None:
     return path.expanduser() if path is not None else None
 
 
+def _blank_is_none(value: Any) -> Any:
+    """'' (a secret given in code as blank) -> None: unset is None, never an empty string."""
+    return None if isinstance(value, str) and not value.strip() else value
+
+
 def _zero_is_none(value: Any) -> Any:
     """0 (as the environment writes "off" and "every core") -> None, the one way a value is not set."""
     return None if isinstance(value, (int, float, str)) and str(value).strip() in ("0", "0.0") else value
@@ -41,6 +46,8 @@ Seconds = Annotated[float, Field(gt=0)]  # a timeout: 0 would mean "never wait"
 Count = Annotated[int, Field(ge=0)]
 Off = Annotated[Seconds | None, BeforeValidator(_zero_is_none)]  # 0 or unset: no limit
 Cores = Annotated[Annotated[int, Field(ge=1)] | None, BeforeValidator(_zero_is_none)]  # 0 or unset: every core
+# a token: None when unset; shown as '**********' wherever it is printed (``revealed`` hands the value to a client)
+Secret = Annotated[SecretStr | None, BeforeValidator(_blank_is_none)]
 
 
 def env(var: str, default: Any = None, *, secret: bool = False, factory: Any = None) -> Any:
@@ -89,7 +96,7 @@ class Settings(BaseSettings):
     model_cache: Folder | None = env("KGQA_MODEL_CACHE")  # installed GGUF models; None = ~/.cache/kgqa/models
     openai_url: str | None = env("KGQA_OPENAI_URL")
     openai_model: str = env("KGQA_OPENAI_MODEL", "vicuna-13b")
-    openai_api_key: str = env("KGQA_OPENAI_API_KEY", "", secret=True)
+    openai_api_key: Secret = env("KGQA_OPENAI_API_KEY", secret=True)
     endpoint: str = env("KGQA_ENDPOINT", ORKG_ENDPOINT)
     kg_timeout: Seconds = env("KGQA_KG_TIMEOUT", 30.0)
     row_cap: Annotated[int, Field(ge=1)] = env("KGQA_ROW_CAP", 1000)
@@ -97,9 +104,9 @@ class Settings(BaseSettings):
     index_splits: str = env("KGQA_INDEX_SPLITS", "train")
     http_port: Annotated[int, Field(ge=0, le=65535)] = env("KGQA_HTTP_PORT", 3000)
     maintainers: str = env("KGQA_MAINTAINERS", "")
-    slack_bot_token: str = env("SLACK_BOT_TOKEN", "", secret=True)
-    slack_app_token: str = env("SLACK_APP_TOKEN", "", secret=True)
-    slack_signing_secret: str = env("SLACK_SIGNING_SECRET", "", secret=True)
+    slack_bot_token: Secret = env("SLACK_BOT_TOKEN", secret=True)
+    slack_app_token: Secret = env("SLACK_APP_TOKEN", secret=True)  # set: Socket Mode
+    slack_signing_secret: Secret = env("SLACK_SIGNING_SECRET", secret=True)  # HTTP mode
     slack_api_url: str | None = env("SLACK_API_URL")  # None: Slack's own
     workers: Annotated[int, Field(ge=1)] = env("KGQA_WORKERS", 4)
     min_similarity: float | None = env("KGQA_MIN_SIMILARITY")  # None: the retriever's calibrated threshold
@@ -121,7 +128,7 @@ class Settings(BaseSettings):
     llm_order: Literal["llm-first", "adapter-first"] | None = env("KGQA_LLM_ORDER")
     redis_url: str | None = env("KGQA_REDIS_URL")  # redis://host:6379/0: state shared by replicas on many hosts
     redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
-    mcp_token: str = env("KGQA_MCP_TOKEN", "", secret=True)  # bearer token `kgqa mcp --http` requires
+    mcp_token: Secret = env("KGQA_MCP_TOKEN", secret=True)  # bearer token `kgqa mcp --http` requires
     mcp_host: str = env("KGQA_MCP_HOST", "127.0.0.1")  # where `kgqa mcp --http` listens
     mcp_port: Annotated[int, Field(ge=0, le=65535)] = env("KGQA_MCP_PORT", 8765)
 
@@ -183,12 +190,18 @@ class Settings(BaseSettings):
 
     def secrets(self) -> list[str]:
         """The secret values set (and a password in KGQA_REDIS_URL), so that logs and replies can be scrubbed."""
-        values = [v for name, f in type(self).model_fields.items() if not f.repr and (v := getattr(self, name))]
+        fields = type(self).model_fields
+        values = [v for name, f in fields.items() if not f.repr and (v := revealed(getattr(self, name)))]
         return values + [p for p in (urlsplit(self.redis_url or "").password,) if p]
 
     def __repr_args__(self) -> Any:  # the Redis URL without its password
         for name, value in super().__repr_args__():
             yield name, masked(value) if name == "redis_url" and value else value
+
+
+def revealed(secret: SecretStr | None) -> str | None:
+    """A secret's value, for the one client that needs it (never for a message); None when it is not set."""
+    return secret.get_secret_value() if secret is not None else None
 
 
 def unset_in_environment(name: str) -> None:
@@ -215,11 +228,13 @@ def variables() -> dict[str, str]:
 def _one_line(exc: ValidationError) -> str:
     """'KGQA_SHOTS=three: input should be 1, 3 or 5' (several problems joined by '; ')."""
     names = variables()
+    hidden = {name for name, f in Settings.model_fields.items() if not f.repr} | {"redis_url"}  # never echoed
+    hidden |= {names[name] for name in hidden}
     problems = []
     for error in exc.errors(include_url=False):
         where = str(error["loc"][0]) if error["loc"] else "settings"
         var = names.get(where, where)
-        shown = str(error.get("input", ""))[:60]
+        shown = "***" if where in hidden else str(error.get("input", ""))[:60]
         message = str(error["msg"])
         problems.append(f"{var}={shown}: {message[:1].lower()}{message[1:]}")
     return "; ".join(problems)

@@ -34,13 +34,13 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.store.connection import open_client
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import Harness, is_answer, new_ts, shown
+from bot.standins.harness import SECRET, Harness, is_answer, new_ts, shown
 from pipeline.standins.fakes import HashEncoder
 from bot.standins.slack.api import SlackAPIServer
 from bot.standins.slack.signing import post_event
@@ -69,7 +69,7 @@ def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str, wa
         event = {"type": "app_mention", "user": f"U{i}", "text": f"<@UBOT> {questions[i]}", "ts": ts,
                  "channel": channel, "event_ts": ts, "team": "T1"}
         sent[channel] = time.monotonic()
-        status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, event)
+        status, _ = post_event(bot.server.url, SECRET, event)
         acked[channel] = time.monotonic()
         assert status == 200, status
 
@@ -140,7 +140,7 @@ def main() -> int:
                         pipeline = build_pipeline(product, store=used)
                         pipeline.ask(questions[0])  # warm-up: model load, first parse
                         bot = Harness.start(slack, pipeline, settings.with_(slack_surface=surface),
-                                            Limits(queue_size=100_000, user_questions=10**9,
+                                            Limits(seen_events=SEEN_EVENTS, queue_size=100_000, user_questions=10**9,
                                                    user_window_s=60.0))
                         try:
                             rounds.append((c, f"{model_label}, {label}, {surface}",

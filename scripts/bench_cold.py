@@ -23,8 +23,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 QUESTION = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
-ENCODERS = {"torch": "from pipeline.store.encoder import SentenceTransformerEncoder\n"
-                     "E = lambda s: SentenceTransformerEncoder(s.embedding_model, offline=s.hf_offline)\n",
+ENCODERS = {"torch": "from pipeline.store.encoder import torch_encoder\n"
+                     "E = lambda s: torch_encoder(s.embedding_model, offline=s.hf_offline)\n",
             "onnx": "from pipeline.store.encoder import model_encoder\n"
                     "E = lambda s: model_encoder(s.embedding_model, s.encoder_backend, s.encoder_dir,\n"
                     "                            offline=s.hf_offline)\n"}

@@ -22,6 +22,7 @@ import statistics
 import sys
 import time
 import urllib.request
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,7 @@ CONFIGS: dict[str, dict[str, Any]] = {
 
 
 def start(name: str, model: str, threads: int, log: Path) -> LocalServer:
-    server = LocalServer(ServerConfig(model, threads, **CONFIGS[name]), log)
+    server = LocalServer(replace(ServerConfig.of(Settings(local_threads=threads), model), **CONFIGS[name]), log)
     server.url()
     return server
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.guard import Limits, RateLimiter, Seen
+from bot.guard import SEEN_EVENTS, Limits, RateLimiter, Seen
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
 from pipeline.core import Pipeline
@@ -35,8 +35,9 @@ from pipeline.kg.snapshot import SnapshotKG
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.shared.answers import RedisAnswers
-from pipeline.shared.link import RedisLink
+from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S
+from pipeline.shared.answers import KEEP_S, RedisAnswers
+from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.shared.threads import RedisThreadMemory
 from bot.standins.burst import pct
 from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
@@ -54,14 +55,15 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
     snapshot = SnapshotKG(sciqa.all())
     settings = Settings(home=home, workers=2)
     caches: dict[str, Answers] = {"local": SqliteAnswers(home / "answer-cache.sqlite3", max_entries=5000),
-                                  "redis": RedisAnswers(RedisLink(redis_url))}
+                                  "redis": RedisAnswers(RedisLink(redis_url, 0.5, RETRY_S), 5000, KEEP_S)}
     times: dict[str, list[float]] = {"local": [], "redis": []}
     with SlackAPIServer() as slack:
         bots = {name: Harness.start(slack, Pipeline(store, AdapterGenerator(0.45), CachedKG(snapshot, cache,
                                                                                             ttl=86400.0),
                                                     shots=3, row_cap=1000, max_question_chars=2000, workers=4),
                                     settings.with_(redis_url=redis_url if name == "redis" else None),
-                                    Limits(user_questions=10**6, queue_size=50, user_window_s=60.0))
+                                    Limits(seen_events=SEEN_EVENTS, user_questions=10**6, queue_size=50,
+                                           user_window_s=60.0))
                 for name, cache in caches.items()}
         try:
             for name, bot in bots.items():  # warm-up: parser, store, snapshot and connections
@@ -84,9 +86,10 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
 
 def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, dict[str, float]]]:
     """The state one question touches, local vs Redis, timed per question and per part."""
-    link = RedisLink(redis_url)
-    redis = (RedisSeen(link), RedisRateLimiter(link, 10**6, 60), RedisAnswers(link), RedisThreadMemory(link))
-    local = (Seen(), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3", max_entries=5000), None)
+    link = RedisLink(redis_url, 0.5, RETRY_S)
+    redis = (RedisSeen(link, 3600.0, SEEN_EVENTS), RedisRateLimiter(link, 10**6, 60), RedisAnswers(link, 5000, KEEP_S),
+             RedisThreadMemory(link, KEEP_TURNS, TURN_TTL_S, None))
+    local = (Seen(SEEN_EVENTS), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3", max_entries=5000), None)
     result = Rows(["x"], [{"x": "42"}], None, "bench")
     times: dict[str, dict[str, list[float]]] = {name: {part: [] for part in PARTS} for name in ("local", "redis")}
     for i in range(n):

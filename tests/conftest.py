@@ -96,9 +96,9 @@ def encoder() -> Any:
 @pytest.fixture(scope="session")
 def torch_encoder() -> Any:
     """all-MiniLM-L6-v2 run by sentence-transformers (torch): what the ONNX encoder must agree with."""
-    from pipeline.store.encoder import SentenceTransformerEncoder
+    from pipeline.store import encoder
 
-    return SentenceTransformerEncoder("sentence-transformers/all-MiniLM-L6-v2", offline=False)
+    return encoder.torch_encoder("sentence-transformers/all-MiniLM-L6-v2", offline=False)
 
 
 @pytest.fixture(scope="session")

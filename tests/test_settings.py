@@ -10,7 +10,7 @@ import pytest
 
 from pipeline import cli
 from pipeline.errors import ConfigError
-from pipeline.settings import Settings, unset_in_environment, variables
+from pipeline.settings import Settings, revealed, unset_in_environment, variables
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -71,6 +71,24 @@ def test_secrets_never_show_in_repr(environment: pytest.MonkeyPatch) -> None:
     assert sorted(s.secrets()) == ["shh-2", "xoxb-secret-1"]
 
 
+def test_an_unset_secret_is_none_and_a_set_one_prints_as_stars(environment: pytest.MonkeyPatch) -> None:
+    environment.setenv("SLACK_SIGNING_SECRET", "shh-2")
+    environment.setenv("SLACK_APP_TOKEN", "  ")  # blank: unset
+    s = Settings.from_env(dotenv=None)
+    assert s.slack_bot_token is None and s.slack_app_token is None and s.mcp_token is None
+    assert Settings(openai_api_key="").openai_api_key is None  # in code too: unset is None, never ""
+    assert revealed(s.slack_signing_secret) == "shh-2" and revealed(s.with_(shots=1).slack_signing_secret) == "shh-2"
+    printed = f"{s.slack_signing_secret} {s.slack_signing_secret!r} {s.model_dump()} {s.model_dump_json()}"
+    assert "shh-2" not in printed and "**********" in printed
+
+
+def test_a_bad_secret_is_named_but_never_echoed() -> None:
+    with pytest.raises(ConfigError) as bad:
+        Settings.from_env(dotenv=None, slack_bot_token=["xoxb-leaked-3"], redis_url=["redis://:pw-4@cache/0"])
+    assert "SLACK_BOT_TOKEN=***" in str(bad.value) and "KGQA_REDIS_URL=***" in str(bad.value)
+    assert "xoxb-leaked-3" not in str(bad.value) and "pw-4" not in str(bad.value)
+
+
 def test_redis_settings_are_read_and_the_password_kept_out_of_sight(environment: pytest.MonkeyPatch) -> None:
     environment.setenv("KGQA_REDIS_URL", "rediss://:pw-123@cache:6380/0")
     environment.setenv("KGQA_REDIS_TIMEOUT", "0.2")
@@ -84,7 +102,7 @@ def test_a_variable_is_taken_out_of_the_environment(environment: pytest.MonkeyPa
     environment.setenv("SLACK_BOT_TOKEN", "xoxb-secret-1")
     settings = Settings.from_env(dotenv=None)
     unset_in_environment("slack_bot_token")
-    assert "SLACK_BOT_TOKEN" not in os.environ and settings.slack_bot_token == "xoxb-secret-1"
+    assert "SLACK_BOT_TOKEN" not in os.environ and revealed(settings.slack_bot_token) == "xoxb-secret-1"
 
 
 @pytest.mark.parametrize("var, value, says", [("KGQA_SHOTS", "three", "input should be 1, 3 or 5"),

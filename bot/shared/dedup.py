@@ -23,7 +23,7 @@ MAX_UNSYNCED = 20_000  # local claims kept for writing back after an outage (old
 class RedisSeen:
     """``first(key)`` is true for exactly one caller across every replica while Redis is up, until ``ttl`` s pass."""
 
-    def __init__(self, link: RedisLink, ttl: float = 3600.0, maxsize: int = 20_000) -> None:
+    def __init__(self, link: RedisLink, ttl: float, maxsize: int) -> None:
         self.link = link
         self.ttl = ttl
         self._local = Seen(maxsize)  # what this process has seen: a repeat never needs Redis

@@ -30,7 +30,7 @@ def _key(pid: str) -> str:
 class RedisProposals:
     """The same four operations as ``Proposals``, shared by every replica."""
 
-    def __init__(self, link: RedisLink, local: Proposals, max_pending: int = 500, ttl: float = TTL_S) -> None:
+    def __init__(self, link: RedisLink, local: Proposals, max_pending: int, ttl: float) -> None:
         self.link = link
         self.local = local
         self.max_pending = max_pending
@@ -84,7 +84,7 @@ class RedisRecent:
     """``Recent`` shared by replicas: a 👍 whose pair was too long for its button may be clicked on any replica.
     Each pair expires ``ttl`` s after its answer; while Redis is unavailable the process's own ``Recent`` serves."""
 
-    def __init__(self, link: RedisLink, local: Recent, ttl: float = RECENT_TTL_S) -> None:
+    def __init__(self, link: RedisLink, local: Recent, ttl: float) -> None:
         self.link = link
         self.local = local
         self.ttl = ttl

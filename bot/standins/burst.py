@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from bot.agent import READING, WAITING
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
+from bot.standins.harness import SECRET, TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
 from bot.standins.slack.api import SlackAPIServer
 from bot.standins.slack.signing import post_event
 
@@ -181,7 +181,8 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
     lock = threading.Lock()
 
     with SlackAPIServer() as slack:
-        limits = Limits(queue_size=n if queue_size is None else queue_size, user_questions=10**6, user_window_s=60.0)
+        limits = Limits(seen_events=SEEN_EVENTS, queue_size=n if queue_size is None else queue_size,
+                        user_questions=10**6, user_window_s=60.0)
         bot = Harness.start(slack, pipeline, settings, limits)
         try:
             pipeline.ask(questions[0])  # warm-up: parser, store and snapshot loaded before the clock starts
@@ -190,7 +191,7 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
             def post(i: int, retry: int | None) -> int:
                 with lock:
                     sent.setdefault(i, time.monotonic())
-                status, _ = post_event(bot.server.url, bot.settings.slack_signing_secret, plan.events[i],
+                status, _ = post_event(bot.server.url, SECRET, plan.events[i],
                                        event_id=plan.event_id(i), retry_num=retry, timeout=30)
                 return status
 

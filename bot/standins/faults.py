@@ -12,7 +12,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.store.connection import ChromaConnection
 from pipeline.core import Pipeline
 from pipeline.factory import build_generator, build_kg
@@ -182,9 +182,10 @@ def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: An
     settings = settings.with_(**{**TIMEOUTS, **scenario.settings})
     with world(scenario.refused, scenario.store) as w:
         if w.chroma_url:
-            store = ChromaStore(ChromaConnection(url=w.chroma_url, timeout=settings.store_timeout), store.encoder,
+            store = ChromaStore(ChromaConnection(None, w.chroma_url, settings.store_timeout), store.encoder,
                                 store.name)
-        limits = Limits(queue_size=settings.queue_size, user_questions=100, user_window_s=settings.user_window_s)
+        limits = Limits(seen_events=SEEN_EVENTS, queue_size=settings.queue_size, user_questions=100,
+                        user_window_s=settings.user_window_s)
         bot = Harness.start(w.slack, pipeline_for(w, store, settings), settings, limits)
         try:
             if scenario.fault.startswith("KG down, answer cached"):

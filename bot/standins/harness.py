@@ -15,9 +15,9 @@ from typing import Any
 
 from bot.app import create_app
 from bot.guard import Limits, WorkerPool
-from bot.health import Health
+from bot.health import TIMEOUT_S, TTL_S, Health
 from bot.render import PROVENANCE
-from bot.server import BotServer
+from bot.server import EVENTS_PATH, BotServer
 from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
 from pipeline.shared.link import build_link
@@ -123,8 +123,8 @@ class Harness:
     def __post_init__(self) -> None:
         app = create_app(self.pipeline, self.settings, pool=self.pool, limits=self.limits)
         self.app = app
-        self.health = Health(self.pipeline, self.pool, link=build_link(self.settings))
-        self.server = BotServer(app, self.health, host="127.0.0.1", port=0).start()
+        self.health = Health(self.pipeline, self.pool, build_link(self.settings), ttl=TTL_S, timeout=TIMEOUT_S)
+        self.server = BotServer(app, self.health, host="127.0.0.1", port=0, path=EVENTS_PATH).start()
 
     @classmethod
     def start(cls, slack: SlackAPIServer, pipeline: Pipeline, settings: Settings,

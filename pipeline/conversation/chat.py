@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pipeline.glance import textview
-from pipeline.conversation.local import LocalThreadMemory
+from pipeline.conversation.local import local_memory
 from pipeline.conversation.talk import Asker, Conversation
 from pipeline.names.index import LabelIndex
 
@@ -46,7 +46,7 @@ def chat(pipeline: Asker, index: Callable[[], LabelIndex | None] | None = None, 
          history: Path | None = None, prompt: str = PROMPT) -> int:
     """Ask each line in one conversation until end of input or ``exit``."""
     save = line_editing(history)
-    talk = Conversation(pipeline, LocalThreadMemory(), index)
+    talk = Conversation(pipeline, local_memory(), index)
     write("Ask about the Open Research Knowledge Graph; follow-ups like 'and on SQuAD2.0?' refer to the earlier "
           "questions. 'exit' or Ctrl-D ends.")
     try:

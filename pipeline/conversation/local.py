@@ -17,8 +17,7 @@ MAX_THREADS = 10_000  # the least recently used thread goes first beyond this
 class LocalThreadMemory:
     """``ThreadMemory`` in a dict; turns are copied in and out, so a caller never shares them with another thread."""
 
-    def __init__(self, keep: int = KEEP_TURNS, ttl: float = TURN_TTL_S, max_threads: int = MAX_THREADS,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, keep: int, ttl: float, max_threads: int, clock: Callable[[], float] = time.monotonic) -> None:
         self.keep = keep
         self.ttl = ttl
         self.max_threads = max_threads
@@ -46,3 +45,8 @@ class LocalThreadMemory:
             self._threads[thread] = (now, turns)
             while len(self._threads) > self.max_threads:
                 self._threads.popitem(last=False)
+
+
+def local_memory() -> LocalThreadMemory:
+    """This process's thread memory with the project's bounds (``kgqa chat``, evaluation, a bot's fallback)."""
+    return LocalThreadMemory(KEEP_TURNS, TURN_TTL_S, MAX_THREADS)

@@ -18,6 +18,7 @@ log = logging.getLogger("kgqa.conversation")
 SCHEMA = ("CREATE TABLE IF NOT EXISTS thread_turns (thread TEXT NOT NULL, at REAL NOT NULL, turn TEXT NOT NULL); "
           "CREATE INDEX IF NOT EXISTS thread_turns_by_thread ON thread_turns (thread, at)")
 SWEEP_EVERY = 200  # turns remembered between sweeps of expired ones
+BUSY_TIMEOUT_S = 10.0  # how long a write waits for another process's, before it counts as a database failure
 
 
 def open_db(path: Path, busy_timeout: float) -> sqlite3.Connection:
@@ -34,8 +35,8 @@ class SqliteThreadMemory:
     """``ThreadMemory`` in one table; a database failure loses memory (the question is answered as it stands), never
     the answer."""
 
-    def __init__(self, path: Path, keep: int = KEEP_TURNS, ttl: float = TURN_TTL_S,
-                 clock: Callable[[], float] = time.time, busy_timeout: float = 10.0) -> None:
+    def __init__(self, path: Path, keep: int, ttl: float, busy_timeout: float,
+                 clock: Callable[[], float] = time.time) -> None:
         self.path = path
         self.keep = keep
         self.ttl = ttl
@@ -81,3 +82,8 @@ class SqliteThreadMemory:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def sqlite_memory(path: Path) -> SqliteThreadMemory:
+    """Thread memory in the SQLite file at ``path`` with the project's bounds (the bot, alone or beside replicas)."""
+    return SqliteThreadMemory(path, KEEP_TURNS, TURN_TTL_S, BUSY_TIMEOUT_S)

@@ -149,11 +149,11 @@ def _written_by(answer: Answer) -> str:
 
 def _in_thread(q: EvalQuestion, pipeline: Asker, shots: int | None) -> Answer:
     """The question asked after its thread's earlier questions, in one conversation of its own."""
-    from pipeline.conversation.local import LocalThreadMemory
+    from pipeline.conversation.local import local_memory
     from pipeline.conversation.talk import Conversation
     from pipeline.names.check import label_index
 
-    talk = Conversation(pipeline, LocalThreadMemory(), label_index(pipeline))
+    talk = Conversation(pipeline, local_memory(), label_index(pipeline))
     for earlier in q.thread:
         talk.ask(q.id, earlier, shots)
     return talk.ask(q.id, q.question, shots)

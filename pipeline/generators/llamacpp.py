@@ -21,6 +21,7 @@ from typing import IO, Any
 
 from pipeline.errors import ModelUnavailable
 from pipeline.generators.gguf import MB, available_memory, check_fits, read_model
+from pipeline.settings import Settings
 
 log = logging.getLogger("kgqa.local")
 LOAD_TIMEOUT_S = 600.0  # reading a model from a cold disk on a slow box; a load is never retried within a question
@@ -31,12 +32,18 @@ class ServerConfig:
     """What the server is started with (``KGQA_LOCAL_*``)."""
 
     model: str
-    threads: int | None = None  # None: every core
-    context: int = 4096
-    slots: int = 1
-    draft: str = "ngram-simple"  # speculative drafting from the text so far (the prompt's examples): exact, greedy
-    draft_ngram: int = 3  # tokens matched to find where in the text to copy a draft from
-    draft_max: int = 32  # tokens drafted at once
+    threads: int | None  # None: every core
+    context: int
+    slots: int
+    draft: str  # speculative drafting from the text so far (the prompt's examples): exact, greedy; or "none"
+    draft_ngram: int  # tokens matched to find where in the text to copy a draft from
+    draft_max: int  # tokens drafted at once
+
+    @classmethod
+    def of(cls, settings: Settings, model: str) -> ServerConfig:
+        """How ``settings`` (``KGQA_LOCAL_*``) start the server for the GGUF file ``model``."""
+        return cls(model, settings.local_threads, settings.local_context, settings.local_slots, settings.local_draft,
+                   settings.local_draft_ngram, settings.local_draft_max)
 
     @property
     def cores(self) -> int:

@@ -39,7 +39,8 @@ class LocalGenerator(OpenAIGenerator):
     remote = False
 
     def __init__(self, server: LocalServer, timeout: float, max_new_tokens: int) -> None:
-        super().__init__("", Path(server.config.model).name, "", timeout=timeout, max_new_tokens=max_new_tokens)
+        super().__init__("", Path(server.config.model).name, None, timeout=timeout, max_new_tokens=max_new_tokens,
+                         stream=True)
         self.server = server
 
     def base(self) -> str:

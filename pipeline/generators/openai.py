@@ -21,7 +21,6 @@ from pipeline.generators.stage import Stage, current
 from pipeline.generators.wire import Table, classify, generator_error
 from pipeline.records import Generation, Retrieved
 
-DEFAULT_MODEL = "tgi"  # any name serves a one-model server (TGI, llama.cpp); others need KGQA_OPENAI_MODEL
 PROTOCOL = "the OpenAI chat format"
 _ERRORS: Table = (  # the standard library's HTTP client, most telling first
     ((TimeoutError,), Reason.TIMEOUT),
@@ -43,10 +42,11 @@ class OpenAIGenerator:
     name = "openai"
     remote = True
 
-    def __init__(self, url: str, model: str = "", api_key: str = "", *, timeout: float, max_new_tokens: int,
-                 stream: bool = True) -> None:
+    def __init__(self, url: str, model: str, api_key: str | None, *, timeout: float, max_new_tokens: int,
+                 stream: bool) -> None:
+        """``model``: any name serves a one-model server (TGI, llama.cpp); ``api_key`` None: the server needs none."""
         self.url = url.rstrip("/")
-        self.model = model or DEFAULT_MODEL
+        self.model = model
         self._api_key = api_key
         self.timeout = timeout
         self.max_new_tokens = max_new_tokens
@@ -133,7 +133,7 @@ class OpenAIGenerator:
 
     def _headers(self) -> dict[str, str]:
         return {"Content-Type": "application/json", "Accept": "text/event-stream" if self.stream else
-                "application/json", "Authorization": f"Bearer {self._api_key or '-'}"}
+                "application/json", "Authorization": f"Bearer {self._api_key if self._api_key is not None else '-'}"}
 
 
 def _whole(data: dict[str, Any]) -> str:

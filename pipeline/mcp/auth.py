@@ -35,9 +35,10 @@ class StaticToken:
         return AccessToken(token="", client_id=CLIENT_ID, scopes=[])  # the token itself is never kept around
 
 
-def http_auth(token: str, host: str, port: int) -> tuple[AuthSettings | None, StaticToken | None]:
-    """The SDK's auth settings and verifier for listening on ``host``; a ConfigError when that would be unsafe."""
-    if not token:
+def http_auth(token: str | None, host: str, port: int) -> tuple[AuthSettings | None, StaticToken | None]:
+    """The SDK's auth settings and verifier for listening on ``host`` (``token`` None: no token set); a ConfigError
+    when that would be unsafe."""
+    if token is None:
         if not is_loopback(host):
             raise ConfigError(f"kgqa mcp --http on {host} is reachable beyond this machine: set KGQA_MCP_TOKEN "
                               "(a long random string, e.g. from `python -c \"import secrets; "

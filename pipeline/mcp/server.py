@@ -16,7 +16,7 @@ from pipeline.mcp.admission import Admission
 from pipeline.mcp.auth import http_auth
 from pipeline.mcp.tools import MAX_K, AskResult, LabelMatch, QueryRows, StoredPair, ToolRefusal, Tools
 from pipeline.names.index import KINDS
-from pipeline.settings import Settings
+from pipeline.settings import Settings, revealed
 
 T = TypeVar("T")
 NAME = "kgqa"
@@ -144,6 +144,6 @@ def serve(build: Callable[[], Pipeline], settings: Settings, http: bool = False,
         return
     host = host or settings.mcp_host
     port = settings.mcp_port if port is None else port
-    auth = http_auth(settings.mcp_token, host, port)
+    auth = http_auth(revealed(settings.mcp_token), host, port)
     with build() as pipeline:
         create_server(pipeline, settings, auth=auth).run("streamable-http", host=host, port=port)

@@ -9,6 +9,7 @@ from pipeline.errors import ConfigError
 from pipeline.parts import Generator
 from pipeline.registry import GeneratorKind, Wiring, generator_kind, register_generator
 from pipeline.sciqa import sciqa_for
+from pipeline.settings import revealed
 
 
 def _tgi(w: Wiring) -> Generator:
@@ -26,8 +27,8 @@ def _openai(w: Wiring) -> Generator:
         raise ConfigError("the openai generator needs KGQA_OPENAI_URL (e.g. http://localhost:8000/v1)")
     from pipeline.generators.openai import OpenAIGenerator
 
-    return OpenAIGenerator(url, s.openai_model, s.openai_api_key, timeout=s.tgi_timeout,
-                           max_new_tokens=s.max_new_tokens)
+    return OpenAIGenerator(url, s.openai_model, revealed(s.openai_api_key), timeout=s.tgi_timeout,
+                           max_new_tokens=s.max_new_tokens, stream=True)
 
 
 def _local_llm(w: Wiring) -> Generator:
@@ -39,8 +40,7 @@ def _local_llm(w: Wiring) -> Generator:
     from pipeline.generators.local import LocalGenerator, shared_server
     from pipeline.generators.weights import model_path
 
-    config = ServerConfig(str(model_path(s.local_model, s.models_dir)), s.local_threads, s.local_context,
-                          s.local_slots, s.local_draft, s.local_draft_ngram, s.local_draft_max)
+    config = ServerConfig.of(s, str(model_path(s.local_model, s.models_dir)))
     return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
                           s.max_new_tokens)
 

@@ -17,7 +17,8 @@ def _auto(settings: Settings, target: str) -> KnowledgeGraph:
     from pipeline.kg.lazy import LazyKG
 
     # built at the first query the endpoint cannot answer, not when the bot starts
-    return FallbackKG(_endpoint(settings, settings.endpoint), LazyKG("sciqa", lambda: _sciqa_graph(settings)))
+    return FallbackKG(_endpoint(settings, settings.endpoint),
+                      LazyKG("sciqa", lambda: _sciqa_graph(settings), virtuoso=False))  # SPARQL 1.1, as LocalKG
 
 
 def _local(settings: Settings, target: str) -> KnowledgeGraph:
@@ -50,9 +51,9 @@ def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
     link = build_link(settings)
     answers: Answers
     if link is not None:
-        from pipeline.shared.answers import RedisAnswers
+        from pipeline.shared.answers import KEEP_S, RedisAnswers
 
-        answers = RedisAnswers(link, settings.cache_max)
+        answers = RedisAnswers(link, settings.cache_max, KEEP_S)
     else:
         answers = SqliteAnswers(settings.home / "answer-cache.sqlite3", settings.cache_max)
     return CachedKG(live, answers, settings.cache_ttl)

@@ -11,7 +11,7 @@ def _disk(settings: Settings, encoder: Encoder) -> ExampleStore:
     from pipeline.store.chroma import ChromaStore
     from pipeline.store.connection import ChromaConnection
 
-    store = ChromaStore(ChromaConnection(settings.chroma_path, "", settings.store_timeout), encoder,
+    store = ChromaStore(ChromaConnection(settings.chroma_path, None, None), encoder,
                         settings.collection)
     store.open()  # an embedded store opens now: a broken one is reported before anything starts
     return store

@@ -20,7 +20,7 @@ PUT = "redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[3])" + INDEX_ADD + "return
 class RedisAnswers:
     """``Answers`` in Redis (see the module's docstring)."""
 
-    def __init__(self, link: RedisLink, max_entries: int = 5000, keep_s: float = KEEP_S) -> None:
+    def __init__(self, link: RedisLink, max_entries: int, keep_s: float) -> None:
         self.link = link
         self.max_entries = max_entries
         self.keep_s = keep_s

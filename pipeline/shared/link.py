@@ -49,7 +49,7 @@ def password(url: str) -> str:
 class RedisLink:
     """``call(fn)`` runs ``fn(client)`` or raises ``SharedStateDown``; ``status()`` is what /healthz shows."""
 
-    def __init__(self, url: str, timeout: float = 0.5, retry_s: float = RETRY_S,
+    def __init__(self, url: str, timeout: float, retry_s: float,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.url = url
         self.timeout = timeout
@@ -155,4 +155,4 @@ def build_link(settings: Settings) -> RedisLink | None:
 
 @lru_cache(maxsize=2)
 def _link(url: str, timeout: float) -> RedisLink:
-    return RedisLink(url, timeout)
+    return RedisLink(url, timeout, RETRY_S)

@@ -6,7 +6,7 @@ import json
 import logging
 from typing import Any
 
-from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S, ThreadMemory
+from pipeline.conversation.memory import ThreadMemory
 from pipeline.shared.link import RedisLink, SharedStateDown
 
 log = logging.getLogger("kgqa.shared")
@@ -15,8 +15,7 @@ log = logging.getLogger("kgqa.shared")
 class RedisThreadMemory:
     """While Redis is unavailable, ``fallback`` (this process's memory) serves, or a thread has no earlier turns."""
 
-    def __init__(self, link: RedisLink, keep: int = KEEP_TURNS, ttl: float = TURN_TTL_S,
-                 fallback: ThreadMemory | None = None) -> None:
+    def __init__(self, link: RedisLink, keep: int, ttl: float, fallback: ThreadMemory | None) -> None:
         self.link = link
         self.keep = keep
         self.ttl = ttl

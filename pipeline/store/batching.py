@@ -24,7 +24,7 @@ class BatchingEncoder:
     """An Encoder that hands its work to one worker thread, which drains every waiting request into one model call
     (duplicate texts encoded once). The worker starts at the first request."""
 
-    def __init__(self, inner: Encoder, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, inner: Encoder, max_batch: int) -> None:
         self.inner = inner
         self.name = inner.name
         self.max_batch = max_batch

@@ -83,13 +83,13 @@ class ChromaStore:
 
     min_score = MIN_SCORE  # the threshold for its plain cosine scores
 
-    def __init__(self, client: Any, encoder: Encoder, collection: str = "sciqa_examples") -> None:
+    def __init__(self, client: Any, encoder: Encoder, collection: str) -> None:
         """``client``: an open chromadb client, or a ChromaConnection opened at first use (so a bot whose Chroma
         server is down starts anyway and says so in its answers)."""
         if isinstance(client, ChromaConnection):
             self.connection, self._client = client, None
         else:
-            self.connection, self._client = ChromaConnection(), client
+            self.connection, self._client = ChromaConnection(None, None, None), client  # opened elsewhere
         self.encoder = encoder
         self.name = collection
         self._function = EncoderFunction(encoder)

@@ -22,10 +22,13 @@ from pipeline.errors import StoreError, StoreUnavailable
 class ChromaConnection:
     """Where the example store lives: a Chroma server (``url``) or a folder on disk (``path``); opens clients."""
 
-    def __init__(self, path: Path | None = None, url: str | None = None, timeout: float = 10.0) -> None:
+    def __init__(self, path: Path | None, url: str | None, timeout: float | None) -> None:
+        """``timeout``: seconds one call to the Chroma server at ``url`` may take (None: no server opened here)."""
+        if url and timeout is None:
+            raise ValueError("a Chroma server needs a timeout")
         self.path = path
         self.url = url
-        self.timeout = timeout  # seconds one call to a Chroma server may take
+        self.timeout = timeout
         self._lock = threading.Lock()
         self._attempt: Future[Any] | None = None  # an opening still waiting for the server
         self._failed: tuple[StoreError, float] | None = None  # the last failure to open, and when
@@ -41,7 +44,7 @@ class ChromaConnection:
         ``timeout`` after a server failed to open, calls fail at once with the same message rather than queue up
         behind one another's timeouts."""
         failed = self._failed
-        if failed and time.monotonic() - failed[1] < self.timeout:
+        if failed and time.monotonic() - failed[1] < (self.timeout or 0.0):
             raise type(failed[0])(str(failed[0]))
         try:
             client = self._server() if self.url else self._embedded()
@@ -68,8 +71,8 @@ class ChromaConnection:
                           "run `kgqa index --rebuild`")
 
     def timed_out(self, doing: str) -> StoreUnavailable:
-        return StoreUnavailable(f"the example store{self.where} did not answer within {self.timeout:g} s ({doing}); "
-                                "try again shortly")
+        within = f"within {self.timeout:g} s" if self.timeout is not None else "in time"
+        return StoreUnavailable(f"the example store{self.where} did not answer {within} ({doing}); try again shortly")
 
     def set_aside(self) -> Path:
         """Move an embedded store that cannot be opened out of the way (renamed, never deleted), so a new one can be
@@ -128,9 +131,9 @@ class ChromaConnection:
         return attempt
 
 
-def open_client(path: Path | None = None, url: str | None = None, timeout: float = 10.0) -> Any:
-    """A Chroma client: a server when ``url`` is set, else a persistent store on disk."""
-    return ChromaConnection(path, url, timeout).open()
+def open_client(path: Path) -> Any:
+    """A Chroma store on disk, opened now (a server: ``ChromaConnection(None, url, timeout).open()``)."""
+    return ChromaConnection(path, None, None).open()
 
 
 def transport_cause(exc: BaseException | None) -> BaseException | None:

@@ -12,6 +12,7 @@ from typing import Any
 from pipeline.errors import ConfigError
 
 MINILM_NAMES = frozenset({"sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"})
+ENCODE_BATCH = 64  # sentences per forward pass when indexing (a question is one)
 # sha256 of model.safetensors in the upstream repository sentence-transformers/all-MiniLM-L6-v2 (its LFS pointer).
 MINILM_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 
@@ -61,7 +62,7 @@ def resolve_model(name: str) -> str:
 class SentenceTransformerEncoder:
     """Encodes sentences to normalised vectors; the model loads on first use, not at construction."""
 
-    def __init__(self, model_name: str, device: str = "cpu", batch_size: int = 64, *, offline: bool) -> None:
+    def __init__(self, model_name: str, device: str, batch_size: int, *, offline: bool) -> None:
         """``offline`` (HF_HUB_OFFLINE): load from the Hugging Face cache only, never ask the hub."""
         self.name = model_name
         self.offline = offline
@@ -105,6 +106,11 @@ def model_encoder(name: str, backend: str, cache: Path, *, offline: bool) -> Any
             from pipeline.store.onnx import OnnxEncoder, mean_pooled, onnx_usable
 
             if mean_pooled(folder) and onnx_usable():
-                return OnnxEncoder(name, folder, MINILM_SHA256, cache,
-                                   fallback=lambda: SentenceTransformerEncoder(name, offline=offline))
-    return SentenceTransformerEncoder(name, offline=offline)
+                return OnnxEncoder(name, folder, MINILM_SHA256, cache, lambda: torch_encoder(name, offline=offline),
+                                   ENCODE_BATCH)
+    return torch_encoder(name, offline=offline)
+
+
+def torch_encoder(name: str, *, offline: bool) -> SentenceTransformerEncoder:
+    """``name`` run by sentence-transformers on the CPU (``offline``: from the Hugging Face cache only)."""
+    return SentenceTransformerEncoder(name, "cpu", ENCODE_BATCH, offline=offline)

@@ -77,7 +77,7 @@ class OnnxEncoder:
     """Encodes sentences to normalised vectors with ONNX Runtime; the export and the session load on first use."""
 
     def __init__(self, name: str, folder: Path, weights_sha256: str, cache: Path, fallback: Callable[[], Encoder],
-                 batch_size: int = 64) -> None:
+                 batch_size: int) -> None:
         self.name = name
         self.folder = folder
         self.path = export_path(cache, weights_sha256)

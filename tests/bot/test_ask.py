@@ -5,7 +5,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Generation, Retrieved, Rows
 from bot.standins.harness import STORY_CLOZE, Harness, blocks_of, button_value, new_ts, shown
@@ -103,7 +103,7 @@ def test_an_overlong_question_is_refused_with_the_limit(start_bot: Callable[...,
 
 
 def test_a_user_asking_too_fast_is_asked_to_wait(start_bot: Callable[..., Harness]) -> None:
-    bot = start_bot(limits=Limits(user_questions=2, user_window_s=600, queue_size=50))
+    bot = start_bot(limits=Limits(seen_events=SEEN_EVENTS, user_questions=2, user_window_s=600, queue_size=50))
     for _ in range(2):
         bot.mention(STORY_CLOZE)
     bot.answers(count=2)
@@ -130,7 +130,8 @@ class Gate:
 
 def test_when_all_workers_are_busy_questions_queue_then_turn_away(start_bot: Callable[..., Harness]) -> None:
     gate = Gate()
-    bot = start_bot(generator=gate, limits=Limits(queue_size=1, user_questions=6, user_window_s=60.0), workers=1)
+    limits = Limits(seen_events=SEEN_EVENTS, queue_size=1, user_questions=6, user_window_s=60.0)
+    bot = start_bot(generator=gate, limits=limits, workers=1)
     first, second, third = bot.mention(STORY_CLOZE), bot.mention(STORY_CLOZE, user="U2"), new_ts()
     [queued] = bot.slack.wait_for(lambda c: c.method == "chat.postMessage" and c.params.get("thread_ts") == second)
     bot.mention(STORY_CLOZE, user="U3", ts=third)

@@ -6,11 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.backend import MemoryState, shared_state
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.settings import Settings
 from pipeline.standins.redis import RedisServer
 
-LIMITS = Limits(queue_size=4, user_questions=1, user_window_s=60.0)
+LIMITS = Limits(seen_events=SEEN_EVENTS, queue_size=4, user_questions=1, user_window_s=60.0)
 TURN = {"asked": "Which model is best on SQuAD?", "question": "Which model is best on SQuAD?", "names": [],
         "sparql": "", "at": 0.0}
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.proposals import Proposals
+from bot.proposals import MAX_PENDING, Proposals
 from pipeline.store.connection import open_client
 from pipeline.records import Example
 from pipeline.store.chroma import ChromaStore, team_id
@@ -75,7 +75,7 @@ def test_a_bot_killed_mid_answer_loses_nothing_approved_or_proposed(tmp_path: Pa
             tgi._closed.wait(0.02)  # a bounded pause between polls of the condition above
         bot.kill()
 
-        assert [p.id for p in Proposals(proposals).pending()] == [proposal]
+        assert [p.id for p in Proposals(proposals, MAX_PENDING).pending()] == [proposal]
         assert json.loads(proposals.read_text(encoding="utf-8"))[0]["question"] == STORY_CLOZE
         tgi.set_fault(None)
 
@@ -88,4 +88,4 @@ def test_a_bot_killed_mid_answer_loses_nothing_approved_or_proposed(tmp_path: Pa
         assert again.stop() == 0
     after = run_proc(env, "check")
     assert after["count"] == TRAIN + 2 and team_id(STORY_CLOZE) in after["team"]
-    assert all(after["found_first"].values()) and Proposals(proposals).pending() == []
+    assert all(after["found_first"].values()) and Proposals(proposals, MAX_PENDING).pending() == []

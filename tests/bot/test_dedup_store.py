@@ -9,13 +9,15 @@ from pathlib import Path
 import pytest
 
 from bot.dedup_store import SharedSeen
+from bot.guard import SEEN_EVENTS
+from pipeline.conversation.sqlite import BUSY_TIMEOUT_S
 from bot.standins.harness import STORY_CLOZE, Harness, is_answer
 from pipeline.standins.fakes import Clock
 
 
 def test_a_key_is_first_once_until_its_ttl_passes(tmp_path: Path) -> None:
     clock = Clock()
-    seen = SharedSeen(tmp_path / "dedup.sqlite3", ttl=60, clock=clock)
+    seen = SharedSeen(tmp_path / "dedup.sqlite3", 60, BUSY_TIMEOUT_S, SEEN_EVENTS, clock=clock)
     assert seen.first("event:Ev1") and not seen.first("event:Ev1")
     clock.now += 59
     assert not seen.first("event:Ev1")
@@ -25,15 +27,16 @@ def test_a_key_is_first_once_until_its_ttl_passes(tmp_path: Path) -> None:
 
 def test_claims_survive_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "shared" / "dedup.sqlite3"
-    first = SharedSeen(path)
+    first = SharedSeen(path, 3600.0, BUSY_TIMEOUT_S, SEEN_EVENTS)
     assert first.first("event:Ev1")
     first.close()
-    assert not SharedSeen(path).first("event:Ev1")
+    assert not SharedSeen(path, 3600.0, BUSY_TIMEOUT_S, SEEN_EVENTS).first("event:Ev1")
 
 
 def test_many_connections_racing_for_the_same_keys_claim_each_once(tmp_path: Path) -> None:
     path = tmp_path / "dedup.sqlite3"
-    stores = [SharedSeen(path) for _ in range(6)]  # one connection each, as separate processes would have
+    # one connection each, as separate processes would have
+    stores = [SharedSeen(path, 3600.0, BUSY_TIMEOUT_S, SEEN_EVENTS) for _ in range(6)]
     keys = [f"event:Ev{i}" for i in range(200)]
     wins: Counter[str] = Counter()
     lock = threading.Lock()
@@ -55,7 +58,7 @@ def test_many_connections_racing_for_the_same_keys_claim_each_once(tmp_path: Pat
 
 def test_a_failing_database_falls_back_to_this_process_and_says_so(tmp_path: Path,
                                                                    caplog: pytest.LogCaptureFixture) -> None:
-    seen = SharedSeen(tmp_path / "dedup.sqlite3")
+    seen = SharedSeen(tmp_path / "dedup.sqlite3", 3600.0, BUSY_TIMEOUT_S, SEEN_EVENTS)
     assert seen.first("event:Ev1")
     seen.close()  # from now on every statement fails
     assert not seen.first("event:Ev1")  # still remembered here

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import threading
 
-from bot.guard import Limits, Seen
+from bot.guard import SEEN_EVENTS, Limits, Seen
 from pipeline.settings import Settings
 
 
@@ -31,4 +31,5 @@ def test_seen_is_bounded_and_forgets_the_oldest() -> None:
 
 
 def test_limits_take_what_settings_offer(settings: Settings) -> None:
-    assert Limits.from_settings(settings) == Limits(queue_size=50, user_questions=6, user_window_s=60.0)
+    assert Limits.from_settings(settings) == Limits(queue_size=50, user_questions=6, user_window_s=60.0,
+                                                    seen_events=SEEN_EVENTS)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.health import Health
+from bot.health import TIMEOUT_S, TTL_S, Health
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.fallback import FallbackGenerator
@@ -57,7 +57,7 @@ def test_a_hanging_endpoint_and_a_dead_tgi_degrade_but_do_not_fail_the_check(
         remote: Callable[..., Pipeline], endpoint: EndpointServer) -> None:
     endpoint.set_fault("hang")
     with refused_url() as dead:
-        health = Health(remote(tgi_url=dead.removesuffix("/sparql")), timeout=0.5)
+        health = Health(remote(tgi_url=dead.removesuffix("/sparql")), None, None, ttl=TTL_S, timeout=0.5)
         started = time.monotonic()
         report = health()
     assert time.monotonic() - started < 2  # probes run side by side, each cut off by its short timeout
@@ -66,11 +66,11 @@ def test_a_hanging_endpoint_and_a_dead_tgi_degrade_but_do_not_fail_the_check(
 
 
 def test_probes_are_cached_for_a_few_seconds(remote: Callable[..., Pipeline], endpoint: EndpointServer) -> None:
-    health = Health(remote(), ttl=60)
+    health = Health(remote(), None, None, ttl=60, timeout=TIMEOUT_S)
     for _ in range(5):
         assert health()["ok"]
     assert endpoint.queries == ["ASK {}"]
-    assert Health(remote(), ttl=0)()["checked_s_ago"] == 0.0
+    assert Health(remote(), None, None, ttl=0, timeout=TIMEOUT_S)()["checked_s_ago"] == 0.0
 
 
 def test_a_probe_that_raises_is_reported_not_raised(store: ChromaStore, snapshot_kg: SnapshotKG) -> None:
@@ -84,7 +84,8 @@ def test_a_probe_that_raises_is_reported_not_raised(store: ChromaStore, snapshot
             raise RuntimeError
 
     report = Health(Pipeline(Broken(), AdapterGenerator(0.45), snapshot_kg,
-                             shots=3, row_cap=1000, max_question_chars=2000, workers=4))()  # type: ignore[arg-type]
+                             shots=3, row_cap=1000, max_question_chars=2000, workers=4),  # type: ignore[arg-type]
+                    None, None, ttl=TTL_S, timeout=TIMEOUT_S)()
     assert report["ok"] is False and report["store"]["error"] == "the disk is on fire"
     assert "kgqa index" in report["store"]["fix"]
     assert report["reachable"]["kg"] == {"name": "snapshot", "ms": report["reachable"]["kg"]["ms"], "ok": True,
@@ -117,7 +118,7 @@ def test_a_probe_that_ignores_its_timeout_is_left_behind(store: ChromaStore) -> 
 def test_healthz_says_when_redis_is_down_what_stands_in_and_when_it_is_back(
         make_pipeline: Callable[..., Pipeline], fresh_redis: RedisServer) -> None:
     link = RedisLink(fresh_redis.url, timeout=0.3, retry_s=0)
-    health = Health(make_pipeline(), ttl=0, link=link)
+    health = Health(make_pipeline(), None, link, ttl=0, timeout=TIMEOUT_S)
     report = health()
     assert report["ok"] and report["redis"] == {"url": fresh_redis.url, "ok": True} and report["degraded"] == []
     fresh_redis.stop()

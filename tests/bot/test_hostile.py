@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
 from pipeline.factory import build_generator
 from pipeline.kg.endpoint import EndpointKG
@@ -77,7 +77,8 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, sciqa: SciQA, sciqa_dir: P
         pipeline = Pipeline(hash_store(home / "chroma", train_slice(sciqa)), build_generator(settings, "tgi"), kg,
                             shots=3, deadline=settings.deadline, max_question_chars=settings.max_question_chars,
                             row_cap=1000, workers=4)
-        bot = Harness.start(slack, pipeline, settings, Limits(user_questions=10**6, queue_size=500, user_window_s=60.0))
+        limits = Limits(seen_events=SEEN_EVENTS, user_questions=10**6, queue_size=500, user_window_s=60.0)
+        bot = Harness.start(slack, pipeline, settings, limits)
         try:
             yield Hostile(bot, tgi, kg, virtuoso, quads(virtuoso), problems)
         finally:

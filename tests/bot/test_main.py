@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.__main__ import main
-from bot.health import Health
+from bot.health import TIMEOUT_S, TTL_S, Health
 from bot.home import help_message, home_view
 from pipeline.core import Pipeline
 from bot.standins.harness import MAINTAINER
@@ -61,7 +61,7 @@ def test_help_home_and_status_describe_the_setup(make_pipeline: Callable[..., Pi
     assert "/sparql" in help_text and "`snapshot`" in help_text and f"<@{MAINTAINER}>" in help_text
     assert home_view(pipeline, frozenset())["type"] == "home"
     assert "none configured" in str(home_view(pipeline, frozenset()))
-    report = Health(pipeline)()
+    report = Health(pipeline, None, None, ttl=TTL_S, timeout=TIMEOUT_S)()
     assert report["ok"] is True and report["store"]["pairs"] == 80 and report["degraded"] == []
     assert (report["generator"], report["kg"], report["shots"]) == ("adapter", "snapshot", 3)
 

@@ -5,23 +5,23 @@ from pathlib import Path
 
 import pytest
 
-from bot.proposals import Proposals, Recent, feedback_value, read_feedback
+from bot.proposals import MAX_PENDING, MAX_RECENT, Proposals, Recent, feedback_value, read_feedback
 
 
 def test_proposals_persist_and_are_taken_once(tmp_path: Path) -> None:
     path = tmp_path / "bot" / "proposals.json"
-    first, new = Proposals(path).propose("Q?", "SELECT 1", "U1", "C1")
+    first, new = Proposals(path, MAX_PENDING).propose("Q?", "SELECT 1", "U1", "C1")
     assert new and path.is_file()
-    again = Proposals(path)  # a restart
+    again = Proposals(path, MAX_PENDING)  # a restart
     assert again.propose("Q?", "SELECT 1", "U2", "C2") == (first, False)
     assert again.take(first.id) == first and again.take(first.id) is None
-    assert Proposals(path).pending() == []
+    assert Proposals(path, MAX_PENDING).pending() == []
 
 
 def test_a_corrupt_file_starts_empty_with_a_warning(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     path = tmp_path / "proposals.json"
     path.write_text("{not json", encoding="utf-8")
-    assert Proposals(path).pending() == [] and "unreadable" in caplog.text
+    assert Proposals(path, MAX_PENDING).pending() == [] and "unreadable" in caplog.text
 
 
 def test_pending_proposals_are_bounded() -> None:
@@ -32,22 +32,22 @@ def test_pending_proposals_are_bounded() -> None:
 
 
 def test_feedback_values_round_trip_and_long_pairs_go_by_reference() -> None:
-    recent = Recent()
+    recent = Recent(MAX_RECENT)
     short = feedback_value("Q?", "SELECT 1", recent)
     assert read_feedback(short, recent) == ("Q?", "SELECT 1")
     long = feedback_value("Q?", "SELECT " + "?x " * 1000, recent)
     assert len(long) < 100 and read_feedback(long, recent) == ("Q?", "SELECT " + "?x " * 1000)
-    assert read_feedback(long, Recent()) is None  # forgotten after a restart
+    assert read_feedback(long, Recent(MAX_RECENT)) is None  # forgotten after a restart
     assert read_feedback("not json", recent) is None and read_feedback('{"q": 1, "s": 2}', recent) is None
     assert read_feedback("[]", recent) is None
 
 
 def test_replicas_sharing_the_file_see_each_others_proposals(tmp_path: Path) -> None:
     path = tmp_path / "shared" / "proposals.json"
-    a, b = Proposals(path), Proposals(path)  # two processes' views of one file
+    a, b = Proposals(path, MAX_PENDING), Proposals(path, MAX_PENDING)  # two processes' views of one file
     first, _ = a.propose("Q1?", "SELECT 1", "U1", "C1")
     second, _ = b.propose("Q2?", "SELECT 2", "U2", "C2")
     assert [p.id for p in a.pending()] == [first.id, second.id]
     assert a.take(second.id) == second and b.take(second.id) is None  # decided once, whichever replica decides
-    assert [p.id for p in Proposals(path).pending()] == [first.id]
+    assert [p.id for p in Proposals(path, MAX_PENDING).pending()] == [first.id]
     assert sorted(f.name for f in path.parent.iterdir()) == ["proposals.json", "proposals.lock"]  # no temp files left

@@ -5,22 +5,22 @@ import sqlite3
 from pathlib import Path
 
 from pipeline.conversation.memory import KEEP_TURNS
-from pipeline.conversation.sqlite import SqliteThreadMemory
+from pipeline.conversation.sqlite import BUSY_TIMEOUT_S, SqliteThreadMemory, sqlite_memory
 
 
 def test_turns_survive_a_restart_and_are_seen_by_another_handle(tmp_path: Path) -> None:
     path = tmp_path / "state.sqlite3"
-    first = SqliteThreadMemory(path)
+    first = sqlite_memory(path)
     first.remember("C1:1.0", {"question": "Which models were evaluated on MAZEA?", "names": []})
     first.close()
-    other = SqliteThreadMemory(path)
+    other = sqlite_memory(path)
     assert other.turns("C1:1.0") == [{"question": "Which models were evaluated on MAZEA?", "names": []}]
     assert other.turns("C1:2.0") == []
 
 
 def test_each_thread_keeps_its_last_turns_and_old_ones_expire(tmp_path: Path) -> None:
     now = [1000.0]
-    memory = SqliteThreadMemory(tmp_path / "t.sqlite3", ttl=60, clock=lambda: now[0])
+    memory = SqliteThreadMemory(tmp_path / "t.sqlite3", KEEP_TURNS, 60, BUSY_TIMEOUT_S, clock=lambda: now[0])
     for n in range(KEEP_TURNS + 2):
         now[0] += 1
         memory.remember("a", {"n": n})
@@ -33,7 +33,7 @@ def test_each_thread_keeps_its_last_turns_and_old_ones_expire(tmp_path: Path) ->
 
 
 def test_a_broken_database_loses_memory_not_the_question(tmp_path: Path) -> None:
-    memory = SqliteThreadMemory(tmp_path / "t.sqlite3")
+    memory = sqlite_memory(tmp_path / "t.sqlite3")
     memory.close()
     memory.remember("a", {"n": 1})  # logged, not raised
     assert memory.turns("a") == []

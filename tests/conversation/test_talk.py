@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.conversation.local import LocalThreadMemory
+from pipeline.conversation.local import local_memory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
 from pipeline.names.check import NameCheck
@@ -38,7 +38,7 @@ def talk() -> tuple[Conversation, Naive, RecordingKG]:
     generator, kg = Naive(), RecordingKG()
     pipeline = Pipeline(FixedStore(), generator, kg, names=NameCheck(lambda: INDEX),
                         shots=3, row_cap=1000, max_question_chars=2000, workers=4)
-    return Conversation(pipeline, LocalThreadMemory(), lambda: INDEX), generator, kg
+    return Conversation(pipeline, local_memory(), lambda: INDEX), generator, kg
 
 
 def test_a_follow_up_is_answered_as_its_standalone_question_and_says_so() -> None:

@@ -37,7 +37,7 @@ def test_the_draft_settings_reach_the_server(tmp_path: Path, environment: pytest
     assert params.speculative.draft.n_max == 16 and params.cpuparams.n_threads == 2
     environment.setenv("KGQA_LOCAL_DRAFT", "none")
     off = Settings.from_env(dotenv=None)
-    assert _types(launch_params(ServerConfig("m.gguf", draft=off.local_draft))) == ["COMMON_SPECULATIVE_TYPE_NONE"]
+    assert _types(launch_params(ServerConfig.of(off, "m.gguf"))) == ["COMMON_SPECULATIVE_TYPE_NONE"]
 
 
 def test_an_unknown_draft_kind_is_one_line(environment: pytest.MonkeyPatch) -> None:

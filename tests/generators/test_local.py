@@ -13,6 +13,7 @@ from pipeline.factory import build_generator, question_deadline
 from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.llamacpp import LocalServer, ServerConfig
 from pipeline.generators.local import LocalGenerator, shared_server
+from pipeline.generators.repair import RepairingGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.settings import Settings
 
@@ -24,7 +25,7 @@ class StandInServer(LocalServer):
     """The server manager with its child replaced by the TGI stand-in (whose /v1 route speaks llama.cpp's API)."""
 
     def __init__(self, url: str) -> None:
-        super().__init__(ServerConfig("model.gguf"))
+        super().__init__(ServerConfig.of(Settings(), "model.gguf"))
         self.base, self.alive, self.started = url, True, 0
 
     def url(self) -> str:
@@ -55,9 +56,11 @@ def test_a_packaged_name_is_its_file_in_the_model_cache(tmp_path: Path) -> None:
 
 
 def test_one_server_per_model_in_a_process(tmp_path: Path) -> None:
-    config = ServerConfig(str(tmp_path / "m.gguf"), 2, 4096, 1)
-    assert shared_server(config) is shared_server(ServerConfig(str(tmp_path / "m.gguf"), 2, 4096, 1))
-    assert shared_server(config) is not shared_server(ServerConfig(str(tmp_path / "m.gguf"), 2, 4096, 2))
+    def config(slots: int) -> ServerConfig:
+        return ServerConfig.of(Settings(local_threads=2, local_context=4096, local_slots=slots),
+                               str(tmp_path / "m.gguf"))
+    assert shared_server(config(1)) is shared_server(config(1))
+    assert shared_server(config(1)) is not shared_server(config(2))
 
 
 def test_a_cpu_model_gets_a_deadline_that_fits_one_generation() -> None:
@@ -77,7 +80,8 @@ def test_a_file_that_fails_to_load_is_not_loaded_again_for_each_question(tmp_pat
     from tests.generators.test_gguf import write_gguf
 
     write_gguf(tmp_path / "m.gguf")  # a valid header, but no model llama.cpp can run
-    server = LocalServer(ServerConfig(str(tmp_path / "m.gguf"), 1, 256, 1), tmp_path / "log.txt")
+    config = ServerConfig.of(Settings(local_threads=1, local_context=256, local_slots=1), str(tmp_path / "m.gguf"))
+    server = LocalServer(config, tmp_path / "log.txt")
     with pytest.raises(ModelUnavailable, match="did not load") as first:
         server.url()
     with pytest.raises(ModelUnavailable) as second:
@@ -97,8 +101,7 @@ def test_a_server_that_dies_mid_answer_is_said_and_not_asked_again(tgi: Any) -> 
     server = StandInServer(tgi.url)
     tgi.set_fault("truncated_sse")
     server.alive = False
-    gen = build_generator(Settings(local_model="x.gguf", llm_fallback="none"), "local")
-    gen.inner = LocalGenerator(server, timeout=10, max_new_tokens=512)  # type: ignore[attr-defined]
+    gen = RepairingGenerator(LocalGenerator(server, timeout=10, max_new_tokens=512))  # as "local" is built, alone
     with pytest.raises(ModelUnavailable, match=r"stopped mid-answer \(killed by signal 9.*starts again"):
         gen.generate("Best F1 on CoQA?", [EXAMPLE])
     assert server.started == 1  # no second try against a dead server within the question
@@ -119,7 +122,7 @@ def test_a_prompt_longer_than_the_context_is_one_line(tgi: Any, monkeypatch: pyt
 def test_concurrent_first_questions_start_one_server(tmp_path: Path) -> None:
     """Every worker asks ``url()`` at once: they wait for one load, which fails once here (not GGUF) for all."""
     (tmp_path / "m.gguf").write_text("not a model")
-    server = LocalServer(ServerConfig(str(tmp_path / "m.gguf")))
+    server = LocalServer(ServerConfig.of(Settings(), str(tmp_path / "m.gguf")))
     errors: list[str] = []
 
     def ask() -> None:

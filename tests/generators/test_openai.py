@@ -18,10 +18,15 @@ EXAMPLE = Retrieved(Example("AQ1", "Which model has achieved the highest F1 scor
                             'SELECT ?m WHERE { ?d rdfs:label "SQuAD1.1" }', "T05"), 0.9)
 
 
+def _client(url: str, timeout: float) -> OpenAIGenerator:
+    """A client for a one-model server (any model name serves), without an API key."""
+    return OpenAIGenerator(url, "tgi", None, timeout=timeout, max_new_tokens=512, stream=True)
+
+
 @pytest.mark.parametrize("stream", [True, False])
 def test_the_chat_route_returns_the_query(tgi: Any, stream: bool) -> None:
     tgi.enqueue("```sparql\nSELECT ?m WHERE { ?d rdfs:label \"CoQA\" }\n```")
-    gen = OpenAIGenerator(tgi.url + "/v1", timeout=10, stream=stream,
+    gen = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, stream=stream,
                           max_new_tokens=512).generate("Best F1 on CoQA?", [EXAMPLE])
     assert gen.sparql == 'SELECT ?m WHERE { ?d rdfs:label "CoQA" }' and gen.generator == "openai"
     path, body = tgi.requests[-1]
@@ -32,7 +37,7 @@ def test_the_chat_route_returns_the_query(tgi: Any, stream: bool) -> None:
 def test_server_errors_become_generator_errors(tgi: Any) -> None:
     tgi.set_fault("500")
     with pytest.raises(GeneratorError):
-        OpenAIGenerator(tgi.url + "/v1", timeout=5, max_new_tokens=512).generate("q?", [EXAMPLE])
+        _client(tgi.url + "/v1", timeout=5).generate("q?", [EXAMPLE])
 
 
 def test_offline_mode_variables_do_not_stop_a_local_llm_server(tgi: Any) -> None:
@@ -42,7 +47,7 @@ def test_offline_mode_variables_do_not_stop_a_local_llm_server(tgi: Any) -> None
     tgi.enqueue('SELECT ?m WHERE { ?d rdfs:label "CoQA" }')
     code = ("import sys; from pipeline.generators.openai import OpenAIGenerator\n"
             "for stream in (True, False):\n"
-            "    asked = OpenAIGenerator(sys.argv[1], timeout=10, max_new_tokens=512, stream=stream)\n"
+            "    asked = OpenAIGenerator(sys.argv[1], 'tgi', None, timeout=10, max_new_tokens=512, stream=stream)\n"
             "    print(asked.generate('Best F1 on CoQA?', []).sparql)")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     done = subprocess.run([sys.executable, "-c", code, tgi.url + "/v1"], env=env, cwd=ROOT, capture_output=True,
@@ -62,14 +67,14 @@ def test_faults_become_generator_errors_of_their_kind(tgi: Any, fault: str, kind
                                                       reason: Reason) -> None:
     tgi.set_fault(fault)
     with pytest.raises(kind, match=says) as raised:
-        OpenAIGenerator(tgi.url + "/v1", timeout=1, max_new_tokens=512).generate("q?", [EXAMPLE])
+        _client(tgi.url + "/v1", timeout=1).generate("q?", [EXAMPLE])
     assert isinstance(raised.value, GeneratorError) and raised.value.reason is reason
 
 
 def test_an_unreachable_server_is_said_and_pinged_false() -> None:
     with pytest.raises(GeneratorError, match="could not be reached"):
-        OpenAIGenerator("http://127.0.0.1:9/v1", timeout=2, max_new_tokens=512).generate("q?", [EXAMPLE])
-    assert OpenAIGenerator("http://127.0.0.1:9/v1", timeout=60.0, max_new_tokens=512).ping(1) is False
+        _client("http://127.0.0.1:9/v1", timeout=2).generate("q?", [EXAMPLE])
+    assert _client("http://127.0.0.1:9/v1", timeout=60.0).ping(1) is False
 
 
 def _poll(condition: Any, seconds: float = 10.0) -> bool:
@@ -98,8 +103,7 @@ def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> No
     tgi.enqueue("SELECT " + " ".join(words) + " WHERE { ?s ?p ?o }")
     tgi.set_fault("trickle")
     tgi.trickle_seconds = 0.1
-    answer = Pipeline(Store(), OpenAIGenerator(tgi.url + "/v1", timeout=30,
-                                               max_new_tokens=512), RecordingKG(),  # type: ignore[arg-type]
+    answer = Pipeline(Store(), _client(tgi.url + "/v1", timeout=30), RecordingKG(),  # type: ignore[arg-type]
                       deadline=1.0, shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Best F1 on CoQA?")
     assert answer.outcome is Outcome.TIMED_OUT
     shown = answer.to_json()

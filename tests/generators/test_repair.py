@@ -107,8 +107,8 @@ def test_an_invalid_query_is_asked_again_with_the_parser_error(tgi: Any) -> None
 
 def test_the_openai_route_is_asked_again_too(tgi: Any) -> None:
     tgi.enqueue("SELECT ?model WHERE { ?model ?p }", GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                           max_new_tokens=512)).generate(QUESTION, EXAMPLES)
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                           max_new_tokens=512, stream=True)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and g.generator == "openai"
 
 
@@ -193,24 +193,24 @@ def test_a_name_the_graph_lacks_is_asked_again_with_the_nearest_real_ones(tgi: A
     invented = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_CODE ?code }'
     fixed = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_SOURCE_CODE ?code }'
     tgi.enqueue(invented, fixed)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                           max_new_tokens=512), graph_names=lambda: graph).generate(
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                           max_new_tokens=512, stream=True), graph_names=lambda: graph).generate(
         "Where is the code of BERT?", EXAMPLES)
     assert g.sparql == fixed
     assert g.notes[0].startswith("re-asked the model: the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE")
     asked = tgi.requests[-1][1]["messages"][0]["content"]
     assert "uses names the knowledge graph does not have: the graph has no orkgp:HAS_CODE" in asked
     tgi.enqueue(invented, invented)
-    twice = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                               max_new_tokens=512), graph_names=lambda: graph).generate(
+    twice = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                               max_new_tokens=512, stream=True), graph_names=lambda: graph).generate(
         "Where is the code of BERT?", EXAMPLES)
     assert twice.sparql is None and "the graph has no orkgp:HAS_CODE" in twice.explanation
 
 
 def test_without_the_graphs_names_the_query_is_not_held(tgi: Any) -> None:
     tgi.enqueue(GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                           max_new_tokens=512), graph_names=lambda: None).generate(
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                           max_new_tokens=512, stream=True), graph_names=lambda: None).generate(
         QUESTION, EXAMPLES)
     assert g.sparql == GOOD and len(tgi.requests) == 1
 
@@ -247,8 +247,8 @@ def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_an
 
     kg = OnlyKnows("RACE")
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                                               max_new_tokens=512)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                                               max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
     answer = Pipeline(Store(), gen, kg,
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.ANSWERED and '"RACE"' in (answer.sparql or "")
@@ -266,8 +266,8 @@ def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
     from pipeline.records import Outcome
 
     tgi.set_fault("500")  # the LLM fails: the adapter answers, and its empty answer stands
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                                               max_new_tokens=512)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                                               max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
     kg = OnlyKnows("nothing")
     answer = Pipeline(Store(), gen, kg,
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
@@ -281,8 +281,8 @@ def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: An
     from pipeline.records import Outcome
 
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10,
-                                                               max_new_tokens=512)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                                               max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
     answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")
@@ -296,8 +296,8 @@ def test_every_reply_is_on_the_record_with_what_became_of_it(tgi: Any) -> None:
     graph = frozenset({"orkgc:Dataset", "orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_MODEL",
                        "orkgp:HAS_EVALUATION"})
     invented = GOOD.replace("orkgp:HAS_MODEL", "orkgp:HAS_MODELS").replace('"RACE"', '"RACE-1"')
-    gen = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10, max_new_tokens=512),
-                             graph_names=lambda: graph)
+    gen = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
+                                             stream=True), graph_names=lambda: graph)
     tgi.enqueue(invented, GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
     answered = Pipeline(Store(), gen, OnlyKnows("RACE"),
                         shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]

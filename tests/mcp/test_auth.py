@@ -18,9 +18,9 @@ def test_loopback_is_told_from_everything_else(host: str, loopback: bool) -> Non
 
 
 def test_no_token_is_fine_on_loopback_only() -> None:
-    assert http_auth("", "127.0.0.1", 8765) == (None, None)
+    assert http_auth(None, "127.0.0.1", 8765) == (None, None)
     with pytest.raises(ConfigError, match="KGQA_MCP_TOKEN"):
-        http_auth("", "0.0.0.0", 8765)
+        http_auth(None, "0.0.0.0", 8765)
 
 
 def test_a_set_token_is_required_on_loopback_too_and_only_it_passes() -> None:

@@ -7,8 +7,8 @@ from redis import Redis
 from pipeline.factory import build_kg
 from pipeline.kg.cache import CachedKG, SqliteAnswers
 from pipeline.settings import Settings
-from pipeline.shared.answers import RedisAnswers
-from pipeline.shared.link import RedisLink
+from pipeline.shared.answers import KEEP_S, RedisAnswers
+from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.standins.fakes import RecordingKG
 from pipeline.standins.redis import RedisServer
 
@@ -17,18 +17,18 @@ QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
 
 def test_an_answer_cached_by_one_replica_serves_another(redis_url: str) -> None:
     live_a, live_b = RecordingKG(name="http://orkg.test/sparql"), RecordingKG(name="http://orkg.test/sparql")
-    CachedKG(live_a, RedisAnswers(RedisLink(redis_url)), ttl=86400.0).select(QUERY)
-    rows = CachedKG(live_b, RedisAnswers(RedisLink(redis_url)), ttl=86400.0).select(
+    CachedKG(live_a, RedisAnswers(RedisLink(redis_url, 0.5, RETRY_S), 5000, KEEP_S), ttl=86400.0).select(QUERY)
+    rows = CachedKG(live_b, RedisAnswers(RedisLink(redis_url, 0.5, RETRY_S), 5000, KEEP_S), ttl=86400.0).select(
         "select ?y where { ?y a <http://orkg.org/orkg/class/Dataset> . }")
     assert live_b.queries == [] and rows.flat() == ["42"] and "cached result from 20" in rows.caveat
     other = RecordingKG(name="http://elsewhere.test/sparql")  # another endpoint has entries of its own
-    CachedKG(other, RedisAnswers(RedisLink(redis_url)), ttl=86400.0).select(QUERY)
+    CachedKG(other, RedisAnswers(RedisLink(redis_url, 0.5, RETRY_S), 5000, KEEP_S), ttl=86400.0).select(QUERY)
     assert len(other.queries) == 1
 
 
 def test_the_cache_is_bounded_and_every_key_expires(redis_url: str) -> None:
     live = RecordingKG()
-    kg = CachedKG(live, RedisAnswers(RedisLink(redis_url), max_entries=3), ttl=86400.0)
+    kg = CachedKG(live, RedisAnswers(RedisLink(redis_url, 0.5, RETRY_S), max_entries=3, keep_s=KEEP_S), ttl=86400.0)
     for i in range(6):
         kg.select(f"SELECT ?x WHERE {{ ?x ?p {i} }}")
     kg.select("SELECT ?x WHERE { ?x ?p 5 }")
@@ -41,7 +41,7 @@ def test_the_cache_is_bounded_and_every_key_expires(redis_url: str) -> None:
 
 def test_a_stopped_redis_skips_the_cache_and_the_answer_still_comes(fresh_redis: RedisServer) -> None:
     live = RecordingKG()
-    kg = CachedKG(live, RedisAnswers(RedisLink(fresh_redis.url, timeout=0.3)), ttl=86400.0)
+    kg = CachedKG(live, RedisAnswers(RedisLink(fresh_redis.url, 0.3, RETRY_S), 5000, KEEP_S), ttl=86400.0)
     kg.select(QUERY)
     fresh_redis.stop()
     rows = kg.select(QUERY)

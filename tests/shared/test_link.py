@@ -6,7 +6,7 @@ import pytest
 
 from pipeline.settings import Settings
 from pipeline.settings import masked
-from pipeline.shared.link import RedisLink, SharedStateDown
+from pipeline.shared.link import RETRY_S, RedisLink, SharedStateDown
 from pipeline.standins.fakes import Clock
 from pipeline.standins.redis import RedisServer
 from pipeline.standins.tcp import HoldingProxy
@@ -50,8 +50,8 @@ def test_a_redis_that_stops_answering_costs_one_timeout_then_nothing(redis_url: 
 def test_a_password_is_used_and_never_shown(tmp_path: object) -> None:
     with RedisServer(password="s3cret-pw") as server:
         url = f"redis://:s3cret-pw@127.0.0.1:{server.port}/0"
-        assert RedisLink(url).ping()
-        wrong = RedisLink(f"redis://:nope-pw@127.0.0.1:{server.port}/0")
+        assert RedisLink(url, 0.5, RETRY_S).ping()
+        wrong = RedisLink(f"redis://:nope-pw@127.0.0.1:{server.port}/0", 0.5, RETRY_S)
         with pytest.raises(SharedStateDown) as err:
             wrong.call(lambda r: r.ping())
         assert "nope-pw" not in str(err.value) and "***" in str(err.value)
@@ -68,9 +68,9 @@ def test_keys_are_namespaced() -> None:
 def test_rediss_with_tls_and_a_password() -> None:
     with RedisServer(password="tls-pw", tls=True) as server:
         assert server.url.startswith("rediss://:tls-pw@")
-        link = RedisLink(server.url)
+        link = RedisLink(server.url, 0.5, RETRY_S)
         assert link.call(lambda r: r.set("kgqa:test", "over tls")) and link.call(lambda r: r.get("kgqa:test")) == \
             "over tls"
-        plain = RedisLink(f"redis://:tls-pw@127.0.0.1:{server.port}/0", timeout=0.5)  # no TLS: refused, not hung
+        plain = RedisLink(f"redis://:tls-pw@127.0.0.1:{server.port}/0", 0.5, RETRY_S)  # no TLS: refused, not hung
         assert not plain.ping() and "tls-pw" not in str(plain.status())
         link.close()

@@ -7,7 +7,7 @@ from typing import Any
 from redis import Redis
 
 from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S, ThreadMemory
-from pipeline.shared.link import RedisLink
+from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.shared.threads import RedisThreadMemory
 from pipeline.standins.redis import RedisServer
 
@@ -26,8 +26,8 @@ class DictMemory:
 
 
 def test_turns_written_on_one_replica_are_read_on_another_oldest_first_and_bounded(redis_url: str) -> None:
-    writer: ThreadMemory = RedisThreadMemory(RedisLink(redis_url))
-    reader: ThreadMemory = RedisThreadMemory(RedisLink(redis_url))
+    writer: ThreadMemory = RedisThreadMemory(RedisLink(redis_url, 0.5, RETRY_S), KEEP_TURNS, TURN_TTL_S, None)
+    reader: ThreadMemory = RedisThreadMemory(RedisLink(redis_url, 0.5, RETRY_S), KEEP_TURNS, TURN_TTL_S, None)
     for n in range(KEEP_TURNS + 3):
         writer.remember(THREAD, {"question": f"q{n}", "sparql": f"SELECT {n}"})
     turns = reader.turns(THREAD)
@@ -39,7 +39,7 @@ def test_turns_written_on_one_replica_are_read_on_another_oldest_first_and_bound
 
 
 def test_a_thread_untouched_for_its_ttl_is_forgotten(redis_url: str) -> None:
-    memory = RedisThreadMemory(RedisLink(redis_url), ttl=1)
+    memory = RedisThreadMemory(RedisLink(redis_url, 0.5, RETRY_S), KEEP_TURNS, 1, None)
     memory.remember(THREAD, {"question": "q"})
     with Redis.from_url(redis_url, decode_responses=True) as r:
         assert 0 < r.pttl("kgqa:thread:" + THREAD) <= 1000  # Redis deletes it when that runs out
@@ -47,9 +47,9 @@ def test_a_thread_untouched_for_its_ttl_is_forgotten(redis_url: str) -> None:
 
 def test_with_redis_down_the_fallback_serves(fresh_redis: RedisServer) -> None:
     local = DictMemory()
-    memory = RedisThreadMemory(RedisLink(fresh_redis.url, timeout=0.3), fallback=local)
+    memory = RedisThreadMemory(RedisLink(fresh_redis.url, 0.3, RETRY_S), KEEP_TURNS, TURN_TTL_S, local)
     memory.remember(THREAD, {"question": "before"})
     fresh_redis.stop()
     memory.remember(THREAD, {"question": "during"})
     assert memory.turns(THREAD) == [{"question": "during"}]
-    assert RedisThreadMemory(RedisLink(fresh_redis.url, timeout=0.3)).turns(THREAD) == []
+    assert RedisThreadMemory(RedisLink(fresh_redis.url, 0.3, RETRY_S), KEEP_TURNS, TURN_TTL_S, None).turns(THREAD) == []

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pytest
 
 from pipeline.errors import ConfigError
-from pipeline.store.batching import BatchingEncoder
+from pipeline.store.batching import MAX_BATCH, BatchingEncoder
 from pipeline.standins.fakes import HashEncoder
 
 
@@ -63,7 +63,7 @@ def ask_at_once(encoder: BatchingEncoder, inner: HeldEncoder, requests: list[lis
 
 def test_waiting_questions_share_one_model_call_and_each_gets_its_own_vectors() -> None:
     inner = HeldEncoder()
-    encoder = BatchingEncoder(inner)
+    encoder = BatchingEncoder(inner, MAX_BATCH)
     requests = [[f"question {i} about SQuAD", f"question X {i}"] for i in range(8)] + [["question 1 about SQuAD"]]
     results = ask_at_once(encoder, inner, requests)
     assert len(inner.calls) == 2  # the first question alone, then the eight that waited meanwhile, together
@@ -74,7 +74,7 @@ def test_waiting_questions_share_one_model_call_and_each_gets_its_own_vectors() 
 
 def test_a_model_failure_reaches_every_waiting_caller() -> None:
     inner = HeldEncoder(ConfigError("the embedding model cannot be loaded"))
-    results = ask_at_once(BatchingEncoder(inner), inner, [["a"], ["b"], ["c"]])
+    results = ask_at_once(BatchingEncoder(inner, MAX_BATCH), inner, [["a"], ["b"], ["c"]])
     assert all(isinstance(r, ConfigError) for r in results)
 
 
@@ -89,7 +89,7 @@ def test_large_requests_and_empty_ones_bypass_the_queue() -> None:
 def test_the_worker_keeps_serving_after_a_failure() -> None:
     inner = HeldEncoder(ValueError("bad input"))
     inner.release.set()
-    encoder = BatchingEncoder(inner)
+    encoder = BatchingEncoder(inner, MAX_BATCH)
     with pytest.raises(ValueError):
         encoder.encode(["x"])
     inner.error = None

@@ -18,7 +18,7 @@ from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
 from pipeline.standins.fakes import HashEncoder
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def small_store(settings: Settings, encoder: Any = None) -> ChromaStore:
@@ -67,9 +67,9 @@ def test_changed_data_or_model_rebuilds_and_keeps_team_pairs(settings: Settings)
 
 def test_the_store_persists_across_processes(train_settings: Settings, train_store: ChromaStore) -> None:
     code = ("import json,sys; from pipeline.store.connection import open_client; from pipeline.store.chroma import ChromaStore; "
-            "from pipeline.store.encoder import SentenceTransformerEncoder as E; "
+            "from pipeline.store.encoder import torch_encoder as E; "
             f"s = ChromaStore(open_client(__import__('pathlib').Path({str(train_settings.chroma_path)!r})), "
-            "E('sentence-transformers/all-MiniLM-L6-v2', offline=False)); "
+            f"E('sentence-transformers/all-MiniLM-L6-v2', offline=False), {train_settings.collection!r}); "
             "r = s.search('List the code links in papers that use the BERT model in any benchmark?', 1)[0]; "
             "print(json.dumps([s.count(), r.example.template_id]))")
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=300)

@@ -67,12 +67,12 @@ def test_an_unreachable_server_is_a_clear_error_naming_it() -> None:
         url = endpoint.removesuffix("/sparql")
         with pytest.raises(StoreUnavailable, match=rf"the example store at {url} could not be reached .*"
                                                    "check that the Chroma server is running"):
-            open_client(url=url, timeout=2)
+            ChromaConnection(None, url, 2).open()
 
 
 def test_a_server_that_never_answers_is_given_up_after_the_timeout_when_opening() -> None:
     with HoldingProxy(None) as silent:
-        store = ChromaStore(ChromaConnection(url=silent.url, timeout=1), HashEncoder())
+        store = ChromaStore(ChromaConnection(None, silent.url, 1), HashEncoder(), "examples")
         err = returns(lambda: store.search("q", 1))
         tried = silent.connections
         again = returns(store.count)  # right after: the same answer at once, not another wait in line
@@ -85,7 +85,7 @@ def test_a_server_that_never_answers_is_given_up_after_the_timeout_when_opening(
 def test_a_hanging_server_holds_one_opening_attempt_not_one_per_question() -> None:
     before = set(threading.enumerate())
     with HoldingProxy(None) as silent:
-        connection = ChromaConnection(url=silent.url, timeout=0.3)
+        connection = ChromaConnection(None, silent.url, 0.3)
         for _ in range(3):
             assert isinstance(returns(connection.open), StoreUnavailable)
             time.sleep(0.3)  # past the remembered failure: the next call waits again
@@ -188,7 +188,7 @@ def test_the_private_session_our_timeout_is_set_on_is_still_there(chroma: Chroma
     import chromadb
     import httpx
 
-    client = ChromaConnection(url=chroma.url, timeout=3.0).open()
+    client = ChromaConnection(None, chroma.url, 3.0).open()
     session = getattr(getattr(client, "_server", None), "_session", None)
     assert isinstance(session, httpx.Client), (
         f"chromadb {chromadb.__version__} has no client._server._session (an httpx.Client): update "

@@ -23,7 +23,7 @@ def test_tampered_weights_are_refused(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_other_models_load_by_name_and_fail_clearly_offline() -> None:
     assert enc.resolve_model("someone/not-cached-model") == "someone/not-cached-model"
     with pytest.raises(ConfigError, match="cannot be loaded"):
-        enc.SentenceTransformerEncoder("someone/not-cached-model", offline=True).encode(["x"])
+        enc.torch_encoder("someone/not-cached-model", offline=True).encode(["x"])
 
 
 def test_vectors_are_unit_length_and_similar_questions_are_close(encoder: enc.SentenceTransformerEncoder) -> None:

@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from pipeline.store import onnx
-from pipeline.store.encoder import MINILM_SHA256, SentenceTransformerEncoder, model_encoder, packaged_minilm
+from pipeline.store.encoder import (ENCODE_BATCH, MINILM_SHA256, SentenceTransformerEncoder, model_encoder,
+                                    packaged_minilm, torch_encoder)
 from pipeline.store.onnx import OnnxEncoder
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,7 +24,7 @@ SENTENCES = ["Which model has achieved the highest Accuracy score on the Story C
 
 def torch() -> SentenceTransformerEncoder:
     """The fallback the product gives the ONNX encoder."""
-    return SentenceTransformerEncoder("all-MiniLM-L6-v2", offline=False)
+    return torch_encoder("all-MiniLM-L6-v2", offline=False)
 
 
 def test_the_onnx_encoder_gives_sentence_transformers_vectors(encoder: Any, torch_encoder: Any) -> None:
@@ -47,7 +48,7 @@ def test_the_export_is_made_once_then_reused_and_a_broken_one_replaced(tmp_path:
     monkeypatch.setattr(onnx, "export", lambda f, target: exports.append(target) or real_export(f, target))
 
     def fresh() -> OnnxEncoder:  # a process's encoder over the shared cache
-        return OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path, torch)
+        return OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path, torch, ENCODE_BATCH)
 
     first = fresh()
     vector = first.encode(["Which papers use SQuAD?"])[0]
@@ -64,7 +65,7 @@ def test_where_no_export_can_be_written_sentence_transformers_encodes(tmp_path: 
     folder = packaged_minilm()
     assert folder is not None
     (tmp_path / "cache").write_text("a file where the cache folder should be")
-    encoder = OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path / "cache", torch)
+    encoder = OnnxEncoder("all-MiniLM-L6-v2", folder, MINILM_SHA256, tmp_path / "cache", torch, ENCODE_BATCH)
     assert encoder.encode(SENTENCES[:2]) == torch_encoder.encode(SENTENCES[:2])
     assert "cannot be exported to ONNX" in caplog.text and "sentence-transformers" in caplog.text
 

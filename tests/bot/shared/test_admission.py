@@ -8,15 +8,15 @@ from collections.abc import Callable
 
 from redis import Redis
 
-from bot.guard import Limits
+from bot.guard import SEEN_EVENTS, Limits
 from bot.shared.admission import KEY, SharedQueue
-from pipeline.shared.link import RedisLink
+from pipeline.shared.link import RETRY_S, RedisLink
 from bot.standins.harness import STORY_CLOZE, Harness, new_ts
 from tests.bot.test_ask import Gate
 
 
 def test_the_deployments_queue_is_bounded_and_places_are_given_back(redis_url: str) -> None:
-    a, b = SharedQueue(RedisLink(redis_url), 2, 60), SharedQueue(RedisLink(redis_url), 2, 60)
+    a, b = (SharedQueue(RedisLink(redis_url, 0.5, RETRY_S), 2, 60) for _ in range(2))
     first, second = a.join(), b.join()
     assert first is not None and second is not None and (first[1], second[1]) == (0, 1)
     assert a.join() is None
@@ -27,7 +27,7 @@ def test_the_deployments_queue_is_bounded_and_places_are_given_back(redis_url: s
 
 
 def test_a_place_whose_replica_died_is_freed_when_its_lease_ends(redis_url: str) -> None:
-    queue = SharedQueue(RedisLink(redis_url), 1, 1)
+    queue = SharedQueue(RedisLink(redis_url, 0.5, RETRY_S), 1, 1)
     assert queue.join() is not None and queue.join() is None
     deadline = time.monotonic() + 10
     while queue.join() is None:  # the lease (1 s) ends; polled, not slept
@@ -38,9 +38,9 @@ def test_a_place_whose_replica_died_is_freed_when_its_lease_ends(redis_url: str)
 def test_two_replicas_turn_away_once_their_shared_queue_is_full(start_bot: Callable[..., Harness],
                                                                redis_url: str) -> None:
     gate = Gate()
-    a = start_bot(generator=gate, limits=Limits(queue_size=1,
+    a = start_bot(generator=gate, limits=Limits(seen_events=SEEN_EVENTS, queue_size=1,
                                                 user_questions=6, user_window_s=60.0), workers=1, redis_url=redis_url)
-    b = start_bot(generator=gate, limits=Limits(queue_size=1,
+    b = start_bot(generator=gate, limits=Limits(seen_events=SEEN_EVENTS, queue_size=1,
                                                 user_questions=6, user_window_s=60.0), workers=1, redis_url=redis_url)
     try:
         a.mention(STORY_CLOZE, channel="CA1")  # runs on a's one worker

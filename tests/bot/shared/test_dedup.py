@@ -8,13 +8,14 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from redis import Redis
 
+from bot.guard import SEEN_EVENTS
 from bot.shared.dedup import RedisSeen
-from pipeline.shared.link import RedisLink
+from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.standins.redis import RedisServer
 
 
 def test_of_many_replicas_racing_for_each_key_exactly_one_wins(redis_url: str) -> None:
-    replicas = [RedisSeen(RedisLink(redis_url)) for _ in range(4)]
+    replicas = [RedisSeen(RedisLink(redis_url, 0.5, RETRY_S), 3600.0, SEEN_EVENTS) for _ in range(4)]
     keys = [f"event:Ev{n}" for n in range(200)]
     with ThreadPoolExecutor(max_workers=16) as pool:
         wins = list(pool.map(lambda job: job[0].first(job[1]), [(r, k) for k in keys for r in replicas]))
@@ -25,8 +26,8 @@ def test_of_many_replicas_racing_for_each_key_exactly_one_wins(redis_url: str) -
 
 
 def test_redis_down_then_back(fresh_redis: RedisServer, caplog: pytest.LogCaptureFixture) -> None:
-    a, b = RedisSeen(RedisLink(fresh_redis.url, timeout=0.3, retry_s=0)), \
-        RedisSeen(RedisLink(fresh_redis.url, timeout=0.3, retry_s=0))
+    a, b = RedisSeen(RedisLink(fresh_redis.url, timeout=0.3, retry_s=0), 3600.0, SEEN_EVENTS), \
+        RedisSeen(RedisLink(fresh_redis.url, timeout=0.3, retry_s=0), 3600.0, SEEN_EVENTS)
     assert a.first("event:Ev0") and not b.first("event:Ev0")
     fresh_redis.stop()
     with caplog.at_level(logging.WARNING, logger="kgqa.bot"):

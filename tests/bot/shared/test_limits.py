@@ -6,12 +6,12 @@ import threading
 from redis import Redis
 
 from bot.shared.limits import RedisRateLimiter
-from pipeline.shared.link import RedisLink
+from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.standins.redis import RedisServer
 
 
 def test_a_persons_limit_holds_across_replicas(redis_url: str) -> None:
-    a, b = RedisRateLimiter(RedisLink(redis_url), 3, 60), RedisRateLimiter(RedisLink(redis_url), 3, 60)
+    a, b = (RedisRateLimiter(RedisLink(redis_url, 0.5, RETRY_S), 3, 60) for _ in range(2))
     assert [a.wait("U1"), b.wait("U1"), a.wait("U1")] == [0.0, 0.0, 0.0]
     assert 59 < b.wait("U1") <= 60 and a.wait("U1") > 0
     assert b.wait("U2") == 0.0  # another person has a window of their own
@@ -20,7 +20,7 @@ def test_a_persons_limit_holds_across_replicas(redis_url: str) -> None:
 
 
 def test_the_window_slides(redis_url: str) -> None:
-    limiter = RedisRateLimiter(RedisLink(redis_url), 1, 0.2)
+    limiter = RedisRateLimiter(RedisLink(redis_url, 0.5, RETRY_S), 1, 0.2)
     assert limiter.wait("U1") == 0.0
     wait = limiter.wait("U1")
     assert 0 < wait <= 0.2
@@ -31,7 +31,7 @@ def test_the_window_slides(redis_url: str) -> None:
 
 
 def test_with_redis_down_local_counters_hold_this_replicas_share(fresh_redis: RedisServer) -> None:
-    limiter = RedisRateLimiter(RedisLink(fresh_redis.url, timeout=0.3), 3, 60)
+    limiter = RedisRateLimiter(RedisLink(fresh_redis.url, 0.3, RETRY_S), 3, 60)
     assert limiter.wait("U1") == limiter.wait("U1") == 0.0
     fresh_redis.stop()
     assert limiter.wait("U1") == 0.0  # the third, counted locally

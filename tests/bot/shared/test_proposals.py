@@ -7,16 +7,17 @@ from pathlib import Path
 
 from redis import Redis
 
-from bot.proposals import Proposals, Recent, feedback_value, read_feedback
-from bot.shared.proposals import RedisProposals, RedisRecent
-from pipeline.shared.link import RedisLink
+from bot.proposals import MAX_PENDING, MAX_RECENT, Proposals, Recent, feedback_value, read_feedback
+from bot.shared.proposals import RECENT_TTL_S, TTL_S, RedisProposals, RedisRecent
+from pipeline.shared.link import RETRY_S, RedisLink
 from bot.standins.harness import MAINTAINER, Harness, button_value, shown
 from tests.bot.test_teach import thumbs_up
 from pipeline.standins.redis import RedisServer
 
 
 def replica(url: str, home: Path, **kwargs: object) -> RedisProposals:
-    return RedisProposals(RedisLink(url, timeout=0.3, retry_s=0), Proposals(home / "proposals.json"), **kwargs)
+    return RedisProposals(RedisLink(url, timeout=0.3, retry_s=0), Proposals(home / "proposals.json", MAX_PENDING),
+                          **{"max_pending": MAX_PENDING, "ttl": TTL_S, **kwargs})
 
 
 def test_proposed_on_one_replica_decided_once_on_another(redis_url: str, tmp_path: Path) -> None:
@@ -59,7 +60,7 @@ def test_a_thumbs_up_on_one_replica_is_approved_on_another(start_bot: Callable[.
 
 
 def test_a_long_pairs_reference_is_recalled_on_another_replica(redis_url: str) -> None:
-    a, b = RedisRecent(RedisLink(redis_url), Recent()), RedisRecent(RedisLink(redis_url), Recent())
+    a, b = (RedisRecent(RedisLink(redis_url, 0.5, RETRY_S), Recent(MAX_RECENT), RECENT_TTL_S) for _ in range(2))
     long_sparql = "SELECT ?x WHERE { ?x ?p ?o } # " + "x" * 3000
     value = feedback_value("Q?", long_sparql, a)
     assert "ref" in value and read_feedback(value, b) == ("Q?", long_sparql)
@@ -68,7 +69,7 @@ def test_a_long_pairs_reference_is_recalled_on_another_replica(redis_url: str) -
 
 
 def test_with_redis_down_a_long_pair_is_still_recalled_where_it_was_answered(fresh_redis: RedisServer) -> None:
-    recent = RedisRecent(RedisLink(fresh_redis.url, timeout=0.3), Recent())
+    recent = RedisRecent(RedisLink(fresh_redis.url, 0.3, RETRY_S), Recent(MAX_RECENT), RECENT_TTL_S)
     fresh_redis.stop()
     ref = recent.remember("Q?", "SELECT 1")
     assert recent.recall(ref) == ("Q?", "SELECT 1")
