@@ -323,7 +323,7 @@ def test_a_query_selecting_what_it_never_binds_is_asked_again_then_declined_with
     nothing bound). Asked again with the variables; the same defect twice is a decline, never an empty answer."""
     unbound = GOOD.split("OPTIONAL")[0] + "OPTIONAL { ?eval orkgp:HAS_METRIC ?metric. } }"
     tgi.enqueue(unbound, GOOD)
-    model = OpenAIGenerator(tgi.url + "/v1", timeout=10, max_new_tokens=512)
+    model = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True)
     g = RepairingGenerator(model).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD
     assert g.notes[0] == "re-asked the model: ?model and ?model_lbl are selected but never bound in WHERE"
@@ -341,7 +341,7 @@ def test_names_the_graph_lacks_and_variables_never_bound_are_told_in_one_re_prom
                        "orkgp:HAS_MODEL", "orkgp:HAS_METRIC"})
     both = GOOD.split("OPTIONAL")[0].replace("HAS_EVALUATION", "HAS_EVALUATIONS") + "}"
     tgi.enqueue(both, GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", timeout=10, max_new_tokens=512),
+    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True),
                            graph_names=lambda: graph).generate(QUESTION, EXAMPLES)
     asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
     assert g.sparql == GOOD and "the graph has no orkgp:HAS_EVALUATIONS" in asked
