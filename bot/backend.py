@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.dedup_store import SharedSeen
-from bot.guard import Limits, RateLimiter, Seen
+from bot.guard import MAX_KEYS, Limits, RateLimiter, Seen
 from bot.proposals import MAX_PENDING, MAX_RECENT, Proposals, Recent
 from bot.shared.admission import SharedQueue
 from bot.shared.dedup import RedisSeen
@@ -39,7 +39,7 @@ class MemoryState:
         return Seen(self.limits.seen_events)
 
     def limiter(self) -> Limiter:
-        return RateLimiter(self.limits.user_questions, self.limits.user_window_s)
+        return RateLimiter(self.limits.user_questions, self.limits.user_window_s, MAX_KEYS)
 
     def queue(self) -> SharedQueue | None:
         """The deployment's waiting questions, where replicas can see each other's (else None: the pool's own)."""

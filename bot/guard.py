@@ -6,10 +6,10 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from pipeline.shared.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
 from pipeline.settings import Settings
 
-__all__ = ["Limits", "RateLimiter", "Seen", "WorkerPool"]
+__all__ = ["MAX_KEYS", "Limits", "RateLimiter", "Seen", "WorkerPool"]
 SEEN_EVENTS = 20_000  # event ids and message keys remembered for dedup (a retry comes within minutes)
 
 

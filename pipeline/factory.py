@@ -47,9 +47,10 @@ def build_store(settings: Settings) -> ChromaStore:
 
 def form_aware(settings: Settings, base: ChromaStore) -> FormAwareStore:
     """The form-aware store over ``base``, its knowledge kept in ``$KGQA_HOME/derived/`` per store state."""
-    from pipeline.store.retrieval import FormAwareStore
+    from pipeline.store.retrieval import RECHECK, FormAwareStore
 
-    return FormAwareStore(base, base.encoder, settings.home / "derived" / f"knowledge-{settings.collection}.json")
+    return FormAwareStore(base, base.encoder, settings.home / "derived" / f"knowledge-{settings.collection}.json",
+                          recheck=RECHECK)
 
 
 def index_examples(settings: Settings) -> list[Example]:
@@ -222,13 +223,13 @@ def _one_blas_thread() -> None:
 _PER_GRAPH: dict[tuple[type, str, Path], object] = {}  # one reader of each kind per graph and home
 
 
-def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T]) -> T:
+def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T], ttl: float) -> T:
     """The ``kind`` reader (labels, vocabulary) of a KG, made once per graph and home in this process, cached on
     disk under $KGQA_HOME/labels."""
     key = (kind, kg.name, settings.home)
     if key not in _PER_GRAPH:
-        make: Any = kind  # each reader takes (kg, folder, page=)
-        _PER_GRAPH[key] = make(kg, settings.home / "labels", page=min(1000, settings.row_cap))
+        make: Any = kind  # each reader takes (kg, folder, ttl=, page=)
+        _PER_GRAPH[key] = make(kg, settings.home / "labels", ttl=ttl, page=min(1000, settings.row_cap))
     found = _PER_GRAPH[key]
     assert isinstance(found, kind)
     return found
@@ -236,16 +237,16 @@ def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T]) -> T:
 
 def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:
     """The label index of a KG (pipeline.names.sources)."""
-    from pipeline.names.sources import LabelSource
+    from pipeline.names.sources import LABELS_TTL_S, LabelSource
 
-    return _per_graph(settings, kg, LabelSource)
+    return _per_graph(settings, kg, LabelSource, LABELS_TTL_S)
 
 
 def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
     """The KG's predicates and classes (pipeline.names.vocabulary)."""
-    from pipeline.names.vocabulary import GraphVocabulary
+    from pipeline.names.vocabulary import TTL_S, GraphVocabulary
 
-    return _per_graph(settings, kg, GraphVocabulary)
+    return _per_graph(settings, kg, GraphVocabulary, TTL_S)
 
 
 def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from pipeline.core import Pipeline
-from pipeline.kg.endpoint import EndpointKG
+from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
 from pipeline.kg.local import LocalKG
 from pipeline.parts import KnowledgeGraph
 from pipeline.standins.fakes import RecordingProxy
@@ -57,7 +57,8 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     kgs: list[tuple[str, KnowledgeGraph]] = [("pyoxigraph (in memory)", LocalKG(plain, row_cap=1000))]
     with VirtuosoServer(plain) as virtuoso:
-        kgs.append(("Virtuoso 7.2 (HTTP)", EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000)))
+        kgs.append(("Virtuoso 7.2 (HTTP)", EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000, agent=AGENT,
+                                                       retries=RETRIES)))
         for name, kg in kgs:
             trips, own, extra, boards = measure(kg, args.runs)
             print(f"| {name} | {trips} | {own:.1f} | {extra:.1f} | {extra / own if own else 0:.2f} | "

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from pipeline.kg.dump import load_dump
-from pipeline.kg.endpoint import EndpointKG
+from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
 from pipeline.sparql.text import add_prefixes
 from pipeline.standins.fixture_questions import TEMPLATE_CASES
 from pipeline.standins.orkg_fixture import write_copies
@@ -68,7 +68,7 @@ def main() -> int:
     with VirtuosoServer(plain) as virtuoso:
         print(f"Virtuoso 7.2 (Debian): start {virtuoso.startup_seconds:.1f} s, bulk load (ld_dir + rdf_loader_run) "
               f"{virtuoso.load_seconds:.1f} s, {total / virtuoso.load_seconds:,.0f} triples/s")
-        endpoint = EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000)
+        endpoint = EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000, agent=AGENT, retries=RETRIES)
         print("\n| template | rows | pyoxigraph median ms | Virtuoso median ms (HTTP, SPARQLWrapper) |")
         print("|---|---|---|---|")
         for case in TEMPLATE_CASES:

@@ -13,7 +13,7 @@ import statistics
 import time
 
 from pipeline.names.check import check_names
-from pipeline.names.index import LabelIndex
+from pipeline.names.index import THRESHOLD, LabelIndex
 
 SYLLABLES = "ba be bi bo bu da de di do ka ke ki ko la le li lo ma me mi mo na ne ni no ra re ri ro sa se si ta te ti " \
             "to va ve vi zo ru lan net vox tor".split()
@@ -62,7 +62,7 @@ def main() -> int:
         names[label] = kind
     pairs = list(names.items())
     started = time.perf_counter()
-    index = LabelIndex(pairs)
+    index = LabelIndex(pairs, THRESHOLD)
     built = time.perf_counter() - started
     datasets, metrics = index.labels("dataset"), index.labels("metric")
     queries = [QUERY.format(d=loosen(rng.choice(datasets), rng), m=loosen(rng.choice(metrics), rng))

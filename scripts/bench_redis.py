@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.guard import SEEN_EVENTS, Limits, RateLimiter, Seen
+from bot.guard import MAX_KEYS, SEEN_EVENTS, Limits, RateLimiter, Seen
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
 from pipeline.core import Pipeline
@@ -89,7 +89,8 @@ def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, dict[
     link = RedisLink(redis_url, 0.5, RETRY_S)
     redis = (RedisSeen(link, 3600.0, SEEN_EVENTS), RedisRateLimiter(link, 10**6, 60), RedisAnswers(link, 5000, KEEP_S),
              RedisThreadMemory(link, KEEP_TURNS, TURN_TTL_S, None))
-    local = (Seen(SEEN_EVENTS), RateLimiter(10**6, 60), SqliteAnswers(home / "calls.sqlite3", max_entries=5000), None)
+    local = (Seen(SEEN_EVENTS), RateLimiter(10**6, 60, MAX_KEYS),
+             SqliteAnswers(home / "calls.sqlite3", max_entries=5000), None)
     result = Rows(["x"], [{"x": "42"}], None, "bench")
     times: dict[str, dict[str, list[float]]] = {name: {part: [] for part in PARTS} for name in ("local", "redis")}
     for i in range(n):

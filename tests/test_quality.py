@@ -31,7 +31,7 @@ FLOORS = [("final", 0.995, 0.995), ("dev", 0.995, 0.98), ("slack", 0.97, 0.97), 
 
 @pytest.fixture(scope="module")
 def pipeline(train_store: Any, sciqa: SciQA) -> Pipeline:
-    store = FormAwareStore(train_store, train_store.encoder)
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), SnapshotKG(sciqa.all()), shots=3,
                     row_cap=1000, max_question_chars=2000, workers=4)
 
@@ -44,8 +44,8 @@ def graph_pipeline(train_store: Any, sciqa_graph: Any, tmp_path_factory: pytest.
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
 
-    store = FormAwareStore(train_store, train_store.encoder)
-    labels = LabelSource(sciqa_graph, tmp_path_factory.mktemp("labels")).available
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
+    labels = LabelSource(sciqa_graph, tmp_path_factory.mktemp("labels"), ttl=604800.0, page=1000).available
     return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
                     names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels),
                     row_cap=1000, max_question_chars=2000, workers=4)

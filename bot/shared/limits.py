@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import uuid
 
-from bot.guard import RateLimiter
+from bot.guard import MAX_KEYS, RateLimiter
 from pipeline.shared.link import RedisLink, SharedStateDown
 
 # KEYS[1] the person's window; ARGV: limit, window (ms), a unique member. Returns 0 when counted, else the ms to wait.
@@ -33,7 +33,7 @@ class RedisRateLimiter:
         self.link = link
         self.limit = limit
         self.window = window
-        self.local = RateLimiter(limit, window)
+        self.local = RateLimiter(limit, window, MAX_KEYS)
         self._script = link.client().register_script(WINDOW)
 
     def wait(self, key: str) -> float:

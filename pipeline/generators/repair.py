@@ -179,7 +179,7 @@ class RepairingGenerator(GeneratorWrapper):
     returns no query, with the reasons; ``pipeline.generators.fallback.FallbackGenerator`` then asks the adapter."""
 
     def __init__(self, inner: Generator, vocabulary: Callable[[], frozenset[str]] | None = None,
-                 labels: Callable[[], Labels] | None = None, retry_timeouts: bool = True, name: str = "",
+                 labels: Callable[[], Labels] | None = None, *, retry_timeouts: bool, name: str,
                  graph_names: Callable[[], frozenset[str] | None] | None = None) -> None:
         """``vocabulary``: the stored queries' names (unknown ones are noted); ``graph_names``: the KG's own
         predicates and classes (pipeline.names.vocabulary) — a query using others is asked again once, with them."""

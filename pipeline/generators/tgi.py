@@ -22,7 +22,7 @@ class TGIGenerator:
     name = "tgi"
     remote = True  # a server to reach (health reports say so)
 
-    def __init__(self, url: str, timeout: float, max_new_tokens: int, retries: int = RETRIES) -> None:
+    def __init__(self, url: str, timeout: float, max_new_tokens: int, retries: int) -> None:
         from text_generation import Client
 
         self.url = url

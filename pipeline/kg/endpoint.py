@@ -25,6 +25,7 @@ NOT_RESULTS = "the endpoint returned something that is not SPARQL JSON results"
 ASK_VAR = "__ASK_RETVAL"
 MAX_GET = 4000  # longest encoded query sent in the URL
 UNAVAILABLE = {502, 503, 504}  # a gateway in front of the endpoint says the endpoint is down
+AGENT = "kgqa-bot"  # the User-Agent sent to the endpoint
 RETRIES = 2  # more tries after a dropped connection or a 502/503/504; never after a timeout or a refusal
 BACKOFF_S = 0.25
 
@@ -37,8 +38,7 @@ class NotSparqlResults(EndpointUnreachable):
 class EndpointKG:
     """Runs SELECT/ASK queries on a SPARQL endpoint; errors come out as KnowledgeGraphError, never as empty rows."""
 
-    def __init__(self, url: str, *, timeout: float, row_cap: int, agent: str = "kgqa-bot",
-                 retries: int = RETRIES) -> None:
+    def __init__(self, url: str, *, timeout: float, row_cap: int, agent: str, retries: int) -> None:
         if timeout <= 0:
             raise ValueError("the endpoint timeout must be a positive number of seconds")
         self.url = url

@@ -11,7 +11,7 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from pipeline.core import Pipeline
-from pipeline.shared.limits import RateLimiter, WorkerPool
+from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
 from pipeline.mcp.admission import Admission
 from pipeline.mcp.auth import http_auth
 from pipeline.mcp.tools import MAX_K, AskResult, LabelMatch, QueryRows, StoredPair, ToolRefusal, Tools
@@ -63,7 +63,7 @@ def create_server(pipeline: Pipeline, settings: Settings, *, pool: WorkerPool | 
 
     tools = Tools(pipeline, lambda: label_source(settings, pipeline.kg).available())
     admission = Admission(pool or WorkerPool(settings.workers, settings.queue_size),
-                          limiter or RateLimiter(settings.user_questions, settings.user_window_s))
+                          limiter or RateLimiter(settings.user_questions, settings.user_window_s, MAX_KEYS))
     server = KgqaMCP(NAME, instructions=INSTRUCTIONS, auth=auth[0], token_verifier=auth[1])
 
     async def call(ctx: Context, work: Callable[[], T]) -> T:

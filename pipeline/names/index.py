@@ -79,7 +79,7 @@ class _Kind:
 class LabelIndex:
     """The graph's labels by kind, for exact, normalised and fuzzy lookup."""
 
-    def __init__(self, pairs: Iterable[tuple[str, str]] = (), threshold: float = THRESHOLD) -> None:
+    def __init__(self, pairs: Iterable[tuple[str, str]], threshold: float) -> None:
         """``pairs``: (label, kind) with kind one of KINDS (others are ignored)."""
         self.threshold = threshold
         self._kinds: dict[str, _Kind] = {k: _Kind() for k in KINDS}

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from pipeline.errors import EndpointUnreachable, KgqaError
-from pipeline.names.index import CLASSES, LabelIndex, kind_of
+from pipeline.names.index import CLASSES, THRESHOLD, LabelIndex, kind_of
 from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, primary_of
 from pipeline.sparql.shape import read, stem
 
@@ -67,8 +67,7 @@ def sparql_labels(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[tuple[str, s
 class LabelSource:
     """A KG's label index, built once per process and (for graphs read by SPARQL) cached on disk for ``ttl`` s."""
 
-    def __init__(self, kg: KnowledgeGraph, cache_dir: Path | None, ttl: float = LABELS_TTL_S,
-                 page: int = PAGE) -> None:
+    def __init__(self, kg: KnowledgeGraph, cache_dir: Path | None, ttl: float, page: int) -> None:
         self.kg = kg
         self.cache_dir = cache_dir
         self.ttl = ttl
@@ -88,7 +87,7 @@ class LabelSource:
 
     def index(self, refresh: bool = False) -> LabelIndex:
         if self._index is None or refresh:
-            self._index = LabelIndex(self.pairs(refresh))
+            self._index = LabelIndex(self.pairs(refresh), THRESHOLD)
         return self._index
 
     def available(self, wait: float = WAIT_S) -> LabelIndex | None:

@@ -81,7 +81,7 @@ class GraphVocabulary:
     """The KG's checked names, read once per process (in the background; None until then or when the graph cannot
     list them, and the check is skipped), cached in ``cache_dir`` for ``ttl`` s."""
 
-    def __init__(self, kg: KnowledgeGraph, cache_dir: Path | None, ttl: float = TTL_S, page: int = PAGE) -> None:
+    def __init__(self, kg: KnowledgeGraph, cache_dir: Path | None, ttl: float, page: int) -> None:
         self.kg, self.cache_dir, self.ttl, self.page = kg, cache_dir, ttl, page
         self._names: frozenset[str] | None = None
         self._failed_at = float("-inf")

@@ -15,9 +15,9 @@ from pipeline.settings import revealed
 def _tgi(w: Wiring) -> Generator:
     if not w.settings.tgi_url:
         raise ConfigError("the tgi generator needs KGQA_TGI_URL (e.g. http://gpu-box:8080)")
-    from pipeline.generators.tgi import TGIGenerator
+    from pipeline.generators.tgi import RETRIES, TGIGenerator
 
-    return TGIGenerator(w.settings.tgi_url, w.settings.tgi_timeout, w.settings.max_new_tokens)
+    return TGIGenerator(w.settings.tgi_url, w.settings.tgi_timeout, w.settings.max_new_tokens, RETRIES)
 
 
 def _openai(w: Wiring) -> Generator:

@@ -40,9 +40,9 @@ def _is_url(target: str) -> bool:
 
 
 def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
-    from pipeline.kg.endpoint import EndpointKG
+    from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
 
-    live = EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap)
+    live = EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap, agent=AGENT, retries=RETRIES)
     if settings.cache_ttl <= 0:
         return live
     from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers

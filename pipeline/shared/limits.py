@@ -11,11 +11,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 log = logging.getLogger("kgqa")
 
+MAX_KEYS = 10_000  # keys remembered by a RateLimiter; the oldest is forgotten first
+
 
 class RateLimiter:
     """At most ``limit`` events per key within a sliding ``window`` of seconds; remembers a bounded number of keys."""
 
-    def __init__(self, limit: int, window: float, max_keys: int = 10_000,
+    def __init__(self, limit: int, window: float, max_keys: int,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
         self.window = window

@@ -84,7 +84,8 @@ class FormAwareStore:
 
     min_score = MIN_SCORE  # the calibrated threshold for its scores
 
-    def __init__(self, base: ExampleStore, encoder: Encoder, saved: Path | None = None, recheck: float = RECHECK) -> None:
+    def __init__(self, base: ExampleStore, encoder: Encoder, saved: Path | None = None, *,
+                 recheck: float) -> None:
         """``saved``: a file where the knowledge of the store's current state is kept (written by ``kgqa index`` and
         after every change), so a new process loads it; only used when ``base`` can name its state (``version``).
         ``recheck``: seconds the knowledge is used before the store is asked again whether it changed."""

@@ -148,7 +148,7 @@ def test_a_failing_language_model_is_explained(start_bot: Callable[..., Harness]
     from pipeline.generators.tgi import TGIGenerator
 
     tgi.set_fault("500")
-    bot = start_bot(generator=TGIGenerator(tgi.url, timeout=5, max_new_tokens=512))
+    bot = start_bot(generator=TGIGenerator(tgi.url, timeout=5, max_new_tokens=512, retries=1))
     bot.mention(STORY_CLOZE)
     [answer] = bot.answers()
     text = shown(answer)

@@ -36,8 +36,9 @@ def remote(store: ChromaStore, snapshot_kg: SnapshotKG, tgi: TGIServer,
            endpoint: EndpointServer) -> Callable[..., Pipeline]:
     def make(tgi_url: str | None = None, kg_url: str | None = None) -> Pipeline:
         generator = FallbackGenerator(TGIGenerator(tgi_url or tgi.url, timeout=5,
-                                                   max_new_tokens=512), AdapterGenerator(0.45))
-        kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30, row_cap=1000), snapshot_kg)
+                                                   max_new_tokens=512, retries=1), AdapterGenerator(0.45))
+        kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30, row_cap=1000, agent="kgqa-bot", retries=2),
+                        snapshot_kg)
         return Pipeline(store, generator, kg, shots=3, row_cap=1000, max_question_chars=2000, workers=4)
     return make
 

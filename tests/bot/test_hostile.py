@@ -73,7 +73,7 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, sciqa: SciQA, sciqa_dir: P
         assert quads(virtuoso, CONTROL) == 1
         settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=2,
                                      tgi_url=tgi.url, tgi_timeout=2.0, deadline=15.0)
-        kg = RecordingProxy(EndpointKG(virtuoso.endpoint, timeout=5, row_cap=1000))
+        kg = RecordingProxy(EndpointKG(virtuoso.endpoint, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2))
         pipeline = Pipeline(hash_store(home / "chroma", train_slice(sciqa)), build_generator(settings, "tgi"), kg,
                             shots=3, deadline=settings.deadline, max_question_chars=settings.max_question_chars,
                             row_cap=1000, workers=4)

@@ -26,7 +26,7 @@ MUTAG = "Which model has achieved the highest Accuracy score on the MUTAG benchm
 def talker(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: SnapshotKG,
            bot_settings: Settings) -> Iterator[Harness]:
     pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
-                        names=NameCheck(LabelSource(snapshot_kg, None).available),
+                        names=NameCheck(LabelSource(snapshot_kg, None, ttl=604800.0, page=1000).available),
                         row_cap=1000, max_question_chars=2000, workers=4)
     harness = Harness.start(slack, pipeline, bot_settings)
     yield harness

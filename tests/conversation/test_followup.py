@@ -8,7 +8,7 @@ from pipeline.names.index import LabelIndex
 
 INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric"), ("Exact Match", "metric"),
                     ("BERT-Large", "model"), ("BERT-Base", "model"), ("Question Answering", "problem"),
-                    ("Image Classification", "problem")])
+                    ("Image Classification", "problem")], threshold=85.0)
 
 
 def turn(question: str, *names: tuple[str, str]) -> dict[str, Any]:
@@ -71,7 +71,7 @@ def test_no_sciqa_valid_or_test_question_is_rewritten(sciqa: Any) -> None:
     from pipeline.kg.snapshot import SnapshotKG
     from pipeline.names.sources import LabelSource
 
-    graph = LabelSource(SnapshotKG(sciqa.all()), None).index()
+    graph = LabelSource(SnapshotKG(sciqa.all()), None, ttl=604800.0, page=1000).index()
     questions = [r.question for r in sciqa.split("valid") + sciqa.split("test")]
     rewritten = [q for q in questions for index in (graph, None) for earlier in (BEST, CODE)
                  if read_in_thread(q, [earlier], index).rewritten]

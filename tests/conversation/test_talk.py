@@ -16,7 +16,7 @@ from pipeline.sparql.text import forbidden_words
 from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 
-INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric")])
+INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric")], threshold=85.0)
 
 
 class Naive:

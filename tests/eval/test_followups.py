@@ -39,10 +39,10 @@ def test_sets_are_deterministic_outside_the_challenge_with_one_earlier_question(
 @pytest.mark.parametrize(("name", "floor"), FLOORS)
 def test_follow_ups_are_answered_in_their_threads(name: str, floor: float, train_store: Any, sciqa: SciQA,
                                                   tmp_path: Path) -> None:
-    store = FormAwareStore(train_store, train_store.encoder)
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     kg = SnapshotKG(sciqa.all())
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None).available),
+                        names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
                         row_cap=1000, max_question_chars=2000, workers=4)
     path = HAND
     if name != "hand":

@@ -33,10 +33,10 @@ def test_sets_are_deterministic_outside_the_challenge_and_every_name_is_changed(
 
 
 def test_the_held_out_loose_name_set_is_answered(train_store: Any, sciqa: SciQA, tmp_path: Path) -> None:
-    store = FormAwareStore(train_store, train_store.encoder)
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     kg = SnapshotKG(sciqa.all())
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None).available),
+                        names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
                         row_cap=1000, max_question_chars=2000, workers=4)
     path = tmp_path / "loose.json"
     path.write_text(json.dumps(build_set(sciqa, n=200, seed=3)))
@@ -53,8 +53,8 @@ def test_the_held_out_loose_name_set_through_the_whole_pipeline_on_the_graph_reb
     """As the product builds it: names step and intent step (which may compose) over a graph queries run on."""
     from pipeline.intent.step import IntentStep
 
-    store = FormAwareStore(train_store, train_store.encoder)
-    labels = LabelSource(sciqa_graph, tmp_path / "labels").available
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
+    labels = LabelSource(sciqa_graph, tmp_path / "labels", ttl=604800.0, page=1000).available
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
                         names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels),
                         row_cap=1000, max_question_chars=2000, workers=4)
@@ -72,10 +72,10 @@ def test_loose_names_over_a_graph_with_look_alike_labels(train_store: Any) -> No
     from pipeline.kg.local import LocalKG
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "eval"
-    store = FormAwareStore(train_store, train_store.encoder)
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     kg = LocalKG(docs / "lookalike.nt", row_cap=1000)
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None).available),
+                        names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
                         row_cap=1000, max_question_chars=2000, workers=4)
     questions = load_questions(str(docs / "loose-lookalike.json"), None)
     report = build_report(run_pipeline(questions, pipeline, workers=2, progress=False), {"questions": "lookalike"})

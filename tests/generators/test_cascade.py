@@ -37,7 +37,8 @@ class Store:
 def pipeline(settings: Settings, kg: LocalKG, url: str, score: float) -> Pipeline:
     """Adapter first, the model at ``url`` behind it, the acceptance check the factory gives."""
     names, intent = build_names(settings, kg), IntentStep(labels=label_source(settings, kg).available)
-    llm = RepairingGenerator(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True))
+    llm = RepairingGenerator(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True),
+                             retry_timeouts=True, name="")
     gen = AdapterFirstGenerator(AdapterGenerator(0.5), llm, _acceptance(intent, names, kg))
     return Pipeline(Store(score), gen, kg, names=names, intent=intent,
                     shots=3, row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]

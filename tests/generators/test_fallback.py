@@ -76,7 +76,8 @@ def test_ping_reaches_the_server_through_wrappers() -> None:
         def ping(self, timeout: float = 2.0) -> bool:
             return timeout == 0.5
 
-    wrapped = FallbackGenerator(RepairingGenerator(Server("tgi", ADAPTED)), Scripted("adapter", ADAPTED))
+    wrapped = FallbackGenerator(RepairingGenerator(Server("tgi", ADAPTED), retry_timeouts=True, name=""),
+                                Scripted("adapter", ADAPTED))
     assert wrapped.ping(0.5) is True and wrapped.ping(1.0) is False and wrapped.remote
 
 

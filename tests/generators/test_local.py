@@ -101,7 +101,8 @@ def test_a_server_that_dies_mid_answer_is_said_and_not_asked_again(tgi: Any) -> 
     server = StandInServer(tgi.url)
     tgi.set_fault("truncated_sse")
     server.alive = False
-    gen = RepairingGenerator(LocalGenerator(server, timeout=10, max_new_tokens=512))  # as "local" is built, alone
+    # as "local" is built, alone
+    gen = RepairingGenerator(LocalGenerator(server, timeout=10, max_new_tokens=512), retry_timeouts=True, name="")
     with pytest.raises(ModelUnavailable, match=r"stopped mid-answer \(killed by signal 9.*starts again"):
         gen.generate("Best F1 on CoQA?", [EXAMPLE])
     assert server.started == 1  # no second try against a dead server within the question

@@ -3,6 +3,7 @@ adapter after two failures — against the TGI-protocol stand-in on loopback."""
 from __future__ import annotations
 
 import difflib
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,10 @@ from pipeline.generators.repair import RepairingGenerator, add_missing_dots, bal
 from pipeline.sparql.text import string_literals, syntax_errors
 from tests.generators.test_adapter import JACQUARD, MODELS
 from tests.matching.test_forms import T01
+
+# the values the builders pass (pipeline.factory, pipeline.plugins.generators)
+repairing = partial(RepairingGenerator, retry_timeouts=True, name="")
+tgi_generator = partial(TGIGenerator, retries=1)
 
 GOOD = T01.format(d="RACE")
 QUESTION = "What models are being evaluated on the RACE dataset?"
@@ -93,13 +98,13 @@ def test_a_label_the_store_spells_with_other_blanks_takes_the_stores_spelling() 
 
 def test_a_valid_query_passes_with_its_notes(tgi: Any) -> None:
     tgi.enqueue(GOOD.replace("RACE", "race"))
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
+    g = repairing(tgi_generator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql is not None and string_literals(g.sparql) == ["RACE"] and len(tgi.requests) == 1
 
 
 def test_an_invalid_query_is_asked_again_with_the_parser_error(tgi: Any) -> None:
     tgi.enqueue("SELECT ?model WHERE { ?model ?p }", GOOD)
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
+    g = repairing(tgi_generator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and "re-asked the model with the parser's error" in g.notes
     second = tgi.requests[-1][1]["inputs"]
     assert "does not parse" in second and second.rstrip().endswith("ASSISTANT:") and "</s>USER:" in second
@@ -107,14 +112,14 @@ def test_an_invalid_query_is_asked_again_with_the_parser_error(tgi: Any) -> None
 
 def test_the_openai_route_is_asked_again_too(tgi: Any) -> None:
     tgi.enqueue("SELECT ?model WHERE { ?model ?p }", GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                           max_new_tokens=512, stream=True)).generate(QUESTION, EXAMPLES)
+    g = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                  max_new_tokens=512, stream=True)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and g.generator == "openai"
 
 
 def test_two_failures_give_no_query_and_the_fallback_answers_marked(tgi: Any) -> None:
     tgi.set_fault("500", times=2)
-    repaired = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512))
+    repaired = repairing(tgi_generator(tgi.url, timeout=10, max_new_tokens=512))
     g = repaired.generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "in two tries" in g.explanation and len(tgi.requests) == 2
     tgi.set_fault("garbage")
@@ -126,14 +131,14 @@ def test_two_failures_give_no_query_and_the_fallback_answers_marked(tgi: Any) ->
 def test_one_failure_is_retried(tgi: Any) -> None:
     tgi.set_fault("500", times=1)  # a generation error (503 is retried inside the TGI client already)
     tgi.enqueue(GOOD)
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
+    g = repairing(tgi_generator(tgi.url, timeout=10, max_new_tokens=512)).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD and "asked the model again" in g.notes
 
 
 def test_a_timeout_is_not_waited_for_twice_when_the_budget_forbids(tgi: Any) -> None:
     tgi.set_fault("hang")
-    g = RepairingGenerator(TGIGenerator(tgi.url, timeout=0.5,
-                                        max_new_tokens=512), retry_timeouts=False).generate(QUESTION, EXAMPLES)
+    g = repairing(tgi_generator(tgi.url, timeout=0.5,
+                                max_new_tokens=512), retry_timeouts=False).generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "in time" in g.explanation and len(tgi.requests) == 1
 
 
@@ -155,17 +160,17 @@ class Failing:
 
 def test_whether_to_ask_again_after_a_failure_depends_on_its_type_not_its_words() -> None:
     slow = Failing(GeneratorTimeout("the model was slow"))
-    assert RepairingGenerator(slow, retry_timeouts=False).generate(QUESTION, EXAMPLES).sparql is None
+    assert repairing(slow, retry_timeouts=False).generate(QUESTION, EXAMPLES).sparql is None
     assert slow.calls == 1
     worded = Failing(GeneratorError("the model did not answer in time, it says"))  # a plain failure: asked again
-    assert RepairingGenerator(worded, retry_timeouts=False).generate(QUESTION, EXAMPLES).sparql == GOOD
+    assert repairing(worded, retry_timeouts=False).generate(QUESTION, EXAMPLES).sparql == GOOD
     assert worded.calls == 2
 
 
 def test_a_recorded_query_cannot_be_asked_again(tmp_path: Path) -> None:
     path = tmp_path / "recorded.json"
     path.write_text('[{"id": "q1", "sparql": "SELECT ?x WHERE { ?x ?y }"}]')
-    g = RepairingGenerator(ReplayGenerator(path, {"q1": QUESTION})).generate(QUESTION, EXAMPLES)
+    g = repairing(ReplayGenerator(path, {"q1": QUESTION})).generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "cannot be asked again" in g.explanation
 
 
@@ -193,24 +198,24 @@ def test_a_name_the_graph_lacks_is_asked_again_with_the_nearest_real_ones(tgi: A
     invented = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_CODE ?code }'
     fixed = 'SELECT ?code WHERE { ?m a orkgc:Model; rdfs:label "BERT"; orkgp:HAS_SOURCE_CODE ?code }'
     tgi.enqueue(invented, fixed)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                           max_new_tokens=512, stream=True), graph_names=lambda: graph).generate(
+    g = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                  max_new_tokens=512, stream=True), graph_names=lambda: graph).generate(
         "Where is the code of BERT?", EXAMPLES)
     assert g.sparql == fixed
     assert g.notes[0].startswith("re-asked the model: the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE")
     asked = tgi.requests[-1][1]["messages"][0]["content"]
     assert "uses names the knowledge graph does not have: the graph has no orkgp:HAS_CODE" in asked
     tgi.enqueue(invented, invented)
-    twice = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                               max_new_tokens=512, stream=True), graph_names=lambda: graph).generate(
+    twice = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                      max_new_tokens=512, stream=True), graph_names=lambda: graph).generate(
         "Where is the code of BERT?", EXAMPLES)
     assert twice.sparql is None and "the graph has no orkgp:HAS_CODE" in twice.explanation
 
 
 def test_without_the_graphs_names_the_query_is_not_held(tgi: Any) -> None:
     tgi.enqueue(GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                           max_new_tokens=512, stream=True), graph_names=lambda: None).generate(
+    g = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                  max_new_tokens=512, stream=True), graph_names=lambda: None).generate(
         QUESTION, EXAMPLES)
     assert g.sparql == GOOD and len(tgi.requests) == 1
 
@@ -247,8 +252,8 @@ def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_an
 
     kg = OnlyKnows("RACE")
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                                               max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                                      max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
     answer = Pipeline(Store(), gen, kg,
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.ANSWERED and '"RACE"' in (answer.sparql or "")
@@ -266,8 +271,8 @@ def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
     from pipeline.records import Outcome
 
     tgi.set_fault("500")  # the LLM fails: the adapter answers, and its empty answer stands
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                                               max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                                      max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
     kg = OnlyKnows("nothing")
     answer = Pipeline(Store(), gen, kg,
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
@@ -281,8 +286,8 @@ def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: An
     from pipeline.records import Outcome
 
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
-    gen = FallbackGenerator(RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                                               max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
+    gen = FallbackGenerator(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
+                                                      max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
     answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
     assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")
@@ -296,8 +301,8 @@ def test_every_reply_is_on_the_record_with_what_became_of_it(tgi: Any) -> None:
     graph = frozenset({"orkgc:Dataset", "orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_MODEL",
                        "orkgp:HAS_EVALUATION"})
     invented = GOOD.replace("orkgp:HAS_MODEL", "orkgp:HAS_MODELS").replace('"RACE"', '"RACE-1"')
-    gen = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
-                                             stream=True), graph_names=lambda: graph)
+    gen = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
+                                    stream=True), graph_names=lambda: graph)
     tgi.enqueue(invented, GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
     answered = Pipeline(Store(), gen, OnlyKnows("RACE"),
                         shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]
@@ -324,14 +329,14 @@ def test_a_query_selecting_what_it_never_binds_is_asked_again_then_declined_with
     unbound = GOOD.split("OPTIONAL")[0] + "OPTIONAL { ?eval orkgp:HAS_METRIC ?metric. } }"
     tgi.enqueue(unbound, GOOD)
     model = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True)
-    g = RepairingGenerator(model).generate(QUESTION, EXAMPLES)
+    g = repairing(model).generate(QUESTION, EXAMPLES)
     assert g.sparql == GOOD
     assert g.notes[0] == "re-asked the model: ?model and ?model_lbl are selected but never bound in WHERE"
     asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
     assert "?model and ?model_lbl are selected but never bound in WHERE" in asked
     assert [(a.ask, a.verdict) for a in g.attempts] == [(Ask.PROMPT, Verdict.UNBOUND), (Ask.UNBOUND, Verdict.TAKEN)]
     tgi.enqueue(unbound, unbound)
-    twice = RepairingGenerator(model).generate(QUESTION, EXAMPLES)
+    twice = repairing(model).generate(QUESTION, EXAMPLES)
     assert twice.sparql is None and twice.reason == "?model and ?model_lbl are selected but never bound in WHERE"
     assert [a.verdict for a in twice.attempts] == [Verdict.UNBOUND, Verdict.UNBOUND]
 
@@ -341,8 +346,8 @@ def test_names_the_graph_lacks_and_variables_never_bound_are_told_in_one_re_prom
                        "orkgp:HAS_MODEL", "orkgp:HAS_METRIC"})
     both = GOOD.split("OPTIONAL")[0].replace("HAS_EVALUATION", "HAS_EVALUATIONS") + "}"
     tgi.enqueue(both, GOOD)
-    g = RepairingGenerator(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True),
-                           graph_names=lambda: graph).generate(QUESTION, EXAMPLES)
+    g = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True),
+                  graph_names=lambda: graph).generate(QUESTION, EXAMPLES)
     asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
     assert g.sparql == GOOD and "the graph has no orkgp:HAS_EVALUATIONS" in asked
     assert "?model and ?model_lbl are selected but never bound in WHERE" in asked

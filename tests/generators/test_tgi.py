@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,8 @@ from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.sciqa import SciQA
 from pipeline.sparql.text import squash
+
+tgi_generator = partial(TGIGenerator, retries=1)  # the retries the builder passes (pipeline.plugins.generators)
 
 EXAMPLES = [Retrieved(Example("AQ1", "List the title and ID of research papers that contain a benchmark over the "
                                      "CINIC-10 dataset?", 'SELECT ?p WHERE { ?d rdfs:label "CINIC-10" }', "T02"), 0.9)]
@@ -27,7 +30,7 @@ def recorded_three_shot(seed_dir: Path, sciqa: SciQA) -> tuple[str, str]:
 
 def test_greedy_generation_returns_the_models_query(tgi: Any, seed_dir: Path, sciqa: SciQA) -> None:
     question, sparql = recorded_three_shot(seed_dir, sciqa)
-    gen = TGIGenerator(tgi.url, timeout=10, max_new_tokens=512).generate(question, EXAMPLES * 3)
+    gen = tgi_generator(tgi.url, timeout=10, max_new_tokens=512).generate(question, EXAMPLES * 3)
     assert gen.sparql == squash(sparql) and gen.generator == "tgi" and "USER:" in gen.prompt
     path, body = tgi.requests[-1]
     assert path == "/" and body["parameters"]["do_sample"] is False
@@ -36,13 +39,14 @@ def test_greedy_generation_returns_the_models_query(tgi: Any, seed_dir: Path, sc
 
 def test_a_refusal_becomes_the_explanation(tgi: Any) -> None:
     tgi.set_fault("refusal")
-    gen = TGIGenerator(tgi.url, timeout=10, max_new_tokens=512).generate("Who wrote the most papers on cats?", EXAMPLES)
+    gen = tgi_generator(tgi.url, timeout=10, max_new_tokens=512).generate("Who wrote the most papers on cats?",
+                                                                        EXAMPLES)
     assert gen.sparql is None and gen.explanation.startswith("The model could not write a query: I cannot")
 
 
 def test_garbage_is_not_taken_for_a_query(tgi: Any) -> None:
     tgi.set_fault("garbage")
-    gen = TGIGenerator(tgi.url, timeout=10, max_new_tokens=512).generate("Which model is best on SQuAD?", EXAMPLES)
+    gen = tgi_generator(tgi.url, timeout=10, max_new_tokens=512).generate("Which model is best on SQuAD?", EXAMPLES)
     assert gen.sparql is None and gen.explanation
 
 
@@ -54,12 +58,12 @@ def test_server_faults_become_generator_errors(tgi: Any, fault: str, message: st
                                                reason: Reason) -> None:
     tgi.set_fault(fault)
     with pytest.raises(kind, match=message) as raised:
-        TGIGenerator(tgi.url, timeout=1, max_new_tokens=512).generate("Which model is best on SQuAD?", EXAMPLES)
+        tgi_generator(tgi.url, timeout=1, max_new_tokens=512).generate("Which model is best on SQuAD?", EXAMPLES)
     assert isinstance(raised.value, GeneratorTimeout) == (kind is GeneratorTimeout)
     assert isinstance(raised.value, GeneratorError) and raised.value.reason is reason
 
 
 def test_an_unreachable_server_is_a_clear_error() -> None:
     with pytest.raises(GeneratorError, match=r"could not be reached \(.*refused\)") as raised:
-        TGIGenerator("http://127.0.0.1:9", timeout=2, max_new_tokens=512).generate("q?", EXAMPLES)
+        tgi_generator("http://127.0.0.1:9", timeout=2, max_new_tokens=512).generate("q?", EXAMPLES)
     assert raised.value.reason is Reason.UNREACHABLE

@@ -20,17 +20,17 @@ def generations(tgi: Any) -> int:
 
 def test_an_overloaded_server_is_asked_once_more(tgi: Any) -> None:
     tgi.set_fault("503", times=1)
-    assert TGIGenerator(tgi.url, timeout=5, max_new_tokens=512).generate("Best F1 on CoQA?", EXAMPLES).sparql
+    assert TGIGenerator(tgi.url, timeout=5, max_new_tokens=512, retries=1).generate("Best F1 on CoQA?", EXAMPLES).sparql
     assert generations(tgi) == 2
 
 
 def test_a_dropped_connection_is_asked_once_more_and_twice_is_a_clear_error(tgi: Any) -> None:
     tgi.set_fault("drop", times=1)
-    assert TGIGenerator(tgi.url, timeout=5, max_new_tokens=512).generate("Best F1 on CoQA?", EXAMPLES).sparql
+    assert TGIGenerator(tgi.url, timeout=5, max_new_tokens=512, retries=1).generate("Best F1 on CoQA?", EXAMPLES).sparql
     assert generations(tgi) == 2
     tgi.set_fault("drop")
     with pytest.raises(GeneratorError, match="could not be reached") as raised:
-        TGIGenerator(tgi.url, timeout=5, max_new_tokens=512).generate("Best F1 on CoQA?", EXAMPLES)
+        TGIGenerator(tgi.url, timeout=5, max_new_tokens=512, retries=1).generate("Best F1 on CoQA?", EXAMPLES)
     assert raised.value.reason is Reason.DROPPED and generations(tgi) == 4
 
 
@@ -38,11 +38,11 @@ def test_a_dropped_connection_is_asked_once_more_and_twice_is_a_clear_error(tgi:
 def test_an_error_or_a_timeout_is_not_retried(tgi: Any, fault: str) -> None:
     tgi.set_fault(fault)
     with pytest.raises(GeneratorError):
-        TGIGenerator(tgi.url, timeout=1, max_new_tokens=512).generate("Best F1 on CoQA?", EXAMPLES)
+        TGIGenerator(tgi.url, timeout=1, max_new_tokens=512, retries=1).generate("Best F1 on CoQA?", EXAMPLES)
     assert generations(tgi) == 1
 
 
 def test_ping(tgi: Any) -> None:
-    assert TGIGenerator(tgi.url, timeout=60.0, max_new_tokens=512).ping(1) is True
+    assert TGIGenerator(tgi.url, timeout=60.0, max_new_tokens=512, retries=1).ping(1) is True
     with refused_url() as url:
-        assert TGIGenerator(url.removesuffix("/sparql"), timeout=60.0, max_new_tokens=512).ping(1) is False
+        assert TGIGenerator(url.removesuffix("/sparql"), timeout=60.0, max_new_tokens=512, retries=1).ping(1) is False

@@ -22,7 +22,8 @@ def kg(request: pytest.FixtureRequest) -> KnowledgeGraph:
     if request.param == "virtuoso":
         from pipeline.kg.endpoint import EndpointKG
 
-        return EndpointKG(request.getfixturevalue("virtuoso").endpoint, timeout=30.0, row_cap=1000)
+        return EndpointKG(request.getfixturevalue("virtuoso").endpoint, timeout=30.0, row_cap=1000, agent="kgqa-bot",
+                          retries=2)
     return request.getfixturevalue("local_kg")
 
 

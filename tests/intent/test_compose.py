@@ -36,18 +36,18 @@ def test_a_name_typed_with_other_spacing_is_found_through_the_label_index(tmp_pa
     graph = kg(tmp_path)
     text = "which research problems is squad 1.1 used for?"
     assert resolve(text, graph, frozenset()) == []  # the graph's own case-insensitive lookup misses it
-    index = LabelIndex([("SQuAD1.1", "dataset"), ("Relation Extraction", "problem")])
+    index = LabelIndex([("SQuAD1.1", "dataset"), ("Relation Extraction", "problem")], threshold=85.0)
     names = resolve(text, graph, frozenset(), index)
     assert [(text[n.start:n.end], n.label, set(n.kinds)) for n in names] == [("squad 1.1", "SQuAD1.1", {"dataset"})]
 
 
 def test_a_close_spelling_is_not_enough_to_compose_with(tmp_path: Path) -> None:
-    index = LabelIndex([("SQuAD1.1", "dataset")])
+    index = LabelIndex([("SQuAD1.1", "dataset")], threshold=85.0)
     assert resolve("which problems is squadd 1.1 used for?", kg(tmp_path), frozenset(), index) == []
 
 
 def test_a_graph_that_cannot_name_its_labels_gets_nothing_composed() -> None:
-    index = LabelIndex([("SQuAD1.1", "dataset")])
+    index = LabelIndex([("SQuAD1.1", "dataset")], threshold=85.0)
     text = "which research problems is squad 1.1 used for?"
     assert resolve(text, RecordingKG(error=NotInSnapshot("not in snapshot")), frozenset(), index) == []
 

@@ -119,7 +119,8 @@ def test_a_fitting_query_with_a_loosely_typed_name_stands_and_one_that_takes_it_
     from tests.intent.test_compose import kg
 
     graph = kg(tmp_path)
-    step = IntentStep(labels=lambda: LabelIndex([("SQuAD1.1", "dataset"), ("Relation Extraction", "problem")]))
+    step = IntentStep(labels=lambda: LabelIndex([("SQuAD1.1", "dataset"), ("Relation Extraction", "problem")],
+                                                threshold=85.0))
     fitting = Generation("adapter", MODELS_ON.format(name="squad 1.1"))
     assert step.review("which models are evaluated on the squad 1.1 dataset?", fitting, [], graph).generation \
         is fitting
@@ -145,8 +146,8 @@ def test_a_fitting_query_whose_name_the_names_step_reads_is_not_replaced_by_a_co
     graph = kg(tmp_path)
     question = "List the code links in papers that use the DRQA model in any benchmark?"
     code = Generation("adapter", CODE_OF.format(name="DRQA"))
-    assert IntentStep(labels=lambda: LabelIndex([("DrQA", "model")])).review(question, code, [], graph).generation \
-        is code
+    step = IntentStep(labels=lambda: LabelIndex([("DrQA", "model")], threshold=85.0))
+    assert step.review(question, code, [], graph).generation is code
     assert IntentStep().review(question, code, [], graph).generation.generator == "intent"  # (without the labels)
 
 
@@ -161,7 +162,7 @@ def test_a_fitting_query_about_a_name_the_graph_lacks_is_not_replaced_by_one_abo
 
     question = "List the code links in papers that use the Long Short Transformer model in any benchmark?"
     code = Generation("adapter", CODE_OF.format(name="Long Short Transformer"))
-    step = IntentStep(labels=lambda: LabelIndex([("Transformer", "model"), ("DrQA", "model")]))
+    step = IntentStep(labels=lambda: LabelIndex([("Transformer", "model"), ("DrQA", "model")], threshold=85.0))
     assert step.review(question, code, [], kg(tmp_path)).generation is code
 
 

@@ -30,7 +30,7 @@ def no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture(scope="module")
 def kg(virtuoso: VirtuosoServer) -> EndpointKG:
-    return EndpointKG(virtuoso.endpoint, timeout=20, row_cap=1000)
+    return EndpointKG(virtuoso.endpoint, timeout=20, row_cap=1000, agent="kgqa-bot", retries=2)
 
 
 @pytest.mark.parametrize("case", TEMPLATE_CASES, ids=[c.id for c in TEMPLATE_CASES])
@@ -60,7 +60,7 @@ def test_ask_and_ping(kg: EndpointKG) -> None:
 
 
 def test_row_cap(virtuoso: VirtuosoServer) -> None:
-    capped = EndpointKG(virtuoso.endpoint, row_cap=5, timeout=30.0)
+    capped = EndpointKG(virtuoso.endpoint, row_cap=5, timeout=30.0, agent="kgqa-bot", retries=2)
     rows = capped.select("SELECT ?s WHERE { ?s a <http://orkg.org/orkg/class/Model> }")
     assert len(rows.rows) == 5 and rows.caveat == f"only the first 5 of {len(fx.MODELS)} rows are shown"
 
@@ -80,14 +80,15 @@ def test_nothing_listening_is_unreachable_at_once() -> None:
         url = f"http://127.0.0.1:{sock.getsockname()[1]}/sparql"
         started = time.monotonic()
         with pytest.raises(EndpointUnreachable, match=f"ORKG endpoint {url} could not be reached: connection refused"):
-            EndpointKG(url, timeout=5, row_cap=1000).select("SELECT * WHERE { ?s ?p ?o }")
+            EndpointKG(url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).select("SELECT * WHERE { ?s ?p ?o }")
         assert time.monotonic() - started < 2
-        assert EndpointKG(url, timeout=5, row_cap=1000).ping() is False
+        assert EndpointKG(url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).ping() is False
 
 
 def test_unresolvable_host_message() -> None:  # no DNS here: the conversion is checked on the error urllib raises
     exc = urllib.error.URLError(socket.gaierror(-2, "Name or service not known"))
-    err = EndpointKG("https://orkg.example/triplestore", timeout=30.0, row_cap=1000)._unreachable(exc)
+    kg = EndpointKG("https://orkg.example/triplestore", timeout=30.0, row_cap=1000, agent="kgqa-bot", retries=2)
+    err = kg._unreachable(exc)
     assert str(err) == "ORKG endpoint https://orkg.example/triplestore could not be reached: " \
                        "the host name could not be resolved"
 
@@ -161,7 +162,7 @@ QUERY = "SELECT * WHERE { ?s ?p ?o } LIMIT 1"
 @pytest.mark.parametrize("path", ["/html", "/badjson", "/notresults"])
 def test_not_sparql_json_is_an_error_not_empty_rows(scripted: str, path: str) -> None:
     with pytest.raises(KnowledgeGraphError, match="^the endpoint returned something that is not SPARQL JSON results$"):
-        EndpointKG(scripted + path, timeout=5, row_cap=1000).select(QUERY)
+        EndpointKG(scripted + path, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY)
 
 
 @pytest.mark.parametrize(("path", "error", "message"), [
@@ -176,13 +177,13 @@ def test_not_sparql_json_is_an_error_not_empty_rows(scripted: str, path: str) ->
 def test_http_errors(scripted: str, path: str, error: type[Exception], message: str) -> None:
     url = scripted + path
     with pytest.raises(error) as err:
-        EndpointKG(url, timeout=5, row_cap=1000).select(QUERY)
+        EndpointKG(url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY)
     assert str(err.value) == message.format(url=url)
     assert isinstance(err.value, KnowledgeGraphError)
 
 
 def test_short_queries_go_by_get_and_long_ones_by_post(scripted: str) -> None:
-    kg = EndpointKG(scripted + "/method", timeout=5, row_cap=1000)
+    kg = EndpointKG(scripted + "/method", timeout=5, row_cap=1000, agent="kgqa-bot", retries=2)
     assert kg.select(QUERY).flat() == ["GET"]
     long_query = "SELECT * WHERE { ?s ?p ?o FILTER(?o IN (" + ", ".join(f'"{i}"' for i in range(800)) + ")) }"
     assert kg.select(long_query).flat() == ["POST"]
@@ -192,7 +193,7 @@ def test_a_hanging_endpoint_times_out(scripted: str) -> None:
     url = scripted + "/hang"
     started = time.monotonic()
     with pytest.raises(EndpointTimeout, match=f"^ORKG endpoint {url} did not answer in 0.5 s$"):
-        EndpointKG(url, timeout=0.5, row_cap=1000).select(QUERY)
+        EndpointKG(url, timeout=0.5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY)
     assert time.monotonic() - started < 2.5
 
 

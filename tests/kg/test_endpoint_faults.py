@@ -26,14 +26,14 @@ def endpoint() -> Iterator[EndpointServer]:
 @pytest.mark.parametrize("fault", ["503", "reset"])
 def test_a_gateway_error_or_a_dropped_connection_is_retried(endpoint: EndpointServer, fault: str) -> None:
     endpoint.set_fault(fault, times=RETRIES)
-    assert EndpointKG(endpoint.url, timeout=5, row_cap=1000).select(QUERY).flat() == ["42"]
+    assert EndpointKG(endpoint.url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY).flat() == ["42"]
     assert len(endpoint.queries) == RETRIES + 1
 
 
 def test_retries_are_bounded(endpoint: EndpointServer) -> None:
     endpoint.set_fault("503")
     with pytest.raises(EndpointUnreachable, match="unavailable"):
-        EndpointKG(endpoint.url, timeout=5, row_cap=1000).select(QUERY)
+        EndpointKG(endpoint.url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY)
     assert len(endpoint.queries) == RETRIES + 1
 
 
@@ -41,7 +41,7 @@ def test_retries_are_bounded(endpoint: EndpointServer) -> None:
 def test_errors_and_malformed_answers_are_not_retried(endpoint: EndpointServer, fault: str) -> None:
     endpoint.set_fault(fault)
     with pytest.raises(Exception) as err:
-        EndpointKG(endpoint.url, timeout=5, row_cap=1000).select(QUERY)
+        EndpointKG(endpoint.url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY)
     assert len(endpoint.queries) == 1
     assert isinstance(err.value, NotSparqlResults) == (fault != "500")
 
@@ -50,22 +50,23 @@ def test_a_timeout_is_not_retried(endpoint: EndpointServer) -> None:
     endpoint.set_fault("hang")
     started = time.monotonic()
     with pytest.raises(EndpointUnreachable, match="did not answer in 0.5 s"):
-        EndpointKG(endpoint.url, timeout=0.5, row_cap=1000).select(QUERY)
+        EndpointKG(endpoint.url, timeout=0.5, row_cap=1000, agent="kgqa-bot", retries=2).select(QUERY)
     assert time.monotonic() - started < 1.5 and len(endpoint.queries) == 1
 
 
 def test_a_malformed_answer_lets_the_fallback_answer(endpoint: EndpointServer) -> None:
     endpoint.set_fault("html")
     spare = RecordingKG(Rows(["x"], [{"x": {"type": "literal", "value": "recorded"}}], caveat="from 2023"))
-    rows = FallbackKG(EndpointKG(endpoint.url, timeout=5, row_cap=1000), spare).select(QUERY)
+    live = EndpointKG(endpoint.url, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2)
+    rows = FallbackKG(live, spare).select(QUERY)
     assert rows.flat() == ["recorded"] and "not SPARQL JSON results" in rows.caveat
 
 
 def test_ping_has_its_own_short_timeout(endpoint: EndpointServer) -> None:
-    kg = EndpointKG(endpoint.url, timeout=30, row_cap=1000)
+    kg = EndpointKG(endpoint.url, timeout=30, row_cap=1000, agent="kgqa-bot", retries=2)
     assert kg.ping(1) is True
     endpoint.set_fault("hang")
     started = time.monotonic()
     assert kg.ping(0.3) is False and time.monotonic() - started < 1.5
     with refused_url() as url:
-        assert EndpointKG(url, timeout=30.0, row_cap=1000).ping(1) is False
+        assert EndpointKG(url, timeout=30.0, row_cap=1000, agent="kgqa-bot", retries=2).ping(1) is False

@@ -13,12 +13,12 @@ from pipeline.standins.virtuoso import VirtuosoServer
 
 
 def closed_port_kg() -> EndpointKG:
-    return EndpointKG("http://127.0.0.1:9/sparql", timeout=2, row_cap=1000)
+    return EndpointKG("http://127.0.0.1:9/sparql", timeout=2, row_cap=1000, agent="kgqa-bot", retries=2)
 
 
 def test_a_reachable_endpoint_answers_and_the_snapshot_is_not_asked(virtuoso: VirtuosoServer) -> None:
     spare = RecordingKG()
-    kg = FallbackKG(EndpointKG(virtuoso.endpoint, timeout=10, row_cap=1000), spare)
+    kg = FallbackKG(EndpointKG(virtuoso.endpoint, timeout=10, row_cap=1000, agent="kgqa-bot", retries=2), spare)
     rows = kg.select("SELECT ?s WHERE { ?s a <http://orkg.org/orkg/class/Dataset> } LIMIT 3")
     assert len(rows.rows) == 3 and not rows.caveat and spare.queries == []
 

@@ -38,7 +38,7 @@ def blocked(gate: threading.Event, started: threading.Semaphore) -> Any:
 
 
 def test_a_caller_past_its_rate_is_refused_and_others_are_not(pool: WorkerPool) -> None:
-    admission = Admission(pool, RateLimiter(2, 60))
+    admission = Admission(pool, RateLimiter(2, 60, max_keys=10_000))
 
     async def scenario() -> None:
         assert [await admission.run("A", lambda: n) for n in range(2)] == [0, 1]
@@ -50,7 +50,7 @@ def test_a_caller_past_its_rate_is_refused_and_others_are_not(pool: WorkerPool) 
 
 
 def test_one_caller_holds_at_most_half_the_workers_and_another_still_gets_answered(pool: WorkerPool) -> None:
-    admission = Admission(pool, RateLimiter(100, 60))
+    admission = Admission(pool, RateLimiter(100, 60, max_keys=10_000))
     gate, started = threading.Event(), threading.Semaphore(0)
     results: list[str] = []
 
@@ -74,7 +74,7 @@ def test_a_pool_shared_with_the_bot_turns_calls_away_when_full_instead_of_queuei
     gate = threading.Event()
     try:
         assert pool.submit(lambda: None if gate.wait(30) else None)  # the bot's question holds the only worker
-        admission = Admission(pool, RateLimiter(100, 60))
+        admission = Admission(pool, RateLimiter(100, 60, max_keys=10_000))
 
         async def scenario() -> None:
             with pytest.raises(ToolRefusal) as refused:
@@ -91,7 +91,7 @@ def test_a_pool_shared_with_the_bot_turns_calls_away_when_full_instead_of_queuei
 
 def test_a_call_cancelled_while_queued_never_runs_and_gives_its_place_back() -> None:
     pool = WorkerPool(workers=1, queue_size=1)
-    admission = Admission(pool, RateLimiter(100, 60), share=2)
+    admission = Admission(pool, RateLimiter(100, 60, max_keys=10_000), share=2)
     gate, started = threading.Event(), threading.Semaphore(0)
     ran: list[str] = []
     try:

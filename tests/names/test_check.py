@@ -6,7 +6,7 @@ from pipeline.names.index import LabelIndex
 from pipeline.records import Match
 
 INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric"), ("Atari 2600 Pong", "dataset"),
-                    ("Atari 2600 HERO", "dataset")])
+                    ("Atari 2600 HERO", "dataset")], threshold=85.0)
 
 
 def query(dataset: str, metric: str = "F1") -> str:
@@ -53,7 +53,7 @@ def test_no_index_means_nothing_is_checked() -> None:
 
 TWINS = LabelIndex([("NCBI-disease", "dataset"), ("NCBI Disease", "dataset"), ("F1 entity level", "metric"),
                     ("Percentage error", "metric"), ("Percentage Error", "metric"), ("BC5CDR-disease", "dataset"),
-                    ("NCBI Disease", "model")])
+                    ("NCBI Disease", "model")], threshold=85.0)
 ASKED = "Which model is best in terms of F1 entity level on the NCBI Disease dataset?"
 
 
@@ -87,7 +87,7 @@ def test_the_label_taken_is_of_the_literals_kind_and_written_as_a_whole_name() -
     assert '"Percentage Error"' in both.sparql and both.notes == ()
     inside = check_names(query("BC5CDR disease"), TWINS, "Best on the XBC5CDR-diseases set?")
     assert inside.notes == ()
-    other_kind = LabelIndex([("NCBI-disease", "dataset"), ("NCBI Disease", "model")])
+    other_kind = LabelIndex([("NCBI-disease", "dataset"), ("NCBI Disease", "model")], threshold=85.0)
     assert check_names(query("NCBI-disease"), other_kind, ASKED).notes == ()
 
 

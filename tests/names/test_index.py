@@ -13,7 +13,7 @@ LABELS = [("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("ImageNet", "datase
 
 
 def index() -> LabelIndex:
-    return LabelIndex(LABELS)
+    return LabelIndex(LABELS, threshold=85.0)
 
 
 def test_a_correctly_typed_label_is_kept_as_it_is() -> None:
@@ -74,7 +74,7 @@ def test_squash_and_kinds() -> None:
 
 
 def test_another_word_is_not_a_slip() -> None:
-    ix = LabelIndex([("Sandwich Transformer", "model"), ("Transformer Big", "model")])
+    ix = LabelIndex([("Sandwich Transformer", "model"), ("Transformer Big", "model")], threshold=85.0)
     found = ix.find("Switch Transformer", "model")
     assert found.chosen is None and "Sandwich Transformer" in found.candidates
     assert ix.find("Sandwich Transfromer", "model").chosen == "Sandwich Transformer"
@@ -82,7 +82,7 @@ def test_another_word_is_not_a_slip() -> None:
 
 def test_another_number_or_one_wrong_letter_in_a_short_name_is_another_name() -> None:
     index = LabelIndex([("BART", "model"), ("GPT-2", "model"), ("ResNet-50", "model"), ("MRPC", "dataset"),
-                        ("Story Cloze Test", "dataset")])
+                        ("Story Cloze Test", "dataset")], threshold=85.0)
     for typed, kind in [("BERT", "model"), ("GPT-3", "model"), ("ResNet-56", "model")]:
         found = index.find(typed, kind)
         assert found.match is Match.UNKNOWN and found.chosen is None, found

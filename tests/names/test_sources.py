@@ -32,7 +32,7 @@ class Counting:
 
 def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: LocalKG, tmp_path: Path) -> None:
     kg = Counting(local_kg)
-    index = LabelSource(kg, tmp_path, page=7).index()
+    index = LabelSource(kg, tmp_path, page=7, ttl=604800.0).index()
     assert sorted(index.labels("dataset")) == sorted(DATASETS)
     assert sorted(index.labels("metric")) == sorted(METRICS)
     assert sorted(index.labels("model")) == sorted(MODELS)
@@ -42,13 +42,13 @@ def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: LocalKG, tmp_pat
 
 def test_labels_are_cached_on_disk_until_the_ttl_or_a_refresh(local_kg: LocalKG, tmp_path: Path) -> None:
     kg = Counting(local_kg)
-    LabelSource(kg, tmp_path).index()
+    LabelSource(kg, tmp_path, ttl=604800.0, page=1000).index()
     fetched = kg.calls
-    cached = LabelSource(kg, tmp_path, ttl=3600)
+    cached = LabelSource(kg, tmp_path, ttl=3600, page=1000)
     assert sorted(cached.index().labels("dataset")) == sorted(DATASETS) and kg.calls == fetched
     assert cached.path is not None and json.loads(cached.path.read_text())["kg"] == kg.name
     os.utime(cached.path, (time.time() - 7200, time.time() - 7200))
-    LabelSource(kg, tmp_path, ttl=3600).index()
+    LabelSource(kg, tmp_path, ttl=3600, page=1000).index()
     assert kg.calls == 2 * fetched
     cached.index(refresh=True)
     assert kg.calls == 3 * fetched
@@ -63,12 +63,12 @@ def test_an_unreachable_graph_leaves_names_unchecked_and_is_not_asked_again_at_o
             raise EndpointUnreachable("connection refused")
 
     kg = Down()
-    source = LabelSource(kg, tmp_path)
+    source = LabelSource(kg, tmp_path, ttl=604800.0, page=1000)
     assert source.available() is None and source.available() is None and kg.calls == 1
 
 
 def test_the_snapshot_knows_its_labels_from_recorded_queries_and_answers(sciqa: SciQA) -> None:
-    index = LabelSource(SnapshotKG(sciqa.all()), None).index()
+    index = LabelSource(SnapshotKG(sciqa.all()), None, ttl=604800.0, page=1000).index()
     assert {"SQuAD1.1", "Story Cloze Test"} <= set(index.labels("dataset"))
     assert "Accuracy" in index.labels("metric") and index.counts()["model"] > 100
 
@@ -76,7 +76,7 @@ def test_the_snapshot_knows_its_labels_from_recorded_queries_and_answers(sciqa: 
 def test_every_gold_label_of_valid_and_test_is_kept_as_it_is(sciqa: SciQA) -> None:
     from pipeline.names.check import check_names
 
-    index = LabelSource(SnapshotKG(sciqa.all()), None).index()
+    index = LabelSource(SnapshotKG(sciqa.all()), None, ttl=604800.0, page=1000).index()
     changed = [r.id for r in sciqa.split("valid") + sciqa.split("test")
                if check_names(r.sparql, index).sparql != r.sparql]
     assert changed == []
@@ -92,7 +92,7 @@ def test_a_slow_first_fetch_goes_on_in_the_background(local_kg: LocalKG, tmp_pat
             gate.wait(10)
             return super().select(query)
 
-    source = LabelSource(Slow(local_kg), tmp_path)
+    source = LabelSource(Slow(local_kg), tmp_path, ttl=604800.0, page=1000)
     assert source.available(wait=0.01) is None  # the question goes on unchecked
     gate.set()
     deadline = time.monotonic() + 10
@@ -116,7 +116,7 @@ def test_the_wait_for_a_slow_first_fetch_counts_from_its_start(local_kg: LocalKG
 
     now = [100.0]
     monkeypatch.setattr(time, "monotonic", lambda: now[0])
-    source = LabelSource(Slow(local_kg), tmp_path)
+    source = LabelSource(Slow(local_kg), tmp_path, ttl=604800.0, page=1000)
     try:
         assert source.available(wait=0.01) is None
         loading, waits = source._loading, []

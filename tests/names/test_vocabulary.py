@@ -25,10 +25,11 @@ def test_prefix_declarations_are_not_uses() -> None:
 def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text(TRIPLES)
     kg = LocalKG(tmp_path / "g.nt", row_cap=1000)
-    names = GraphVocabulary(kg, tmp_path / "cache").available()
+    names = GraphVocabulary(kg, tmp_path / "cache", ttl=604800.0, page=1000).available()
     assert names == {"orkgc:Dataset", "orkgp:HAS_SOURCE_CODE", "orkgp:P31"}
     (tmp_path / "g.nt").write_text("")  # the cache answers a new process now
-    assert GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), tmp_path / "cache").available() == names
+    again = GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), tmp_path / "cache", ttl=604800.0, page=1000)
+    assert again.available() == names
     assert unknown("SELECT ?c { ?d orkgp:HAS_CODE ?c ; orkgp:P31 ?p }", names) == [
         "the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE, orkgp:P31)"]
     assert nearest("orkgc:Datasets", names) == ["orkgc:Dataset"]
@@ -36,9 +37,10 @@ def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
 
 def test_a_graph_without_orkg_names_is_not_a_vocabulary(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text('<urn:a> <urn:b> "c" .\n')
-    assert GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), None).available() is None
+    assert GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), None, ttl=604800.0, page=1000).available() is None
 
 
 def test_the_snapshot_knows_the_names_its_recorded_queries_use() -> None:
     records = [Record("Q1", "q?", "SELECT ?m { ?d a orkgc:Dataset; orkgp:HAS_MODEL ?m }", "T01", "train")]
-    assert GraphVocabulary(SnapshotKG(records), None).available() == {"orkgc:Dataset", "orkgp:HAS_MODEL"}
+    names = GraphVocabulary(SnapshotKG(records), None, ttl=604800.0, page=1000).available()
+    assert names == {"orkgc:Dataset", "orkgp:HAS_MODEL"}

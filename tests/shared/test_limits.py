@@ -11,7 +11,7 @@ from pipeline.shared.limits import RateLimiter, WorkerPool
 
 def test_rate_limiter_counts_per_user_in_a_sliding_window() -> None:
     now = [100.0]
-    limiter = RateLimiter(2, 60, clock=lambda: now[0])
+    limiter = RateLimiter(2, 60, clock=lambda: now[0], max_keys=10_000)
     assert limiter.wait("U1") == 0 and limiter.wait("U1") == 0
     assert limiter.wait("U1") == pytest.approx(60) and limiter.wait("U2") == 0
     now[0] += 30

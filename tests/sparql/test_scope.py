@@ -87,7 +87,7 @@ def test_no_query_the_project_writes_itself_is_flagged(train_store: Any, sciqa: 
     from pipeline.names.vocabulary import QUERIES
     from pipeline.store.retrieval import FormAwareStore
 
-    store = FormAwareStore(train_store, train_store.encoder)
+    store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     adapter = AdapterGenerator(store.min_score, store.knowledge)
     questions = [r.question for split in ("valid", "test") for r in sciqa.split(split)]
     written = [g.sparql for q in questions if (g := adapter.generate(q, store.search(q, 3))).sparql]

@@ -95,11 +95,11 @@ def test_unreadable_or_missing_knowledge_is_rebuilt_not_an_error(tmp_path: Path)
 
 def test_a_new_process_loads_the_knowledge_instead_of_encoding_the_forms(settings: Settings) -> None:
     saved = settings.home / "knowledge" / "k.json"
-    first = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved)
+    first = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved, recheck=1.0)
     expected = first.search(QUESTION, 3)
     assert saved.is_file()
     encoder = CountingEncoder()
-    second = FormAwareStore(chroma(settings, encoder, pairs=()), encoder, saved)
+    second = FormAwareStore(chroma(settings, encoder, pairs=()), encoder, saved, recheck=1.0)
     assert second.search(QUESTION, 3) == expected
     assert encoder.encoded <= 3 + 6  # the question and its maskings only, no stored form
 
@@ -108,7 +108,7 @@ def test_knowledge_follows_pairs_added_by_another_process(settings: Settings) ->
     saved = settings.home / "knowledge" / "k.json"
     mine = FormAwareStore(chroma(settings, HashEncoder()), HashEncoder(), saved, recheck=0)
     before = mine.knowledge()
-    other = FormAwareStore(chroma(settings, HashEncoder(), pairs=()), HashEncoder(), saved)
+    other = FormAwareStore(chroma(settings, HashEncoder(), pairs=()), HashEncoder(), saved, recheck=1.0)
     taught = Example("team-1", "Which papers use the LoreQA dataset?", BEST.sparql.replace("Accuracy", "F1"),
                      "", "team")
     other.add([taught])

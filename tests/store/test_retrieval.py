@@ -39,7 +39,7 @@ class ListStore:
 
 def store() -> FormAwareStore:
     base = ListStore([BEST, BEST2, MODELS, JACQUARD, STORY, NO_LABELS])
-    return FormAwareStore(base, base.encoder)
+    return FormAwareStore(base, base.encoder, recheck=1.0)
 
 
 def test_the_form_wins_over_shared_names() -> None:
@@ -92,7 +92,7 @@ def test_one_question_asks_the_store_once_whether_it_changed() -> None:
 
 def test_an_empty_store_falls_back_to_the_plain_search() -> None:
     base = ListStore([])
-    assert FormAwareStore(base, base.encoder).search("anything", 3) == []
+    assert FormAwareStore(base, base.encoder, recheck=1.0).search("anything", 3) == []
 
 
 def test_signals() -> None:
