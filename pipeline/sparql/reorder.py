@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pipeline.sparql.brackets import closing
 from pipeline.sparql.text import _TOKEN
 
 _TRIPLE_KINDS = frozenset({"var", "iri", "pname", "string", "number", "lang"})
@@ -49,7 +50,7 @@ def _move_one(query: str) -> str | None:
         if not (tok.kind == "word" and tok.text.upper() == "OPTIONAL" and i + 1 < len(toks)
                 and toks[i + 1].text == "{"):
             continue
-        close = _matching(toks, i + 1)
+        close = closing(toks, i + 1)
         if close is None:
             return None
         end = _chunk_end(toks, close + 1)
@@ -67,15 +68,6 @@ def _move_one(query: str) -> str | None:
         text = query[chunk[lone_dots].start:chunk[-1].end] + ("" if chunk[-1].text == "." else " .")
         return (query[:toks[i - 1].end if i else 0] + lead + " " + text + " " + query[tok.start:toks[close].end]
                 + query[chunk[-1].end:])
-    return None
-
-
-def _matching(toks: list[Span], open_at: int) -> int | None:
-    depth = 0
-    for j in range(open_at, len(toks)):
-        depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
-        if depth == 0:
-            return j
     return None
 
 

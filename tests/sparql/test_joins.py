@@ -58,3 +58,24 @@ def test_classes_and_predicates_are_no_constants_and_a_projected_name_alone_is_a
 def test_malformed_text_is_read_as_far_as_it_goes() -> None:
     assert joins("").answer == () and joins("SELECT ?x WHERE { ?x ?p").answer == ("?x",)
     assert joins('ASK { ?x rdfs:label "A" }').answer == ()
+
+
+def test_a_filter_call_without_outer_parentheses_ties_its_constants_and_no_predicate() -> None:
+    call = 'SELECT ?p WHERE { ?p rdfs:label ?t FILTER regex(?t, "Zoom") ?p orkgp:P31 ?c . }'
+    assert joins(call).constants_of("?p") == ("Zoom",) and joins(call).with_answer("Zoom") is True
+    assert joins('SELECT ?p WHERE { ?p rdfs:label ?t . FILTER CONTAINS(STR(?t), "Zoom") }').has_constants
+
+
+def test_values_after_the_solution_modifiers_bind_the_answer() -> None:
+    query = 'SELECT ?x WHERE { ?x rdfs:label ?l } ORDER BY ?l LIMIT 3 VALUES ?l { "a" "b" }'
+    assert joins(query).constants_of("?x") == ("a", "b") and joins(query).with_answer("b") is True
+
+
+def test_a_where_clause_that_is_a_sub_select_keeps_its_own_variables() -> None:
+    query = 'SELECT ?x WHERE { SELECT ?x WHERE { ?x rdfs:label ?l FILTER(?l = "a") } }'
+    assert joins(query).constants_of("?x") == ("a",) and joins(query).alone("?l")
+
+
+def test_braces_inside_a_projected_expression_do_not_open_the_where_clause() -> None:
+    query = 'SELECT ?x (EXISTS { ?x orkgp:P1 "q" } AS ?b) WHERE { ?x rdfs:label ?l }'
+    assert joins(query).constants_of("?x") == ("q",)

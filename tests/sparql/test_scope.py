@@ -52,6 +52,7 @@ RECORDED = (f"SELECT DISTINCT ?model ?model_lbl WHERE {{ {DATASET} {BENCH} OPTIO
     ("ASK { ?s ?p ?o FILTER(?x = 1) }", []),
     ("PREFIX orkgc: <http://orkg.org/orkg/class/> SELECT ?m FROM <urn:g> WHERE { ?m a orkgc:Model }", []),
     ("SELECT ?x WHERE { ?s ?p ", []),
+    ("SELECT ?x ?y WHERE { ?s ?p ?o FILTER(?o = } ?x ?y ) }", []),  # a brace inside a filter's parentheses
     ("", []),
 ])
 def test_a_projected_variable_is_unbound_only_when_no_pattern_can_bind_it(query: str, unbound: list[str]) -> None:
