@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Union
 
 from pipeline.sparql.brackets import closing
-from pipeline.sparql.text import Token, tokenize
+from pipeline.sparql.text import CACHED_QUERY_CHARS, Token, tokenize
 from pipeline.sparql.triples import GROUP_WORDS, MODIFIERS, TERM, Triples, triples
 
 _FORMS = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"})
@@ -78,7 +79,12 @@ class Query:
 
 
 def read(query: str) -> Query:
-    """The first SELECT or ASK of ``query`` read into its groups."""
+    """The first SELECT or ASK of ``query`` read into its groups (once for the checks of a query of a usual size)."""
+    return _read(query) if len(query) <= CACHED_QUERY_CHARS else _read.__wrapped__(query)
+
+
+@lru_cache(maxsize=256)
+def _read(query: str) -> Query:
     toks = tokenize(query)
     reader = _Reader(toks)
     start = next((k for k, t in enumerate(toks) if t.kind == "word" and t.text.upper() in ("SELECT", "ASK")), None)
