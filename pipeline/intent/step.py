@@ -62,8 +62,8 @@ class IntentStep:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples), words)
             missing = verdict.missing
-            notes = verdict.notes + tuple(f"the answer does not depend on '{lit}': its part of the query shares no "
-                                          "variable with the answer" for lit in verdict.unjoined)
+            notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
+                                          "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
                 standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}" for n in notes))
             if not missing and verdict.unjoined and intent.operators:
