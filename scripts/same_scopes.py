@@ -48,7 +48,8 @@ def results(query: str) -> dict[str, Any]:
     constants = sorted({t.text[1:-1] for t in toks if t.kind == "string"} | {"absent"} |
                        {t.text for t in toks if t.kind in ("number", "iri", "pname")})
     return {"unbound": unbound_projection(query), "answer": list(found.answer), "has_constants": found.has_constants,
-            "constants_of": {v: list(found.constants_of(v)) for v in names}, "alone": {v: found.alone(v) for v in names},
+            "constants_of": {v: list(found.constants_of(v)) for v in names},
+            "alone": {v: found.alone(v) for v in names},
             "with_answer": {c: found.with_answer(c) for c in constants}}
 
 

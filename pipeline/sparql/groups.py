@@ -191,7 +191,8 @@ class _Reader:
         if i < end:
             faults = self.faults
             parts.extend(self.group(i, end, "group").parts)
-            self.faults = faults if outer else faults + 1  # the outer query's own end is no concern of its WHERE
+            # what follows the outer query's modifiers is the parser's concern; inside a sub-select it is a fault
+            self.faults = faults if outer else faults + 1
         return tuple(grouped), values, tuple(parts)
 
     def group_at(self, opening: int, close: int) -> Group:
@@ -220,7 +221,7 @@ class _Reader:
                 j = self.close(i + 1)
                 named = up == "BIND" and self.toks[j - 2].text.upper() == "AS" and self.toks[j - 1].kind == "var"
                 parts.append(self.expression(i + 2, j, up.lower(), j - 1 if named else None))
-                loose += self.vars(i + 2, j) if up == "HAVING" else ()
+                loose += self.vars(i + 2, j) if up == "HAVING" else ()  # HAVING misplaced in a group: not a filter
                 self.faults += up == "BIND" and j >= end
                 i = j + 1
             elif up == "VALUES":

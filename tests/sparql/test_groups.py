@@ -64,7 +64,8 @@ def test_exists_patterns_belong_to_their_filter() -> None:
 def test_what_does_not_read_by_the_grammar_is_counted_and_read_as_far_as_it_goes() -> None:
     for broken in ("SELECT ?x WHERE { ?x ?p ", "SELECT ?x WHERE { ?x ?p ?o FILTER }", "SELECT ?x WHERE { BIND ?x }",
                    "SELECT ?x WHERE { VALUES ?x ?y { (1 2) } }", "SELECT ?x WHERE ?x { ?x ?p ?o }",
-                   "SELECT ?x WHERE { ?x ?p ?o FILTER(?o = } ?x )", "SELECT ?x WHERE { { SELECT ?x { ?x ?p ?o } { } } }"):
+                   "SELECT ?x WHERE { ?x ?p ?o FILTER(?o = } ?x )",
+                   "SELECT ?x WHERE { { SELECT ?x { ?x ?p ?o } { } } }"):
         found = read(broken)
         assert found.faults > 0 and found.select is not None, broken
     found = read("SELECT ?x WHERE { ?x ?p ?o } LIMIT 1 }")  # the outer query's own end is the parser's concern
