@@ -10,6 +10,7 @@ from collections import defaultdict
 from rapidfuzz import fuzz
 
 from pipeline.names.index import LabelIndex, squash, squeeze
+from pipeline.records import Match
 
 MAX_WORDS = 8  # the longest run of the question's words read as one label
 CLOSE = 75.0  # rapidfuzz ratio (squashed texts) from which a name the question does not write is its slip
@@ -38,12 +39,13 @@ def as_the_question_writes(literal: str, kind: str, question: str, index: LabelI
     if not question or not index.knows(kind):
         return None
     mine = {label: at for label, at in written_labels(question, kind, index).items() if label not in others}
-    key, known = squeeze(literal), index.has(literal, kind)
+    key = squeeze(literal)
+    read = index.has(literal, kind) or index.find(literal, kind).match is not Match.UNKNOWN  # the graph reads it
     longer = _outermost([label for label in mine if key and key in squeeze(label) and squeeze(label) != key
-                         and _inside(literal, mine[label], question) and (not known or _more_than_form(label, literal))])
+                         and _inside(literal, mine[label], question) and (not read or _more_than_form(label, literal))])
     if len(longer) == 1:
         return longer[0]
-    bare = [label for label in mine if squeeze(label) == squeeze(_core(literal)) != key] if not known else []
+    bare = [label for label in mine if squeeze(label) == squeeze(_core(literal)) != key] if not read else []
     if len(bare) == 1:  # a name the graph lacks, the graph's with a class word too many
         return bare[0]
     if _written(literal, question, case=True):

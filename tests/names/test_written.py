@@ -10,7 +10,8 @@ INDEX = LabelIndex([("LSTM", "model"), ("LSTM (Bai et al., 2018)", "model"), ("A
                     ("AlexNet, MultiGrasp", "model"), ("Duel hs", "model"), ("Dueling DDQN", "model"),
                     ("FG fine-grained gate", "model"), ("FTD dataset", "dataset"), (" Jacquard dataset", "dataset"),
                     ("Jacard dataset", "dataset"), ("Accuracy", "metric"), ("Accuracy score", "metric"),
-                    ("WMT2014 English-German", "dataset"), ("WMT2016 English-German", "dataset")], threshold=85.0)
+                    ("WMT2014 English-German", "dataset"), ("WMT2016 English-German", "dataset"),
+                    ("BLEU", "metric"), ("BLEU score", "metric")], threshold=85.0)
 CODE = "List the code links in papers that use the {} model in any benchmark?"
 
 
@@ -37,6 +38,9 @@ def test_a_name_the_graph_lacks_takes_the_label_the_question_writes_with_or_with
                                   INDEX) == "FTD dataset"
     assert as_the_question_writes("FG fine-grained gate model", "model", CODE.format("FG fine-grained gate"),
                                   INDEX) == "FG fine-grained gate"
+    # a name the graph reads in other case ('BLEU score') keeps its class word: it is not the graph's 'BLEU'
+    assert as_the_question_writes("Bleu score", "metric", "Which model has the highest Bleu score score on WMT?",
+                                  INDEX) is None
 
 
 def test_a_slip_takes_the_close_label_the_question_writes_with_the_same_numbers() -> None:
