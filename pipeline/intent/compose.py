@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.reading import Intent, asked_kinds, read_intent
+from pipeline.intent.reading import CODE, Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
@@ -190,6 +190,9 @@ class Composer:
             theirs = asked_kinds(pair.question, form_spans(pair))
             if theirs and not theirs & asked and "yesno" not in intent.operators:
                 continue  # it returns things the question does not ask for ('the best score on Pong': not its problems)
+            if CODE in asked - theirs and "yesno" not in intent.operators:
+                continue  # code links asked of papers are not the papers
+
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
                 best = (score, pair, chosen)

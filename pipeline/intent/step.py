@@ -14,6 +14,7 @@ from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
+from pipeline.names.check import respelled
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Match, Retrieved, Review
@@ -53,6 +54,10 @@ class IntentStep:
         text = question
         found, generic = self._read(text)
         index = self.labels() if self.labels else None
+        if generation.sparql and index is not None:  # judged with the names as the question writes them
+            sparql, respellings = respelled(generation.sparql, index, text)
+            if respellings:
+                generation = replace(generation, sparql=sparql, notes=generation.notes + respellings)
         words = _masked(text, found)
         intent = read_intent(words)  # 'Number of params' is a metric, not a count
         names = [text[a:b] for a, b, _ in found]
@@ -64,8 +69,8 @@ class IntentStep:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples), words)
             missing = verdict.missing
-            notes = verdict.notes + tuple(f"the answer does not depend on '{lit}': its part of the query shares no "
-                                          "variable with the answer" for lit in verdict.unjoined)
+            notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
+                                          "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
                 standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}" for n in notes))
             if not missing and verdict.unjoined and intent.operators:

@@ -3,11 +3,11 @@ labels and replaced by the graph's own spelling when that is clear — the one t
 has it — and when it is not, the query is held back."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from pipeline.names.index import KINDS, LabelIndex, kind_of
+from pipeline.names.written import as_the_question_writes as written_as
 from pipeline.parts import NamesChecked
 from pipeline.records import Match, Resolution
 from pipeline.sparql.shape import read, replace_literals
@@ -30,43 +30,43 @@ class Checked:
 def check_names(sparql: str, index: LabelIndex, question: str = "") -> Checked:
     """Resolve every ``=`` label filter of a known kind (Dataset, Model, ...) whose kind the graph has labels of; a
     name the question writes otherwise, as a label of the graph, takes the question's spelling first."""
-    shape = read(sparql)
     found: dict[str, Resolution] = {}
     notes: list[str] = []
-    for f in shape.filters:
-        kind = kind_of(shape.kind_of_literal(f.literal))
-        if f.op != "=" or kind not in KINDS or f.literal in found or not index.knows(kind):
-            continue
-        written = as_the_question_writes(f.literal, kind, question, index)
+    for literal, (kind, written) in _label_filters(sparql, index, question).items():
         if written is None:
-            found[f.literal] = index.find(f.literal, kind)
+            found[literal] = index.find(literal, kind)
             continue
-        found[f.literal] = Resolution(f.literal, kind, Match.NORMALISED, written, 100.0, (written,))
-        notes.append(f"wrote '{written}' for '{f.literal}', as the question writes this {kind} of the graph")
+        found[literal] = Resolution(literal, kind, Match.NORMALISED, written, 100.0, (written,))
+        notes.append(_note(literal, written, kind))
     changes = {typed: r.chosen for typed, r in found.items() if r.changed and r.chosen is not None}
     return Checked(replace_literals(sparql, changes) if changes else sparql, tuple(found.values()), tuple(notes))
 
 
-def as_the_question_writes(literal: str, kind: str, question: str, index: LabelIndex) -> str | None:
-    """The graph's label of ``kind`` that the question writes where the query spells it otherwise, equal up to
-    punctuation, blanks and case (the question's 'NCBI Disease' for the query's 'NCBI-disease': the graph has both
-    datasets); None when the question writes the literal itself (never respelled), no such label, or several."""
-    if not question or _written(literal, question, case=True):
-        return None
-    alike = [label for label in index.spelled_alike(literal, kind) if label != literal]
-    exact = [label for label in alike if _written(label, question, case=True)]
-    loose = [label for label in alike if _written(label, question, case=False)]
-    if len(exact) == 1:
-        return exact[0]
-    if not exact and len(loose) == 1 and not _written(literal, question, case=False):
-        return loose[0]
-    return None
+def respelled(sparql: str, index: LabelIndex, question: str) -> tuple[str, tuple[str, ...]]:
+    """``sparql`` with each name of a known kind that the question writes otherwise, as a label of the graph, in the
+    question's spelling (``pipeline.names.written``), and what was changed, in words."""
+    found = {literal: (kind, written) for literal, (kind, written) in _label_filters(sparql, index, question).items()
+             if written is not None}
+    changes = {literal: written for literal, (_, written) in found.items()}
+    notes = tuple(_note(literal, written, kind) for literal, (kind, written) in found.items())
+    return (replace_literals(sparql, changes) if changes else sparql), notes
 
 
-def _written(label: str, question: str, case: bool) -> bool:
-    """Whether the question holds ``label`` as it is (with its case, when ``case``), not inside a longer word."""
-    found = re.search(rf"(?<![^\W_]){re.escape(label)}(?![^\W_])", question, 0 if case else re.IGNORECASE)
-    return found is not None
+def _label_filters(sparql: str, index: LabelIndex, question: str) -> dict[str, tuple[str, str | None]]:
+    """Each ``=`` label literal of a kind the graph has labels of -> its kind and the question's spelling (or None)."""
+    shape = read(sparql)
+    literals = frozenset(f.literal for f in shape.filters)
+    out: dict[str, tuple[str, str | None]] = {}
+    for f in shape.filters:
+        kind = kind_of(shape.kind_of_literal(f.literal))
+        if f.op != "=" or kind not in KINDS or f.literal in out or not index.knows(kind):
+            continue
+        out[f.literal] = (kind, written_as(f.literal, kind, question, index, literals - {f.literal}))
+    return out
+
+
+def _note(literal: str, written: str, kind: str) -> str:
+    return f"wrote '{written}' for '{literal}', as the question writes this {kind} of the graph"
 
 
 def substitutions(resolutions: tuple[Resolution, ...] | list[Resolution]) -> str:

@@ -93,3 +93,24 @@ def test_a_label_copied_from_the_example_is_respelled_as_the_question_writes_it(
     assert same.rows is not None and labels(same.rows) == labels(copied) and same.sparql == answer.sparql.replace(
         '"NCBI Disease"', '"NCBI-disease"')  # type: ignore[union-attr]
     assert not [note for note in same.to_json()["notes"] if "as the question writes" in note]
+
+
+# AQ2167 of the dev set (the 1.5B model's first reply, recorded): the model's name cut short, 'LSTM' for the model
+# 'LSTM (Bai et al., 2018)' the question names — the graph has both
+CODE = "List the code links in papers that use the LSTM (Bai et al., 2018) model in any benchmark?"
+CUT = ('SELECT DISTINCT ?code WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl. FILTER (str(?model_lbl) = "LSTM") '
+       '?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark. ?cont orkgp:HAS_MODEL ?model; '
+       'orkgp:HAS_SOURCE_CODE ?code. }')
+
+
+def test_a_name_the_model_cut_short_runs_as_the_question_names_it_and_answers_the_code_asked(
+        pipeline: Pipeline, model: Any) -> None:
+    model.enqueue(CUT)
+    answer = pipeline.ask(CODE)
+    named = pipeline.kg.select(add_prefixes(replace_literals(CUT, {"LSTM": "LSTM (Bai et al., 2018)"})))
+    assert labels(named) != labels(pipeline.kg.select(add_prefixes(CUT)))  # two models, two answers
+    assert answer.outcome is Outcome.ANSWERED and answer.rows is not None and labels(answer.rows) == labels(named)
+    assert answer.generation is not None and answer.generation.generator == "openai"  # the model's query, not composed
+    assert all(value.startswith("http") for value in labels(answer.rows))  # code links, not paper titles
+    assert "wrote 'LSTM (Bai et al., 2018)' for 'LSTM', as the question writes this model of the graph" in \
+        answer.to_json()["notes"]

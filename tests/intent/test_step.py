@@ -148,7 +148,25 @@ def test_a_fitting_query_whose_name_the_names_step_reads_is_not_replaced_by_a_co
     code = Generation("adapter", CODE_OF.format(name="DRQA"))
     step = IntentStep(labels=lambda: LabelIndex([("DrQA", "model")], threshold=85.0))
     assert step.review(question, code, [], graph).generation is code
-    assert IntentStep().review(question, code, [], graph).generation.generator == "intent"  # (without the labels)
+    # without the labels the name is the graph's for nobody, yet no papers query is composed for a code ask
+    assert IntentStep().review(question, code, [], graph).generation is code
+
+
+def test_a_query_that_cut_the_questions_name_short_is_judged_with_the_name_the_question_writes(
+        tmp_path: Path) -> None:
+    """The model wrote 'DrQA' where the question names the model 'DrQA (ensemble)': its query for the code is
+    respelled and stands, said in a note; it is not replaced by a query for the papers of 'DrQA'."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.names.index import LabelIndex
+    from pipeline.records import Generation
+    from tests.intent.test_compose import kg
+
+    question = "List the code links in papers that use the DrQA (ensemble) model in any benchmark?"
+    written = Generation("local", CODE_OF.format(name="DrQA"))
+    step = IntentStep(labels=lambda: LabelIndex([("DrQA", "model"), ("DrQA (ensemble)", "model")], threshold=85.0))
+    kept = step.review(question, written, [], kg(tmp_path)).generation
+    assert kept.generator == "local" and kept.sparql == CODE_OF.format(name="DrQA (ensemble)")
+    assert kept.notes == ("wrote 'DrQA (ensemble)' for 'DrQA', as the question writes this model of the graph",)
 
 
 def test_a_fitting_query_about_a_name_the_graph_lacks_is_not_replaced_by_one_about_a_part_of_it(
