@@ -20,8 +20,8 @@ from pipeline.steps.deadline import Clock, Deadline, timed
 from pipeline.steps.glance import glance
 from pipeline.steps.health import health
 
-SECOND_ANSWERED = "the first query found nothing; the model's second query answered"
-EMPTY_TWICE = "the first query found nothing; the model's second query found nothing either"
+SECOND_ANSWERED = "the first query found nothing; the second query answered"  # the model's, or its fallback's
+EMPTY_TWICE = "the first query found nothing; the second query found nothing either"
 Progress = Callable[[Step], None]
 
 
@@ -168,7 +168,7 @@ class Pipeline:
         again = model.after_empty
         try:
             second = clock.within("second generation", lambda: again(asked, answer.examples, first))
-            if second is not None and second.sparql and self.intent is not None:
+            if second is not None and self.intent is not None:  # with no query, the intent step may compose one
                 second = self.intent.review(asked, second, answer.examples, self.kg).generation
         except KgqaError:
             return answer

@@ -1,7 +1,8 @@
 """Right / wrong / declined counts of an eval report (issue 18): right = a query ran and its answer equals the gold
-set; declined = no query ran (``sparql`` empty), with or without an offer; wrong = anything else. Also: how many
-questions the intent guard declined (templated ones: false refusals), how many were composed, and how many queries
-that reached the KG do not parse as SPARQL 1.1.
+set; declined = no answer was given: no query ran (``sparql`` empty), or the pipeline declined the one written (the
+names step holding a name the graph lacks: the report's ``outcome`` is ``declined``), with or without an offer;
+wrong = anything else. Also: how many questions the intent guard declined (templated ones: false refusals), how many
+were composed, and how many queries that reached the KG do not parse as SPARQL 1.1.
 
     python scripts/intent_outcomes.py REPORT_DIR [-v]
 """
@@ -16,7 +17,7 @@ from pipeline.sparql.text import parses
 
 
 def outcome(q: dict[str, object]) -> str:
-    if not q.get("sparql"):
+    if not q.get("sparql") or q.get("outcome") == "declined":  # a query on record for what it would have asked
         return "declined"
     return "right" if q.get("exact") and not q.get("error") else "wrong"
 

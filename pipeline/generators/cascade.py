@@ -47,6 +47,10 @@ class AdapterFirstGenerator(FallbackGenerator):
         said = f"wrote no usable query ({clip(second.reason or second.explanation or 'no text')})"
         return replace(_stands(first, why, said), attempts=second.attempts)
 
+    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
+        """The model asked again after its own query found nothing (the adapter has declined this question)."""
+        return self.asked_again(question, examples, first)
+
 
 def _stands(first: Generation, why: str, model: str) -> Generation:
     """The adapter's generation, what became of the model told: in the notes, and after the explanation of why there

@@ -9,6 +9,7 @@ from dataclasses import replace
 from pipeline.errors import GeneratorError
 from pipeline.parts import AsksAgain, Generator, GeneratorWrapper
 from pipeline.records import Generation, Retrieved
+from pipeline.sparql.text import canonical
 
 log = logging.getLogger("kgqa.generate")
 BY_ADAPTER = "this answer was written by the offline adapter"
@@ -21,7 +22,8 @@ class FallbackGenerator(GeneratorWrapper):
     """Asks ``primary`` (an LLM); on a GeneratorError (down, 5xx, timeout, garbage on the wire) or a reply with no
     query in it, asks ``fallback`` (the adapter) and puts the reason in the generation's notes. With ``accept``, also
     when the pipeline would not run the model's query (the intent step declines it, the names step holds it) and
-    would run the adapter's; else the model's stands, and the pipeline declines it with its reason and offer.
+    would run the adapter's; else the model's stands, and the pipeline declines it with its reason and offer. When
+    the model's query runs and finds nothing, the adapter's turn comes before the model is asked again.
 
     When neither writes a query, the model's own explanation stays, with the adapter's reason after it."""
 
@@ -47,7 +49,21 @@ class FallbackGenerator(GeneratorWrapper):
         return self._instead(question, examples, why, first)
 
     def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
-        """The LLM asked again after its own query found nothing (never after the adapter's)."""
+        """After the LLM's own query found nothing (never after the adapter's): the adapter's query when it writes
+        another that the pipeline would run — the model's empty answer is no answer, the fallback's turn — else the
+        LLM asked again."""
+        if first.generator != self.primary.name:
+            return None
+        second = self.fallback.generate(question, examples)
+        # judged, even with no query: the intent step may compose one for the question
+        runs = not self.judge(question, second, examples) if self.judge else bool(second.sparql)
+        if runs and canonical(second.sparql or "") != canonical(first.sparql or ""):
+            return replace(second, notes=(f"the language model's query found nothing; {BY_ADAPTER}",) + second.notes,
+                           attempts=first.attempts)
+        return self.asked_again(question, examples, first)
+
+    def asked_again(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
+        """The LLM asked again after its own query found nothing; None when it cannot be."""
         model = self.primary
         return model.after_empty(question, examples, first) \
             if isinstance(model, AsksAgain) and first.generator == model.name else None

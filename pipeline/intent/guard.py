@@ -8,14 +8,15 @@ kind of its own; where the guard cannot tell whether its operators fit, the quer
 checked (``Verdict.notes``), instead of being declined."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from pipeline.intent.meaning import (conflicting_kinds, contrary_form, lacking, reached_kinds,
-                                     unjoined_literals, untied_answers)
+from pipeline.intent.meaning import (bare_things, conflicting_kinds, contrary_form, lacking, reached_kinds,
+                                     unjoined_literals, untied_answers, with_labels)
 from pipeline.intent.reading import CODE, Intent, said
-from pipeline.names.index import KINDS, squeeze
-from pipeline.records import Kind
+from pipeline.names.index import KINDS, LabelIndex, squeeze
+from pipeline.records import Generation, Kind, Match
 from pipeline.sparql.joins import joins
 from pipeline.sparql.shape import Shape, read, stem
 from pipeline.sparql.text import string_literals, tokenize
@@ -197,6 +198,18 @@ def _listed(items: Sequence[str], quote: bool = True) -> str:
     return ", ".join(f"'{i}'" if quote else i for i in items)
 
 
+def labelled(generation: Generation, question: str) -> Generation:
+    """The generation answering with the labels of the things its query projects bare (``meaning.with_labels``),
+    saying so in its notes; as it is when there are none, or the query names vocabulary the guard does not read."""
+    sparql = generation.sparql or ""
+    rewritten = with_labels(sparql, question) if sparql and not opaque_terms(sparql) else ""
+    if not rewritten:
+        return generation
+    bare = _listed(bare_things(read(sparql)), quote=False)
+    return replace(generation, sparql=rewritten, notes=generation.notes + (
+        f"intent guard: the answer gives the labels of {bare} (the query gave only their IRIs)",))
+
+
 def slot_kinds(sparql: str) -> dict[str, str]:
     """Label literal -> the kind of thing the query takes it for (only the kinds the graph check knows)."""
     shape = read(sparql)
@@ -204,7 +217,39 @@ def slot_kinds(sparql: str) -> dict[str, str]:
     return {lit: Kind(kind) for lit, kind in out.items() if kind in KINDS}
 
 
+_TEXT = re.compile(r"\b(titles?|titled|named|called|mention\w*|contain\w*|words?|phrases?|text)\b", re.I)
+
+
+def searched_kinds(sparql: str, question: str) -> dict[str, str]:
+    """Name the question gives -> the kind of thing in whose labels the query searches for it (a REGEX or CONTAINS
+    filter), when the question asks about no titles or words: "Does TableReader address ..." names a thing, which
+    the query must take for the kind the graph has it as, not find inside a paper's title."""
+    if _TEXT.search(question):
+        return {}
+    shape, asked = read(sparql), squeeze(question)
+    out = {f.literal: shape.kind_of_literal(f.literal) for f in shape.filters
+           if f.op == "regex" and squeeze(f.literal) and squeeze(f.literal) in asked}
+    return {lit: Kind(kind) for lit, kind in out.items() if kind in KINDS}
+
+
 def wrong_kinds(taken: dict[str, str], graph: dict[str, tuple[str, set[str]]]) -> list[str]:
     """Names the query takes for one kind of thing while the graph has them only as others."""
     return [f"'{lit}' as the {sorted(graph[lit][1])[0]} it is (the query takes it for a {kind})"
             for lit, kind in taken.items() if lit in graph and kind not in graph[lit][1]]
+
+
+def loosely_other_kinds(taken: dict[str, str], graph: dict[str, tuple[str, set[str]]], asked: frozenset[str],
+                        index: LabelIndex | None) -> list[str]:
+    """Names the query takes for the kind the question asks for as its answer ("which datasets has narrativenet
+    been evaluated on?" taken as a dataset) that the graph has nothing of that kind like, while it has a thing of
+    another kind spelled like it (the model 'NarrativeNet ("large", 2×)'): the query answers about another thing."""
+    out = []
+    for lit, kind in taken.items():
+        if lit in graph or kind not in asked or index is None or index.find(lit, kind).match is not Match.UNKNOWN:
+            continue
+        other = next(((k, r) for k in KINDS if k != kind and (r := index.find(lit, k)).match is not Match.UNKNOWN),
+                     None)
+        if other is not None:
+            spelled = f" ({_listed(other[1].candidates[:3] or (other[1].chosen or lit,))})"
+            out.append(f"'{lit}' as the {other[0]} it is in the graph{spelled}, not a {kind}")
+    return out

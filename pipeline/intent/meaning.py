@@ -10,12 +10,14 @@ from collections.abc import Sequence
 from pipeline.intent.reading import CODE, Intent, ordinal
 from pipeline.records import Kind
 from pipeline.sparql.joins import Joins, joins
-from pipeline.sparql.shape import Shape
-from pipeline.sparql.text import Token, tokenize
+from pipeline.sparql.reorder import spans
+from pipeline.sparql.shape import Shape, read
+from pipeline.sparql.text import Token, parses, tokenize
 
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)  # "the largest number of papers" ranks by a count: not confident
 _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  # "Do you know which ...": a list
 THINGS = frozenset({"Paper", "Model", "Dataset", "Metric", "Problem", "ResearchField", "Benchmark", "Contribution"})
+_IDS = re.compile(r"\b(ids?|iris?|uris?|urls?|identifiers?|resources?|links?)\b", re.I)  # asks for the things' ids
 _TO_THINGS = frozenset({"orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgp:HAS_METRIC", "orkgp:HAS_BENCHMARK",
                         "orkgp:P30", "orkgp:P31", "orkgp:P32", "orkgp:HAS_SOURCE_CODE"})
 
@@ -147,3 +149,49 @@ def lacking(op: str, intent: Intent) -> str:
     """An operator as the thing a query lacks, in words."""
     return {"count": "a count (how many)", "kth": f"the {ordinal(intent.rank)} place in a ranking",
             "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer"}[op]
+
+
+def bare_things(shape: Shape) -> list[str]:
+    """The projected variables that are named things (typed with an ORKG class, or reached by a predicate leading to
+    one: the object of ``orkgp:P32`` is a research problem) while no projected variable holds their label."""
+    classes, reached = shape.classes(), reached_kinds(shape)
+    labels = {s for lbl, s in shape.labelled().items() if lbl in shape.projection}
+    named = {k.orkg_class for k in Kind}
+    return [v for v in dict.fromkeys(shape.projection) if v not in labels and v not in shape.labelled()
+            and (classes.get(v) in named or bool(reached.get(v, set()) & set(Kind)))]
+
+
+def with_labels(sparql: str, question: str) -> str:
+    """The query answering with the labels of the things it projects bare (their IRIs alone answer nobody asking
+    "which research problems"): each such variable of the projection becomes its label, bound at the end of the
+    WHERE group. "" when there is none, when the question asks for ids or links, or when the query groups, counts,
+    holds blank nodes or would not parse rewritten."""
+    shape = read(sparql)
+    bare = bare_things(shape) if shape.form == "SELECT" and not shape.aggregates and not shape.group_by else []
+    toks = spans(sparql)
+    if not bare or _IDS.search(question) or any(t.text == "[" for t in toks):  # blank nodes: the reader skips them
+        return ""
+    start = next(i for i, t in enumerate(toks) if t.text.upper() == "SELECT")
+    opening = next((i for i in range(start, len(toks)) if toks[i].text == "{"), None)
+    # the WHERE group closes last (solution modifiers hold no braces); anything else fails the parse below
+    closing = max((i for i, t in enumerate(toks) if t.text == "}"), default=None)
+    if opening is None or closing is None:
+        return ""
+    taken = {t.text for t in toks if t.kind == "var"}
+    names = {v: _fresh(f"{v}_label", taken) for v in bare}
+    edits = [(t.start, t.end, names[t.text]) for t in toks[start:opening] if t.text in names]
+    before = toks[closing - 1].text
+    bound = " ".join(f"{v} rdfs:label {n}." for v, n in names.items())
+    edits.append((toks[closing].start, toks[closing].start, ("" if before in (".", "{") else " .") + f" {bound} "))
+    out = sparql
+    for a, b, text in sorted(edits, reverse=True):
+        out = out[:a] + text + out[b:]
+    return out if parses(out) else ""
+
+
+def _fresh(name: str, taken: set[str]) -> str:
+    n, out = 1, name
+    while out in taken:
+        n, out = n + 1, f"{name}{n}"
+    taken.add(out)
+    return out

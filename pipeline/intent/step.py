@@ -8,7 +8,8 @@ from dataclasses import replace
 
 from pipeline.intent.compose import Composer, Composition, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
-from pipeline.intent.guard import check, opaque_terms, slot_kinds, unused_names, wrong_kinds
+from pipeline.intent.guard import (check, labelled, loosely_other_kinds, opaque_terms, searched_kinds, slot_kinds,
+                                   unused_names, wrong_kinds)
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
@@ -43,7 +44,13 @@ class IntentStep:
 
     def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                kg: KnowledgeGraph) -> Review:
-        """``question`` tidied (``pipeline.question.tidy``)."""
+        """``question`` tidied (``pipeline.question.tidy``); a query that stands answers with the names of the things
+        it gives (``guard.labelled``)."""
+        reviewed = self._review(question, generation, examples, kg)
+        return replace(reviewed, generation=labelled(reviewed.generation, question))
+
+    def _review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
+                kg: KnowledgeGraph) -> Review:
         text = question
         found, generic = self._read(text)
         index = self.labels() if self.labels else None
@@ -73,12 +80,13 @@ class IntentStep:
                     return _composed(better, generation, f"the query {generation.generator} wrote used "
                                      f"{_listed(verdict.unjoined)} only where its answer does not depend on it")
             if not missing:
-                taken = slot_kinds(generation.sparql)
-                exact = graph_kinds(sorted(taken), kg)
+                taken, searched = slot_kinds(generation.sparql), searched_kinds(generation.sparql, text)
+                exact = graph_kinds(sorted(taken.keys() | searched.keys()), kg)
                 if exact is None:  # a graph that cannot say what its names are: the query stands
                     return Review(standing)
                 graph = with_normalised(exact, taken, index)  # 'squad 1.1' is the dataset SQuAD1.1
-                missing = tuple(wrong_kinds(taken, graph))
+                missing = tuple(wrong_kinds(taken, graph) + wrong_kinds(searched, exact)
+                                + loosely_other_kinds(taken, graph, asked, index))
                 if not missing and all(lit in exact or _read_by_names_step(lit, kind, index)
                                        for lit, kind in taken.items()):
                     return Review(standing)

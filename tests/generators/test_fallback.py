@@ -7,6 +7,7 @@ import pytest
 
 from pipeline.errors import ConfigError, GeneratorError
 from pipeline.factory import build_generator
+from pipeline.generators.cascade import AdapterFirstGenerator
 from pipeline.generators.fallback import BY_ADAPTER, FallbackGenerator
 from pipeline.generators.reply import interpret
 from pipeline.generators.repair import RepairingGenerator
@@ -107,3 +108,39 @@ def test_a_model_query_the_pipeline_would_not_run_gives_way_to_the_adapters_when
     assert refused == model
     fine = FallbackGenerator(Scripted("tgi", model), Scripted("adapter", ADAPTED), lambda q, g, e: "")
     assert fine.generate("q", EXAMPLES) == model and adapter.calls == 2
+
+
+class AsksAgain(Scripted):
+    """A model that can be asked again after its query found nothing; counts those asks."""
+
+    def __init__(self, name: str, result: Generation, again: Generation) -> None:
+        super().__init__(name, result)
+        self.again, self.asked_again = again, 0
+
+    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
+        self.asked_again += 1
+        return self.again
+
+
+def test_after_the_models_query_finds_nothing_the_adapters_other_query_comes_first() -> None:
+    """LLM first: the model's empty answer is no answer; the adapter's query (another one, that the pipeline would
+    run) is tried before the model is asked again, and the notes say who wrote it."""
+    first = Generation("tgi", "SELECT ?m WHERE { ?m ?p 'SQuAD 1' }")
+    model = AsksAgain("tgi", first, Generation("tgi", "SELECT ?m WHERE { ?m ?p 'SQuAD 2' }"))
+    got = FallbackGenerator(model, Scripted("adapter", ADAPTED), lambda q, g, e: "").after_empty("q", EXAMPLES, first)
+    assert got is not None and got.sparql == ADAPTED.sparql and model.asked_again == 0
+    assert got.notes[0] == f"the language model's query found nothing; {BY_ADAPTER}"
+    # the adapter writes the same query, or one the pipeline would not run: the model is asked again
+    same = Scripted("adapter", Generation("adapter", " SELECT ?m WHERE {?m ?p 'SQuAD 1'}"))
+    assert FallbackGenerator(model, same).after_empty("q", EXAMPLES, first) == model.again
+    refused = FallbackGenerator(model, Scripted("adapter", ADAPTED), lambda q, g, e: "it lacks a count")
+    assert refused.after_empty("q", EXAMPLES, first) == model.again and model.asked_again == 2
+    # the adapter's own empty answer is never followed up
+    assert FallbackGenerator(model, Scripted("adapter", ADAPTED)).after_empty("q", EXAMPLES, ADAPTED) is None
+
+
+def test_adapter_first_the_adapter_is_not_asked_again_after_the_models_empty_answer() -> None:
+    first = Generation("tgi", "SELECT ?m WHERE { ?m ?p 'SQuAD 1' }")
+    model, adapter = AsksAgain("tgi", first, Generation("tgi", "SELECT 2")), Scripted("adapter", ADAPTED)
+    assert AdapterFirstGenerator(adapter, model).after_empty("q", EXAMPLES, first) == model.again
+    assert adapter.calls == 0

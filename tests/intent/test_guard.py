@@ -1,8 +1,9 @@
 """The guard refuses a query that answers another question than the one asked."""
 from __future__ import annotations
 
-from pipeline.intent.guard import check, slot_kinds, wrong_kinds
+from pipeline.intent.guard import check, loosely_other_kinds, searched_kinds, slot_kinds, wrong_kinds
 from pipeline.intent.reading import asked_kinds, mentioned_kinds, read_intent
+from pipeline.names.index import LabelIndex
 
 BEST = """SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl.
   FILTER (str(?metric_lbl) = "EM") ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl.
@@ -139,3 +140,23 @@ def test_prefix_declarations_name_no_resource_the_guard_cannot_read() -> None:
         ("a count (how many)",)
     assert check(read_intent("Which papers report on SQuAD1.1?"), ["SQuAD1.1"], declared, frozenset({"paper"}),
                  mentioned=frozenset({"paper"})).missing == ("papers as its answer",)
+
+
+def test_a_name_looked_for_in_titles_is_taken_for_a_paper_unless_the_question_asks_about_titles() -> None:
+    ask = ('ASK { ?p a orkgc:Paper; rdfs:label ?t. FILTER(REGEX(?t, "BERT", "i")) ?p orkgp:P31 ?c. '
+           '?c orkgp:P32 ?r. ?r rdfs:label ?rl. FILTER(str(?rl) = "Question Answering") }')
+    assert searched_kinds(ask, "Does BERT address Question Answering?") == {"BERT": "paper"}
+    assert searched_kinds(ask, "Is there a paper with BERT in its title on Question Answering?") == {}
+    graph = {"BERT": ("BERT", {"model"})}
+    assert wrong_kinds(searched_kinds(ask, "Does BERT address Question Answering?"), graph) == [
+        "'BERT' as the model it is (the query takes it for a paper)"]
+
+
+def test_a_name_taken_for_the_kind_asked_for_that_the_graph_has_loosely_as_another_is_a_mismatch() -> None:
+    index = LabelIndex([("QuickReader", "model"), ("SQuAD1.1", "dataset")], threshold=85.0)
+    taken = {"QuikReader": "dataset"}
+    assert loosely_other_kinds(taken, {}, frozenset({"dataset"}), index) == [
+        "'QuikReader' as the model it is in the graph ('QuickReader'), not a dataset"]
+    assert loosely_other_kinds(taken, {}, frozenset({"paper"}), index) == []  # not the kind asked for
+    assert loosely_other_kinds({"Zorblax": "dataset"}, {}, frozenset({"dataset"}), index) == []  # nothing like it
+    assert loosely_other_kinds({"SQuAD1.2": "dataset"}, {}, frozenset({"dataset"}), index) == []  # a dataset's slip

@@ -3,9 +3,11 @@ what the question names. They hold whatever vocabulary the query uses, and none 
 from __future__ import annotations
 
 from pipeline.intent.guard import check
-from pipeline.intent.meaning import conflicting_kinds, rankings, unjoined_literals, untied_answers, wrong_direction
+from pipeline.intent.meaning import (bare_things, conflicting_kinds, rankings, unjoined_literals, untied_answers,
+                                     with_labels, wrong_direction)
 from pipeline.intent.reading import read_intent
 from pipeline.sparql.shape import read
+from pipeline.sparql.text import parses
 from tests.sparql.test_joins import T05
 
 BEST = """SELECT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?d. FILTER(str(?d) = "SQuAD1.1")
@@ -107,3 +109,23 @@ def test_what_a_predicate_leads_to_is_what_the_answer_is_whatever_its_variable_i
       ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:P32 ?model. }"""
     assert conflicting_kinds(read(crossed)) == ["?model as one kind of thing (typed a model, reached as a problem)"]
     assert conflicting_kinds(read(crossed.replace("orkgp:P32 ?model", "orkgp:HAS_MODEL ?model"))) == []
+
+
+PROBLEMS = ('SELECT DISTINCT ?problem WHERE { ?d a orkgc:Dataset; rdfs:label ?l. FILTER(str(?l) = "SQuAD1.1") '
+            '?b orkgp:HAS_DATASET ?d. ?c orkgp:HAS_BENCHMARK ?b; orkgp:P32 ?problem }')
+
+
+def test_things_answered_by_their_iris_are_answered_by_their_labels() -> None:
+    labelled = with_labels(PROBLEMS, "Which research problems is SQuAD1.1 used for?")
+    shape = read(labelled)
+    assert parses(labelled) and shape.projection == ["?problem_label"]
+    assert ("?problem", "rdfs:label", "?problem_label") in shape.triples
+    assert bare_things(read(PROBLEMS)) == ["?problem"] and bare_things(shape) == []
+
+
+def test_labels_are_left_alone_where_given_asked_against_or_not_to_be_had() -> None:
+    assert with_labels(PROBLEMS, "What are the IDs of the problems SQuAD1.1 is used for?") == ""  # ids asked for
+    assert with_labels(BEST, "Which model is best on SQuAD1.1 by F1?") == ""  # its label is the answer already
+    grouped = PROBLEMS.replace("DISTINCT ?problem", "?problem (COUNT(?b) AS ?n)") + " GROUP BY ?problem"
+    assert with_labels(grouped, "Which research problems is SQuAD1.1 used for, how often?") == ""
+    assert with_labels('SELECT ?code WHERE { ?c orkgp:HAS_SOURCE_CODE ?code }', "Where is the code?") == ""
