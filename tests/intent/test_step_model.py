@@ -1,0 +1,150 @@
+"""The intent step judging a language model's query (the TGI stand-in serving the reply) over the fixture graph,
+through the CLI: a query that answers otherwise is not run, one that means another thing is mended or replaced, and
+what is held counts as declined."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.cli import main
+from tests.intent.test_step import _outcomes
+
+
+TIED_BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?d. FILTER(str(?d) = "{dataset}") '
+             '?metric a orkgc:Metric; rdfs:label ?m. FILTER(str(?m) = "{metric}") ?benchmark orkgp:HAS_DATASET '
+             '?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. '
+             '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. {extra}'
+             '}} ORDER BY {order}(?value) LIMIT 1')
+LISTED = ('SELECT ?paper WHERE { ?paper rdf:type orkgc:Paper. ?paper orkgp:P31 ?contrib. ?contrib orkgp:P32 ?rp. '
+          '?rp rdfs:label ?rp_labels. FILTER(REGEX(?rp_labels, "Common Sense Reasoning", "i")) '
+          '?paper orkgp:P29 ?authors. }')
+BESIDE = ('SELECT DISTINCT ?research_field WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl. '
+          'FILTER (str(?problem_lbl) = "Paraphrase Identification") ?research_field a orkgc:ResearchField; '
+          'rdfs:label ?research_field_labels. }')
+
+
+def _model_says(tgi: Any, monkeypatch: pytest.MonkeyPatch, reply: str) -> None:
+    monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
+    monkeypatch.setenv("KGQA_LLM_ORDER", "llm-first")
+    for _ in range(3):  # the reply, and the same again if the pipeline re-asks
+        tgi.enqueue(f" {reply}\nUSER:")
+
+
+@pytest.mark.parametrize(("question", "reply", "gold", "why"), [
+    ("Which model has the lowest Top-1 Accuracy on Tiny Objects 20?",  # ranked from the top, in opaque words
+     TIED_BEST.format(dataset="Tiny Objects 20", metric="Top-1 Accuracy", order="DESC",
+                      extra="?paper orkgp:P31 ?cont; orkgp:P29 ?authors. "), ["CoherenceNet"],
+     "the lowest value (it ranks from the highest first)"),
+    ("How many papers address the Common Sense Reasoning problem?", LISTED, ["3"],
+     "a count (how many) (it lists things instead of counting them)"),
+    ("Which research field does the Paraphrase Identification problem belong to?", BESIDE,
+     ["Natural Language Processing"], "?research_field is joined to none of its names"),
+])
+def test_a_models_query_that_answers_otherwise_is_not_run_and_the_composed_one_answers(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], question: str,
+        reply: str, gold: list[str], why: str) -> None:
+    _model_says(tgi, monkeypatch, reply)
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", question]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["generator"] == "intent" and out["flat_answer"] == gold
+    assert any(why in note and "tgi wrote lacked" in note for note in out["notes"])
+
+
+def test_with_no_fallback_a_superlative_ranked_the_other_way_is_declined_with_the_reason_and_an_offer(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    _model_says(tgi, monkeypatch, TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="ASC",
+                                                   extra=""))
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
+          "Which model has the highest Accuracy score on the Story Cloze Test dataset?"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["sparql"] is None and out["answer"]["rows"] == []
+    assert "the highest value (it ranks from the lowest first)" in out["explanation"]
+    assert out["offer"] and out["offer"] in out["explanation"]
+
+
+def test_with_the_adapter_fallback_a_superlative_ranked_the_other_way_is_answered_by_the_adapter(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Nothing can be composed for 'the highest': the adapter's query (SciQA's leaderboard pattern) answers, and the
+    notes say why the model's was not run."""
+    _model_says(tgi, monkeypatch, TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="ASC",
+                                                   extra=""))
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
+                 "Which model has the highest Accuracy score on the Story Cloze Test dataset?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["generator"] == "adapter" and "StoryLM-large" in out["flat_answer"]
+    assert any(n.startswith("the language model's query was not run (") and "the highest value" in n
+               for n in out["notes"])
+
+
+# The model's query means another thing than the question asks, in ways its words hide; LLM first, adapter fallback.
+PROBLEMS_BARE = ('SELECT DISTINCT ?problem WHERE { ?dataset a orkgc:Dataset; rdfs:label ?l. FILTER(str(?l) = '
+                 '"Tiny Objects 20") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; '
+                 'orkgp:P32 ?problem. }')
+IN_TITLES = ('ASK { ?paper a orkgc:Paper; rdfs:label ?title. FILTER(REGEX(?title, "CoherenceNet", "i")) '
+             '?paper orkgp:P31 ?c. ?c orkgp:P32 ?p. ?p rdfs:label ?pl. FILTER(REGEX(?pl, "Image Classification")) }')
+UNDER_P31 = ('SELECT DISTINCT ?paper ?title WHERE { ?paper a orkgc:Paper; orkgp:P31 [ rdfs:label "CoherenceNet" ]; '
+             'rdfs:label ?title. }')
+
+
+@pytest.mark.parametrize(("question", "reply", "gold", "writer", "why"), [
+    # the right problems, given by their IRIs: answered with their labels, the model's query otherwise as written
+    ("Which research problems is the Tiny Objects 20 dataset used for?", PROBLEMS_BARE, ["Image Classification"],
+     "tgi", "the answer gives the labels of ?problem"),
+    # a model's name looked for inside paper titles: 'false'; the graph has it as a model, and the composed ask answers
+    ("Does CoherenceNet address the Image Classification problem?", IN_TITLES, ["true"], "intent",
+     "'CoherenceNet' as the model it is (the query takes it for a paper)"),
+    # the name under the wrong predicate finds nothing: the fallback's turn, and the composer answers
+    ("Which papers report results for CoherenceNet?", UNDER_P31,
+     ["Coherent endings: scoring story continuations with a narrative model", "Small images, small models"],
+     "intent", "the first query found nothing; the second query answered"),
+])
+def test_a_models_query_meaning_another_thing_is_mended_or_replaced(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], question: str,
+        reply: str, gold: list[str], writer: str, why: str) -> None:
+    _model_says(tgi, monkeypatch, reply)
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "adapter")
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", question]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["flat_answer"]) == gold and out["generator"] == writer
+    assert any(why in note for note in out["notes"]), out["notes"]
+
+
+def test_a_models_name_taken_for_the_kind_asked_is_declined_saying_what_the_graph_has(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """'QuikReader' taken for a dataset (the kind asked for): the graph has the model QuickReader; the reply declines
+    and names it, instead of "no dataset called 'QuikReader'"."""
+    asked = "which datasets has QuikReader been evaluated on?"
+    _model_says(tgi, monkeypatch, 'SELECT DISTINCT ?dataset WHERE { ?dataset a orkgc:Dataset; rdfs:label ?l. FILTER('
+                'str(?l) = "QuikReader") ?benchmark orkgp:HAS_DATASET ?dataset. }')
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    main(["ask", "--generator", "tgi", "--kg", str(env), "--json", asked])
+    out = json.loads(capsys.readouterr().out)
+    assert out["sparql"] is None and "'QuikReader' as the model it is in the graph ('QuickReader')" in \
+        out["explanation"]
+
+
+def test_a_query_held_by_the_names_step_counts_as_declined(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        tmp_path: Path) -> None:
+    """scripts/intent_outcomes.py: the names step's "no dataset called ..." answers nothing (its query is on record
+    for what it would have asked): declined, not wrong."""
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    questions = tmp_path / "q.json"  # a name the graph has as nothing: held by the names step, query on record
+    questions.write_text(json.dumps({"questions": [{"id": "X1", "question": "Which models are evaluated on the "
+                                                    "Zorblax Corpus dataset?", "answer": ["M"]}]}))
+    _model_says(tgi, monkeypatch, T01_ZORBLAX)
+    main(["eval", "--questions", str(questions), "--generator", "tgi", "--kg", str(env), "--workers", "1",
+          "--report", str(tmp_path / "r")])  # every question unanswered: exit 1
+    capsys.readouterr()
+    report = json.loads((tmp_path / "r" / "report.json").read_text())["questions"][0]
+    assert report["sparql"] and report["outcome"] == "declined"
+    assert _outcomes(tmp_path / "r") == {"right": 0, "wrong": 0, "declined": 1}
+
+
+T01_ZORBLAX = ('SELECT DISTINCT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?l. FILTER(str(?l) = '
+               '"Zorblax Corpus") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; '
+               'orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
