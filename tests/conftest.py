@@ -49,12 +49,12 @@ sys.addaudithook(_guard)
 
 @pytest.fixture(scope="session")
 def sciqa_dir() -> Path:
-    return Path(os.environ.get("SCIQA_DIR") or SHARED / "sciqa")
+    return Path(os.environ.get("SCIQA_DIR") or SHARED / "sciqa").resolve()  # tests that change directory keep it
 
 
 @pytest.fixture(scope="session")
 def seed_dir() -> Path:
-    return Path(os.environ.get("SEED_DIR") or SHARED / "seed-paper-outputs")
+    return Path(os.environ.get("SEED_DIR") or SHARED / "seed-paper-outputs").resolve()
 
 
 @pytest.fixture(scope="session")
