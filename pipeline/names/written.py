@@ -39,6 +39,8 @@ def as_the_question_writes(literal: str, kind: str, question: str, index: LabelI
     if not question or not index.knows(kind):
         return None
     mine = {label: at for label, at in written_labels(question, kind, index).items() if label not in others}
+    if not mine:  # every rule below takes one of these: no fuzzy lookup for a question writing none
+        return None
     key = squeeze(literal)
     read = index.has(literal, kind) or index.find(literal, kind).match is not Match.UNKNOWN  # the graph reads it
     longer = _outermost([label for label in mine if key and key in squeeze(label) and squeeze(label) != key
