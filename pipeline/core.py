@@ -10,9 +10,9 @@ from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
 from pipeline.generators.attempts import passed_over
 from pipeline.generators.stage import Stage
 from pipeline.names.check import Checked, held_message
-from pipeline.parts import AsksAgain, ExampleStore, Generator, IntentReview, KnowledgeGraph
+from pipeline.parts import AsksAgain, ExampleStore, Generator, IntentReview, KnowledgeGraph, Reconsiders
 from pipeline.question import clean, tidy
-from pipeline.records import Answer, Generation, Outcome, Retrieved, Step
+from pipeline.records import Answer, Generation, Outcome, Retrieved, Review, Step
 from pipeline.sparql.explain import explain
 from pipeline.sparql.gate import gate
 from pipeline.sparql.text import string_literals
@@ -21,6 +21,7 @@ from pipeline.steps.glance import glance
 from pipeline.steps.health import health
 
 SECOND_ANSWERED = "the first query found nothing; the second query answered"  # the model's, or its fallback's
+RECONSIDERED = "the intent guard declined the model's first query; asked again, told why, it wrote this one"
 EMPTY_TWICE = "the first query found nothing; the second query found nothing either"
 Progress = Callable[[Step], None]
 
@@ -154,10 +155,34 @@ class Pipeline:
                 return replace(base, examples=examples, generation=generation)
             with timed(t, "intent"):
                 review = clock.within("intent check", lambda: intent.review(asked, written, examples, self.kg))
+            if review.why and isinstance(self.generator, Reconsiders):
+                with timed(t, "retry"):
+                    review = self._after_declined(asked, written, review, examples, intent, clock)
             return replace(base, examples=examples, generation=review.generation, offer=review.offer)
         except KgqaError as exc:
             return _failed(replace(base, examples=examples, generation=generation), exc,
                            f"I could not write a query: {exc}.")
+
+    def _after_declined(self, asked: str, first: Generation, review: Review, examples: list[Retrieved],
+                        intent: IntentReview, clock: Clock) -> Review:
+        """A model's query the intent guard declined: the model is asked once more, told what it lacks; a second
+        query that the guard lets stand, naming nothing the question and first query do not, replaces it and says
+        so. Else the decline stands, the second reply on its record."""
+        again = self.generator.after_declined if isinstance(self.generator, Reconsiders) else None
+        if again is None or not first.sparql:
+            return review
+        try:
+            second = clock.within("second generation", lambda: again(asked, examples, first, review.why))
+            if second is None:
+                return review
+            judged = intent.review(asked, second, examples, self.kg) if second.sparql and \
+                _same_names(second.sparql, first.sparql or "", asked) else None
+        except KgqaError:
+            return review
+        if judged is None or not judged.generation.sparql:
+            why = "the intent guard declined it too" if judged else "no query naming only what the question does"
+            return replace(review, generation=passed_over(review.generation, second, why))
+        return replace(judged, generation=_noted(judged.generation, (f"{RECONSIDERED} ({review.why})",)))
 
     def _again_after_empty(self, answer: Answer, asked: str, clock: Clock) -> Answer:
         """A model's query that ran and found nothing: the model is asked once more, told so (as sparql-llm does);

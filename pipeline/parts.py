@@ -120,6 +120,14 @@ class AsksAgain(Protocol):
 
 
 @runtime_checkable
+class Reconsiders(Protocol):
+    """A generator that can write one more query after the intent guard declined its first, told why."""
+
+    def after_declined(self, question: str, examples: Sequence[Retrieved], first: Generation,
+                       why: str) -> Generation | None: ...
+
+
+@runtime_checkable
 class KnowsLabels(Protocol):
     """A graph that knows its labels without a query (the snapshot): (label, kind) pairs."""
 

@@ -36,6 +36,7 @@ class Ask(str, Enum):
     UNBOUND = "unbound"  # its query selected variables nothing in its WHERE clause binds: asked again with them
     AGAIN = "again"  # it failed or wrote no query: asked again
     EMPTY = "empty"  # its query ran and found nothing: asked again, told so
+    DECLINED = "declined"  # the intent guard declined its query: asked again, told why
 
 
 class Verdict(str, Enum):
@@ -48,7 +49,7 @@ class Verdict(str, Enum):
     UNBOUND = "unbound"  # its query selects a variable nothing in its WHERE clause binds (an answer of nothing)
     FAILED = "failed"  # the model server failed: no reply
     TIMED_OUT = "timed_out"  # no reply in time
-    NOT_TAKEN = "not_taken"  # a query after an empty answer that the pipeline did not use (``why`` says why)
+    NOT_TAKEN = "not_taken"  # a query after an empty answer or a decline that the pipeline did not use (``why``)
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class Review:
 
     generation: Generation
     offer: str = ""
+    why: str = ""  # when it declined a query written: what the query lacks (the model is told so once)
 
 
 @dataclass(frozen=True)

@@ -51,9 +51,9 @@ def _attempts(q: Mapping[str, Any]) -> list[Attempt]:
 
 
 def _first_tier(q: Mapping[str, Any]) -> list[Attempt]:
-    """The replies before the empty retry."""
+    """The replies before the empty retry or the guard's."""
     tried = _attempts(q)
-    return tried[:next((n for n, a in enumerate(tried) if a.ask is Ask.EMPTY), len(tried))]
+    return tried[:next((n for n, a in enumerate(tried) if a.ask in (Ask.EMPTY, Ask.DECLINED)), len(tried))]
 
 
 def _taken(q: Mapping[str, Any]) -> str | None:
@@ -77,9 +77,10 @@ def empty_retry_off(q: Mapping[str, Any]) -> str | None:
 
 
 def intent_guard_off(q: Mapping[str, Any]) -> str | None:
-    """The model's query, where the intent guard declined it (no query left) or a composed query replaced it."""
-    replaced = q.get("written_by") == Writer.COMPOSER.value or (q.get("outcome") == Outcome.DECLINED.value
-                                                                and not q.get("sparql"))
+    """The model's query, where the intent guard declined it (no query left, or the model asked again) or a composed
+    query replaced it."""
+    replaced = q.get("written_by") in (Writer.COMPOSER.value, Writer.LLM_GUARD_RETRY.value) or (
+        q.get("outcome") == Outcome.DECLINED.value and not q.get("sparql"))
     return _taken(q) if replaced else None
 
 

@@ -60,13 +60,14 @@ class Writer(str, Enum):
     LLM_FIRST = "llm_first_try"
     LLM_REPROMPT = "llm_after_reprompt"  # after a parser or vocabulary follow-up, or asked again after a failure
     LLM_EMPTY_RETRY = "llm_after_empty_retry"
+    LLM_GUARD_RETRY = "llm_after_guard_retry"  # asked again after the intent guard declined its first query
     ADAPTER = "adapter"
     COMPOSER = "intent_composer"
     OTHER = "other"  # a recording (replay:) or a generator from elsewhere
 
 
 _BY_NAME = {"adapter": Writer.ADAPTER, "intent": Writer.COMPOSER}  # AdapterGenerator.name, IntentStep's composer
-_BY_ASK = {Ask.PROMPT: Writer.LLM_FIRST, Ask.EMPTY: Writer.LLM_EMPTY_RETRY}
+_BY_ASK = {Ask.PROMPT: Writer.LLM_FIRST, Ask.EMPTY: Writer.LLM_EMPTY_RETRY, Ask.DECLINED: Writer.LLM_GUARD_RETRY}
 
 
 def writer(g: Generation | None) -> Writer | None:

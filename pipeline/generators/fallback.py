@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pipeline.errors import GeneratorError
-from pipeline.parts import AsksAgain, Generator, GeneratorWrapper
+from pipeline.parts import AsksAgain, Generator, GeneratorWrapper, Reconsiders
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.text import canonical
 
@@ -67,6 +67,14 @@ class FallbackGenerator(GeneratorWrapper):
         model = self.primary
         return model.after_empty(question, examples, first) \
             if isinstance(model, AsksAgain) and first.generator == model.name else None
+
+    def after_declined(self, question: str, examples: Sequence[Retrieved], first: Generation,
+                       why: str) -> Generation | None:
+        """The LLM asked again after the intent guard declined its query (the adapter's, when judged, had its turn
+        then); None for the adapter's query, or a model that cannot be asked."""
+        model = self.primary
+        return model.after_declined(question, examples, first, why) \
+            if isinstance(model, Reconsiders) and first.generator == model.name else None
 
     def _judged(self, question: str, examples: Sequence[Retrieved], first: Generation, accept: Acceptance
                 ) -> Generation:

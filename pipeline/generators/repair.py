@@ -82,15 +82,27 @@ class RepairingGenerator(GeneratorWrapper):
     def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
         """One more query after ``first`` ran and found nothing, the model told so; None when it cannot be asked
         again. Its reply joins ``first``'s attempts, whether or not it holds a usable query."""
+        return self._told(question, first, Ask.EMPTY, "That query ran, but the knowledge graph returned no results "
+                          "for it. Check its names, predicates and pattern against the examples, and write a corrected "
+                          "SPARQL query for the same question.")
+
+    def after_declined(self, question: str, examples: Sequence[Retrieved], first: Generation,
+                       why: str) -> Generation | None:
+        """One more query after the intent guard declined ``first``'s, the model told what it lacks (``why``); as
+        ``after_empty``."""
+        return self._told(question, first, Ask.DECLINED, f"That query was not run: it does not use {why}. Write a "
+                          "corrected SPARQL query for the same question, with the names exactly as the question "
+                          "writes them.")
+
+    def _told(self, question: str, first: Generation, ask: Ask, told: str) -> Generation | None:
+        """The model's reply to ``told`` about ``first``'s query, checked, on ``first``'s record."""
         model = self.inner
         if not isinstance(model, Reaskable) or not first.sparql:
             return None
-        ask = (f"That query ran, but the knowledge graph returned no results for it. Check its names, predicates "
-               f"and pattern against the examples, and write a corrected SPARQL query for the same question.\n{NOTE}")
-        prompt = model.follow_up(first, ask)
+        prompt = model.follow_up(first, f"{told}\n{NOTE}")
         log = _Log(list(first.attempts))
-        second = self._attempt(Ask.EMPTY, lambda: interpret(model.complete(prompt), self.name, prompt), log)
-        checked = self._checked(second, question, log, Ask.EMPTY) if second is not None else None
+        second = self._attempt(ask, lambda: interpret(model.complete(prompt), self.name, prompt), log)
+        checked = self._checked(second, question, log, ask) if second is not None else None
         return checked or Generation(self.name, None, second.raw if second else "", prompt,
                                      explanation="; ".join(map(str, log.failures)), attempts=tuple(log.attempts))
 

@@ -119,7 +119,7 @@ class IntentStep:
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),),
-                                 attempts=generation.attempts), offer)
+                                 attempts=generation.attempts), offer, "; nor ".join(missing))
 
 
 def _composed(composed: Composition, generation: Generation, why: str) -> Review:

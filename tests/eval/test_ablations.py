@@ -92,3 +92,13 @@ def test_the_script_reads_a_report_folder_and_writes_its_figures(tmp_path: Path,
     missing = subprocess.run([sys.executable, str(REPO / "scripts" / "ablate.py"), str(tmp_path / "none")], env=env,
                              capture_output=True, text=True, timeout=600)
     assert missing.returncode == 2 and missing.stderr.startswith("ablate: no readable report at")
+
+
+def test_with_the_guard_off_the_models_first_query_stands_where_the_guard_had_it_asked_again() -> None:
+    """The query the guard declined, not the one the model wrote when told why, is what runs without the guard."""
+    asked_again = question("reasked", [], [], outcome="answered", sparql=RIGHT, written_by="llm_after_guard_retry",
+                           attempts=[attempt(Ask.PROMPT, OTHER, Verdict.TAKEN),
+                                     attempt(Ask.DECLINED, RIGHT, Verdict.TAKEN)])
+    assert [(c.id, c.sparql) for c in changes({"questions": [asked_again]}, "intent_guard_off")] == \
+        [("reasked", OTHER)]
+    assert changes({"questions": [asked_again]}, "empty_retry_off") == []

@@ -62,6 +62,7 @@ def taken(ask: Ask) -> Attempt:
     (Generation("openai", RAN, attempts=(Attempt(Ask.PROMPT, "x", "x", Verdict.SYNTAX), taken(Ask.SYNTAX))),
      Writer.LLM_REPROMPT),
     (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), taken(Ask.EMPTY))), Writer.LLM_EMPTY_RETRY),
+    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), taken(Ask.DECLINED))), Writer.LLM_GUARD_RETRY),
     (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), Attempt(Ask.EMPTY, "y", "y", Verdict.NOT_TAKEN))),
      Writer.LLM_FIRST),
     (Generation("adapter", RAN, attempts=(Attempt(Ask.PROMPT, "", None, Verdict.FAILED),)), Writer.ADAPTER),

@@ -121,6 +121,11 @@ class AsksAgain(Scripted):
         self.asked_again += 1
         return self.again
 
+    def after_declined(self, question: str, examples: Sequence[Retrieved], first: Generation,
+                       why: str) -> Generation | None:
+        self.told = why
+        return self.after_empty(question, examples, first)
+
 
 def test_after_the_models_query_finds_nothing_the_adapters_other_query_comes_first() -> None:
     """LLM first: the model's empty answer is no answer; the adapter's query (another one, that the pipeline would
@@ -144,3 +149,14 @@ def test_adapter_first_the_adapter_is_not_asked_again_after_the_models_empty_ans
     model, adapter = AsksAgain("tgi", first, Generation("tgi", "SELECT 2")), Scripted("adapter", ADAPTED)
     assert AdapterFirstGenerator(adapter, model).after_empty("q", EXAMPLES, first) == model.again
     assert adapter.calls == 0
+
+
+def test_the_model_is_asked_again_after_the_guard_declined_its_query_never_the_adapter() -> None:
+    """The adapter had its turn when the fallback judged the model's query: what follows is the model, told why."""
+    first = Generation("tgi", "SELECT ?m WHERE { ?m ?p 'SQuAD 1' } ORDER BY ASC(?v)")
+    model, adapter = AsksAgain("tgi", first, Generation("tgi", "SELECT 2")), Scripted("adapter", ADAPTED)
+    for wrapped in FallbackGenerator(model, adapter), AdapterFirstGenerator(adapter, model):
+        assert wrapped.after_declined("q", EXAMPLES, first, "the highest value") == model.again
+        assert wrapped.after_declined("q", EXAMPLES, ADAPTED, "the highest value") is None
+    assert model.told == "the highest value" and model.asked_again == 2 and adapter.calls == 0
+    assert FallbackGenerator(Scripted("tgi", first), adapter).after_declined("q", EXAMPLES, first, "x") is None
