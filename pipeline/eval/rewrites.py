@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
+from pipeline.sparql.brackets import closing
 from pipeline.sparql.reorder import Span, spans
 from pipeline.sparql.text import PREFIXES, declared_prefixes
 
@@ -53,13 +54,8 @@ def reorder_projection(query: str) -> str:
         i += 1
     items: list[tuple[int, int]] = []  # token ranges of the projected items
     while i < len(toks) and toks[i].kind == "var" or (i < len(toks) and toks[i].text == "("):
-        j = i
-        if toks[i].text == "(":
-            depth = 0
-            for j in range(i, len(toks)):
-                depth += {"(": 1, ")": -1}.get(toks[j].text, 0)
-                if depth == 0:
-                    break
+        j = i if toks[i].text != "(" else closing(toks, i)
+        j = len(toks) - 1 if j is None else j
         items.append((i, j))
         i = j + 1
     if len(items) < 2:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.sparql.brackets import closing
 from pipeline.sparql.grammar import syntax_problem
 from pipeline.sparql.text import PREFIXES, matches
 
@@ -79,18 +80,9 @@ def _next(toks: list[_Tok], i: int) -> int:
 
 
 def _close(toks: list[_Tok], i: int) -> int:
-    """Index of the bracket closing the one opened at ``i``."""
-    opener = toks[i].text
-    closer = {"(": ")", "{": "}", "[": "]"}[opener]
-    depth = 0
-    for j in range(i, len(toks)):
-        if toks[j].kind == "punct" and toks[j].text == opener:
-            depth += 1
-        elif toks[j].kind == "punct" and toks[j].text == closer:
-            depth -= 1
-            if depth == 0:
-                return j
-    return len(toks) - 1
+    """Index of the bracket closing the one opened at ``i`` (the last token when it never closes)."""
+    end = closing(toks, i)
+    return len(toks) - 1 if end is None else end
 
 
 def _standard_select(toks: list[_Tok], select: int, names: set[str]) -> list[str]:
