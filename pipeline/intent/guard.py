@@ -185,8 +185,9 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         plain = lacking(op, intent)
         operators = [o for o in operators if o != plain] + [f"{plain} ({why})"]
     found = joins(sparql)
-    untied = [f"an answer tied to what the question names ({var} is joined to none of its names)"
-              for var in untied_answers(sparql, found)] if names else []
+    loose = untied_answers(sparql, found) if names else []
+    untied = [f"an answer tied to what the question names ({' and '.join(loose)} "
+              f"{'is' if len(loose) == 1 else 'are'} joined to none of its names)"] if loose else []
     literals = [lit for lit in dict.fromkeys(string_literals(sparql)) if
                 any(squeeze(core(n, generic)) and _held(squeeze(core(n, generic)), squeeze(lit)) for n in names)]
     return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds + untied + conflicting_kinds(shape)),

@@ -89,6 +89,16 @@ def test_an_answer_joined_to_none_of_the_names_is_not_run() -> None:
     assert untied_answers("SELECT ?f WHERE { ?f a orkgc:ResearchField }") == []
 
 
+def test_several_answers_joined_to_none_of_the_names_are_said_once() -> None:
+    """A model and its label in an OPTIONAL tied to nothing: one reason naming both (the user and the re-asked
+    model read it), not the same words twice."""
+    optional = """SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl.
+      FILTER (str(?dataset_lbl) = "CommonsenseQA") ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval.
+      OPTIONAL {?paper orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl.} }"""
+    assert _missing("Which models have been evaluated on the CommonsenseQA dataset?", ["CommonsenseQA"], optional) == (
+        "an answer tied to what the question names (?model and ?model_lbl are joined to none of its names)",)
+
+
 def test_sciqas_leaderboard_query_is_run_and_its_metric_noted_as_joined_to_nothing() -> None:
     """T05 (470 of SciQA's gold queries) is a cross product: its answer is tied to the dataset, its metric pattern
     to nothing. Its answer stands (not vetoed); the step composes a better query only for an operator it reads."""
