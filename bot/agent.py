@@ -26,6 +26,7 @@ STATUS = {  # Slack shows it after the app's name: "kgqa is finding similar ques
     Step.GENERATE: "is writing the SPARQL…",
     Step.NAMES: "is checking names against the ORKG…",
     Step.RUN: "is running the query…",
+    Step.RETRY: "is trying another query…",
 }
 READING = "is reading your question…"
 WAITING = "is waiting its turn"  # then ": N questions ahead…"

@@ -129,7 +129,7 @@ class Pipeline:
         ran = self._run(written, sparql, clock, t)
         if ran.outcome is Outcome.EMPTY:
             with timed(t, "retry"):
-                ran = self._again_after_empty(ran, asked, clock)
+                ran = self._again_after_empty(ran, asked, clock, progress)
         return ran
 
     def _write(self, base: Answer, asked: str, shots: int, clock: Clock, progress: Progress,
@@ -157,20 +157,21 @@ class Pipeline:
                 review = clock.within("intent check", lambda: intent.review(asked, written, examples, self.kg))
             if review.why and isinstance(self.generator, Reconsiders):
                 with timed(t, "retry"):
-                    review = self._after_declined(asked, written, review, examples, intent, clock)
+                    review = self._after_declined(asked, written, review, examples, intent, clock, progress)
             return replace(base, examples=examples, generation=review.generation, offer=review.offer)
         except KgqaError as exc:
             return _failed(replace(base, examples=examples, generation=generation), exc,
                            f"I could not write a query: {exc}.")
 
     def _after_declined(self, asked: str, first: Generation, review: Review, examples: list[Retrieved],
-                        intent: IntentReview, clock: Clock) -> Review:
+                        intent: IntentReview, clock: Clock, progress: Progress) -> Review:
         """A model's query the intent guard declined: the model is asked once more, told what it lacks; a second
         query that the guard lets stand, naming nothing the question and first query do not, replaces it and says
         so. Else the decline stands, the second reply on its record."""
         again = self.generator.after_declined if isinstance(self.generator, Reconsiders) else None
         if again is None or not first.sparql:
             return review
+        progress(Step.RETRY)
         try:
             second = clock.within("second generation", lambda: again(asked, examples, first, review.why))
             if second is None:
@@ -184,12 +185,13 @@ class Pipeline:
             return replace(review, generation=passed_over(review.generation, second, why))
         return replace(judged, generation=_noted(judged.generation, (f"{RECONSIDERED} ({review.why})",)))
 
-    def _again_after_empty(self, answer: Answer, asked: str, clock: Clock) -> Answer:
+    def _again_after_empty(self, answer: Answer, asked: str, clock: Clock, progress: Progress) -> Answer:
         """A model's query that ran and found nothing: the model is asked once more, told so (as sparql-llm does);
         a second query that answers replaces the first, through the same intent and names checks, and says so."""
         model, first = self.generator, answer.generation
         if not isinstance(model, AsksAgain) or first is None or not first.sparql:
             return answer
+        progress(Step.RETRY)
         again = model.after_empty
         try:
             second = clock.within("second generation", lambda: again(asked, answer.examples, first))

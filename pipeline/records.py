@@ -144,13 +144,15 @@ class Validation:
 
 
 class Step(str, Enum):
-    """A stage of answering a question, announced as it starts (``Pipeline.ask(progress=...)``), in this order;
-    a stage that does not run (no name check configured, a declined question) is not announced."""
+    """A stage of answering a question, announced as it starts (``Pipeline.ask(progress=...)``), in this order (a
+    retry after GENERATE or after RUN); a stage that does not run (no name check configured, a declined question) is
+    not announced."""
 
     RETRIEVE = "retrieve"  # finding the stored questions most like this one
     GENERATE = "generate"  # writing the SPARQL (and the intent check on it)
     NAMES = "names"  # checking the query's names against the graph
     RUN = "run"  # running the query on the knowledge graph
+    RETRY = "retry"  # seeking a second query: the first was declined by the intent guard, or found nothing
 
 
 @dataclass(frozen=True)

@@ -210,3 +210,34 @@ def test_a_pipeline_closed_by_its_front_end_leaves_no_stage_thread_behind() -> N
         assert pipe.ask("q?").outcome is Outcome.ANSWERED
     seen[0].join(10)
     assert seen[0] is not threading.current_thread() and not seen[0].is_alive()
+
+
+def test_a_query_the_guard_declines_is_sought_again_announced_and_said() -> None:
+    """The intent step declines the model's first query with a reason; the model, told it, writes a second that
+    stands: the user hears a retry between writing and naming, and the answer's notes say which query answered."""
+    from pipeline.core import RECONSIDERED
+    from pipeline.records import Review
+
+    first, second = 'SELECT ?m WHERE { ?d rdfs:label "Y" } ORDER BY ASC(?m)', 'SELECT ?m WHERE { ?d rdfs:label "Y" }'
+    told: list[str] = []
+
+    class Reasked(Scripted):
+        def after_declined(self, question: str, examples: Sequence[Retrieved], g: Generation,
+                           why: str) -> Generation | None:
+            told.append(why)
+            return Generation(self.name, second)
+
+    class Guard:
+        def review(self, question: str, g: Generation, examples: Sequence[Retrieved], kg: object) -> Review:
+            if g.sparql == first:
+                return Review(Generation(g.generator, None, explanation="declined"), "offer", "the highest value")
+            return Review(g)
+
+    heard: list[str] = []
+    kg = RecordingKG()
+    answer = Pipeline(FixedStore(), Reasked(first), kg, intent=Guard(), names=lambda s, q="": Checked(s),
+                      shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]
+                      workers=4).ask("Best on Y?", progress=lambda step: heard.append(step.value))
+    assert heard == ["retrieve", "generate", "retry", "names", "run"] and told == ["the highest value"]
+    assert answer.outcome is Outcome.ANSWERED and len(kg.queries) == 1 and "ORDER BY" not in kg.queries[0]
+    assert answer.generation is not None and answer.generation.notes[-1] == f"{RECONSIDERED} (the highest value)"
