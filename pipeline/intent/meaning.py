@@ -110,7 +110,8 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
                   ) -> dict[str, str]:
     """Operator -> why the query's form answers otherwise, where the question's words are plain: "how many"
     answered with a list of things, a yes/no question (no wh-word) with a list of things, a k-th place asked of a
-    query that ranks and skips none, the lowest of one ranking from the highest (or the other way round)."""
+    query that ranks and skips none, the lowest of one ranking from the highest (or the other way round), the highest
+    of one listing things in no order."""
     out: dict[str, str] = {}
     ops = intent.operators
     things = shape.form == "SELECT" and not shape.aggregates and listed_things(shape)
@@ -124,6 +125,8 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
     direction = wrong_direction(intent, sparql, shape)
     if direction:
         out["lowest" if "lowest" in ops else "highest"] = direction
+    elif intent.highest and not ops & {"lowest", "count", "yesno"} and things and not rankings(sparql):
+        out["highest"] = "it lists them without ranking them"  # every model evaluated, for "which has the highest"
     return out
 
 

@@ -50,6 +50,19 @@ def test_a_superlative_answered_the_other_way_round_is_not_run() -> None:
         ("the highest value (it ranks from the lowest first)",)
 
 
+def test_the_highest_asked_of_a_query_listing_every_model_in_no_order_is_not_run() -> None:
+    """The model dropped the ranking: every model evaluated would answer "which has the highest"."""
+    unranked = BEST.replace("ORDER BY DESC(?value) LIMIT 1", "LIMIT 1000")
+    question = "On SQuAD1.1, which model has the highest F1?"
+    assert _missing(question, ["F1", "SQuAD1.1"], unranked) == (
+        "the highest value (it lists them without ranking them)",)
+    assert _missing(question, ["F1", "SQuAD1.1"], BEST) == ()
+    # a value asked for ("what is the highest F1"), a maximum taken, or "best" (not read): the query stands
+    top = "SELECT (MAX(?value) AS ?top) WHERE { ?eval orkgp:HAS_VALUE ?value }"
+    assert _missing("What is the highest F1 ever reported?", [], top) == ()
+    assert _missing("Which model performs best in terms of F1 on SQuAD1.1?", ["F1", "SQuAD1.1"], unranked) == ()
+
+
 def test_what_the_form_plainly_contradicts_is_held_even_in_a_vocabulary_the_guard_cannot_read() -> None:
     assert _missing("Which system has the worst recall?", [], OPAQUE) == \
         ("the lowest value (it ranks from the highest first)",)
