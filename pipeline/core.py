@@ -155,22 +155,21 @@ class Pipeline:
                 return replace(base, examples=examples, generation=generation)
             with timed(t, "intent"):
                 review = clock.within("intent check", lambda: intent.review(asked, written, examples, self.kg))
-            if review.why and isinstance(self.generator, Reconsiders):
+            model = self.generator
+            if review.why and isinstance(model, Reconsiders) and written.sparql:
                 with timed(t, "retry"):
-                    review = self._after_declined(asked, written, review, examples, intent, clock, progress)
+                    review = self._after_declined(model, asked, written, review, examples, intent, clock, progress)
             return replace(base, examples=examples, generation=review.generation, offer=review.offer)
         except KgqaError as exc:
             return _failed(replace(base, examples=examples, generation=generation), exc,
                            f"I could not write a query: {exc}.")
 
-    def _after_declined(self, asked: str, first: Generation, review: Review, examples: list[Retrieved],
-                        intent: IntentReview, clock: Clock, progress: Progress) -> Review:
+    def _after_declined(self, model: Reconsiders, asked: str, first: Generation, review: Review,
+                        examples: list[Retrieved], intent: IntentReview, clock: Clock, progress: Progress) -> Review:
         """A model's query the intent guard declined: the model is asked once more, told what it lacks; a second
         query that the guard lets stand, naming nothing the question and first query do not, replaces it and says
         so. Else the decline stands, the second reply on its record."""
-        again = self.generator.after_declined if isinstance(self.generator, Reconsiders) else None
-        if again is None or not first.sparql:
-            return review
+        again = model.after_declined
         progress(Step.RETRY)
         try:
             second = clock.within("second generation", lambda: again(asked, examples, first, review.why))
