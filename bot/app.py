@@ -17,10 +17,10 @@ from slack_sdk.http_retry.response import HttpResponse
 
 from bot import ask, commands, teach
 from bot.assistant import Prompts, offer_prompts
+from bot.context import Bot
 from bot.guard import Limits, WorkerPool
 from bot.home import home_view
 from bot.render import OFFER
-from bot.state import Bot
 from pipeline.core import Pipeline
 from pipeline.settings import Settings, revealed
 

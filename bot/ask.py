@@ -6,14 +6,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import Ack, BoltResponse, SayStream, SetTitle
+from slack_bolt import BoltResponse, SayStream, SetTitle
 from slack_sdk.errors import SlackApiError
 
-from bot.agent import READING, WAITING, Status, status_for, stream
 from bot.assistant import title_thread
+from bot.context import Bot
 from bot.proposals import feedback_value
 from bot.render import Message, notice, picked_question, render_answer
-from bot.state import Bot
+from bot.streaming import READING, WAITING, Status, status_for, stream
 from bot.text import clean_question
 from pipeline.glance.about import EXAMPLES
 from pipeline.records import Answer
@@ -39,7 +39,7 @@ def dedup(bot: Bot) -> Callable[..., BoltResponse | None]:
     Deciding here, while the request is still open, means a retry that arrives later can never race the original.
     """
 
-    def middleware(body: dict[str, Any], next: Callable[[], None]) -> BoltResponse | None:  # noqa: A002 (Bolt's name)
+    def middleware(body: dict[str, Any], next: Callable[[], None]) -> BoltResponse | None:
         if body.get("type") == "event_callback":
             event = body.get("event") or {}
             if body.get("event_id") and not bot.seen.first("event:" + str(body["event_id"])):

@@ -9,7 +9,7 @@ from slack_bolt import SetSuggestedPrompts, SetTitle
 from slack_sdk.errors import SlackClientError
 
 from bot.blocks import clip
-from bot.state import Bot
+from bot.context import Bot
 from pipeline.glance.about import EXAMPLES, suggested_questions
 
 log = logging.getLogger("kgqa.bot")

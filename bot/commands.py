@@ -8,9 +8,9 @@ from typing import Any
 
 from slack_bolt import Ack, Respond
 
+from bot.context import Bot
 from bot.home import help_message
 from bot.render import Message, answered, render_answer, render_lookup
-from bot.state import Bot
 from bot.teach import teach
 from bot.text import command_text
 from pipeline.errors import KgqaError

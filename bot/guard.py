@@ -6,8 +6,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
 from pipeline.settings import Settings
+from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
 
 __all__ = ["MAX_KEYS", "Limits", "RateLimiter", "Seen", "WorkerPool"]
 SEEN_EVENTS = 20_000  # event ids and message keys remembered for dedup (a retry comes within minutes)

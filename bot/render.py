@@ -5,12 +5,23 @@ import json
 from dataclasses import dataclass, field
 
 from bot.blocks import (
-    MAX_BLOCKS, MAX_BUTTON_VALUE, MAX_TEXT, Block, actions, button, cell, clip, code, context, csv_text, escape,
+    MAX_BLOCKS,
+    MAX_BUTTON_VALUE,
+    MAX_TEXT,
+    Block,
+    actions,
+    button,
+    cell,
+    clip,
+    code,
+    context,
+    csv_text,
+    escape,
     pack,
     section,
 )
-from bot.native import feedback_block, table_blocks
 from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, leaderboard_csv, summary_block
+from bot.native import feedback_block, table_blocks
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.terms import label_columns
 from pipeline.names.check import substitutions

@@ -108,7 +108,7 @@ def _handler_for(server: BotServer) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(data)
 
-        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 (the base class's name)
+        def log_message(self, format: str, *args: Any) -> None:
             log.debug("http %s", format % args)
 
     return Handler

@@ -7,10 +7,10 @@ from typing import Any
 from slack_bolt import Ack, Respond
 
 from bot.blocks import actions, button, code, escape, section
+from bot.context import Bot
 from bot.native import DOWN_VALUE, FEEDBACK
 from bot.proposals import Proposal, read_feedback
 from bot.render import Message, notice
-from bot.state import Bot
 from bot.text import clean_question, split_teach
 from pipeline.errors import KgqaError
 from pipeline.question import tidy

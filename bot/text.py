@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 
 from pipeline.question import printable

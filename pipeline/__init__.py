@@ -13,14 +13,33 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from pipeline.core import Pipeline
-    from pipeline.errors import (ConfigError, DeadlinePassed, EndpointTimeout, EndpointUnreachable, GeneratorError,
-                                 GeneratorTimeout, KgqaError, KnowledgeGraphError, NotInSnapshot, Refused, StoreError,
-                                 StoreUnavailable, TimedOut)
+    from pipeline.errors import (
+        ConfigError,
+        DeadlinePassed,
+        EndpointTimeout,
+        EndpointUnreachable,
+        GeneratorError,
+        GeneratorTimeout,
+        KgqaError,
+        KnowledgeGraphError,
+        NotInSnapshot,
+        Refused,
+        StoreError,
+        StoreUnavailable,
+        TimedOut,
+    )
     from pipeline.factory import build_generator, build_index, build_kg, build_pipeline, build_store
     from pipeline.parts import Encoder, ExampleStore, Generator, IntentReview, KnowledgeGraph, Reaskable
     from pipeline.records import Answer, Example, Generation, Outcome, Retrieved, Rows
-    from pipeline.registry import (GeneratorKind, KGKind, StoreKind, Wiring, register_generator, register_kg,
-                                   register_store)
+    from pipeline.registry import (
+        GeneratorKind,
+        KGKind,
+        StoreKind,
+        Wiring,
+        register_generator,
+        register_kg,
+        register_store,
+    )
     from pipeline.settings import Settings
 
 _WHERE = {
@@ -38,12 +57,45 @@ _WHERE = {
 _MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
 
 __all__ = [
-    "Pipeline", "Answer", "Outcome", "Example", "Retrieved", "Generation", "Rows", "Settings",
-    "build_pipeline", "build_generator", "build_kg", "build_store", "build_index",
-    "Encoder", "ExampleStore", "Generator", "Reaskable", "KnowledgeGraph", "IntentReview",
-    "register_generator", "register_kg", "register_store", "GeneratorKind", "KGKind", "StoreKind", "Wiring",
-    "KgqaError", "ConfigError", "TimedOut", "DeadlinePassed", "StoreError", "StoreUnavailable", "GeneratorError",
-    "GeneratorTimeout", "KnowledgeGraphError", "EndpointUnreachable", "EndpointTimeout", "NotInSnapshot", "Refused",
+    "Answer",
+    "ConfigError",
+    "DeadlinePassed",
+    "Encoder",
+    "EndpointTimeout",
+    "EndpointUnreachable",
+    "Example",
+    "ExampleStore",
+    "Generation",
+    "Generator",
+    "GeneratorError",
+    "GeneratorKind",
+    "GeneratorTimeout",
+    "IntentReview",
+    "KGKind",
+    "KgqaError",
+    "KnowledgeGraph",
+    "KnowledgeGraphError",
+    "NotInSnapshot",
+    "Outcome",
+    "Pipeline",
+    "Reaskable",
+    "Refused",
+    "Retrieved",
+    "Rows",
+    "Settings",
+    "StoreError",
+    "StoreKind",
+    "StoreUnavailable",
+    "TimedOut",
+    "Wiring",
+    "build_generator",
+    "build_index",
+    "build_kg",
+    "build_pipeline",
+    "build_store",
+    "register_generator",
+    "register_kg",
+    "register_store",
 ]
 
 

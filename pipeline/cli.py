@@ -10,15 +10,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from pipeline.glance import textview
-from pipeline.store.connection import ChromaConnection
-from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.core import lookup
+from pipeline.errors import ConfigError, KgqaError, StoreError
 from pipeline.factory import build_index, build_pipeline, build_retriever, build_store, form_aware
+from pipeline.glance import textview
 from pipeline.registry import generator_names, kg_names
-from pipeline.sparql.text import parses
 from pipeline.settings import Settings
+from pipeline.sparql.text import parses
 from pipeline.store.chroma import ChromaStore
+from pipeline.store.connection import ChromaConnection
 from pipeline.store.team import JOURNAL, export_pairs, import_pairs
 
 

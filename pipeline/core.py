@@ -6,9 +6,11 @@ from dataclasses import replace
 from types import TracebackType
 from typing import Any
 
+from pipeline.deadline import Clock, Deadline, Stage, timed
 from pipeline.errors import DeadlinePassed, KgqaError, Refused, TimedOut
 from pipeline.generators.attempts import passed_over
-from pipeline.generators.stage import Stage
+from pipeline.glance.attach import glance
+from pipeline.health import health
 from pipeline.names.check import Checked, held_message
 from pipeline.parts import AsksAgain, ExampleStore, Generator, IntentReview, KnowledgeGraph, Reconsiders
 from pipeline.question import clean, tidy
@@ -16,9 +18,6 @@ from pipeline.records import Answer, Generation, Outcome, Retrieved, Review, Ste
 from pipeline.sparql.explain import explain
 from pipeline.sparql.gate import gate
 from pipeline.sparql.text import string_literals
-from pipeline.steps.deadline import Clock, Deadline, timed
-from pipeline.steps.glance import glance
-from pipeline.steps.health import health
 
 SECOND_ANSWERED = "the first query found nothing; the second query answered"  # the model's, or its fallback's
 RECONSIDERED = "the intent guard declined the model's first query; asked again, told why, it wrote this one"
@@ -87,7 +86,7 @@ class Pipeline:
         self.close()
 
     def health(self, timeout: float = 2.0) -> dict[str, dict[str, Any]]:
-        """The parts' probes (pipeline.steps.health)."""
+        """The parts' probes (pipeline.health)."""
         return health(self.store, self.generator, self.kg, timeout)
 
     def lookup(self, text: str, k: int = 5) -> list[Retrieved]:

@@ -16,10 +16,10 @@ from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
     from pipeline.generators.fallback import Acceptance
+    from pipeline.matching.forms import Labels
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
-    from pipeline.matching.forms import Labels
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
 

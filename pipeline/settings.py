@@ -12,8 +12,13 @@ from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import AfterValidator, BeforeValidator, Field, SecretStr, ValidationError
-from pydantic_settings import (BaseSettings, DotEnvSettingsSource, EnvSettingsSource, PydanticBaseSettingsSource,
-                               SettingsConfigDict)
+from pydantic_settings import (
+    BaseSettings,
+    DotEnvSettingsSource,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
 
 from pipeline.errors import ConfigError
 

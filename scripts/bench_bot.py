@@ -2,7 +2,7 @@
 on the classic one) and to the final answer (the stream's end, or the placeholder's update).
 
 The real bot runs over HTTP on loopback; events are signed as Slack signs them. Stand-ins: the Slack Web API
-(bot/standins/slack/api.py), TGI serving the recorded Vicuna-13B outputs (pipeline/standins/tgi.py, through the real
+(standins/slack/api.py), TGI serving the recorded Vicuna-13B outputs (standins/tgi.py, through the real
 text_generation client), and the SciQA snapshot as the KG. The pipeline is the bot's own (``build_pipeline``: form-aware
 retrieval, names and intent steps); the example store is Chroma over SciQA train, embedded with the real
 all-MiniLM-L6-v2 (``--encoder hash`` for a hashed bag of words instead, no model).
@@ -35,17 +35,17 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 from bot.guard import SEEN_EVENTS, Limits
-from pipeline.store.connection import open_client
 from pipeline.factory import build_index, build_pipeline, build_store
+from pipeline.generators.embedded import stop_servers
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import SECRET, Harness, is_answer, new_ts, shown
-from pipeline.standins.fakes import HashEncoder
-from bot.standins.slack.api import SlackAPIServer
-from bot.standins.slack.signing import post_event
-from pipeline.standins.tgi import TGIServer
-from pipeline.generators.local import stop_servers
+from pipeline.store.connection import open_client
+from standins.fakes import HashEncoder
+from standins.harness import SECRET, Harness, is_answer, new_ts, shown
+from standins.slack.api import SlackAPIServer
+from standins.slack.signing import post_event
+from standins.tgi import TGIServer
 
 # The stand-ins' servers keep http.server's listen backlog of 5: a burst then overflows it and the kernel's SYN
 # retry adds a flat second to some calls, which real Slack would not. (BotServer sets its own backlog.)

@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.standins.burst import run_burst
+from standins.burst import run_burst
 
 
 def main() -> int:

@@ -1,7 +1,7 @@
 """What the leaderboard costs: the companion query's KG round trip beside the pipeline's own query, per question.
 
 Usage: python scripts/bench_glance.py [--copies 100] [--runs 5]
-Every T01, T04 and T05 question of the fixture graph (pipeline/standins/fixture_questions.py) runs through the pipeline
+Every T01, T04 and T05 question of the fixture graph (standins/fixture_questions.py) runs through the pipeline
 on the fixture plus N relabelled copies (`orkg_fixture.write_copies`), on pyoxigraph (in memory) and Virtuoso
 (HTTP). Per question: KG round trips, the median of the `kg` stage (the pipeline's query) and of the `leaderboard`
 stage (the companion), over --runs runs. Prints markdown for docs/RESULTS.md: p50 over the questions.
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from pipeline.core import Pipeline
 from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.parts import KnowledgeGraph
-from pipeline.standins.fakes import RecordingProxy
-from pipeline.standins.fixture_questions import FixedGenerator, NoStore, cases
-from pipeline.standins.orkg_fixture import write_copies
-from pipeline.standins.virtuoso import VirtuosoServer
+from standins.fakes import RecordingProxy
+from standins.fixture_questions import FixedGenerator, NoStore, cases
+from standins.orkg_fixture import write_copies
+from standins.virtuoso import VirtuosoServer
 
 
 def measure(kg: KnowledgeGraph, runs: int) -> tuple[int, float, float, int]:
@@ -55,7 +55,7 @@ def main() -> int:
     print(f"{len(cases())} questions (T01, T04, T05 on every fixture dataset), {total:,} triples, {args.runs} runs\n")
     print("| KG | max round trips / question | p50 own query ms | p50 companion ms | ratio | with a leaderboard |")
     print("|---|---|---|---|---|---|")
-    kgs: list[tuple[str, KnowledgeGraph]] = [("pyoxigraph (in memory)", LocalKG(plain, row_cap=1000))]
+    kgs: list[tuple[str, KnowledgeGraph]] = [("pyoxigraph (in memory)", OxigraphKG(plain, row_cap=1000))]
     with VirtuosoServer(plain) as virtuoso:
         kgs.append(("Virtuoso 7.2 (HTTP)", EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000, agent=AGENT,
                                                        retries=RETRIES)))

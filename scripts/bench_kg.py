@@ -1,8 +1,8 @@
 """Dump-load throughput and query latency, pyoxigraph vs Virtuoso, on one generated ORKG-shaped graph.
 
 Usage: python scripts/bench_kg.py [--copies 5000]   (5000 copies of the test fixture graph = ~1.05 M triples)
-The graph is the project's fixture (pipeline/standins/orkg_fixture.py) plus N relabelled copies with fresh IRIs, so
-the template queries (TEMPLATE_CASES in pipeline/standins/fixture_questions.py) keep their answers over ~1 M triples.
+The graph is the project's fixture (standins/orkg_fixture.py) plus N relabelled copies with fresh IRIs, so
+the template queries (TEMPLATE_CASES in standins/fixture_questions.py) keep their answers over ~1 M triples.
 Needs Virtuoso installed (.ci/virtuoso.sh). Prints markdown for docs/RESULTS.md.
 """
 from __future__ import annotations
@@ -17,10 +17,9 @@ from pathlib import Path
 from pipeline.kg.dump import load_dump
 from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
 from pipeline.sparql.text import add_prefixes
-from pipeline.standins.fixture_questions import TEMPLATE_CASES
-from pipeline.standins.orkg_fixture import write_copies
-from pipeline.standins.virtuoso import VirtuosoServer
-
+from standins.fixture_questions import TEMPLATE_CASES
+from standins.orkg_fixture import write_copies
+from standins.virtuoso import VirtuosoServer
 
 LOCAL_TIMER = """
 import statistics, sys, time

@@ -28,11 +28,11 @@ from typing import Any
 
 from pipeline.core import lookup
 from pipeline.factory import build_retriever
-from pipeline.generators.llamacpp import LocalServer, ServerConfig
+from pipeline.generators.llamacpp import LlamaServer, ServerConfig
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
-from pipeline.sparql.text import extract_query  # noqa: E402
+from pipeline.sparql.text import extract_query
 
 # name -> how the server is started (pipeline.generators.llamacpp.ServerConfig fields); "plain": no drafting.
 CONFIGS: dict[str, dict[str, Any]] = {
@@ -45,8 +45,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
-def start(name: str, model: str, threads: int, log: Path) -> LocalServer:
-    server = LocalServer(replace(ServerConfig.of(Settings(local_threads=threads), model), **CONFIGS[name]), log)
+def start(name: str, model: str, threads: int, log: Path) -> LlamaServer:
+    server = LlamaServer(replace(ServerConfig.of(Settings(local_threads=threads), model), **CONFIGS[name]), log)
     server.url()
     return server
 

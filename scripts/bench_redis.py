@@ -22,12 +22,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 from bot.guard import MAX_KEYS, SEEN_EVENTS, Limits, RateLimiter, Seen
 from bot.shared.dedup import RedisSeen
 from bot.shared.limits import RedisRateLimiter
+from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers
@@ -35,15 +35,13 @@ from pipeline.kg.snapshot import SnapshotKG
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S
 from pipeline.shared.answers import KEEP_S, RedisAnswers
 from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.shared.threads import RedisThreadMemory
-from bot.standins.burst import pct
-from bot.standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
-from pipeline.standins.redis import RedisServer
-from bot.standins.slack.api import SlackAPIServer
-
+from standins.burst import pct
+from standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
+from standins.redis import RedisServer
+from standins.slack.api import SlackAPIServer
 
 PARTS = ("dedup", "rate_limit", "answer_cache", "thread_memory", "all")
 ENDPOINT = "http://orkg.test/sparql"

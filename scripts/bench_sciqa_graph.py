@@ -15,10 +15,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from pipeline.kg.local import LocalKG
+from pipeline.errors import KgqaError
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.kg.sciqa_graph.facts import read_facts
 from pipeline.kg.sciqa_graph.store import GRAPH, SciqaKG, ensure_graph
-from pipeline.errors import KgqaError
 from pipeline.sparql.text import add_prefixes
 
 
@@ -27,7 +27,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-def timed(kg: LocalKG, query: str) -> float:
+def timed(kg: OxigraphKG, query: str) -> float:
     started = time.perf_counter()
     try:
         kg.select(query)
@@ -53,7 +53,7 @@ def main() -> int:
         loads.append(time.perf_counter() - started)
         size = (folder / GRAPH).stat().st_size
         triples = len(kg.store)
-        plain = LocalKG(folder / GRAPH, row_cap=1000)
+        plain = OxigraphKG(folder / GRAPH, row_cap=1000)
         latency: dict[str, list[float]] = defaultdict(list)
         facts = read_facts(root)
         for f in facts:

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Dockerfile built and run for real, with podman, on a Debian 12 base made here from Debian's packages (no
 # registry needed): the image answers the README's question offline, `python -m bot` passes its HEALTHCHECK and
-# answers a signed Slack event (Slack's Web API played by bot/standins on this host), it runs as its non-root user and
+# answers a signed Slack event (Slack's Web API played by standins on this host), it runs as its non-root user and
 # its store survives a restart in the volume; then compose.yaml's `here` profile (two replicas + Redis + Chroma, the
 # adapter generator) answers one event once. Prints the figures docs/RESULTS.md quotes (build time, image size, time
 # to the first answer). Needs root (apt-get, debootstrap); about 10-30 minutes, most of it the build.

@@ -9,9 +9,9 @@ import json
 import sys
 from typing import Any
 
-from bot.standins.harness import is_answer, shown
-from bot.standins.replicas import Replica, mention, settle
-from bot.standins.slack.api import SlackAPIServer
+from standins.harness import is_answer, shown
+from standins.replicas import Replica, mention, settle
+from standins.slack.api import SlackAPIServer
 
 ANSWER_TIMEOUT_S = 180
 

@@ -2,7 +2,7 @@
 stand-ins on loopback, a Chroma server that is down or never answers) against the real bot over HTTP; what the user then sees in Slack, and how soon.
 
 Usage: SCIQA_DIR=../shared/sciqa python scripts/fault_matrix.py [--json]
-The scenarios are bot/standins/faults.py's (tests/bot/test_faults.py asserts each). Timeouts as there: TGI 1 s, KG 1 s, Chroma 1 s,
+The scenarios are standins/faults.py's (tests/bot/test_faults.py asserts each). Timeouts as there: TGI 1 s, KG 1 s, Chroma 1 s,
 question deadline 8 s (one row 2 s). Time is from the event's POST to the reply's arrival at the Slack stand-in.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parents[1]
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from bot.standins.faults import SCENARIOS, run
-from bot.standins.harness import hash_store, train_slice
+from standins.faults import SCENARIOS, run
+from standins.harness import hash_store, train_slice
 
 MAX_SEEN = 420
 

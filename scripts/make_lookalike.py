@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.shape import read, replace_literals
@@ -98,7 +98,7 @@ def triples() -> list[tuple[str, str, str]]:
 def main() -> int:
     nt = "".join(f"<{s}> <{p}> {o if o.startswith(chr(34)) else '<' + o + '>'} .\n" for s, p, o in triples())
     (OUT / "lookalike.nt").write_text(nt, encoding="utf-8")
-    kg = LocalKG(OUT / "lookalike.nt", row_cap=1000)
+    kg = OxigraphKG(OUT / "lookalike.nt", row_cap=1000)
     sciqa = SciQA.from_settings(Settings.from_env())
     items = []
     for n, (template, typed, labels) in enumerate(QUESTIONS, 1):

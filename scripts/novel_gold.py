@@ -11,9 +11,9 @@ import tempfile
 from pathlib import Path
 
 from pipeline.intent.pairs import blocks
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.parts import KnowledgeGraph
-from pipeline.standins.orkg_fixture import write_ntriples
+from standins.orkg_fixture import write_ntriples
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,8 +29,8 @@ PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>
 
 def build(source: Path) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as tmp:
-        kg = LocalKG(write_ntriples(Path(tmp) / "fixture.nt"), row_cap=1000)
-        return answered(source, kg, "the fixture graph", "pipeline/standins/orkg_fixture.py")
+        kg = OxigraphKG(write_ntriples(Path(tmp) / "fixture.nt"), row_cap=1000)
+        return answered(source, kg, "the fixture graph", "standins/orkg_fixture.py")
 
 
 def answered(source: Path, kg: KnowledgeGraph, about: str, graph: str) -> dict[str, object]:

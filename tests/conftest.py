@@ -109,9 +109,9 @@ def train_settings(tmp_path_factory: pytest.TempPathFactory, sciqa_dir: Path) ->
 @pytest.fixture(scope="session")
 def train_store(train_settings: Settings, encoder: Any) -> Any:
     """The real example store (MiniLM + Chroma on disk) over SciQA train, built once per session."""
-    from pipeline.store.connection import open_client
     from pipeline.factory import build_index
     from pipeline.store.chroma import ChromaStore
+    from pipeline.store.connection import open_client
 
     store = ChromaStore(open_client(train_settings.chroma_path), encoder, train_settings.collection)
     build_index(train_settings, store)
@@ -120,7 +120,7 @@ def train_store(train_settings: Settings, encoder: Any) -> Any:
 
 @pytest.fixture
 def tgi() -> Iterator[Any]:
-    from pipeline.standins.tgi import TGIServer
+    from standins.tgi import TGIServer
 
     with TGIServer() as srv:
         yield srv

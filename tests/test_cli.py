@@ -13,13 +13,13 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.factory import build_pipeline
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.text import add_prefixes
-from pipeline.standins.fakes import HashEncoder
-from pipeline.standins.orkg_fixture import DATASETS, MODELS
-from pipeline.standins.virtuoso import VirtuosoServer
+from standins.fakes import HashEncoder
+from standins.orkg_fixture import DATASETS, MODELS
+from standins.virtuoso import VirtuosoServer
 
 REPO = Path(__file__).resolve().parents[1]
 STORY_CLOZE = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"
@@ -97,7 +97,7 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, Any, str]:
 
 @pytest.mark.parametrize("generator", ["tgi", "openai"])
 def test_ask_through_an_llm_server_and_a_real_endpoint(generator: str, env: pytest.MonkeyPatch, tgi: Any,
-                                                       virtuoso: VirtuosoServer, local_kg: LocalKG,
+                                                       virtuoso: VirtuosoServer, local_kg: OxigraphKG,
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     query = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
              'FILTER (str(?dataset_lbl) = "Story Cloze Test") ?benchmark orkgp:HAS_DATASET ?dataset. '
@@ -235,8 +235,8 @@ def test_team_pairs_move_between_stores_through_a_file(monkeypatch: pytest.Monke
 def test_ask_json_carries_summary_and_leaderboard_and_chart_writes_the_picture(
         env: pytest.MonkeyPatch, tgi: Any, orkg_fixture_nt: Path, tmp_path: Path,
         capsys: pytest.CaptureFixture[str]) -> None:
-    from pipeline.standins.fixture_questions import t02, t05
-    from pipeline.standins import orkg_fixture as fx
+    from standins import orkg_fixture as fx
+    from standins.fixture_questions import t02, t05
 
     env.setenv("KGQA_TGI_URL", tgi.url)
     tgi.enqueue(f" {t05(fx.NOISY, fx.ACC)}\nUSER:")

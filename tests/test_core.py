@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from pipeline.core import Pipeline
-from pipeline.question import clean
 from pipeline.errors import DeadlinePassed, GeneratorError, GeneratorTimeout, Refused
 from pipeline.names.check import Checked
+from pipeline.question import clean
 from pipeline.records import Example, Generation, Outcome, Retrieved, Rows, Step
-from pipeline.standins.fakes import RecordingKG, failing_kg
+from standins.fakes import RecordingKG, failing_kg
 
 EXAMPLE = Retrieved(Example("AQ1", "Which model is best on X?", 'SELECT ?m WHERE { ?d rdfs:label "X" }', "T05"), 0.8)
 

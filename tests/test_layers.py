@@ -1,5 +1,6 @@
-"""Imports run one way: ``bot`` over ``pipeline``, never back; the product never imports its stand-ins; scripts import
-the project as installed, never ``tests`` and never through ``sys.path`` edits."""
+"""Imports run one way: ``bot`` over ``pipeline``, never back; the product never imports the stand-ins (their own
+top-level package, ``standins``); scripts import the project as installed, never ``tests`` and never through
+``sys.path`` edits."""
 from __future__ import annotations
 
 import ast
@@ -42,17 +43,13 @@ def parsed(folder: str) -> list[tuple[Path, ast.AST]]:
     return [(f, ast.parse(f.read_text(encoding="utf-8"), str(f))) for f in files]
 
 
-def in_standins(path: Path) -> bool:
-    return "standins" in path.relative_to(REPO).parts
-
-
 @pytest.mark.parametrize("source, bad", [
     ("from tests.bot.harness import Harness", True),
     ("import tests.fakes as fakes", True),
     ("def f():\n    from tests import conftest", True),
     ("import sys\nsys.path.insert(0, '..')", True),
     ("from sys import path\npath.append('..')", True),
-    ("from bot.standins.harness import Harness\nimport sys\nsys.exit(0)", False),
+    ("from standins.harness import Harness\nimport sys\nsys.exit(0)", False),
 ], ids=["from-tests", "import-tests", "in-a-function", "sys.path.insert", "from-sys-import-path", "clean"])
 def test_the_checks_see_an_import_from_tests_and_a_sys_path_edit(source: str, bad: bool) -> None:
     tree = ast.parse(source)
@@ -74,8 +71,15 @@ def test_nothing_under_pipeline_imports_bot_stand_ins_included() -> None:
 def test_the_product_imports_no_stand_in_and_nothing_imports_tests() -> None:
     everything = parsed("pipeline") + parsed("bot")
     offending = [f"{f.relative_to(REPO)}: {m}" for f, tree in everything for m in imports(tree)
-                 if under(m, "tests") or (under(m, "pipeline.standins", "bot.standins") and not in_standins(f))]
+                 if under(m, "tests", "standins")]
+    offending += [f"{f.relative_to(REPO)}: {m}" for f, tree in parsed("standins") for m in imports(tree)
+                  if under(m, "tests")]
     assert not offending
+
+
+def test_the_stand_ins_live_in_their_own_package_not_inside_the_product() -> None:
+    assert not list((REPO / "pipeline").rglob("standins")) + list((REPO / "bot").rglob("standins"))
+    assert (REPO / "standins" / "__init__.py").is_file()
 
 
 def module_of(path: Path) -> str:
@@ -85,7 +89,7 @@ def module_of(path: Path) -> str:
 def import_graph() -> dict[str, set[str]]:
     """Product module -> the product modules it imports (at any depth, under TYPE_CHECKING too); the face
     ``pipeline/__init__.py``, which only hands names on, left out."""
-    files = [(f, t) for f, t in parsed("pipeline") + parsed("bot") if not in_standins(f)]
+    files = parsed("pipeline") + parsed("bot")
     known = {module_of(f) for f, _ in files}
     graph: dict[str, set[str]] = {}
     for f, tree in files:

@@ -14,8 +14,22 @@ from pipeline.generators.repair import RepairingGenerator
 from pipeline.kg.cache import CachedKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.names.check import NameCheck, label_index
-from pipeline.parts import (AsksAgain, Backed, Embedded, Generator, GeneratorWrapper, KnowledgeGraph, KnowsLabels,
-                            Remote, Slotted, Timed, Versioned, is_remote, primary_of, slots_of)
+from pipeline.parts import (
+    AsksAgain,
+    Backed,
+    Embedded,
+    Generator,
+    GeneratorWrapper,
+    KnowledgeGraph,
+    KnowsLabels,
+    Remote,
+    Slotted,
+    Timed,
+    Versioned,
+    is_remote,
+    primary_of,
+    slots_of,
+)
 from pipeline.records import Example, Generation, Retrieved, Rows
 
 EXAMPLE = Retrieved(Example("1", "Which models are evaluated on X?", "SELECT ?m WHERE { ?m ?p ?o }"), 0.9)

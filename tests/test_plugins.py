@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 import pipeline.registry as registry
-from pipeline.errors import ConfigError
 from pipeline.cli import main
+from pipeline.errors import ConfigError
 from pipeline.factory import build_generator, build_store
 from pipeline.records import Example, Retrieved
 from pipeline.settings import Settings

@@ -16,9 +16,9 @@ from pipeline.eval.run import run_pipeline
 from pipeline.eval.variants import build_set
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
-from pipeline.store.retrieval import FormAwareStore
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
+from pipeline.store.retrieval import FormAwareStore
 
 REWORDED = Path(__file__).resolve().parents[1] / "docs" / "eval" / "reworded.json"
 OFF_TOPIC = ["What's the weather in Hannover tomorrow?", "can you review my PR?", "What is the capital of France?",
@@ -116,9 +116,9 @@ def test_no_held_out_pair_is_stored(pipeline: Pipeline, sciqa: SciQA) -> None:
 
 
 def test_a_store_holding_a_valid_or_test_pair_is_caught(sciqa: SciQA, tmp_path: Path) -> None:
-    from pipeline.store.connection import open_client
     from pipeline.store.chroma import ChromaStore
-    from pipeline.standins.fakes import HashEncoder
+    from pipeline.store.connection import open_client
+    from standins.fakes import HashEncoder
 
     leaky = ChromaStore(open_client(tmp_path / "chroma"), HashEncoder(), "leaky")
     train = sciqa.split("train")[:20]

@@ -13,7 +13,7 @@ from pipeline.generators.repair import RepairingGenerator
 from pipeline.records import Generation, Retrieved
 from pipeline.registry import GeneratorKind, KGKind, generator_names, kg_names, register_generator, register_kg
 from pipeline.settings import Settings
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
 
 
 class Echo:

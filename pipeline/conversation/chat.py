@@ -6,9 +6,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.glance import textview
 from pipeline.conversation.local import local_memory
 from pipeline.conversation.talk import Asker, Conversation
+from pipeline.glance import textview
 from pipeline.names.index import LabelIndex
 
 PROMPT = "kgqa> "

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pipeline.question import tidy
 from pipeline.names.index import LabelIndex
+from pipeline.question import tidy
 from pipeline.records import Kind, Match
 
 # a follow-up that only names something new: "and on X?", "what about X?", "same for X", "and by X?"

@@ -7,7 +7,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,6 @@ from pipeline.eval.scorer import Scores, scorer_lines
 from pipeline.parts import Generating, slots_of
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-
 
 
 def run_eval_command(args: argparse.Namespace, settings: Settings,
@@ -59,7 +58,7 @@ def run_eval_command(args: argparse.Namespace, settings: Settings,
               "generator": generator, "shots": shots, "kg": kg, "workers": args.workers, "limit": args.limit,
               "llm_fallback": settings.llm_fallback, "llm_order": settings.llm_order,
               "command": command_line(args), "seconds": round(time.perf_counter() - start, 3),
-              "created": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+              "created": datetime.now(UTC).isoformat(timespec="seconds")}
     report = build_report(results, config)
     print("\n".join(summary_lines(report, n_system)))
     if args.report is not None:

@@ -50,7 +50,7 @@ def _version(name: str, rng: random.Random) -> str:
 
 
 def _swap(name: str, rng: random.Random) -> str:
-    words = [m for m in re.finditer(r"[A-Za-z]{4,}", name)]
+    words = list(re.finditer(r"[A-Za-z]{4,}", name))
     if not words:
         return name
     w = rng.choice(words)

@@ -22,7 +22,7 @@ def _short(generator: str) -> str:
 def series(runs: Sequence[Mapping[str, Any]]) -> dict[str, dict[int | None, float]]:
     """Label -> {shots: micro F1}: the reference first, then one series per generator / question set / KG."""
     out: dict[str, dict[int | None, float]] = {
-        f"reference Vicuna-13B ({phase})": {k: v for k, v in f1.items()} for phase, f1 in REFERENCE_F1.items()}
+        f"reference Vicuna-13B ({phase})": dict(f1.items()) for phase, f1 in REFERENCE_F1.items()}
     for run in runs:
         c = run.get("config", {})
         kg = f", kg {c['kg']}" if c.get("kg") else ""

@@ -53,7 +53,7 @@ def reorder_projection(query: str) -> str:
     if i < len(toks) and toks[i].text.upper() in ("DISTINCT", "REDUCED"):
         i += 1
     items: list[tuple[int, int]] = []  # token ranges of the projected items
-    while i < len(toks) and toks[i].kind == "var" or (i < len(toks) and toks[i].text == "("):
+    while (i < len(toks) and toks[i].kind == "var") or (i < len(toks) and toks[i].text == "("):
         j = i if toks[i].text != "(" else closing(toks, i)
         j = len(toks) - 1 if j is None else j
         items.append((i, j))

@@ -50,7 +50,7 @@ class ServerConfig:
         return self.threads or os.cpu_count() or 1
 
 
-class LocalServer:
+class LlamaServer:
     """The one llama.cpp child for a model: ``url()`` starts it when it is not running (thread-safe; the callers
     wait for one load), and says why in one line when it cannot."""
 

@@ -14,10 +14,10 @@ from http.client import HTTPConnection, HTTPException, HTTPResponse, HTTPSConnec
 from typing import Any
 from urllib.parse import urlsplit
 
+from pipeline.deadline import Stage, current
 from pipeline.errors import DeadlinePassed, GeneratorError, PromptTooLong, Reason
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.generators.reply import interpret
-from pipeline.generators.stage import Stage, current
 from pipeline.generators.wire import Table, classify, generator_error
 from pipeline.records import Generation, Retrieved
 
@@ -36,7 +36,7 @@ class OpenAIGenerator:
     """The paper's prompt as one user message; the server applies the model's own chat template.
 
     ``timeout`` bounds one request in all (a stream that writes on past it is cut). When the question gives up on the
-    request (its deadline, ``pipeline.generators.stage``), the connection is shut at once: llama.cpp, vLLM and TGI
+    request (its deadline, ``pipeline.deadline``), the connection is shut at once: llama.cpp, vLLM and TGI
     stop generating for a client that is gone, so an abandoned answer does not keep a server slot busy."""
 
     name = "openai"

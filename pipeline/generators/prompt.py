@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.records import Retrieved
 from pipeline.question import printable
+from pipeline.records import Retrieved
 from pipeline.sparql.text import squash
 
 SYSTEM = ("A chat between a curious user and an artificial intelligence assistant. "

@@ -6,14 +6,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from pipeline.deadline import current
 from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, PromptTooLong
-from pipeline.matching.forms import Labels
 from pipeline.generators.checks import check
-from pipeline.generators.reply import interpret
-from pipeline.parts import Generator, GeneratorWrapper, Reaskable
 from pipeline.generators.prompt import NOTE
-from pipeline.generators.stage import current
+from pipeline.generators.reply import interpret
+from pipeline.matching.forms import Labels
 from pipeline.names.vocabulary import unknown
+from pipeline.parts import Generator, GeneratorWrapper, Reaskable
 from pipeline.records import Ask, Attempt, Generation, Retrieved, Verdict
 from pipeline.sparql.scope import selected_but_unbound
 

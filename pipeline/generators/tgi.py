@@ -7,8 +7,8 @@ import urllib.request
 from collections.abc import Sequence
 
 from pipeline.errors import GeneratorError, Reason
-from pipeline.generators.reply import interpret
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot, vicuna
+from pipeline.generators.reply import interpret
 from pipeline.generators.wire import Table, mapped
 from pipeline.records import Generation, Retrieved
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from pipeline.glance.numbers import parse_number
 from pipeline.glance.terms import short_name

@@ -43,7 +43,7 @@ def _capital(text: str) -> str:
 
 def _what(answer: Answer) -> str:
     """What the question asked for, in words: the query's reading, else the question itself."""
-    form, body, ordering = parts(answer.sparql) if answer.sparql else ("", "", "")
+    _form, body, ordering = parts(answer.sparql) if answer.sparql else ("", "", "")
     if body:
         return body + (f", {ordering}" if ordering else "")
     return f"“{answer.question}”" if answer.question else "this query"

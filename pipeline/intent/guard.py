@@ -12,8 +12,16 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.intent.meaning import (bare_things, conflicting_kinds, contrary_form, lacking, reached_kinds,
-                                     unjoined_literals, untied_answers, with_labels)
+from pipeline.intent.meaning import (
+    bare_things,
+    conflicting_kinds,
+    contrary_form,
+    lacking,
+    reached_kinds,
+    unjoined_literals,
+    untied_answers,
+    with_labels,
+)
 from pipeline.intent.reading import CODE, Intent, said
 from pipeline.names.index import KINDS, LabelIndex, squeeze
 from pipeline.records import Generation, Kind, Match
@@ -59,9 +67,7 @@ def opaque_terms(sparql: str) -> list[str]:
     declared = {i + k for i, t in enumerate(toks) if t.kind == "word" and t.text.upper() == "PREFIX" for k in (1, 2)}
     for tok in (t for i, t in enumerate(toks) if i not in declared):  # a PREFIX line names no resource
         orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
-        if tok.kind == "pname" and orkg and tok.text not in READABLE:
-            out[tok.text] = None
-        elif tok.kind == "iri" and "orkg.org" in tok.text:
+        if (tok.kind == "pname" and orkg and tok.text not in READABLE) or (tok.kind == "iri" and "orkg.org" in tok.text):
             out[tok.text] = None
     return list(out)
 

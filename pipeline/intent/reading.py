@@ -54,7 +54,7 @@ def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozens
     out = set()
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
-        if kind and not any(0 <= m.start() - b and len(question[b:m.start()].split()) <= 1 for _, b in names):
+        if kind and not any(m.start() - b >= 0 and len(question[b:m.start()].split()) <= 1 for _, b in names):
             out.add(kind)
     return frozenset(out)
 

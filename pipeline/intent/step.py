@@ -8,8 +8,16 @@ from dataclasses import replace
 
 from pipeline.intent.compose import Composer, Composition, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
-from pipeline.intent.guard import (check, labelled, loosely_other_kinds, opaque_terms, searched_kinds, slot_kinds,
-                                   unused_names, wrong_kinds)
+from pipeline.intent.guard import (
+    check,
+    labelled,
+    loosely_other_kinds,
+    opaque_terms,
+    searched_kinds,
+    slot_kinds,
+    unused_names,
+    wrong_kinds,
+)
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in

@@ -17,7 +17,7 @@ from typing import IO
 import pyoxigraph as ox
 
 from pipeline.errors import ConfigError
-from pipeline.kg.local import open_rdf, rdf_files, rdf_format
+from pipeline.kg.oxigraph import open_rdf, rdf_files, rdf_format
 
 CHUNK_LINES = 200_000
 MANIFEST = "kgqa-load-manifest.json"

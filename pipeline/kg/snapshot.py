@@ -5,11 +5,11 @@ import hashlib
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from pipeline.store.derived import code_digest, load_json, save_json
 from pipeline.errors import NotInSnapshot
 from pipeline.records import Rows
 from pipeline.sciqa import Record
 from pipeline.sparql.text import canonical, tokenize
+from pipeline.store.derived import code_digest, load_json, save_json
 
 SNAPSHOT_DATE = "early 2023"
 CAVEAT = f"recorded from the ORKG in {SNAPSHOT_DATE} (SciQA benchmark); today's graph may differ"

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
 
-from pipeline.sparql.text import string_literals
 from pipeline.matching.wording import STOPWORDS, norm_word, word_sim
+from pipeline.sparql.text import string_literals
 
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCT = " \t?.!,;:\"'`“”‘’"

@@ -34,7 +34,7 @@ def names_in(text: str, labels: Labels, generic: frozenset[str]) -> list[Name]:
     merged: list[Name] = []
     for a, b, kind in sorted(found + [(a, b, "") for a, b in name_runs(text, found, generic)]):
         if merged and not text[merged[-1][1]:a].strip():
-            pa, _, pkind = merged[-1]
+            pa, _, _pkind = merged[-1]
             merged[-1] = (pa, b, labels.kind(text[pa:b]) if text[pa:b] in labels else "")
         else:
             merged.append((a, b, kind))

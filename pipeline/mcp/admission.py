@@ -9,8 +9,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import TypeVar
 
-from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.mcp.tools import ToolRefusal
+from pipeline.shared.limits import RateLimiter, WorkerPool
 
 T = TypeVar("T")
 BUSY = "the server is answering as many calls as it can right now; try again in a minute"

@@ -11,12 +11,12 @@ from mcp_types import CallToolResult, InputRequiredResult, ToolAnnotations
 from pydantic import Field, ValidationError
 
 from pipeline.core import Pipeline
-from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
 from pipeline.mcp.admission import Admission
 from pipeline.mcp.auth import http_auth
 from pipeline.mcp.tools import MAX_K, AskResult, LabelMatch, QueryRows, StoredPair, ToolRefusal, Tools
 from pipeline.names.index import KINDS
 from pipeline.settings import Settings, revealed
+from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
 
 T = TypeVar("T")
 NAME = "kgqa"

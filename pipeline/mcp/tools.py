@@ -10,10 +10,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from pipeline.core import Pipeline
-from pipeline.question import clean
 from pipeline.errors import KgqaError
 from pipeline.matching.forms import Form, group_forms
 from pipeline.names.index import KINDS, LabelIndex
+from pipeline.question import clean
 from pipeline.records import Answer, Outcome, Retrieved, Rows
 from pipeline.sparql.text import MAX_QUERY_CHARS, PREFIXES, typed_query
 

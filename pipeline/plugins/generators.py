@@ -36,12 +36,12 @@ def _local_llm(w: Wiring) -> Generator:
     if not s.local_model:
         raise ConfigError("the local generator needs KGQA_LOCAL_MODEL: a .gguf file, or a model name "
                           "`python scripts/models.py --list` shows")
+    from pipeline.generators.embedded import EmbeddedLlamaGenerator, shared_server
     from pipeline.generators.llamacpp import ServerConfig
-    from pipeline.generators.local import LocalGenerator, shared_server
     from pipeline.generators.weights import model_path
 
     config = ServerConfig.of(s, str(model_path(s.local_model, s.models_dir)))
-    return LocalGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
+    return EmbeddedLlamaGenerator(shared_server(config, s.home / "logs" / "local-llm.log"), s.local_timeout,
                           s.max_new_tokens)
 
 

@@ -18,21 +18,21 @@ def _auto(settings: Settings, target: str) -> KnowledgeGraph:
 
     # built at the first query the endpoint cannot answer, not when the bot starts
     return FallbackKG(_endpoint(settings, settings.endpoint),
-                      LazyKG("sciqa", lambda: _sciqa_graph(settings), virtuoso=False))  # SPARQL 1.1, as LocalKG
+                      LazyKG("sciqa", lambda: _sciqa_graph(settings), virtuoso=False))  # SPARQL 1.1, as OxigraphKG
 
 
 def _local(settings: Settings, target: str) -> KnowledgeGraph:
-    from pipeline.kg.local import LocalKG
+    from pipeline.kg.oxigraph import OxigraphKG
 
     if not settings.kg_store.is_dir():
         raise ConfigError(f"no local store at {settings.kg_store}: load a dump with `kgqa kg load FILE|URL`")
-    return LocalKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
+    return OxigraphKG(None, store_path=settings.kg_store, row_cap=settings.row_cap)
 
 
 def _rdf(settings: Settings, target: str) -> KnowledgeGraph:
-    from pipeline.kg.local import LocalKG
+    from pipeline.kg.oxigraph import OxigraphKG
 
-    return LocalKG(Path(target).expanduser(), row_cap=settings.row_cap)
+    return OxigraphKG(Path(target).expanduser(), row_cap=settings.row_cap)
 
 
 def _is_url(target: str) -> bool:

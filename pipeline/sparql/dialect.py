@@ -131,7 +131,7 @@ def _between_items(toks: list[_Tok], comma: int) -> bool:
     while before > 0 and toks[before].kind in ("ws", "comment"):
         before -= 1
     return (toks[before].kind == "var" or toks[before].text == ")") and after < len(toks) and \
-        (toks[after].kind in ("var", "word", "pname", "iri") and toks[after].up not in _PROJECTION_END
+        ((toks[after].kind in ("var", "word", "pname", "iri") and toks[after].up not in _PROJECTION_END)
          or toks[after].text == "(")
 
 

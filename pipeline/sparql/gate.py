@@ -13,7 +13,14 @@ from pipeline.records import Validation
 from pipeline.sparql.dialect import normalise
 from pipeline.sparql.grammar import SyntaxProblem, syntax_problem
 from pipeline.sparql.text import (
-    PREFIXES, UPDATE_WORDS, add_prefixes, declared_prefixes, engine_procedures, forbidden_words, matches, squash,
+    PREFIXES,
+    UPDATE_WORDS,
+    add_prefixes,
+    declared_prefixes,
+    engine_procedures,
+    forbidden_words,
+    matches,
+    squash,
     tokenize,
 )
 

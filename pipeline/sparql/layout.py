@@ -38,8 +38,8 @@ def _glued(prev: _Tok, tok: _Tok) -> bool:
         return True
     if tok.text == "." and prev.kind == "number":
         return False  # "2019 ." must not become "2019." (one decimal number to a reader)
-    return tok.text in _NO_SPACE_BEFORE or prev.text == "(" or tok.text == "(" and prev.kind == "word" \
-        and prev.text != "a"
+    return tok.text in _NO_SPACE_BEFORE or prev.text == "(" or (tok.text == "(" and prev.kind == "word" \
+        and prev.text != "a")
 
 
 def layout(query: str) -> str:

@@ -172,9 +172,7 @@ def read(query: str) -> Shape:
             (shape.limits if up == "LIMIT" else shape.offsets).append(int(float(toks[i + 1].text)))
             i += 2
             continue
-        elif t.text in ("{", "}", "[", "]") or up in _BLOCK_WORDS:
-            expect = "s"
-        elif t.text == ".":
+        elif t.text in ("{", "}", "[", "]") or up in _BLOCK_WORDS or t.text == ".":
             expect = "s"
         elif t.text == ";":
             expect = "p"

@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-
 PREFIXES: dict[str, str] = {
     "orkgp": "http://orkg.org/orkg/predicate/",
     "orkgc": "http://orkg.org/orkg/class/",
@@ -146,9 +145,7 @@ def _modifiers_end(tokens: list[re.Match[str]], i: int, end: int) -> int:
         kind, t = m.lastgroup, m.group()
         if kind in ("ws", "comment"):
             pass
-        elif depth == 0 and kind == "word" and t.upper() not in _MODIFIERS and t.upper() not in _FUNCS:
-            break
-        elif depth == 0 and kind not in ("word", "var", "number", "punct"):
+        elif (depth == 0 and kind == "word" and t.upper() not in _MODIFIERS and t.upper() not in _FUNCS) or (depth == 0 and kind not in ("word", "var", "number", "punct")):
             break
         elif t == "(":
             depth += 1
@@ -194,9 +191,7 @@ def engine_procedures(query: str) -> list[str]:
     """Calls into the engine's own procedures (Virtuoso's ``bif:``/``sql:``), as pnames, IRIs or declared prefixes."""
     found = set()
     for tok in tokenize(query):
-        if tok.kind == "pname" and (tok.text.split(":", 1)[0] + ":").lower() in ENGINE_NAMESPACES:
-            found.add(tok.text)
-        elif tok.kind == "iri" and tok.text[1:-1].strip().lower().startswith(ENGINE_NAMESPACES):
+        if (tok.kind == "pname" and (tok.text.split(":", 1)[0] + ":").lower() in ENGINE_NAMESPACES) or (tok.kind == "iri" and tok.text[1:-1].strip().lower().startswith(ENGINE_NAMESPACES)):
             found.add(tok.text)
     return sorted(found)
 
@@ -216,7 +211,7 @@ def _standard_view(query: str) -> str:
         kind, text = m.lastgroup, m.group()
         if kind == "word" and text.upper() == "SELECT":
             in_projection = True
-        elif kind == "word" and text.upper() == "WHERE" or text == "{":
+        elif (kind == "word" and text.upper() == "WHERE") or text == "{":
             in_projection = False
         if in_projection and text == ",":
             text = " "

@@ -32,7 +32,7 @@ def triples(toks: Sequence[Token], i: int, end: int) -> tuple[Triples, int]:
     brackets: list[bool] = []  # per open '[': whether it stands as a subject
     while i < end:
         t = toks[i]
-        if t.text == "." and not brackets or t.text in ("{", "}") or (t.kind == "word" and t.text.upper() in _END):
+        if (t.text == "." and not brackets) or t.text in ("{", "}") or (t.kind == "word" and t.text.upper() in _END):
             break
         if role == "after" and not brackets and (t.kind in TERM or t.text == "["):
             break  # a '.' left out: the next statement starts here

@@ -7,10 +7,10 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from pipeline.store.connection import ChromaConnection, transport_cause
 from pipeline.errors import StoreError, StoreUnavailable
 from pipeline.parts import Encoder
 from pipeline.records import Example, Retrieved
+from pipeline.store.connection import ChromaConnection, transport_cause
 
 BATCH = 256
 
@@ -31,12 +31,12 @@ class EncoderFunction:
     def __init__(self, encoder: Encoder) -> None:
         self.encoder = encoder
 
-    def __call__(self, input: Sequence[str]) -> list[Any]:  # noqa: A002 (Chroma's parameter name)
+    def __call__(self, input: Sequence[str]) -> list[Any]:
         import numpy as np
 
         return [np.asarray(v, dtype=np.float32) for v in self.encoder.encode(list(input))]
 
-    def embed_query(self, input: Sequence[str]) -> list[Any]:  # noqa: A002
+    def embed_query(self, input: Sequence[str]) -> list[Any]:
         return self(input)
 
     @staticmethod

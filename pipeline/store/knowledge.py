@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pipeline.store.derived import code_digest, load_json, save_json
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Form, Labels, group_forms, vocabulary
 from pipeline.matching.wording import norm_word, stem
 from pipeline.parts import Encoder
 from pipeline.records import Example
+from pipeline.store.derived import code_digest, load_json, save_json
 
 NAMES_KEPT = 256  # questions whose reading is kept (concurrent questions each find theirs)
 

@@ -16,10 +16,10 @@ from typing import Any
 from pipeline.matching.align import align_form
 from pipeline.matching.fill import Name, fill
 from pipeline.matching.forms import MASK, Form
-from pipeline.store.knowledge import Knowledge, Neighbours, build_knowledge, load_knowledge, save_knowledge
+from pipeline.matching.wording import STOPWORDS, norm_word, stem, word_sim
 from pipeline.parts import Embedded, Encoder, ExampleStore, Versioned
 from pipeline.records import Example, Retrieved
-from pipeline.matching.wording import STOPWORDS, norm_word, stem, word_sim
+from pipeline.store.knowledge import Knowledge, Neighbours, build_knowledge, load_knowledge, save_knowledge
 
 RAW_K = 20  # raw neighbours whose forms are always considered
 FORM_K = 25  # forms nearest to the entity-masked question, also considered

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from pipeline.question import clean
 from pipeline.parts import ExampleStore
+from pipeline.question import clean
 from pipeline.records import Example
 from pipeline.sparql.gate import gate
 from pipeline.store.chroma import BATCH, team_id

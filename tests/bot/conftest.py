@@ -17,8 +17,8 @@ from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import MAINTAINER, Harness, hash_store, train_slice
-from bot.standins.slack.api import SlackAPIServer
+from standins.harness import MAINTAINER, Harness, hash_store, train_slice
+from standins.slack.api import SlackAPIServer
 
 
 @pytest.fixture(scope="session")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.standins.harness import SECRET, STORY_CLOZE, TOKEN
+from standins.harness import SECRET, STORY_CLOZE, TOKEN
 
 G = "<http://orkg.org/orkg/fixture>"
 EVIL = "<http://127.0.0.1:9/evil.ttl>"

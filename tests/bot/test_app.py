@@ -5,13 +5,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import yaml
-
 from slack_sdk.http_retry.builtin_handlers import RateLimitErrorRetryHandler
 
 from bot.app import COMMANDS, EVENTS, SCOPES, make_client
 from pipeline.settings import Settings
-from bot.standins.harness import STORY_CLOZE, Harness, is_answer, shown
-from bot.standins.slack.api import SlackAPIServer
+from standins.harness import STORY_CLOZE, Harness, is_answer, shown
+from standins.slack.api import SlackAPIServer
 
 
 def test_the_client_uses_the_configured_api_url_and_waits_out_rate_limits(settings: Settings) -> None:

@@ -8,8 +8,8 @@ from typing import Any
 from bot.guard import SEEN_EVENTS, Limits
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Generation, Retrieved, Rows
-from bot.standins.harness import STORY_CLOZE, Harness, blocks_of, button_value, new_ts, shown
-from pipeline.standins.fakes import RecordingKG, failing_kg
+from standins.fakes import RecordingKG, failing_kg
+from standins.harness import STORY_CLOZE, Harness, blocks_of, button_value, new_ts, shown
 
 
 def thread_posts(bot: Harness, ts: str) -> list[Any]:

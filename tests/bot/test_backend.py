@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.backend import MemoryState, shared_state
 from bot.guard import SEEN_EVENTS, Limits
 from pipeline.settings import Settings
-from pipeline.standins.redis import RedisServer
+from standins.redis import RedisServer
 
 LIMITS = Limits(seen_events=SEEN_EVENTS, queue_size=4, user_questions=1, user_window_s=60.0)
 TURN = {"asked": "Which model is best on SQuAD?", "question": "Which model is best on SQuAD?", "names": [],

@@ -8,8 +8,8 @@ import pytest
 
 from pipeline.errors import KnowledgeGraphError
 from pipeline.records import Rows
-from bot.standins.harness import MAINTAINER, Harness, shown
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
+from standins.harness import MAINTAINER, Harness, shown
 
 READ = "SELECT ?model ?model_lbl WHERE { ?model rdfs:label ?model_lbl } LIMIT 5"
 WRITES = [

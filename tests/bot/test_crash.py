@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 
 from bot.proposals import MAX_PENDING, Proposals
-from pipeline.store.connection import open_client
 from pipeline.records import Example
 from pipeline.store.chroma import ChromaStore, team_id
-from bot.standins.harness import MAINTAINER, STORY_CLOZE, button_value, is_answer
-from bot.standins.replicas import ROOT, Replica, mention, proc_env, run_proc
-from pipeline.standins.fakes import HashEncoder
-from bot.standins.slack.api import SlackAPIServer
-from pipeline.standins.tgi import TGIServer
+from pipeline.store.connection import open_client
+from standins.fakes import HashEncoder
+from standins.harness import MAINTAINER, STORY_CLOZE, button_value, is_answer
+from standins.replicas import ROOT, Replica, mention, proc_env, run_proc
+from standins.slack.api import SlackAPIServer
+from standins.tgi import TGIServer
 
 TRAIN = 1795
 TEAM = [("Which robot vacuum maps a kitchen best?", "SELECT ?x WHERE { ?x ?p 'vacuum' }"),
@@ -27,7 +27,7 @@ def test_a_rebuild_killed_mid_way_leaves_the_old_store_whole(tmp_path: Path, sci
     assert run_proc(env, "index", "--team", *[part for pair in TEAM for part in pair])["count"] == TRAIN + len(TEAM)
     before = run_proc(env, "check")
     assert before["count"] == TRAIN + len(TEAM)
-    with subprocess.Popen([sys.executable, "-m", "bot.standins.proc", "index", "--rebuild", "--delay", "0.3"], env=env,
+    with subprocess.Popen([sys.executable, "-m", "standins.proc", "index", "--rebuild", "--delay", "0.3"], env=env,
                           cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True) as rebuild:
         assert rebuild.stdout is not None
         first = rebuild.stdout.readline()  # a batch is in the new collection: the rebuild is half-way

@@ -11,8 +11,8 @@ import pytest
 from bot.dedup_store import SharedSeen
 from bot.guard import SEEN_EVENTS
 from pipeline.conversation.sqlite import BUSY_TIMEOUT_S
-from bot.standins.harness import STORY_CLOZE, Harness, is_answer
-from pipeline.standins.fakes import Clock
+from standins.fakes import Clock
+from standins.harness import STORY_CLOZE, Harness, is_answer
 
 
 def test_a_key_is_first_once_until_its_ttl_passes(tmp_path: Path) -> None:

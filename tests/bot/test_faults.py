@@ -12,8 +12,8 @@ from pipeline.kg.snapshot import SnapshotKG
 from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.faults import SCENARIOS, TIMEOUTS, Scenario, run
-from bot.standins.harness import MAINTAINER, hash_store, shown
+from standins.faults import SCENARIOS, TIMEOUTS, Scenario, run
+from standins.harness import MAINTAINER, hash_store, shown
 
 SLACK_RETRY_S = 2.5  # a 429's Retry-After (1 s) and the client's jitter (< 1 s)
 

@@ -7,20 +7,19 @@ from collections.abc import Callable
 from bot.glance import CHART_FILE, LEADERBOARD_FILE
 from bot.render import render_answer
 from pipeline.core import Pipeline
-from pipeline.records import Entry, Leaderboard
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES
-from pipeline.kg.local import LocalKG
-from pipeline.records import Answer, Example, Generation, Retrieved, Rows
-from bot.standins.harness import STORY_CLOZE, Harness, blocks_of, shown
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Answer, Entry, Example, Generation, Leaderboard, Retrieved, Rows
+from standins import orkg_fixture as fx
+from standins.fixture_questions import FixedGenerator, NoStore, t01, t05
+from standins.harness import STORY_CLOZE, Harness, blocks_of, shown
 from tests.bot.test_render import answer, lit, texts, uri, within_limits
-from pipeline.standins.fixture_questions import FixedGenerator, NoStore, t01, t05
-from pipeline.standins import orkg_fixture as fx
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_ranking_reply_opens_with_its_summary_and_lists_the_scores_by_number(local_kg: LocalKG) -> None:
+def test_a_ranking_reply_opens_with_its_summary_and_lists_the_scores_by_number(local_kg: OxigraphKG) -> None:
     asked = Pipeline(NoStore(), FixedGenerator(t05(fx.NOISY, fx.ACC)), local_kg,
                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Best Accuracy on it?")
     message = render_answer(asked, feedback="{}")
@@ -54,7 +53,7 @@ def test_a_leaderboard_of_any_length_stays_within_slacks_limits_and_goes_whole_i
 
 
 def test_the_chart_is_uploaded_into_the_thread_with_its_alt_text(start_bot: Callable[..., Harness],
-                                                                  local_kg: LocalKG) -> None:
+                                                                  local_kg: OxigraphKG) -> None:
     bot = start_bot(kg=local_kg, generator=FixedGenerator(t01(fx.STORY_CLOZE)))
     ts = bot.mention(STORY_CLOZE)
     [reply] = bot.answers()

@@ -18,11 +18,11 @@ from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.shared.link import RedisLink
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import Harness
-from pipeline.standins.fakes import RecordingKG
-from pipeline.standins.redis import RedisServer
-from pipeline.standins.sparql_endpoint import EndpointServer, refused_url
-from pipeline.standins.tgi import TGIServer
+from standins.fakes import RecordingKG
+from standins.harness import Harness
+from standins.redis import RedisServer
+from standins.sparql_endpoint import EndpointServer, refused_url
+from standins.tgi import TGIServer
 
 
 @pytest.fixture

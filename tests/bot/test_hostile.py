@@ -20,13 +20,13 @@ from pipeline.kg.endpoint import EndpointKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.text import engine_procedures, forbidden_words
-from bot.standins.harness import SECRET, Harness, hash_store, is_answer, new_ts, shown, train_slice
+from standins.fakes import RecordingProxy
+from standins.harness import SECRET, Harness, hash_store, is_answer, new_ts, shown, train_slice
+from standins.slack.api import Call, SlackAPIServer
+from standins.slack.signing import event_envelope, post_signed
+from standins.tgi import TGIServer
+from standins.virtuoso import VirtuosoServer
 from tests.bot.hostile_cases import CASES, Case
-from pipeline.standins.fakes import RecordingProxy
-from bot.standins.slack.api import Call, SlackAPIServer
-from bot.standins.slack.signing import event_envelope, post_signed
-from pipeline.standins.tgi import TGIServer
-from pipeline.standins.virtuoso import VirtuosoServer
 
 CONTROL = "http://example.org/control"
 CRASHES = ("Something went wrong", "Traceback")
@@ -89,8 +89,8 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, sciqa: SciQA, sciqa_dir: P
 def _reply_in(channel: str) -> object:
     def match(call: Call) -> bool:
         return call.params.get("channel") == channel and call.status == 200 and (
-            is_answer(call) or call.method == "chat.postMessage"
-            and not str(call.params.get("text", "")).startswith(":hourglass"))
+            is_answer(call) or (call.method == "chat.postMessage"
+            and not str(call.params.get("text", "")).startswith(":hourglass")))
     return match
 
 

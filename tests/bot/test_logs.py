@@ -11,8 +11,8 @@ import pytest
 from bot.logs import MASK, Scrubber, ScrubFilter
 from pipeline.errors import GeneratorError, KnowledgeGraphError
 from pipeline.records import Generation, Retrieved, Rows
-from bot.standins.harness import SECRET, STORY_CLOZE, TOKEN, Harness, shown
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
+from standins.harness import SECRET, STORY_CLOZE, TOKEN, Harness, shown
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ from bot.__main__ import main
 from bot.health import TIMEOUT_S, TTL_S, Health
 from bot.home import help_message, home_view
 from pipeline.core import Pipeline
-from bot.standins.harness import MAINTAINER
+from standins.harness import MAINTAINER
 
 SLACK_VARS = ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET", "SLACK_API_URL")
 

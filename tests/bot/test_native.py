@@ -6,8 +6,8 @@ import json
 
 from bot.native import FEEDBACK
 from bot.render import RESULT_FILE, render_answer
-from bot.standins.slack.agent import blocks_error
 from pipeline.records import Rows
+from standins.slack.agent import blocks_error
 from tests.bot.test_render import R, answer, lit, uri
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.blocks import MAX_BLOCKS, MAX_SECTION, cell, page_url, pack
+from bot.blocks import MAX_BLOCKS, MAX_SECTION, cell, pack, page_url
 from bot.render import QUERY_FILE, RESULT_FILE, Message, render_answer, render_lookup
 from pipeline.glance.terms import label_columns
 from pipeline.records import Answer, Example, Generation, Outcome, Retrieved, Rows

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.standins.harness import STORY_CLOZE, is_answer
-from bot.standins.replicas import Replica, mention, proc_env, run_proc, settle
-from bot.standins.slack.api import SlackAPIServer
+from standins.harness import STORY_CLOZE, is_answer
+from standins.replicas import Replica, mention, proc_env, run_proc, settle
+from standins.slack.api import SlackAPIServer
 
 N = 40
 
@@ -37,7 +37,7 @@ def shared(tmp_path: Path, sciqa_dir: Path) -> Iterator[tuple[dict[str, str], Sl
 
 def test_two_replicas_fed_the_same_events_answer_each_once(
         shared: tuple[dict[str, str], SlackAPIServer, Callable[..., Replica]]) -> None:
-    env, slack, start = shared
+    _env, slack, start = shared
     a, b = start("a"), start("b")
     rng = random.Random(3)
     events = [(f"EvRep{i:04d}", mention(STORY_CLOZE, f"CR{i:04d}", user=f"U{i % 7}")) for i in range(N)]

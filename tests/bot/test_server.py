@@ -8,16 +8,16 @@ import urllib.request
 from pathlib import Path
 
 from bot.server import BotServer
-from pipeline.store.connection import open_client
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import SECRET, Harness, new_ts
-from pipeline.standins.fakes import HashEncoder
-from bot.standins.slack.api import SlackAPIServer
-from bot.standins.slack.signing import post_event, post_signed
+from pipeline.store.connection import open_client
+from standins.fakes import HashEncoder
+from standins.harness import SECRET, Harness, new_ts
+from standins.slack.api import SlackAPIServer
+from standins.slack.signing import post_event, post_signed
 
 MENTION = {"type": "app_mention", "user": "U1", "text": "<@UBOT> hi", "channel": "C1"}
 

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.standins.harness import STORY_CLOZE, TOKEN, is_answer, shown
-from bot.standins.replicas import ROOT, Replica, mention, proc_env, run_proc, settle
-from pipeline.standins.processes import free_port
-from bot.standins.slack.api import Call, SlackAPIServer
-from bot.standins.slack.signing import command_form, event_envelope
-from bot.standins.slack.socket_mode import SocketModeServer
+from standins.harness import STORY_CLOZE, TOKEN, is_answer, shown
+from standins.processes import free_port
+from standins.replicas import ROOT, Replica, mention, proc_env, run_proc, settle
+from standins.slack.api import Call, SlackAPIServer
+from standins.slack.signing import command_form, event_envelope
+from standins.slack.socket_mode import SocketModeServer
 
 APP_TOKEN = "xapp-1-A0KGQA-1111-SeCrEtApPtOkEn"
 
@@ -86,7 +86,7 @@ def test_a_link_slack_will_not_open_ends_the_bot_with_the_reason(tmp_path: Path,
     env = proc_env(tmp_path / "home", sciqa_dir, KGQA_KG="snapshot", SLACK_BOT_TOKEN=TOKEN, SLACK_APP_TOKEN=APP_TOKEN,
                    KGQA_HTTP_PORT=str(free_port()), KGQA_HTTP_HOST="127.0.0.1")
     with SlackAPIServer() as slack:  # no socket_mode_url: Slack answers "socket_mode_not_enabled"
-        done = subprocess.run([sys.executable, "-m", "bot.standins.proc", "bot"], env={**env, "SLACK_API_URL": slack.url},
+        done = subprocess.run([sys.executable, "-m", "standins.proc", "bot"], env={**env, "SLACK_API_URL": slack.url},
                               cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 2, done.stderr[-2000:]
     assert "Slack would not open a Socket Mode connection (socket_mode_not_enabled)" in done.stderr

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from pipeline.errors import StoreError
-from bot.standins.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
+from standins.harness import MAINTAINER, STORY_CLOZE, Harness, button_value, shown
 
 
 def thumbs_up(bot: Harness) -> Any:

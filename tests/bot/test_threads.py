@@ -15,9 +15,9 @@ from pipeline.names.check import NameCheck
 from pipeline.names.sources import LabelSource
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from bot.standins.harness import SECRET, STORY_CLOZE, Harness, blocks_of, button_value, click_payload, shown
-from bot.standins.slack.api import SlackAPIServer
-from bot.standins.slack.signing import post_interaction
+from standins.harness import SECRET, STORY_CLOZE, Harness, blocks_of, button_value, click_payload, shown
+from standins.slack.api import SlackAPIServer
+from standins.slack.signing import post_interaction
 
 MUTAG = "Which model has achieved the highest Accuracy score on the MUTAG benchmark dataset?"
 
@@ -75,5 +75,5 @@ def test_a_button_value_that_is_not_ours_is_ignored(talker: Harness) -> None:
     assert talker.click("kgqa_pick_0", json.dumps({"sparql": "DROP ALL"})) == 200
     assert talker.click("kgqa_pick_1", "not json") == 200
     talker.mention(STORY_CLOZE)
-    [answer] = talker.answers(1)
+    [_answer] = talker.answers(1)
     assert len(talker.slack.calls_to("chat.postMessage")) == 1  # only the placeholder of the real question

@@ -5,10 +5,10 @@ import json
 from pathlib import Path
 
 from pipeline.conversation.chat import chat
-from pipeline.names.check import NameCheck
 from pipeline.core import Pipeline
+from pipeline.names.check import NameCheck
+from standins.fakes import RecordingKG
 from tests.conversation.test_talk import INDEX, Naive
-from pipeline.standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 
 

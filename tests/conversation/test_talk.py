@@ -7,13 +7,13 @@ from collections.abc import Sequence
 from pipeline.conversation.local import local_memory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
+from pipeline.glance.textview import answer as as_text
 from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.records import Generation, Retrieved
-from pipeline.glance.textview import answer as as_text
 from pipeline.sparql.gate import gate
 from pipeline.sparql.text import forbidden_words
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 
 INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric")], threshold=85.0)
@@ -64,7 +64,7 @@ def test_one_threads_memory_never_reaches_another() -> None:
 
 
 def test_a_hostile_thread_changes_nothing_about_the_read_only_gate() -> None:
-    conversation, generator, kg = talk()
+    conversation, _generator, kg = talk()
     hostile = 'x" } DROP ALL ; INSERT DATA { <http://example.org/a> <http://example.org/b> "c'
     conversation.memory.remember("C1:1.0", {"question": f"Which models were evaluated on the {hostile} dataset?",
                                             "names": [{"kind": "dataset", "typed": hostile, "label": hostile}]})

@@ -14,7 +14,7 @@ from pipeline.eval.ablations import ablate, changes, lines
 from pipeline.factory import build_names, label_source
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.intent.step import IntentStep
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Ask, Attempt, Verdict
 from pipeline.settings import Settings
 from pipeline.sparql.text import add_prefixes
@@ -53,7 +53,7 @@ def made_report(gold: list[str], other: list[str]) -> dict[str, Any]:
 
 
 def test_each_ablation_replays_what_it_changes_and_says_what_is_not_exact(settings: Settings,
-                                                                          local_kg: LocalKG) -> None:
+                                                                          local_kg: OxigraphKG) -> None:
     gold = local_kg.select(add_prefixes(RIGHT)).flat()  # the test's oracle: the fixture graph itself
     other = local_kg.select(add_prefixes(OTHER)).flat()
     assert gold and other and set(gold) != set(other)
@@ -76,7 +76,7 @@ def test_each_ablation_replays_what_it_changes_and_says_what_is_not_exact(settin
 
 
 def test_the_script_reads_a_report_folder_and_writes_its_figures(tmp_path: Path, train_settings: Settings,
-                                                                 train_store: Any, local_kg: LocalKG,
+                                                                 train_store: Any, local_kg: OxigraphKG,
                                                                  orkg_fixture_nt: Path) -> None:
     gold = local_kg.select(add_prefixes(RIGHT)).flat()
     report = {**made_report(gold, local_kg.select(add_prefixes(OTHER)).flat()),

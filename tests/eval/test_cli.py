@@ -10,7 +10,8 @@ import pytest
 
 from pipeline.errors import ConfigError
 from pipeline.eval.arguments import add_eval_arguments
-from pipeline.eval.cli import command_line, run_eval_command, seed_dir as find_seed_dir
+from pipeline.eval.cli import command_line, run_eval_command
+from pipeline.eval.cli import seed_dir as find_seed_dir
 from pipeline.eval.questions import load_questions
 from pipeline.eval.retrieval import reference_lists
 from pipeline.sciqa import SciQA

@@ -69,11 +69,11 @@ LOOKALIKE_FLOOR = 0.93  # measured 0.95294 with two questions lost to the deadli
 
 
 def test_loose_names_over_a_graph_with_look_alike_labels(train_store: Any) -> None:
-    from pipeline.kg.local import LocalKG
+    from pipeline.kg.oxigraph import OxigraphKG
 
     docs = Path(__file__).resolve().parents[2] / "docs" / "eval"
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
-    kg = LocalKG(docs / "lookalike.nt", row_cap=1000)
+    kg = OxigraphKG(docs / "lookalike.nt", row_cap=1000)
     pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
                         names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
                         row_cap=1000, max_question_chars=2000, workers=4)

@@ -9,8 +9,15 @@ import pytest
 from pipeline.errors import KgqaError
 from pipeline.eval.questions import load_questions
 from pipeline.eval.report import build_report
-from pipeline.eval.rewrites import (REWRITES, expand_prefixes, limit_one, rename_variables, reorder_projection,
-                                    rewritten, swap_label_tests)
+from pipeline.eval.rewrites import (
+    REWRITES,
+    expand_prefixes,
+    limit_one,
+    rename_variables,
+    reorder_projection,
+    rewritten,
+    swap_label_tests,
+)
 from pipeline.eval.run import scored
 from pipeline.sciqa import SciQA
 from pipeline.sparql.text import add_prefixes

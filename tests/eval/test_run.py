@@ -9,6 +9,7 @@ import pytest
 from pipeline.errors import ConfigError
 from pipeline.eval.questions import EvalQuestion
 from pipeline.eval.run import ask_one, read_answers, run_pipeline, score_answers_file
+
 from .fakes import FakePipeline, example
 
 QUESTIONS = [EvalQuestion(f"AQ{n}", f"question {n}?", [f"a{n}", f"b{n}"], "T0" + str(n % 3 + 1)) for n in range(8)]
@@ -99,8 +100,8 @@ def test_a_threaded_item_is_asked_after_its_earlier_questions_in_a_conversation_
     from pipeline.core import Pipeline
     from pipeline.eval.questions import EvalQuestion
     from pipeline.eval.run import run_pipeline
+    from standins.fakes import RecordingKG
     from tests.conversation.test_talk import Naive
-    from pipeline.standins.fakes import RecordingKG
     from tests.test_core import FixedStore
 
     generator = Naive()

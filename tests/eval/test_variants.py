@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.matching.align import slots
 from pipeline.eval.questions import load_questions
 from pipeline.eval.variants import build_set, main, slackify, sources, typo
+from pipeline.matching.align import slots
 from pipeline.sciqa import SciQA
 
 

@@ -5,9 +5,9 @@ import pytest
 
 from pipeline.generators.adapter import AdapterGenerator, clean_label
 from pipeline.records import Example, Retrieved
-from pipeline.store.retrieval import Knowledge, build_knowledge
 from pipeline.sparql.text import string_literals
-from pipeline.standins.fakes import HashEncoder
+from pipeline.store.retrieval import Knowledge, build_knowledge
+from standins.fakes import HashEncoder
 from tests.matching.test_forms import T01, T05
 
 BEST = Example("t5", "Which model has achieved the highest Score score on the Atari 2600 Defender benchmark dataset?",
@@ -78,7 +78,7 @@ def test_a_class_word_the_question_adds_is_not_part_of_the_label() -> None:
 
 
 def test_a_query_without_labels_is_reused_only_for_the_same_question() -> None:
-    labels, notes, _ = adapt("what is the most common drug in the studies", NO_LABELS)
+    _labels, notes, _ = adapt("what is the most common drug in the studies", NO_LABELS)
     assert "reused the query of hq" in notes[0]
     _, _, why = adapt("What is the capital of France?", NO_LABELS)
     assert "asks something else" in why

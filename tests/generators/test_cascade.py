@@ -13,7 +13,7 @@ from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.generators.repair import RepairingGenerator
 from pipeline.intent.step import IntentStep
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.check import Checked
 from pipeline.records import Example, Generation, Outcome, Retrieved, Review, Verdict
 from pipeline.settings import Settings
@@ -34,7 +34,7 @@ class Store:
         return [Retrieved(STORY, self.score)]
 
 
-def pipeline(settings: Settings, kg: LocalKG, url: str, score: float) -> Pipeline:
+def pipeline(settings: Settings, kg: OxigraphKG, url: str, score: float) -> Pipeline:
     """Adapter first, the model at ``url`` behind it, the acceptance check the factory gives."""
     names, intent = build_names(settings, kg), IntentStep(labels=label_source(settings, kg).available)
     llm = RepairingGenerator(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True),
@@ -44,7 +44,7 @@ def pipeline(settings: Settings, kg: LocalKG, url: str, score: float) -> Pipelin
                     shots=3, row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]
 
 
-def test_the_adapters_query_answers_and_the_model_is_not_asked(settings: Settings, local_kg: LocalKG,
+def test_the_adapters_query_answers_and_the_model_is_not_asked(settings: Settings, local_kg: OxigraphKG,
                                                                 tgi: Any) -> None:
     answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.9).ask(ASKED)
     assert answer.outcome is Outcome.ANSWERED and answer.generator == "adapter" and not tgi.requests
@@ -52,7 +52,7 @@ def test_the_adapters_query_answers_and_the_model_is_not_asked(settings: Setting
     assert answer.generation.attempts == ()
 
 
-def test_when_the_adapter_declines_the_model_writes_and_the_notes_say_so(settings: Settings, local_kg: LocalKG,
+def test_when_the_adapter_declines_the_model_writes_and_the_notes_say_so(settings: Settings, local_kg: OxigraphKG,
                                                                           tgi: Any) -> None:
     tgi.enqueue(STORY.sparql)
     answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.3).ask(ASKED)  # nothing stored is close enough
@@ -64,7 +64,7 @@ def test_when_the_adapter_declines_the_model_writes_and_the_notes_say_so(setting
 
 
 def test_a_name_the_graph_lacks_sends_the_question_to_the_model_which_is_held_alike(
-        settings: Settings, local_kg: LocalKG, tgi: Any) -> None:
+        settings: Settings, local_kg: OxigraphKG, tgi: Any) -> None:
     """The adapter fills 'Quux Corpus', which the names step would hold; the model's query is judged alike."""
     tgi.enqueue(T01.format(d="Quux Corpus"))
     answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.9).ask(
@@ -74,7 +74,7 @@ def test_a_name_the_graph_lacks_sends_the_question_to_the_model_which_is_held_al
     assert answer.generation is not None and "no dataset called 'Quux Corpus'" in answer.generation.notes[0]
 
 
-def test_when_both_decline_the_explanation_gives_both_reasons(settings: Settings, local_kg: LocalKG,
+def test_when_both_decline_the_explanation_gives_both_reasons(settings: Settings, local_kg: OxigraphKG,
                                                               tgi: Any) -> None:
     tgi.enqueue("I cannot write a query for this.", "Still no idea, sorry.")
     answer = pipeline(settings, local_kg, tgi.url + "/v1", 0.3).ask(ASKED)
@@ -88,7 +88,7 @@ def test_when_both_decline_the_explanation_gives_both_reasons(settings: Settings
 
 
 def test_a_model_server_that_is_down_leaves_the_adapters_decline_with_the_reason(settings: Settings,
-                                                                                  local_kg: LocalKG) -> None:
+                                                                                  local_kg: OxigraphKG) -> None:
     answer = pipeline(settings, local_kg, "http://127.0.0.1:9/v1", 0.3).ask(ASKED)
     assert answer.outcome is Outcome.DECLINED and answer.generator == "adapter"
     assert "The language model was asked too, and " in answer.explanation
@@ -103,7 +103,7 @@ class Declining:
         return Review(Generation(generation.generator, None, explanation="I can't answer this as asked."), "offer")
 
 
-def test_the_acceptance_check_gives_the_intent_steps_and_the_names_steps_reasons(local_kg: LocalKG) -> None:
+def test_the_acceptance_check_gives_the_intent_steps_and_the_names_steps_reasons(local_kg: OxigraphKG) -> None:
     adapted = Generation("adapter", STORY.sparql)
     declines = _acceptance(Declining(), lambda q: Checked(q), local_kg)  # type: ignore[arg-type]
     assert declines("q", adapted, []) == "I can't answer this as asked."

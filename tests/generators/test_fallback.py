@@ -9,8 +9,8 @@ from pipeline.errors import ConfigError, GeneratorError
 from pipeline.factory import build_generator
 from pipeline.generators.cascade import AdapterFirstGenerator
 from pipeline.generators.fallback import BY_ADAPTER, FallbackGenerator
-from pipeline.generators.reply import interpret
 from pipeline.generators.repair import RepairingGenerator
+from pipeline.generators.reply import interpret
 from pipeline.records import Example, Generation, Retrieved
 from pipeline.settings import Settings
 

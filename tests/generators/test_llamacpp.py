@@ -9,8 +9,8 @@ import pytest
 
 from pipeline.errors import ConfigError
 from pipeline.factory import build_generator
-from pipeline.generators.llamacpp import LocalServer, ServerConfig, launch_params
-from pipeline.generators.local import LocalGenerator
+from pipeline.generators.embedded import EmbeddedLlamaGenerator
+from pipeline.generators.llamacpp import LlamaServer, ServerConfig, launch_params
 from pipeline.generators.weights import CATALOGUE
 from pipeline.settings import Settings
 
@@ -63,9 +63,9 @@ def test_drafting_changes_the_cost_of_a_reply_never_its_text(train_settings: Set
     for draft in ("none", "ngram-simple"):
         config = ServerConfig(model=str(model), threads=2, context=2048, slots=1, draft=draft, draft_ngram=3,
                               draft_max=32)
-        server = LocalServer(config, tmp_path / f"{draft}.log")
+        server = LlamaServer(config, tmp_path / f"{draft}.log")
         try:
-            generator = LocalGenerator(server, timeout=1800.0, max_new_tokens=256)  # a safety net, not a time limit
+            generator = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=256)  # a safety net, not a time limit
             replies[draft] = [generator.generate(q, examples[q]).raw for q in QUESTIONS]
         finally:
             server.stop()

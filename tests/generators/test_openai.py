@@ -93,7 +93,7 @@ def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> No
     showed an empty prompt and raw generation."""
     from pipeline.core import Pipeline
     from pipeline.records import Outcome
-    from pipeline.standins.fakes import RecordingKG
+    from standins.fakes import RecordingKG
 
     class Store:
         def search(self, question: str, k: int) -> list[Retrieved]:

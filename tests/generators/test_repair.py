@@ -7,14 +7,14 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
+from pipeline.generators.repair import RepairingGenerator
 from pipeline.generators.replay import ReplayGenerator
 from pipeline.generators.tgi import TGIGenerator
-from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.records import Ask, Generation, Retrieved, Verdict
-from pipeline.generators.repair import RepairingGenerator
 from pipeline.sparql.text import string_literals
 from tests.generators.test_adapter import MODELS
 from tests.generators.test_checks import GOOD, QUESTION

@@ -40,7 +40,7 @@ COPIED = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdf
 
 @pytest.fixture(scope="module")
 def model() -> Iterator[Any]:
-    from pipeline.standins.tgi import TGIServer
+    from standins.tgi import TGIServer
 
     with TGIServer() as srv:
         yield srv

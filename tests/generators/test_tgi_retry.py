@@ -9,7 +9,7 @@ import pytest
 from pipeline.errors import GeneratorError, Reason
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Example, Retrieved
-from pipeline.standins.sparql_endpoint import refused_url
+from standins.sparql_endpoint import refused_url
 
 EXAMPLES = [Retrieved(Example("1", "What models are evaluated on CoQA?", "SELECT ?m WHERE { ?m ?p 'CoQA' }"), 0.9)]
 

@@ -8,11 +8,18 @@ import pytest
 from pipeline.core import Pipeline
 from pipeline.glance.chart import chart_png
 from pipeline.parts import KnowledgeGraph
-from pipeline.standins.fakes import RecordingProxy
-from pipeline.standins.fixture_questions import (
-    FixedGenerator, NoStore, as_number, best, cases, metrics_on, scores, t05,
+from standins import orkg_fixture as fx
+from standins.fakes import RecordingProxy
+from standins.fixture_questions import (
+    FixedGenerator,
+    NoStore,
+    as_number,
+    best,
+    cases,
+    metrics_on,
+    scores,
+    t05,
 )
-from pipeline.standins import orkg_fixture as fx
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pipeline.glance.leaderboard import Companion, build, companion
 from pipeline.records import Rows
 from pipeline.sparql.gate import gate
-from pipeline.standins.fixture_questions import t01, t04, t05
+from standins.fixture_questions import t01, t04, t05
 
 T02 = ('SELECT DISTINCT ?paper ?paper_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
        'FILTER (str(?dataset_lbl) = "SQuAD") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK '

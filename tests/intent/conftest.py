@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from pipeline.settings import Settings
-from pipeline.standins.orkg_fixture import write_ntriples
+from standins.orkg_fixture import write_ntriples
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from pathlib import Path
 
 from pipeline.errors import NotInSnapshot
 from pipeline.intent.compose import graph_kinds, resolve
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.index import LabelIndex
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
 
 ORKG, RDF = "http://orkg.org/orkg/", "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -17,10 +17,10 @@ GRAPH = "".join(f'<{ORKG}resource/{rid}> <{RDF}> <{ORKG}class/{kind}> .\n<{ORKG}
                 for rid, kind, label in THINGS)
 
 
-def kg(tmp_path: Path) -> LocalKG:
+def kg(tmp_path: Path) -> OxigraphKG:
     path = tmp_path / "g.nt"
     path.write_text(GRAPH, encoding="utf-8")
-    return LocalKG(path, row_cap=1000)
+    return OxigraphKG(path, row_cap=1000)
 
 
 def test_of_two_labels_equal_but_for_case_the_one_typed_is_taken(tmp_path: Path) -> None:

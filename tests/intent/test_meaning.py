@@ -3,8 +3,15 @@ what the question names. They hold whatever vocabulary the query uses, and none 
 from __future__ import annotations
 
 from pipeline.intent.guard import check
-from pipeline.intent.meaning import (bare_things, conflicting_kinds, rankings, unjoined_literals, untied_answers,
-                                     with_labels, wrong_direction)
+from pipeline.intent.meaning import (
+    bare_things,
+    conflicting_kinds,
+    rankings,
+    unjoined_literals,
+    untied_answers,
+    with_labels,
+    wrong_direction,
+)
 from pipeline.intent.reading import read_intent
 from pipeline.sparql.shape import read
 from pipeline.sparql.text import parses

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.cli import main
-from pipeline.standins.orkg_fixture import write_ntriples
+from standins.orkg_fixture import write_ntriples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,8 +69,8 @@ def test_the_novel_intent_set_floors(env: Path, tmp_path: Path, capsys: pytest.C
 
 
 def test_operator_words_inside_a_name_are_not_operators() -> None:
-    from pipeline.intent.step import _masked
     from pipeline.intent.reading import read_intent
+    from pipeline.intent.step import _masked
 
     text = "What is the best model on ImageNet in terms of Number of params score?"
     at = text.index("Number of params")
@@ -183,10 +183,10 @@ HANDCRAFTED = """SELECT DISTINCT ?title WHERE { ?paper a orkgc:Paper;
 def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_adapted_for_another_ask(
         tmp_path: Path) -> None:
     from pipeline.intent.step import IntentStep
-    from pipeline.kg.local import LocalKG
+    from pipeline.kg.oxigraph import OxigraphKG
     from pipeline.records import Example, Generation, Retrieved
 
-    kg = LocalKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
+    kg = OxigraphKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
     step = IntentStep()
     asked = 'How many papers use the dataset "Tiny Objects 20"?'
     written = HANDCRAFTED.replace("DBLP", "Tiny Objects 20")

@@ -12,7 +12,6 @@ import pytest
 from pipeline.cli import main
 from tests.intent.test_step import _outcomes
 
-
 TIED_BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?d. FILTER(str(?d) = "{dataset}") '
              '?metric a orkgc:Metric; rdfs:label ?m. FILTER(str(?m) = "{metric}") ?benchmark orkgp:HAS_DATASET '
              '?dataset; orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. '

@@ -9,7 +9,7 @@ from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
 from pipeline.kg.cache import CachedKG, SqliteAnswers
 from pipeline.records import Rows
 from pipeline.sparql.text import variables
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
 
 QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
 

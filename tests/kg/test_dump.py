@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.kg.dump import MANIFEST, download, load_dump
-from pipeline.standins.orkg_fixture import ntriples
+from standins.orkg_fixture import ntriples
 
 
 def split_dump(folder: Path) -> int:
@@ -60,7 +60,7 @@ def test_an_interrupted_load_resumes_where_it_stopped(tmp_path: Path) -> None:
 class RangeHandler(BaseHTTPRequestHandler):
     body = b""
 
-    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+    def do_GET(self) -> None:
         start = int(self.headers.get("Range", "bytes=0-")[6:].split("-")[0])
         self.send_response(206 if start else 200)
         self.send_header("Content-Length", str(len(self.body) - start))

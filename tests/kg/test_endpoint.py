@@ -13,12 +13,12 @@ import pytest
 
 from pipeline.errors import EndpointTimeout, EndpointUnreachable, KnowledgeGraphError
 from pipeline.kg.endpoint import EndpointKG, summary
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.sparql.text import add_prefixes
-from pipeline.standins.fixture_questions import TEMPLATE_CASES, Case
-from tests.kg.test_local import canonical_rows, flat_rows
-from pipeline.standins import orkg_fixture as fx
-from pipeline.standins.virtuoso import VirtuosoServer
+from standins import orkg_fixture as fx
+from standins.fixture_questions import TEMPLATE_CASES, Case
+from standins.virtuoso import VirtuosoServer
+from tests.kg.test_oxigraph import canonical_rows, flat_rows
 
 
 @pytest.fixture(autouse=True)
@@ -34,7 +34,7 @@ def kg(virtuoso: VirtuosoServer) -> EndpointKG:
 
 
 @pytest.mark.parametrize("case", TEMPLATE_CASES, ids=[c.id for c in TEMPLATE_CASES])
-def test_template_query_same_answer_on_virtuoso_and_pyoxigraph(kg: EndpointKG, local_kg: LocalKG,
+def test_template_query_same_answer_on_virtuoso_and_pyoxigraph(kg: EndpointKG, local_kg: OxigraphKG,
                                                                case: Case) -> None:
     query = add_prefixes(case.query)
     remote, local = kg.select(query), local_kg.select(query)
@@ -46,7 +46,7 @@ def test_template_query_same_answer_on_virtuoso_and_pyoxigraph(kg: EndpointKG, l
     assert remote.source == kg.url and remote.caveat == ""
 
 
-def test_queries_without_from_see_the_loaded_named_graph(kg: EndpointKG, local_kg: LocalKG) -> None:
+def test_queries_without_from_see_the_loaded_named_graph(kg: EndpointKG, local_kg: OxigraphKG) -> None:
     in_graph = kg.select(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{fx.GRAPH}> {{ ?s ?p ?o }} }}")
     orkg_only = "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o FILTER(STRSTARTS(STR(?s), 'http://orkg.org/')) }"
     assert in_graph.flat() == kg.select(orkg_only).flat() == [str(len(fx.fixture_triples()))]

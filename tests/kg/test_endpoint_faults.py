@@ -11,8 +11,8 @@ from pipeline.errors import EndpointUnreachable
 from pipeline.kg.endpoint import RETRIES, EndpointKG, NotSparqlResults
 from pipeline.kg.fallback import FallbackKG
 from pipeline.records import Rows
-from pipeline.standins.fakes import RecordingKG
-from pipeline.standins.sparql_endpoint import EndpointServer, refused_url
+from standins.fakes import RecordingKG
+from standins.sparql_endpoint import EndpointServer, refused_url
 
 QUERY = "SELECT ?x WHERE { ?x ?p ?o } LIMIT 1"
 

@@ -8,8 +8,8 @@ from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
-from pipeline.standins.fakes import RecordingKG, failing_kg
-from pipeline.standins.virtuoso import VirtuosoServer
+from standins.fakes import RecordingKG, failing_kg
+from standins.virtuoso import VirtuosoServer
 
 
 def closed_port_kg() -> EndpointKG:

@@ -11,7 +11,7 @@ from pipeline.kg.lazy import LazyKG
 from pipeline.kg.sciqa_graph.store import FOLDER
 from pipeline.parts import KGWrapper, KnowledgeGraph, Remote, is_remote
 from pipeline.settings import Settings
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
 
 
 def counted(virtuoso: bool) -> tuple[LazyKG, list[RecordingKG]]:

@@ -5,8 +5,20 @@ import math
 
 import pytest
 
-from pipeline.matching.align import (EDGE, GENERIC_IN_SLOT, MISSING_SLOT, Alignment, _clip, _Word, _words, align_form,
-                                     norm_label, pattern_spans, pieces_of, slots)
+from pipeline.matching.align import (
+    EDGE,
+    GENERIC_IN_SLOT,
+    MISSING_SLOT,
+    Alignment,
+    _clip,
+    _Word,
+    _words,
+    align_form,
+    norm_label,
+    pattern_spans,
+    pieces_of,
+    slots,
+)
 from pipeline.matching.wording import word_sim
 
 STORED = "Which model has achieved the highest Score score on the Atari 2600 Defender benchmark dataset?"

@@ -8,6 +8,7 @@ import pytest
 from pipeline.matching import wording
 from pipeline.matching.wording import norm_word, stem, word_sim
 
+
 @pytest.mark.parametrize(("a", "b", "low"), [
     ("evaluated", "evaluated", 1.0), ("model", "models", 0.85), ("benchmarked", "benchmarking", 0.85),
     ("evaluated", "evaluted", 0.8), ("dataset", "datsaet", 0.7), ("the", "teh", 0.6),

@@ -21,7 +21,7 @@ from mcp.client.streamable_http import streamable_http_client
 from mcp_types import CallToolResult
 
 from pipeline.settings import Settings
-from pipeline.standins.processes import free_port
+from standins.processes import free_port
 
 REPO = Path(__file__).resolve().parents[2]
 STORY_CLOZE = "Which model has achieved the highest Accuracy score on the Story Cloze Test benchmark dataset?"

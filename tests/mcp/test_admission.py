@@ -11,14 +11,14 @@ import pytest
 from mcp import Client
 
 from pipeline.core import Pipeline
-from pipeline.shared.limits import RateLimiter, WorkerPool
 from pipeline.mcp.admission import BUSY, Admission
 from pipeline.mcp.server import create_server
 from pipeline.mcp.tools import ToolRefusal
 from pipeline.records import Example
 from pipeline.settings import Settings
-from bot.standins.harness import hash_store
-from pipeline.standins.fakes import RecordingKG
+from pipeline.shared.limits import RateLimiter, WorkerPool
+from standins.fakes import RecordingKG
+from standins.harness import hash_store
 from tests.mcp.harness import run, text
 
 

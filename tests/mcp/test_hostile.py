@@ -14,11 +14,11 @@ import pytest
 from mcp import Client
 
 from pipeline.settings import Settings
+from standins.tgi import TGIServer
+from standins.virtuoso import VirtuosoServer
 from tests.bot.hostile_cases import QUESTIONS, SPARQL, Case
 from tests.bot.test_hostile import CONTROL, quads
 from tests.mcp.harness import STORY_CLOZE, run, server_env, stdio_client, text
-from pipeline.standins.tgi import TGIServer
-from pipeline.standins.virtuoso import VirtuosoServer
 
 MAX_REASON = 600
 EXTRA = [  # (tool, arguments, must it be refused?)

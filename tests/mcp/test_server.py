@@ -13,8 +13,19 @@ from mcp import Client, MCPError
 
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from tests.mcp.harness import (REPO, STORY_CLOZE, HttpServer, flat, forms, http_client, run, server_env, stdio_client,
-                               structured, text)
+from tests.mcp.harness import (
+    REPO,
+    STORY_CLOZE,
+    HttpServer,
+    flat,
+    forms,
+    http_client,
+    run,
+    server_env,
+    stdio_client,
+    structured,
+    text,
+)
 
 TOKEN = "test-token-0123456789abcdef"
 

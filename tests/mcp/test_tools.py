@@ -8,16 +8,16 @@ import pytest
 from pipeline.cli import _NoGenerator
 from pipeline.core import Pipeline
 from pipeline.eval.given import NoExamples
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.mcp.tools import ToolRefusal, Tools
-from pipeline.standins.fakes import RecordingProxy
+from standins.fakes import RecordingProxy
 
 EX = "http://example.org/"
 
 
 @pytest.fixture
 def tools() -> tuple[Tools, RecordingProxy]:
-    kg = LocalKG(None, row_cap=1000)
+    kg = OxigraphKG(None, row_cap=1000)
     kg.store.load(f'<{EX}a> <{EX}label> "a\\u200bb\ue000" .\n<{EX}a> <{EX}n> -1 .\n<{EX}b> <{EX}label> "b" .\n'
                   .encode(), format=ox.RdfFormat.TURTLE)
     proxy = RecordingProxy(kg)

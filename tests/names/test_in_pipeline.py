@@ -5,14 +5,14 @@ from typing import Any
 
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.kg.local import LocalKG
+from pipeline.glance.textview import answer as as_text
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.names.sources import LabelSource
 from pipeline.records import Outcome
 from pipeline.store.retrieval import FormAwareStore
-from pipeline.glance.textview import answer as as_text
-from pipeline.standins.fakes import RecordingKG
+from standins.fakes import RecordingKG
 from tests.test_core import FixedStore, Scripted
 
 BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
@@ -20,7 +20,7 @@ BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?datase
         '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }}')
 
 
-def test_a_loose_name_runs_as_the_graphs_label_and_the_reply_says_so(local_kg: LocalKG, tmp_path) -> None:
+def test_a_loose_name_runs_as_the_graphs_label_and_the_reply_says_so(local_kg: OxigraphKG, tmp_path) -> None:
     names = NameCheck(LabelSource(local_kg, tmp_path, ttl=604800.0, page=1000).available)
     answer = Pipeline(FixedStore(), Scripted(BEST.format(name="story cloze-test")), local_kg, names=names,
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("q?")
@@ -32,7 +32,7 @@ def test_a_loose_name_runs_as_the_graphs_label_and_the_reply_says_so(local_kg: L
                             "chosen": "Story Cloze Test", "score": 100.0, "candidates": ["Story Cloze Test"]}]
 
 
-def test_an_unknown_name_is_not_run_and_the_closest_labels_are_listed(local_kg: LocalKG, tmp_path) -> None:
+def test_an_unknown_name_is_not_run_and_the_closest_labels_are_listed(local_kg: OxigraphKG, tmp_path) -> None:
     kg = RecordingKG()
     names = NameCheck(LabelSource(local_kg, tmp_path, ttl=604800.0, page=1000).available)
     answer = Pipeline(FixedStore(), Scripted(BEST.format(name="Penguin Treebank")), kg, names=names,

@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import EndpointUnreachable
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.names.sources import LabelSource
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
-from pipeline.standins.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
+from standins.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
 
 
 class Counting:
@@ -22,7 +22,7 @@ class Counting:
 
     virtuoso = False
 
-    def __init__(self, inner: LocalKG) -> None:
+    def __init__(self, inner: OxigraphKG) -> None:
         self.inner, self.name, self.calls = inner, inner.name, 0
 
     def select(self, query: str) -> Rows:
@@ -30,7 +30,7 @@ class Counting:
         return self.inner.select(query)
 
 
-def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: LocalKG, tmp_path: Path) -> None:
+def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: OxigraphKG, tmp_path: Path) -> None:
     kg = Counting(local_kg)
     index = LabelSource(kg, tmp_path, page=7, ttl=604800.0).index()
     assert sorted(index.labels("dataset")) == sorted(DATASETS)
@@ -40,7 +40,7 @@ def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: LocalKG, tmp_pat
     assert kg.calls == len(index) // 7 + 1  # pages of 7 rows until a short one
 
 
-def test_labels_are_cached_on_disk_until_the_ttl_or_a_refresh(local_kg: LocalKG, tmp_path: Path) -> None:
+def test_labels_are_cached_on_disk_until_the_ttl_or_a_refresh(local_kg: OxigraphKG, tmp_path: Path) -> None:
     kg = Counting(local_kg)
     LabelSource(kg, tmp_path, ttl=604800.0, page=1000).index()
     fetched = kg.calls
@@ -82,7 +82,7 @@ def test_every_gold_label_of_valid_and_test_is_kept_as_it_is(sciqa: SciQA) -> No
     assert changed == []
 
 
-def test_a_slow_first_fetch_goes_on_in_the_background(local_kg: LocalKG, tmp_path: Path) -> None:
+def test_a_slow_first_fetch_goes_on_in_the_background(local_kg: OxigraphKG, tmp_path: Path) -> None:
     import threading
 
     gate = threading.Event()
@@ -102,7 +102,7 @@ def test_a_slow_first_fetch_goes_on_in_the_background(local_kg: LocalKG, tmp_pat
     assert index is not None and sorted(index.labels("dataset")) == sorted(DATASETS)
 
 
-def test_the_wait_for_a_slow_first_fetch_counts_from_its_start(local_kg: LocalKG, tmp_path: Path,
+def test_the_wait_for_a_slow_first_fetch_counts_from_its_start(local_kg: OxigraphKG, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """The intent and names steps of one question, and the questions during a long fetch, wait once in all."""
     import threading

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.names.vocabulary import GraphVocabulary, nearest, unknown, used_names
 from pipeline.sciqa import Record
@@ -24,11 +24,11 @@ def test_prefix_declarations_are_not_uses() -> None:
 
 def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text(TRIPLES)
-    kg = LocalKG(tmp_path / "g.nt", row_cap=1000)
+    kg = OxigraphKG(tmp_path / "g.nt", row_cap=1000)
     names = GraphVocabulary(kg, tmp_path / "cache", ttl=604800.0, page=1000).available()
     assert names == {"orkgc:Dataset", "orkgp:HAS_SOURCE_CODE", "orkgp:P31"}
     (tmp_path / "g.nt").write_text("")  # the cache answers a new process now
-    again = GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), tmp_path / "cache", ttl=604800.0, page=1000)
+    again = GraphVocabulary(OxigraphKG(tmp_path / "g.nt", row_cap=1000), tmp_path / "cache", ttl=604800.0, page=1000)
     assert again.available() == names
     assert unknown("SELECT ?c { ?d orkgp:HAS_CODE ?c ; orkgp:P31 ?p }", names) == [
         "the graph has no orkgp:HAS_CODE (nearest: orkgp:HAS_SOURCE_CODE, orkgp:P31)"]
@@ -37,7 +37,7 @@ def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
 
 def test_a_graph_without_orkg_names_is_not_a_vocabulary(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text('<urn:a> <urn:b> "c" .\n')
-    assert GraphVocabulary(LocalKG(tmp_path / "g.nt", row_cap=1000), None, ttl=604800.0, page=1000).available() is None
+    assert GraphVocabulary(OxigraphKG(tmp_path / "g.nt", row_cap=1000), None, ttl=604800.0, page=1000).available() is None
 
 
 def test_the_snapshot_knows_the_names_its_recorded_queries_use() -> None:

@@ -9,8 +9,8 @@ from pipeline.kg.cache import CachedKG, SqliteAnswers
 from pipeline.settings import Settings
 from pipeline.shared.answers import KEEP_S, RedisAnswers
 from pipeline.shared.link import RETRY_S, RedisLink
-from pipeline.standins.fakes import RecordingKG
-from pipeline.standins.redis import RedisServer
+from standins.fakes import RecordingKG
+from standins.redis import RedisServer
 
 QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.settings import Settings
-from pipeline.settings import masked
+from pipeline.settings import Settings, masked
 from pipeline.shared.link import RETRY_S, RedisLink, SharedStateDown
-from pipeline.standins.fakes import Clock
-from pipeline.standins.redis import RedisServer
-from pipeline.standins.tcp import HoldingProxy
+from standins.fakes import Clock
+from standins.redis import RedisServer
+from standins.tcp import HoldingProxy
 
 
 def test_a_stopped_redis_is_skipped_until_the_pause_ends_then_used_again(fresh_redis: RedisServer) -> None:

@@ -9,7 +9,7 @@ from redis import Redis
 from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S, ThreadMemory
 from pipeline.shared.link import RETRY_S, RedisLink
 from pipeline.shared.threads import RedisThreadMemory
-from pipeline.standins.redis import RedisServer
+from standins.redis import RedisServer
 
 THREAD = "C123:1700000000.000100"
 

@@ -6,7 +6,12 @@ import pytest
 
 from pipeline.sciqa import SciQA
 from pipeline.sparql.dialect import (
-    IMPLIED_GROUP_BY, PROJECTION_COMMAS, RELAXATIONS, UNPARENTHESISED, Dialect, normalise,
+    IMPLIED_GROUP_BY,
+    PROJECTION_COMMAS,
+    RELAXATIONS,
+    UNPARENTHESISED,
+    Dialect,
+    normalise,
 )
 from pipeline.sparql.grammar import syntax_problem
 from pipeline.sparql.text import PREFIXES

@@ -1,15 +1,15 @@
 """The one-sentence reading of a query, built from its shape; shown with every answer, used when it is empty."""
 from __future__ import annotations
 
-import pytest
-
 from collections.abc import Sequence
 
+import pytest
+
 from pipeline.core import Pipeline
-from pipeline.sparql.explain import explain
 from pipeline.records import Example, Generation, Retrieved, Rows
 from pipeline.sciqa import SciQA
-from pipeline.standins.fakes import RecordingKG
+from pipeline.sparql.explain import explain
+from standins.fakes import RecordingKG
 from tests.matching.test_forms import T01, T05
 from tests.sparql.test_shape import T04
 

@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.sparql.gate import gate, with_row_cap
 from pipeline.sparql.text import PREFIXES
-from pipeline.standins.solutions import solutions
+from standins.solutions import solutions
 
 EX = "http://example.org/"
 GRAPH = f"""@prefix : <{EX}> . @prefix rdfs: <{PREFIXES['rdfs']}> .

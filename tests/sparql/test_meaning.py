@@ -12,7 +12,7 @@ from pipeline.sparql.gate import gate
 from pipeline.sparql.grammar import syntax_problem
 from pipeline.sparql.layout import layout
 from pipeline.sparql.text import PREFIXES, tokenize
-from pipeline.standins.solutions import solutions
+from standins.solutions import solutions
 
 EX = "http://example.org/"
 HEAD = f"PREFIX : <{EX}>\n"

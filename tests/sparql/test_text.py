@@ -9,7 +9,14 @@ import pytest
 
 from pipeline.sparql import text
 from pipeline.sparql.text import (
-    add_prefixes, canonical, extract_query, squash, string_literals, syntax_errors, tokenize, typed_query,
+    add_prefixes,
+    canonical,
+    extract_query,
+    squash,
+    string_literals,
+    syntax_errors,
+    tokenize,
+    typed_query,
 )
 
 GOLD = """SELECT DISTINCT ?paper ?paper_lbl

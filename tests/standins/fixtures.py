@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.kg.local import LocalKG
-from pipeline.standins.orkg_fixture import write_ntriples
-from pipeline.standins.redis import RedisServer
-from pipeline.standins.virtuoso import VirtuosoServer
+from pipeline.kg.oxigraph import OxigraphKG
+from standins.orkg_fixture import write_ntriples
+from standins.redis import RedisServer
+from standins.virtuoso import VirtuosoServer
 
 
 @pytest.fixture(scope="session")
@@ -27,9 +27,9 @@ def virtuoso(orkg_fixture_nt: Path) -> Iterator[VirtuosoServer]:
 
 
 @pytest.fixture(scope="session")
-def local_kg(orkg_fixture_nt: Path) -> LocalKG:
+def local_kg(orkg_fixture_nt: Path) -> OxigraphKG:
     """The fixture graph in an in-memory pyoxigraph store."""
-    return LocalKG(orkg_fixture_nt, row_cap=1000)
+    return OxigraphKG(orkg_fixture_nt, row_cap=1000)
 
 
 @pytest.fixture(scope="session")

@@ -6,8 +6,8 @@ from http.server import BaseHTTPRequestHandler
 
 import pytest
 
-from pipeline.standins.loopback import LoopbackServer
-from pipeline.standins.tcp import HoldingProxy
+from standins.loopback import LoopbackServer
+from standins.tcp import HoldingProxy
 
 
 class _Hello(BaseHTTPRequestHandler):

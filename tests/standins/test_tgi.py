@@ -17,8 +17,8 @@ from huggingface_hub.errors import HfHubHTTPError
 from text_generation import Client
 from text_generation.errors import GenerationError, OverloadedError, ValidationError
 
-from pipeline.standins._tgi_answers import GARBAGE_TEXT
-from pipeline.standins.tgi import FAULTS, MODEL_ID, TGIServer
+from standins._tgi_answers import GARBAGE_TEXT
+from standins.tgi import FAULTS, MODEL_ID, TGIServer
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 SCIQA_DIR = Path(os.environ.get("SCIQA_DIR") or SHARED / "sciqa")

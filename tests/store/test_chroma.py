@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from pipeline.store.connection import open_client
 from pipeline.errors import StoreError
 from pipeline.factory import build_index, build_store
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
-from pipeline.standins.fakes import HashEncoder
+from pipeline.store.connection import open_client
+from standins.fakes import HashEncoder
 
 REPO = Path(__file__).resolve().parents[2]
 

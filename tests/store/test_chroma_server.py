@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 
-from pipeline.store.connection import ChromaConnection, open_client
 from pipeline.core import Pipeline
 from pipeline.errors import StoreUnavailable
 from pipeline.factory import build_index, build_pipeline, build_store
@@ -18,11 +17,12 @@ from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
+from pipeline.store.connection import ChromaConnection, open_client
 from pipeline.store.team import export_pairs, import_pairs
-from pipeline.standins.fakes import HashEncoder, RecordingKG
-from pipeline.standins.chroma import ChromaServer
-from pipeline.standins.sparql_endpoint import refused_url
-from pipeline.standins.tcp import HoldingProxy
+from standins.chroma import ChromaServer
+from standins.fakes import HashEncoder, RecordingKG
+from standins.sparql_endpoint import refused_url
+from standins.tcp import HoldingProxy
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ import math
 
 import pytest
 
-from pipeline.store import encoder as enc
 from pipeline.errors import ConfigError
+from pipeline.store import encoder as enc
 
 
 def test_minilm_resolves_to_the_verified_package() -> None:

@@ -10,7 +10,7 @@ from pipeline.store.chroma import ChromaStore
 from pipeline.store.connection import open_client
 from pipeline.store.knowledge import Neighbours, build_knowledge, load_knowledge, save_knowledge
 from pipeline.store.retrieval import FormAwareStore
-from pipeline.standins.fakes import HashEncoder
+from standins.fakes import HashEncoder
 from tests.generators.test_adapter import BEST, BEST2, JACQUARD, MODELS, NO_LABELS, STORY
 
 PAIRS = [BEST, BEST2, MODELS, JACQUARD, STORY, NO_LABELS]

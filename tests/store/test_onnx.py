@@ -12,8 +12,14 @@ from typing import Any
 import pytest
 
 from pipeline.store import onnx
-from pipeline.store.encoder import (ENCODE_BATCH, MINILM_SHA256, SentenceTransformerEncoder, model_encoder,
-                                    packaged_minilm, torch_encoder)
+from pipeline.store.encoder import (
+    ENCODE_BATCH,
+    MINILM_SHA256,
+    SentenceTransformerEncoder,
+    model_encoder,
+    packaged_minilm,
+    torch_encoder,
+)
 from pipeline.store.onnx import OnnxEncoder
 
 ROOT = Path(__file__).resolve().parents[2]

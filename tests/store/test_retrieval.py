@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from pipeline.matching.fill import fill, names_in
 from pipeline.records import Example, Retrieved
 from pipeline.store.retrieval import Features, FormAwareStore, found_share, kind_fit, mask, vote, weigh
-from pipeline.standins.fakes import HashEncoder
+from standins.fakes import HashEncoder
 from tests.generators.test_adapter import BEST, BEST2, JACQUARD, MODELS, NO_LABELS, STORY
-from tests.matching.test_forms import T01, T05
+from tests.matching.test_forms import T01
 
 
 class ListStore:

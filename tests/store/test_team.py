@@ -5,12 +5,12 @@ from __future__ import annotations
 import io
 import json
 
-from pipeline.store.connection import open_client
 from pipeline.records import Example
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, team_id
+from pipeline.store.connection import open_client
 from pipeline.store.team import export_pairs, import_pairs
-from pipeline.standins.fakes import HashEncoder
+from standins.fakes import HashEncoder
 
 TAUGHT = {
     "Which papers use the Zebra-7 benchmark?": "SELECT ?paper WHERE { ?paper orkgp:P31 ?c . ?c rdfs:label ?l . "

@@ -88,7 +88,7 @@ def _walk(node: Any, reading: Reading, out: _Parts, inner: bool = False) -> None
         out.aggregates += list(node.A)
     for key in ("p", "p1", "p2"):
         if key in node:
-            _walk(node[key], reading, out, inner or name in ("Join", "ToMultiSet") and key != "p")
+            _walk(node[key], reading, out, inner or (name in ("Join", "ToMultiSet") and key != "p"))
 
 
 def _var(expr: Any) -> Variable | None:
@@ -96,7 +96,7 @@ def _var(expr: Any) -> Variable | None:
     if isinstance(expr, Variable):
         return expr
     if isinstance(expr, CompValue) and expr.name in ("Builtin_STR", "Function"):
-        arg = (expr["arg"] if "arg" in expr else None) if expr.name == "Builtin_STR" else expr.expr
+        arg = (expr["arg"] if "arg" in expr else None) if expr.name == "Builtin_STR" else expr.expr  # noqa: SIM401
         return _var(arg[0] if isinstance(arg, list) and len(arg) == 1 else arg)
     return None
 
@@ -186,7 +186,7 @@ def algebra(sparql: str) -> Any:
     """The query's algebra as rdflib translates it (None when it cannot): parsed once, read in several ways."""
     try:
         return prepareQuery(normalise(sparql).query, initNs=PREFIXES).algebra
-    except Exception:  # noqa: BLE001 - rdflib raises many kinds on a query it cannot translate
+    except Exception:
         return None
 
 

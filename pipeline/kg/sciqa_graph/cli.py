@@ -25,8 +25,8 @@ def add_commands(kg: Any) -> None:
 
 
 def _graph_folder(settings: Settings) -> tuple[Path, Path]:
-    from pipeline.sciqa import sciqa_for
     from pipeline.kg.sciqa_graph.store import ensure_graph
+    from pipeline.sciqa import sciqa_for
 
     root = sciqa_for(settings).root
     return root, ensure_graph(root, settings.home)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from pipeline.errors import ConfigError
-from pipeline.kg.local import LocalKG
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.kg.sciqa_graph.build import build_witness
 from pipeline.kg.sciqa_graph.facts import read_facts, sciqa_files
 from pipeline.records import Rows
@@ -73,7 +73,7 @@ def _fingerprint_of(folder: Path) -> str | None:
         return None
 
 
-class SciqaKG(LocalKG):
+class SciqaKG(OxigraphKG):
     """The rebuilt graph in an in-memory pyoxigraph store (loading its N-Triples takes a fraction of a second)."""
 
     def __init__(self, folder: Path, row_cap: int) -> None:

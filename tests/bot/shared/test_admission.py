@@ -11,7 +11,7 @@ from redis import Redis
 from bot.guard import SEEN_EVENTS, Limits
 from bot.shared.admission import KEY, SharedQueue
 from pipeline.shared.link import RETRY_S, RedisLink
-from bot.standins.harness import STORY_CLOZE, Harness, new_ts
+from standins.harness import STORY_CLOZE, Harness, new_ts
 from tests.bot.test_ask import Gate
 
 

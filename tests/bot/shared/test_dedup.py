@@ -11,7 +11,7 @@ from redis import Redis
 from bot.guard import SEEN_EVENTS
 from bot.shared.dedup import RedisSeen
 from pipeline.shared.link import RETRY_S, RedisLink
-from pipeline.standins.redis import RedisServer
+from standins.redis import RedisServer
 
 
 def test_of_many_replicas_racing_for_each_key_exactly_one_wins(redis_url: str) -> None:

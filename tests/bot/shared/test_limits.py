@@ -7,7 +7,7 @@ from redis import Redis
 
 from bot.shared.limits import RedisRateLimiter
 from pipeline.shared.link import RETRY_S, RedisLink
-from pipeline.standins.redis import RedisServer
+from standins.redis import RedisServer
 
 
 def test_a_persons_limit_holds_across_replicas(redis_url: str) -> None:

@@ -10,9 +10,9 @@ from redis import Redis
 from bot.proposals import MAX_PENDING, MAX_RECENT, Proposals, Recent, feedback_value, read_feedback
 from bot.shared.proposals import RECENT_TTL_S, TTL_S, RedisProposals, RedisRecent
 from pipeline.shared.link import RETRY_S, RedisLink
-from bot.standins.harness import MAINTAINER, Harness, button_value, shown
+from standins.harness import MAINTAINER, Harness, button_value, shown
+from standins.redis import RedisServer
 from tests.bot.test_teach import thumbs_up
-from pipeline.standins.redis import RedisServer
 
 
 def replica(url: str, home: Path, **kwargs: object) -> RedisProposals:

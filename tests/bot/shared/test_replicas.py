@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from pipeline.sciqa import SciQA
-from bot.standins.burst import Plan, plan_burst, send, tally
-from bot.standins.harness import SECRET, STORY_CLOZE, TEMPLATES, is_answer, shown
-from bot.standins.replicas import Replica, mention, proc_env, run_proc, settle
-from pipeline.standins.redis import RedisServer
-from bot.standins.slack.api import SlackAPIServer
-from bot.standins.slack.signing import post_event
+from standins.burst import Plan, plan_burst, send, tally
+from standins.harness import SECRET, STORY_CLOZE, TEMPLATES, is_answer, shown
+from standins.redis import RedisServer
+from standins.replicas import Replica, mention, proc_env, run_proc, settle
+from standins.slack.api import SlackAPIServer
+from standins.slack.signing import post_event
 
 N = 500
 LIMIT = 6  # the default KGQA_USER_QUESTIONS; a burst's 200 people ask 2-3 questions each

@@ -7,7 +7,7 @@ from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.sciqa_graph.store import GRAPH
 from pipeline.sciqa import SciQA
 from pipeline.sparql.text import add_prefixes
-from pipeline.standins.virtuoso import VirtuosoServer
+from standins.virtuoso import VirtuosoServer
 
 
 def test_the_graph_loads_into_virtuoso_with_the_same_answers(sciqa_graph: Any, sciqa: SciQA) -> None:
