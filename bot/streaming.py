@@ -24,6 +24,7 @@ REFUSALS = frozenset({"not_allowed_token_type", "missing_scope", "feature_not_en
 STATUS = {  # Slack shows it after the app's name: "kgqa is finding similar questions…"
     Step.RETRIEVE: "is finding similar questions…",
     Step.GENERATE: "is writing the SPARQL…",
+    Step.INTENT: "is checking the query against your question…",
     Step.NAMES: "is checking names against the ORKG…",
     Step.RUN: "is running the query…",
     Step.RETRY: "is trying another query…",

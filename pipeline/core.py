@@ -152,6 +152,7 @@ class Pipeline:
             intent, written = self.intent, generation
             if intent is None:
                 return replace(base, examples=examples, generation=generation)
+            progress(Step.INTENT)
             with timed(t, "intent"):
                 review = clock.within("intent check", lambda: intent.review(asked, written, examples, self.kg))
             model = self.generator

@@ -149,7 +149,8 @@ class Step(str, Enum):
     not announced."""
 
     RETRIEVE = "retrieve"  # finding the stored questions most like this one
-    GENERATE = "generate"  # writing the SPARQL (and the intent check on it)
+    GENERATE = "generate"  # writing the SPARQL
+    INTENT = "intent"  # checking the query against everything the question asks
     NAMES = "names"  # checking the query's names against the graph
     RUN = "run"  # running the query on the knowledge graph
     RETRY = "retry"  # seeking a second query: the first was declined by the intent guard, or found nothing
@@ -287,7 +288,7 @@ class Answer:
     error: str = ""
     kg: str = ""
     timings_ms: dict[str, float] = field(default_factory=dict)
-    reading: str = ""  # what the query asks, in one sentence (pipeline.sparql.explain); set for every query run or tried
+    reading: str = ""  # what the query asks, in one sentence (pipeline.sparql.explain); set for each query run or tried
     summary: str = ""  # the answer in one sentence (pipeline.glance.summary), first in every reply
     leaderboard: Leaderboard | None = None  # for rankings: every score behind the answer (pipeline.glance)
     resolutions: list[Resolution] = field(default_factory=list)  # the names the query filters on, checked in the graph

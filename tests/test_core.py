@@ -238,6 +238,6 @@ def test_a_query_the_guard_declines_is_sought_again_announced_and_said() -> None
     answer = Pipeline(FixedStore(), Reasked(first), kg, intent=Guard(), names=lambda s, q="": Checked(s),
                       shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]
                       workers=4).ask("Best on Y?", progress=lambda step: heard.append(step.value))
-    assert heard == ["retrieve", "generate", "retry", "names", "run"] and told == ["the highest value"]
+    assert heard == ["retrieve", "generate", "intent", "retry", "names", "run"] and told == ["the highest value"]
     assert answer.outcome is Outcome.ANSWERED and len(kg.queries) == 1 and "ORDER BY" not in kg.queries[0]
     assert answer.generation is not None and answer.generation.notes[-1] == f"{RECONSIDERED} (the highest value)"
