@@ -1,21 +1,22 @@
 """Builds the parts from Settings, in one place."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pipeline.core import Pipeline
-from pipeline.parts import Encoder, Generator, IntentReview, KnowledgeGraph, Timed
-from pipeline.records import Example, Generation, Retrieved
+from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
+from pipeline.records import Example
 from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
 
 if TYPE_CHECKING:
-    from pipeline.generators.fallback import Acceptance
+    from pipeline.loop.checks import ReplyCheck
+    from pipeline.loop.writers import Writer
     from pipeline.matching.forms import Labels
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
@@ -76,30 +77,50 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 
 
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
-                    min_similarity: float | None = None,
-                    graph_names: Callable[[], frozenset[str] | None] | None = None,
-                    accept: Acceptance | None = None) -> Generator:
-    """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
-    helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the threshold the
-    adapter declines below) wins over KGQA_MIN_SIMILARITY, then the plain store's; ``graph_names`` (the KG's
-    predicates and classes) is what an LLM's query is checked against. A language model (``llm`` in its registration, and
-    ``repair:GENERATOR``) is wrapped in the repair step, then combined with the adapter (``KGQA_LLM_FALLBACK``,
-    ``KGQA_LLM_ORDER``); ``accept`` says why the pipeline would not answer with a generation: the adapter's
-    (adapter first; by default only when it wrote no query), or the model's (LLM first: then the adapter's is tried)."""
-    spec = resolve_generator_name(settings, name)
-    kind, argument = generator_kind(spec)
+                    min_similarity: float | None = None) -> Generator:
+    """The named generator (see ``pipeline.registry``), as it is. ``knowledge`` (the stored pairs' forms and labels)
+    helps the adapter fill labels; ``min_similarity`` (the threshold the adapter declines below) wins over
+    KGQA_MIN_SIMILARITY, then the plain store's. What checks its queries and who backs it: ``build_writers``."""
+    kind, argument = generator_kind(resolve_generator_name(settings, name))
     threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
-    part = kind.build(Wiring(settings, threshold, argument, knowledge))
-    if not kind.llm:
-        return part
-    from pipeline.generators.repair import RepairingGenerator
+    return kind.build(Wiring(settings, threshold, argument, knowledge))
 
+
+def build_writers(settings: Settings, part: Generator, name: str | None = None,
+                  knowledge: Callable[[], Knowledge] | None = None,
+                  min_similarity: float | None = None) -> list[Writer]:
+    """Who writes a question's query, in order (``pipeline.loop``). A language model (``llm`` in its registration,
+    and ``repair:GENERATOR``) has its replies checked and is asked again; the offline adapter backs it
+    (``KGQA_LLM_FALLBACK``): first, the model when it declines (``adapter-first``: the fewest wrong answers,
+    docs/RESULTS.md), or behind the model, replacing its query only with one that passes (``llm-first``, the paper's
+    order); ``KGQA_LLM_FALLBACK=none``: the model alone, whatever the order."""
+    from pipeline.loop.writers import Writer
+
+    spec = resolve_generator_name(settings, name)
+    kind, _ = generator_kind(spec)
+    if not kind.llm:
+        return [Writer(part)]
     timeout = part.timeout if isinstance(part, Timed) else settings.tgi_timeout
     deadline = question_deadline(settings, spec)  # a slow model is asked again only when a deadline leaves room
-    repaired = RepairingGenerator(part, _vocabulary_of(knowledge), _labels_of(knowledge),
-                                  retry_timeouts=deadline is not None and 2 * timeout < deadline, name=spec,
-                                  graph_names=graph_names)
-    return _with_adapter(settings, repaired, knowledge, threshold, accept, llm_order(settings, spec))
+    model = Writer(part, spec, model=True, retry_timeouts=deadline is not None and 2 * timeout < deadline)
+    if settings.llm_fallback == "none":
+        return [model]
+    from pipeline.generators.adapter import AdapterGenerator
+
+    threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
+    adapter = AdapterGenerator(threshold, knowledge)
+    if llm_order(settings, spec) == "adapter-first":
+        return [Writer(adapter), model]
+    return [model, Writer(adapter, fallback=True)]
+
+
+def build_reply_check(knowledge: Callable[[], Knowledge] | None,
+                      graph_names: Callable[[], frozenset[str] | None] | None = None) -> ReplyCheck:
+    """The check of a language model's reply: the stored pairs' vocabulary and labels, the KG's predicates and
+    classes (``graph_names``: a query using others is asked again once, with them)."""
+    from pipeline.loop.checks import ReplyCheck
+
+    return ReplyCheck(_vocabulary_of(knowledge), _labels_of(knowledge), graph_names)
 
 
 def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
@@ -140,41 +161,6 @@ def _runs_here(settings: Settings, generator: str | None) -> bool:
     return kind.local
 
 
-def _with_adapter(settings: Settings, llm: Generator, knowledge: Callable[[], Knowledge] | None,
-                  threshold: float, accept: Acceptance | None, order: str) -> Generator:
-    """The adapter first and the LLM when it declines (``adapter-first``: the fewest wrong answers,
-    docs/RESULTS.md), the LLM backed by the adapter (``llm-first``, the paper's order), or the LLM alone
-    (``KGQA_LLM_FALLBACK=none``, whatever the order)."""
-    adapter_first = order == "adapter-first"
-    if settings.llm_fallback == "none":
-        return llm
-    from pipeline.generators.adapter import AdapterGenerator
-
-    adapter = AdapterGenerator(threshold, knowledge)
-    if adapter_first:
-        from pipeline.generators.cascade import AdapterFirstGenerator, wrote_a_query
-
-        return AdapterFirstGenerator(adapter, llm, accept or wrote_a_query)
-    from pipeline.generators.fallback import FallbackGenerator
-
-    return FallbackGenerator(llm, adapter, accept)
-
-
-def _acceptance(intent: IntentReview, names: NameCheck, kg: KnowledgeGraph) -> Acceptance:
-    """Why the pipeline would not run a generation's query — the intent step declines it or the names step holds
-    it — run ahead of the pipeline for the adapter's generation (adapter first)."""
-    from pipeline.names.check import held_message
-
-    def accept(question: str, generation: Generation, examples: Sequence[Retrieved]) -> str:
-        reviewed = intent.review(question, generation, examples, kg).generation
-        if not reviewed.sparql:
-            return reviewed.reason or reviewed.explanation or "it wrote no query"
-        held = names(reviewed.sparql, question).held
-        return held_message(held) if held else ""
-
-    return accept
-
-
 def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
     """The KG for a target (see ``pipeline.registry``): a registered name, an endpoint URL, an RDF file or folder."""
     target = target or settings.kg
@@ -205,10 +191,12 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     vocabulary = graph_vocabulary(settings, graph).available
     names = build_names(settings, graph)
     intent = IntentStep(knowledge, labels=label_source(settings, graph).available)
-    made = build_generator(settings, generator, knowledge, threshold, vocabulary, _acceptance(intent, names, graph))
+    made = build_generator(settings, generator, knowledge, threshold)
+    writers = build_writers(settings, made, generator, knowledge, threshold)
     return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
                     max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
-                    names=names, intent=intent, workers=settings.workers)
+                    names=names, intent=intent, workers=settings.workers, writers=writers,
+                    reply=build_reply_check(knowledge, vocabulary))
 
 
 def _one_blas_thread() -> None:

@@ -49,7 +49,7 @@ class Generator(Part, Protocol):
 
 @runtime_checkable
 class Reaskable(Protocol):
-    """A language model that can be asked again in the same conversation (the repair step's second try); its prompt
+    """A language model that can be asked again in the same conversation (the check loop asks it again); its prompt
     format is its own business."""
 
     def complete(self, prompt: str) -> str: ...
@@ -110,21 +110,6 @@ class Timed(Protocol):
 
     @property
     def timeout(self) -> float: ...
-
-
-@runtime_checkable
-class AsksAgain(Protocol):
-    """A generator that can write one more query after its first ran and found nothing."""
-
-    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None: ...
-
-
-@runtime_checkable
-class Reconsiders(Protocol):
-    """A generator that can write one more query after the intent guard declined its first, told why."""
-
-    def after_declined(self, question: str, examples: Sequence[Retrieved], first: Generation,
-                       why: str) -> Generation | None: ...
 
 
 @runtime_checkable
@@ -219,15 +204,6 @@ class Wrapper(Generic[P]):
     @property
     def remote(self) -> bool:
         return is_remote(self.inner)
-
-
-class GeneratorWrapper(Wrapper[Generator]):
-    """A generator in front of another: the inner model's server slots too."""
-
-    @property
-    def slots(self) -> int | None:
-        """The model server's slots, where it says."""
-        return slots_of(self.inner)
 
 
 class KGWrapper(Wrapper[KnowledgeGraph]):

@@ -89,6 +89,19 @@ class Generation:
 
 
 @dataclass(frozen=True)
+class Judged:
+    """One check's verdict on one query, as the check loop recorded it (``Answer.checks``, in order)."""
+
+    writer: str  # whose query: a generator's name, or "intent" for the composer's
+    check: str  # syntax, vocabulary, unbound, intent, names, gate, empty
+    call: str  # pass, fixed, ask_again, next_writer, decline (pipeline.loop.verdicts.Call)
+    why: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return {"writer": self.writer, "check": self.check, "call": self.call, "why": self.why}
+
+
+@dataclass(frozen=True)
 class Review:
     """The intent step's verdict: the generation to go on with (``sparql`` None: declined) and, when declined, the
     closest question that can be answered."""
@@ -294,6 +307,7 @@ class Answer:
     resolutions: list[Resolution] = field(default_factory=list)  # the names the query filters on, checked in the graph
     read_as: str = ""  # a follow-up in a thread, as the standalone question that was answered ("I read this as: …")
     offer: str = ""  # when declined: the closest question that can be answered (the bot offers it as a button)
+    checks: tuple[Judged, ...] = ()  # every check's verdict on every query written, in order (pipeline.loop)
     outcome: Outcome = Outcome.FAILED  # set by the pipeline once it knows
     failure: Exception | None = field(default=None, repr=False, compare=False)  # the error behind FAILED/TIMED_OUT/...
 
@@ -329,4 +343,5 @@ class Answer:
             "resolutions": [r.to_json() for r in self.resolutions],
             "read_as": self.read_as,
             "offer": self.offer,
+            "checks": [c.to_json() for c in self.checks],
         }

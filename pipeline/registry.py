@@ -4,8 +4,8 @@ The built-in parts register themselves in the modules named by ``BUILTINS``, a t
 its ``kgqa.plugins`` entry points name (all loaded by name at the first look-up: the registry imports nothing it
 serves); a new one is a builder and one ``register_generator``/``register_kg``/``register_store`` call (docs/PLUGINS.md).
 Help texts and "unknown name" errors are written from what is registered. What differs between generators is an
-attribute of the registration (``llm``: wrapped in the repair step and backed by the offline adapter), never a check
-on a name."""
+attribute of the registration (``llm``: its replies checked and re-asked by the check loop, backed by the offline
+adapter), never a check on a name."""
 from __future__ import annotations
 
 import threading
@@ -40,7 +40,7 @@ class GeneratorKind:
     build: Callable[[Wiring], Generator]
     help: str
     argument: str = ""  # e.g. "PATH": the generator is named "name:PATH"
-    llm: bool = False  # a language model: checked and re-asked by the repair step, backed by the adapter
+    llm: bool = False  # a language model: checked and re-asked by the check loop, backed by the adapter
     local: bool = False  # runs on this machine's cores: a question waits for one whole generation (its timeout)
 
 

@@ -1,10 +1,13 @@
 """Question by question: does this checkout write the same SPARQL and give the same outcome and answer rows as another?
 
 Usage: KGQA_HOME=H python scripts/same_answers.py --before DIR [--kg snapshot sciqa] [--sets FILE ...] [--limit N]
+       [--generator SPEC --phase final|dev]
 Asks every final-phase, dev and SciQA valid question, 60 final-phase questions wrapped in a mention, a greeting and
 thanks, and the questions of the given sets (default: the loose look-alike, reworded and novel-intent sets of
 docs/eval/) through the pipeline (offline adapter) on each graph, once with this checkout and once with the checkout
-at DIR (a `git worktree` of an older commit), as separate processes on one store. Prints the questions whose query,
+at DIR (a `git worktree` of an older commit), as separate processes on one store. With ``--generator`` (e.g.
+``repair:replay:FILE``, a language model's recorded queries), only the questions of ``--phase`` are asked, with that
+generator and the orders KGQA_LLM_ORDER / KGQA_LLM_FALLBACK say. Prints the questions whose query,
 outcome or rows differ, and a line per graph. Which member of a question form is a prompt example is not compared:
 checkouts before the exact neighbour search (Chroma's approximate one) vary it between runs (docs/RESULTS.md, "Speed").
 """
@@ -37,12 +40,19 @@ def questions(sets: list[Path]) -> list[str]:
     return out
 
 
-def answers(kg: str, asked: list[str]) -> list[list[str]]:
+def phase(name: str) -> list[str]:
+    from pipeline.sciqa import sciqa_for
+    from pipeline.settings import Settings
+
+    return [q for _, q in sciqa_for(Settings.from_env()).challenge(name)]
+
+
+def answers(kg: str, asked: list[str], generator: str = "adapter") -> list[list[str]]:
     """[question, sparql, outcome, rows digest] for each question, asked with the checkout this process imports."""
     from pipeline.factory import build_index, build_pipeline, build_store
     from pipeline.settings import Settings
 
-    settings = Settings.from_env().with_(kg=kg, generator="adapter")
+    settings = Settings.from_env().with_(kg=kg, generator=generator)
     store = build_store(settings)
     build_index(settings, store)
     pipe = build_pipeline(settings, store=store)
@@ -56,10 +66,10 @@ def answers(kg: str, asked: list[str]) -> list[list[str]]:
     return out
 
 
-def run(tree: Path, kg: str, asked: Path, out: Path) -> list[list[str]]:
+def run(tree: Path, kg: str, asked: Path, out: Path, generator: str) -> list[list[str]]:
     """This script's ``--dump`` in a fresh process that imports the checkout at ``tree``."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    subprocess.run([sys.executable, str(Path(__file__).resolve()), "--dump", kg, str(asked), str(out)],
+    subprocess.run([sys.executable, str(Path(__file__).resolve()), "--dump", kg, str(asked), str(out), generator],
                    cwd=tree, env=env, check=True)
     return json.loads(out.read_text(encoding="utf-8"))
 
@@ -70,21 +80,25 @@ def main() -> int:
     ap.add_argument("--kg", nargs="+", default=["snapshot", "sciqa"])
     ap.add_argument("--sets", type=Path, nargs="*", default=[REPO / "docs" / "eval" / name for name in SETS])
     ap.add_argument("--limit", type=int, default=0, help="only the first N questions (a quick look)")
-    ap.add_argument("--dump", nargs=3, metavar=("KG", "QUESTIONS", "OUT"), help=argparse.SUPPRESS)
+    ap.add_argument("--generator", default="adapter", help="e.g. repair:replay:FILE (a model's recorded queries)")
+    ap.add_argument("--phase", choices=["final", "dev"], help="with --generator: the questions of this phase only")
+    ap.add_argument("--dump", nargs=4, metavar=("KG", "QUESTIONS", "OUT", "GENERATOR"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.dump:
-        kg, asked, out = args.dump
-        Path(out).write_text(json.dumps(answers(kg, json.loads(Path(asked).read_text(encoding="utf-8")))))
+        kg, asked, out, generator = args.dump
+        Path(out).write_text(json.dumps(answers(kg, json.loads(Path(asked).read_text(encoding="utf-8")),
+                                                generator)))
         return 0
     if args.before is None:
         ap.error("--before DIR is required")
     work = Path(tempfile.mkdtemp(prefix="kgqa-same-"))
     asked = work / "questions.json"
-    asked.write_text(json.dumps(questions(args.sets)[: args.limit or None]))
+    chosen = phase(args.phase) if args.phase else questions(args.sets)
+    asked.write_text(json.dumps(chosen[: args.limit or None]))
     differ = 0
     for kg in args.kg:
-        before = run(args.before.resolve(), kg, asked, work / f"before-{kg}.json")
-        after = run(REPO, kg, asked, work / f"after-{kg}.json")
+        before = run(args.before.resolve(), kg, asked, work / f"before-{kg}.json", args.generator)
+        after = run(REPO, kg, asked, work / f"after-{kg}.json", args.generator)
         changed = [(b, a) for b, a in zip(before, after) if b[1:] != a[1:]]
         differ += len(changed)
         for b, a in changed:

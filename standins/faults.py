@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.guard import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
-from pipeline.factory import build_generator, build_kg
+from pipeline.factory import build_generator, build_kg, build_reply_check, build_writers
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
 from pipeline.store.connection import ChromaConnection
@@ -90,7 +90,7 @@ SCENARIOS: tuple[Scenario, ...] = (
              how="TGI writes the query, the endpoint answers"),
     Scenario("TGI 500", lambda w: w.tgi.set_fault("500"),
              ("GPT-3 175B (Few-Shot)", "GenerationError", "written by the offline adapter"),
-             how="asked again once (repair step), then the offline adapter writes the query"),
+             how="asked again once (the check loop), then the offline adapter writes the query"),
     Scenario("TGI 503 once", lambda w: w.tgi.set_fault("503", times=1), ("GPT-3 175B (Few-Shot)",),
              how="the TGI client retries an overloaded server once after 0.5 s"),
     Scenario("TGI hangs past its timeout", lambda w: w.tgi.set_fault("hang"),
@@ -189,9 +189,11 @@ class _SnapshotProxy:
 def pipeline_for(world: World, store: ChromaStore, settings: Settings) -> Pipeline:
     """The production parts from the factory, pointed at the stand-ins."""
     settings = settings.with_(tgi_url=world.tgi.url, endpoint=world.kg_url, kg="auto")
-    return Pipeline(store, build_generator(settings, "tgi"), build_kg(settings), shots=settings.shots,
+    model = build_generator(settings, "tgi")
+    return Pipeline(store, model, build_kg(settings), shots=settings.shots,
                     row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline, workers=settings.workers)
+                    deadline=settings.deadline, workers=settings.workers,
+                    writers=build_writers(settings, model, "tgi"), reply=build_reply_check(None))
 
 
 def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: Any) -> Outcome:

@@ -214,18 +214,21 @@ def test_a_pipeline_closed_by_its_front_end_leaves_no_stage_thread_behind() -> N
 
 def test_a_query_the_guard_declines_is_sought_again_announced_and_said() -> None:
     """The intent step declines the model's first query with a reason; the model, told it, writes a second that
-    stands: the user hears a retry between writing and naming, and the answer's notes say which query answered."""
-    from pipeline.core import RECONSIDERED
+    stands: the user hears a retry and the second query's checks, and the answer's notes say which query answered."""
+    from pipeline.loop.run import RECONSIDERED
+    from pipeline.loop.writers import Writer
     from pipeline.records import Review
 
-    first, second = 'SELECT ?m WHERE { ?d rdfs:label "Y" } ORDER BY ASC(?m)', 'SELECT ?m WHERE { ?d rdfs:label "Y" }'
+    first, second = 'SELECT ?m WHERE { ?m rdfs:label "Y" } ORDER BY ASC(?m)', 'SELECT ?m WHERE { ?m rdfs:label "Y" }'
     told: list[str] = []
 
     class Reasked(Scripted):
-        def after_declined(self, question: str, examples: Sequence[Retrieved], g: Generation,
-                           why: str) -> Generation | None:
-            told.append(why)
-            return Generation(self.name, second)
+        def follow_up(self, g: Generation, ask: str) -> str:
+            told.append(ask)
+            return "the conversation so far"
+
+        def complete(self, prompt: str) -> str:
+            return second
 
     class Guard:
         def review(self, question: str, g: Generation, examples: Sequence[Retrieved], kg: object) -> Review:
@@ -235,9 +238,14 @@ def test_a_query_the_guard_declines_is_sought_again_announced_and_said() -> None
 
     heard: list[str] = []
     kg = RecordingKG()
-    answer = Pipeline(FixedStore(), Reasked(first), kg, intent=Guard(), names=lambda s, q="": Checked(s),
+    model = Reasked(first)
+    answer = Pipeline(FixedStore(), model, kg, intent=Guard(), names=lambda s, q="": Checked(s),
                       shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]
-                      workers=4).ask("Best on Y?", progress=lambda step: heard.append(step.value))
-    assert heard == ["retrieve", "generate", "intent", "retry", "names", "run"] and told == ["the highest value"]
+                      workers=4, writers=[Writer(model, model=True)]).ask(
+        "Best on Y?", progress=lambda step: heard.append(step.value))
+    assert heard == ["retrieve", "generate", "intent", "retry", "intent", "names", "run"]
+    assert len(told) == 1 and "it does not use the highest value" in told[0]
     assert answer.outcome is Outcome.ANSWERED and len(kg.queries) == 1 and "ORDER BY" not in kg.queries[0]
     assert answer.generation is not None and answer.generation.notes[-1] == f"{RECONSIDERED} (the highest value)"
+    assert [(c.check, c.call) for c in answer.checks] == [
+        ("syntax", "pass"), ("intent", "decline"), ("syntax", "pass"), ("intent", "pass"), ("names", "pass")]

@@ -2,24 +2,17 @@
 no slots and cannot be asked again; a wrapper hands on what the part it wraps can do."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
-import pytest
+from collections.abc import Sequence
 
 from pipeline.errors import EndpointUnreachable
 from pipeline.eval.arguments import DEFAULT_WORKERS
 from pipeline.eval.cli import default_workers
-from pipeline.generators.fallback import FallbackGenerator
-from pipeline.generators.repair import RepairingGenerator
 from pipeline.kg.cache import CachedKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.names.check import NameCheck, label_index
 from pipeline.parts import (
-    AsksAgain,
     Backed,
     Embedded,
-    Generator,
-    GeneratorWrapper,
     KnowledgeGraph,
     KnowsLabels,
     Remote,
@@ -48,19 +41,12 @@ class PlainGenerator:
 
 
 class ServerGenerator(PlainGenerator):
-    """A model behind a server that says its slots and its timeout, and can be asked again after an empty answer."""
+    """A model behind a server that says its slots and its timeout."""
 
     name = "server"
     remote = True
     slots = 3
     timeout = 12.0
-
-    def __init__(self) -> None:
-        self.again: list[str] = []
-
-    def after_empty(self, question: str, examples: Sequence[Retrieved], first: Generation) -> Generation | None:
-        self.again.append(question)
-        return Generation(self.name, "SELECT ?y WHERE { ?y ?p ?o }", "", "")
 
 
 class PlainKG:
@@ -98,42 +84,17 @@ class MemoryAnswers:
         self.kept[(endpoint, key)] = (rows, 0.0)
 
 
-def test_a_part_that_does_not_say_is_local_without_slots_and_cannot_be_asked_again() -> None:
+def test_a_part_that_does_not_say_is_local_without_slots_or_timeout() -> None:
     plain = PlainGenerator()
     assert not isinstance(plain, Remote) and not is_remote(plain)
     assert not isinstance(plain, Slotted) and slots_of(plain) is None
-    assert not isinstance(plain, (AsksAgain, Timed))
+    assert not isinstance(plain, Timed)
     server = ServerGenerator()
-    assert is_remote(server) and slots_of(server) == 3 and isinstance(server, AsksAgain) and isinstance(server, Timed)
-
-
-def repairing(inner: Generator) -> RepairingGenerator:
-    return RepairingGenerator(inner, vocabulary=None, labels=None, retry_timeouts=True, name="", graph_names=None)
+    assert is_remote(server) and slots_of(server) == 3 and isinstance(server, Timed)
 
 
 def cached(inner: KnowledgeGraph) -> CachedKG:
     return CachedKG(inner, MemoryAnswers(), ttl=86400.0)
-
-
-@pytest.mark.parametrize("wrap", [repairing, lambda g: FallbackGenerator(g, PlainGenerator())],
-                         ids=["repairing", "fallback"])
-def test_a_generator_wrapper_hands_on_the_inner_models_name_server_slots_and_reachability(
-        wrap: Callable[[Generator], GeneratorWrapper]) -> None:
-    plain, server = wrap(PlainGenerator()), wrap(ServerGenerator())
-    assert (plain.name, plain.remote, plain.slots, plain.ping(1.0)) == ("plain", False, None, True)
-    assert (server.name, server.remote, server.slots) == ("server", True, 3)
-    assert isinstance(server, Remote) and isinstance(server, Slotted)
-
-
-def test_the_fallback_asks_again_only_a_model_that_can_be_and_only_after_its_own_query() -> None:
-    model = ServerGenerator()
-    wrapped = FallbackGenerator(model, PlainGenerator())
-    assert wrapped.primary is model and wrapped.fallback.name == "plain"
-    first = model.generate("q", [EXAMPLE])
-    again = wrapped.after_empty("q", [EXAMPLE], first)
-    assert again is not None and again.sparql and model.again == ["q"]
-    assert wrapped.after_empty("q", [EXAMPLE], Generation("plain", "SELECT ?z {}", "", "")) is None  # the adapter's
-    assert FallbackGenerator(PlainGenerator(), PlainGenerator()).after_empty("q", [EXAMPLE], first) is None
 
 
 def test_a_kg_wrapper_hands_on_the_inner_graphs_dialect_server_and_reachability() -> None:
@@ -185,7 +146,7 @@ def test_the_label_index_is_read_from_a_pipelines_names_step_only_where_it_has_o
 
 def test_eval_workers_follow_the_generators_slots_where_the_pipeline_says_which_generator() -> None:
     class WithGenerator:
-        generator = repairing(ServerGenerator())
+        generator = ServerGenerator()
 
         def ask(self, question: str, shots: int | None = None, progress: object = None) -> None: ...
 

@@ -7,13 +7,12 @@ import pytest
 
 import pipeline.registry as registry
 from pipeline.errors import ConfigError
-from pipeline.factory import build_generator, build_kg
-from pipeline.generators.fallback import FallbackGenerator
-from pipeline.generators.repair import RepairingGenerator
+from pipeline.factory import build_generator, build_kg, build_writers
 from pipeline.records import Generation, Retrieved
 from pipeline.registry import GeneratorKind, KGKind, generator_names, kg_names, register_generator, register_kg
 from pipeline.settings import Settings
 from standins.fakes import RecordingKG
+from tests.loop.talk import looped
 
 
 class Echo:
@@ -61,13 +60,14 @@ def test_a_language_model_is_wrapped_because_its_registration_says_so(restored: 
     echo = Echo()
     register_generator(GeneratorKind("echo", lambda wiring: echo, "a test model", llm=True))
     built = build_generator(Settings(), "echo")
-    assert isinstance(built, FallbackGenerator) and isinstance(built.primary, RepairingGenerator)
+    writers = build_writers(Settings(), built, "echo")
+    assert built is echo and [(w.model, w.fallback) for w in writers] == [(True, False), (False, True)]
     assert "echo" in generator_names()
-    got = built.generate("q?", [])
-    assert got.sparql and got.sparql.startswith("SELECT ?x WHERE { ?x ?p ?o }")
+    got = looped(writers, "q?").generation
+    assert got is not None and got.sparql and got.sparql.startswith("SELECT ?x WHERE { ?x ?p ?o }")
     assert echo.prompts[1].startswith("<echo>SELECT ?x WHERE { ?x|That query does not parse")  # its own format
     register_generator(GeneratorKind("plain", lambda wiring: echo, "not a language model"))
-    assert build_generator(Settings(), "plain") is echo
+    assert [w.model for w in build_writers(Settings(), build_generator(Settings(), "plain"), "plain")] == [False]
 
 
 def test_unknown_generators_are_named_with_the_choices() -> None:

@@ -22,9 +22,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from pipeline.eval.failures import Writer
+from pipeline.eval.failures import WrittenBy
 from pipeline.eval.scorer import score
-from pipeline.parts import Generator, IntentReview
+from pipeline.loop.writers import Writer
+from pipeline.parts import IntentReview
 from pipeline.records import Answer, Ask, Attempt, Outcome, Verdict
 
 
@@ -38,9 +39,9 @@ class Change:
 
 
 class Replayable(Protocol):
-    """The parts of ``pipeline.core.Pipeline`` a replay swaps: its generator and its intent step."""
+    """The parts of ``pipeline.core.Pipeline`` a replay swaps: its writers and its intent step."""
 
-    generator: Generator
+    writers: list[Writer]
     intent: IntentReview | None
 
     def ask(self, question: str, shots: int | None = None, progress: Any = None) -> Answer: ...
@@ -73,13 +74,13 @@ def vocabulary_off(q: Mapping[str, Any]) -> str | None:
 
 def empty_retry_off(q: Mapping[str, Any]) -> str | None:
     """The first query, where the query after the empty retry answered."""
-    return _taken(q) if q.get("written_by") == Writer.LLM_EMPTY_RETRY.value else None
+    return _taken(q) if q.get("written_by") == WrittenBy.LLM_EMPTY_RETRY.value else None
 
 
 def intent_guard_off(q: Mapping[str, Any]) -> str | None:
     """The model's query, where the intent guard declined it (no query left, or the model asked again) or a composed
     query replaced it."""
-    replaced = q.get("written_by") in (Writer.COMPOSER.value, Writer.LLM_GUARD_RETRY.value) or (
+    replaced = q.get("written_by") in (WrittenBy.COMPOSER.value, WrittenBy.LLM_GUARD_RETRY.value) or (
         q.get("outcome") == Outcome.DECLINED.value and not q.get("sparql"))
     return _taken(q) if replaced else None
 
@@ -124,7 +125,7 @@ def replay(changed: Sequence[Change], pipeline: Replayable, guard: bool = True) 
     two questions may read the same."""
     from pipeline.generators.replay import ReplayGenerator
 
-    generator, intent = pipeline.generator, pipeline.intent
+    writers, intent = pipeline.writers, pipeline.intent
     answers = {}
     with tempfile.TemporaryDirectory(prefix="kgqa-ablate-") as folder:
         try:
@@ -132,10 +133,10 @@ def replay(changed: Sequence[Change], pipeline: Replayable, guard: bool = True) 
             for n, c in enumerate(changed):
                 path = Path(folder) / f"{n}.json"
                 path.write_text(json.dumps([{"id": c.id, "sparql": c.sparql}]), encoding="utf-8")
-                pipeline.generator = ReplayGenerator(path, {c.id: c.question})
+                pipeline.writers = [Writer(ReplayGenerator(path, {c.id: c.question}))]
                 answers[c.id] = pipeline.ask(c.question)
         finally:
-            pipeline.generator, pipeline.intent = generator, intent
+            pipeline.writers, pipeline.intent = writers, intent
     return answers
 
 

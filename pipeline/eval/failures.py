@@ -54,7 +54,7 @@ class Failure(str, Enum):
     UNKNOWN = "unknown"  # a recorded answers file: no query to judge
 
 
-class Writer(str, Enum):
+class WrittenBy(str, Enum):
     """Who wrote a query that ran."""
 
     LLM_FIRST = "llm_first_try"
@@ -66,11 +66,12 @@ class Writer(str, Enum):
     OTHER = "other"  # a recording (replay:) or a generator from elsewhere
 
 
-_BY_NAME = {"adapter": Writer.ADAPTER, "intent": Writer.COMPOSER}  # AdapterGenerator.name, IntentStep's composer
-_BY_ASK = {Ask.PROMPT: Writer.LLM_FIRST, Ask.EMPTY: Writer.LLM_EMPTY_RETRY, Ask.DECLINED: Writer.LLM_GUARD_RETRY}
+_BY_NAME = {"adapter": WrittenBy.ADAPTER, "intent": WrittenBy.COMPOSER}  # the adapter's name, the composer's
+_BY_ASK = {Ask.PROMPT: WrittenBy.LLM_FIRST, Ask.EMPTY: WrittenBy.LLM_EMPTY_RETRY,
+           Ask.DECLINED: WrittenBy.LLM_GUARD_RETRY}
 
 
-def writer(g: Generation | None) -> Writer | None:
+def writer(g: Generation | None) -> WrittenBy | None:
     """Who wrote ``g``'s query (None: no query): the composer or the adapter by name, a model by its taken reply."""
     if g is None or not g.sparql:
         return None
@@ -78,8 +79,8 @@ def writer(g: Generation | None) -> Writer | None:
     if g.generator in _BY_NAME:
         return _BY_NAME[g.generator]
     if taken:
-        return _BY_ASK.get(taken[-1].ask, Writer.LLM_REPROMPT)
-    return Writer.OTHER
+        return _BY_ASK.get(taken[-1].ask, WrittenBy.LLM_REPROMPT)
+    return WrittenBy.OTHER
 
 
 _LAST = {Verdict.SYNTAX: Failure.SYNTAX, Verdict.VOCABULARY: Failure.UNKNOWN_VOCABULARY,
@@ -132,7 +133,7 @@ def writer_counts(results: Sequence[QuestionResult]) -> dict[str, dict[str, int]
             row = out.setdefault(r.written_by, {"answered": 0, "right": 0})
             row["answered"] += 1
             row["right"] += int(r.exact)
-    return {w.value: out[w.value] for w in Writer if w.value in out}
+    return {w.value: out[w.value] for w in WrittenBy if w.value in out}
 
 
 def failure_lines(report: Mapping[str, Any]) -> list[str]:

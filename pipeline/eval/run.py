@@ -57,7 +57,7 @@ class QuestionResult:
     read_as: str = ""  # a follow-up's standalone reading (questions asked in a thread)
     offer: str = ""  # when declined: the closest question that can be answered
     attempts: list[dict[str, Any]] = field(default_factory=list)  # every reply of the model (Attempt.to_json)
-    written_by: str = ""  # pipeline.eval.failures.Writer's value for the query that ran ("" for none)
+    written_by: str = ""  # pipeline.eval.failures.WrittenBy's value for the query that ran ("" for none)
 
     @property
     def empty_answer(self) -> bool:

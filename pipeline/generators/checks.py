@@ -1,6 +1,6 @@
 """Repairing what a language model wrote: a chain of small pure steps (safe syntax fixes, a parse, the stored
-vocabulary, label literals against the question) returning a record, ``Repair``; ``pipeline.generators.repair``
-wraps a generator in it and re-asks the model."""
+vocabulary, label literals against the question) returning a record, ``Repair``; the check loop's reply check
+(``pipeline.loop.checks.ReplyCheck``) runs it on a model's reply and asks the model again."""
 from __future__ import annotations
 
 import re

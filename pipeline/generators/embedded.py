@@ -1,5 +1,5 @@
 """``--generator local``: a GGUF model served by llama.cpp on this machine (``pipeline.generators.llamacpp``), spoken
-to as any OpenAI-compatible server, so the prompt, the reply's reading and the repair step are the same."""
+to as any OpenAI-compatible server, so the prompt, the reply's reading and its checks are the same."""
 from __future__ import annotations
 
 import threading

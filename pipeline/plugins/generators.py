@@ -1,5 +1,5 @@
 """The built-in generators: TGI, an OpenAI-compatible server, a local GGUF model, the offline adapter, a recorded
-file, the repair step."""
+file, and `repair:` (another generator taken as a language model: its replies checked and re-asked)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -62,7 +62,7 @@ def _replay(w: Wiring) -> Generator:
 
 
 def _repair(w: Wiring) -> Generator:
-    """Another generator as it is; its registration (``llm``) puts the repair step around it."""
+    """Another generator as it is; its registration (``llm``) has the check loop read and re-ask its replies."""
     kind, argument = generator_kind(w.argument)
     return kind.build(replace(w, argument=argument))
 
@@ -73,5 +73,5 @@ register_generator(GeneratorKind("local", _local_llm, "a GGUF model run here by 
                                  llm=True, local=True))
 register_generator(GeneratorKind("adapter", _adapter, "offline: the nearest stored query, its labels refilled"))
 register_generator(GeneratorKind("replay", _replay, "a recorded [{\"id\", \"sparql\"}] file", argument="PATH"))
-register_generator(GeneratorKind("repair", _repair, "another generator, checked and re-asked by the repair step",
+register_generator(GeneratorKind("repair", _repair, "another generator, its replies checked and re-asked",
                                  argument="GENERATOR", llm=True))

@@ -11,11 +11,11 @@ import pytest
 from bot.health import TIMEOUT_S, TTL_S, Health
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
+from pipeline.loop.writers import Writer
 from pipeline.shared.link import RedisLink
 from pipeline.store.chroma import ChromaStore
 from standins.fakes import RecordingKG
@@ -35,11 +35,12 @@ def endpoint() -> Iterator[EndpointServer]:
 def remote(store: ChromaStore, snapshot_kg: SnapshotKG, tgi: TGIServer,
            endpoint: EndpointServer) -> Callable[..., Pipeline]:
     def make(tgi_url: str | None = None, kg_url: str | None = None) -> Pipeline:
-        generator = FallbackGenerator(TGIGenerator(tgi_url or tgi.url, timeout=5,
-                                                   max_new_tokens=512, retries=1), AdapterGenerator(0.45))
+        generator = TGIGenerator(tgi_url or tgi.url, timeout=5, max_new_tokens=512, retries=1)
+        writers = [Writer(generator, model=True), Writer(AdapterGenerator(0.45), fallback=True)]
         kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30, row_cap=1000, agent="kgqa-bot", retries=2),
                         snapshot_kg)
-        return Pipeline(store, generator, kg, shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+        return Pipeline(store, generator, kg, shots=3, row_cap=1000, max_question_chars=2000, workers=4,
+                        writers=writers)
     return make
 
 

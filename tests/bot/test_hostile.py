@@ -15,7 +15,7 @@ import pytest
 
 from bot.guard import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
-from pipeline.factory import build_generator
+from pipeline.factory import build_generator, build_reply_check, build_writers
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
@@ -74,9 +74,11 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, sciqa: SciQA, sciqa_dir: P
         settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=2,
                                      tgi_url=tgi.url, tgi_timeout=2.0, deadline=15.0)
         kg = RecordingProxy(EndpointKG(virtuoso.endpoint, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2))
-        pipeline = Pipeline(hash_store(home / "chroma", train_slice(sciqa)), build_generator(settings, "tgi"), kg,
+        model = build_generator(settings, "tgi")
+        pipeline = Pipeline(hash_store(home / "chroma", train_slice(sciqa)), model, kg,
                             shots=3, deadline=settings.deadline, max_question_chars=settings.max_question_chars,
-                            row_cap=1000, workers=4)
+                            row_cap=1000, workers=4, writers=build_writers(settings, model, "tgi"),
+                            reply=build_reply_check(None))
         limits = Limits(seen_events=SEEN_EVENTS, user_questions=10**6, queue_size=500, user_window_s=60.0)
         bot = Harness.start(slack, pipeline, settings, limits)
         try:

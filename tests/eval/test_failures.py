@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.eval.failures import Failure, Writer, classify, failure_counts, writer, writer_counts
+from pipeline.eval.failures import Failure, WrittenBy, classify, failure_counts, writer, writer_counts
 from pipeline.eval.report import build_report, markdown
 from pipeline.eval.run import QuestionResult
 from pipeline.records import Ask, Attempt, Generation, Verdict
@@ -58,19 +58,19 @@ def taken(ask: Ask) -> Attempt:
 
 
 @pytest.mark.parametrize("generation, expected", [
-    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT),)), Writer.LLM_FIRST),
+    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT),)), WrittenBy.LLM_FIRST),
     (Generation("openai", RAN, attempts=(Attempt(Ask.PROMPT, "x", "x", Verdict.SYNTAX), taken(Ask.SYNTAX))),
-     Writer.LLM_REPROMPT),
-    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), taken(Ask.EMPTY))), Writer.LLM_EMPTY_RETRY),
-    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), taken(Ask.DECLINED))), Writer.LLM_GUARD_RETRY),
+     WrittenBy.LLM_REPROMPT),
+    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), taken(Ask.EMPTY))), WrittenBy.LLM_EMPTY_RETRY),
+    (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), taken(Ask.DECLINED))), WrittenBy.LLM_GUARD_RETRY),
     (Generation("openai", RAN, attempts=(taken(Ask.PROMPT), Attempt(Ask.EMPTY, "y", "y", Verdict.NOT_TAKEN))),
-     Writer.LLM_FIRST),
-    (Generation("adapter", RAN, attempts=(Attempt(Ask.PROMPT, "", None, Verdict.FAILED),)), Writer.ADAPTER),
-    (Generation("intent", RAN, attempts=(taken(Ask.PROMPT),)), Writer.COMPOSER),
-    (Generation("replay:x.json", RAN), Writer.OTHER),
+     WrittenBy.LLM_FIRST),
+    (Generation("adapter", RAN, attempts=(Attempt(Ask.PROMPT, "", None, Verdict.FAILED),)), WrittenBy.ADAPTER),
+    (Generation("intent", RAN, attempts=(taken(Ask.PROMPT),)), WrittenBy.COMPOSER),
+    (Generation("replay:x.json", RAN), WrittenBy.OTHER),
     (Generation("openai", None, attempts=(taken(Ask.PROMPT),)), None),
-], ids=lambda v: v.value if isinstance(v, Writer) else "")
-def test_who_wrote_the_query(generation: Generation, expected: Writer | None) -> None:
+], ids=lambda v: v.value if isinstance(v, WrittenBy) else "")
+def test_who_wrote_the_query(generation: Generation, expected: WrittenBy | None) -> None:
     assert writer(generation) is expected
 
 

@@ -9,13 +9,12 @@ from typing import Any
 import pytest
 
 from pipeline.errors import ConfigError, ModelUnavailable, PromptTooLong
-from pipeline.factory import build_generator, question_deadline
+from pipeline.factory import build_generator, build_writers, question_deadline
 from pipeline.generators.embedded import EmbeddedLlamaGenerator, shared_server
-from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.llamacpp import LlamaServer, ServerConfig
-from pipeline.generators.repair import RepairingGenerator
 from pipeline.records import Example, Retrieved
 from pipeline.settings import Settings
+from tests.loop.talk import looped, repairing
 
 EXAMPLE = Retrieved(Example("AQ1", "Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?",
                             'SELECT ?m WHERE { ?d rdfs:label "SQuAD1.1" }', "T05"), 0.9)
@@ -48,9 +47,8 @@ def test_the_local_generator_needs_a_model() -> None:
 
 
 def test_a_packaged_name_is_its_file_in_the_model_cache(tmp_path: Path) -> None:
-    gen = build_generator(Settings(local_model="qwen2.5-coder-0.5b", model_cache=tmp_path), "local")
-    assert isinstance(gen, FallbackGenerator)
-    local = gen.primary.inner  # type: ignore[attr-defined]
+    local = build_generator(Settings(local_model="qwen2.5-coder-0.5b", model_cache=tmp_path), "local")
+    assert isinstance(local, EmbeddedLlamaGenerator)
     assert local.server.config.model == str(tmp_path / "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf")
     assert local.timeout == 180.0 and not local.server.running()  # nothing loaded before the first question
 
@@ -70,9 +68,11 @@ def test_a_cpu_model_gets_a_deadline_that_fits_one_generation() -> None:
 
 
 def test_a_missing_model_falls_back_to_the_adapter_with_one_line(tmp_path: Path) -> None:
-    gen = build_generator(Settings(local_model=str(tmp_path / "none.gguf"), llm_order="llm-first"), "local")
-    out = gen.generate("Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?", [EXAMPLE])
-    assert out.sparql and out.notes[0].startswith("the language model failed (KGQA_LOCAL_MODEL=")
+    s = Settings(local_model=str(tmp_path / "none.gguf"), llm_order="llm-first")
+    writers = build_writers(s, build_generator(s, "local"), "local")
+    out = looped(writers, "Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?",
+                 [EXAMPLE]).generation
+    assert out is not None and out.sparql and out.notes[0].startswith("the language model failed (KGQA_LOCAL_MODEL=")
     assert "no such file" in out.notes[0]
 
 
@@ -102,7 +102,7 @@ def test_a_server_that_dies_mid_answer_is_said_and_not_asked_again(tgi: Any) -> 
     tgi.set_fault("truncated_sse")
     server.alive = False
     # as "local" is built, alone
-    gen = RepairingGenerator(EmbeddedLlamaGenerator(server, timeout=10, max_new_tokens=512), retry_timeouts=True, name="")
+    gen = repairing(EmbeddedLlamaGenerator(server, timeout=10, max_new_tokens=512))
     with pytest.raises(ModelUnavailable, match=r"stopped mid-answer \(killed by signal 9.*starts again"):
         gen.generate("Best F1 on CoQA?", [EXAMPLE])
     assert server.started == 1  # no second try against a dead server within the question

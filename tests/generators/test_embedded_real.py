@@ -49,7 +49,7 @@ def local(train_settings: Settings, train_store: Any, model: Path) -> Settings:
 def pipeline(local: Settings) -> Iterator[Pipeline]:
     pipe = build_pipeline(local)
     yield pipe
-    pipe.generator.inner.server.stop()  # type: ignore[attr-defined]  (fallback none: the repair step wraps it)
+    pipe.generator.server.stop()  # type: ignore[attr-defined]  (the model part itself)
 
 
 def ended_cleanly(answer: Answer) -> bool:
@@ -106,7 +106,7 @@ def test_the_mcp_ask_tool_with_the_local_model(local: Settings) -> None:
 
 def test_a_server_killed_mid_answer_fails_that_question_and_the_next_is_answered(pipeline: Pipeline,
                                                                                 local: Settings) -> None:
-    server = pipeline.generator.inner.server  # type: ignore[attr-defined]
+    server = pipeline.generator.server  # type: ignore[attr-defined]
     log = local.home / "logs" / "local-llm.log"
     seen = log.read_text(errors="replace").count("processing task") if log.is_file() else 0
     answers: list[Answer] = []

@@ -21,7 +21,7 @@ def _types(params: Any) -> list[str]:
 
 def test_the_product_drafts_from_the_prompt_by_default(tmp_path: Path) -> None:
     gen = build_generator(Settings(local_model=str(tmp_path / "m.gguf"), llm_fallback="none"), "local")
-    params = launch_params(gen.inner.server.config)  # type: ignore[attr-defined]
+    params = launch_params(gen.server.config)  # type: ignore[attr-defined]
     assert _types(params) == ["COMMON_SPECULATIVE_TYPE_NGRAM_SIMPLE"]
     assert (params.speculative.ngram_simple.size_n, params.speculative.ngram_simple.size_m) == (3, 32)
     assert params.cache_prompt  # a question reuses what the last prompt shares with it (the task text)
@@ -32,7 +32,7 @@ def test_the_draft_settings_reach_the_server(tmp_path: Path, environment: pytest
                        "KGQA_LOCAL_DRAFT_MAX": "16", "KGQA_LOCAL_THREADS": "2"}.items():
         environment.setenv(var, value)
     s = Settings.from_env(dotenv=None)
-    params = launch_params(build_generator(s.with_(llm_fallback="none"), "local").inner.server.config)  # type: ignore
+    params = launch_params(build_generator(s.with_(llm_fallback="none"), "local").server.config)  # type: ignore
     assert (params.speculative.ngram_simple.size_n, params.speculative.ngram_simple.size_m) == (4, 16)
     assert params.speculative.draft.n_max == 16 and params.cpuparams.n_threads == 2
     environment.setenv("KGQA_LOCAL_DRAFT", "none")

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from pipeline.cli import main
-from pipeline.core import RECONSIDERED
+from pipeline.loop.run import RECONSIDERED
 from tests.intent.test_step_model import TIED_BEST
 
 QUESTION = "Which model has the highest Accuracy score on the Story Cloze Test dataset?"

@@ -2,21 +2,19 @@
 fixture graph in pyoxigraph, and the pipeline's own intent and names steps."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from pipeline.core import Pipeline
-from pipeline.factory import _acceptance, build_generator, build_names, label_source
+from pipeline.factory import build_generator, build_names, build_writers, label_source
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.generators.cascade import BY_ADAPTER_FIRST, BY_MODEL, AdapterFirstGenerator
-from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
-from pipeline.generators.repair import RepairingGenerator
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
-from pipeline.names.check import Checked
-from pipeline.records import Example, Generation, Outcome, Retrieved, Review, Verdict
+from pipeline.loop.notes import BY_ADAPTER_FIRST, BY_MODEL
+from pipeline.records import Example, Outcome, Retrieved, Verdict
 from pipeline.settings import Settings
+from tests.loop.talk import adapter_first, repairing
+from tests.loop.talk import pipeline as over
 from tests.matching.test_forms import T01
 
 STORY = Example("t1s", "What models are being evaluated on the Story Cloze Test dataset?",
@@ -35,13 +33,10 @@ class Store:
 
 
 def pipeline(settings: Settings, kg: OxigraphKG, url: str, score: float) -> Pipeline:
-    """Adapter first, the model at ``url`` behind it, the acceptance check the factory gives."""
+    """Adapter first, the model at ``url`` behind it, the checks the factory gives."""
     names, intent = build_names(settings, kg), IntentStep(labels=label_source(settings, kg).available)
-    llm = RepairingGenerator(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True),
-                             retry_timeouts=True, name="")
-    gen = AdapterFirstGenerator(AdapterGenerator(0.5), llm, _acceptance(intent, names, kg))
-    return Pipeline(Store(score), gen, kg, names=names, intent=intent,
-                    shots=3, row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]
+    llm = repairing(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True))
+    return over(Store(score), kg, names=names, intent=intent, **adapter_first(AdapterGenerator(0.5), llm))
 
 
 def test_the_adapters_query_answers_and_the_model_is_not_asked(settings: Settings, local_kg: OxigraphKG,
@@ -96,29 +91,14 @@ def test_a_model_server_that_is_down_leaves_the_adapters_decline_with_the_reason
     assert answer.generation is not None and answer.generation.notes[-1].startswith("the offline adapter declined")
 
 
-class Declining:
-    """An intent step that declines every query, with an offer."""
-
-    def review(self, question: str, generation: Generation, examples: Sequence[Retrieved], kg: Any) -> Review:
-        return Review(Generation(generation.generator, None, explanation="I can't answer this as asked."), "offer")
-
-
-def test_the_acceptance_check_gives_the_intent_steps_and_the_names_steps_reasons(local_kg: OxigraphKG) -> None:
-    adapted = Generation("adapter", STORY.sparql)
-    declines = _acceptance(Declining(), lambda q: Checked(q), local_kg)  # type: ignore[arg-type]
-    assert declines("q", adapted, []) == "I can't answer this as asked."
-    plain = _acceptance(IntentStep(), lambda q: Checked(q), local_kg)  # type: ignore[arg-type]
-    silent = Generation("adapter", None, reason="nothing stored is close")
-    assert plain("Which cat won the most prizes?", silent, []) == "nothing stored is close"
-
-
 def test_the_setting_chooses_the_order_and_none_means_the_model_alone(tgi: Any) -> None:
+    def order(settings: Settings, name: str) -> list[str]:
+        return [w.generator.name for w in build_writers(settings, build_generator(settings, name), name)]
+
     s = Settings(tgi_url=tgi.url)
-    paper = build_generator(s, "tgi")  # unset, for a model server: the paper's order
-    assert isinstance(paper, FallbackGenerator) and not isinstance(paper, AdapterFirstGenerator)
-    assert isinstance(build_generator(s.with_(llm_order="adapter-first"), "tgi"), AdapterFirstGenerator)
+    assert order(s, "tgi") == ["tgi", "adapter"]  # unset, for a model server: the paper's order
+    assert order(s.with_(llm_order="adapter-first"), "tgi") == ["adapter", "tgi"]
     here = Settings(local_model="m.gguf")  # unset, for a model run on this machine: adapter first
-    assert isinstance(build_generator(here, "local"), AdapterFirstGenerator)
-    assert not isinstance(build_generator(here.with_(llm_order="llm-first"), "local"), AdapterFirstGenerator)
-    alone = build_generator(s.with_(llm_fallback="none"), "tgi")  # whatever the order: the model alone
-    assert not isinstance(alone, FallbackGenerator) and alone.name == "tgi"
+    assert order(here, "local") == ["adapter", "local"]
+    assert order(here.with_(llm_order="llm-first"), "local") == ["local", "adapter"]
+    assert order(s.with_(llm_fallback="none"), "tgi") == ["tgi"]  # whatever the order: the model alone

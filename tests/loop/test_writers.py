@@ -1,6 +1,6 @@
-"""Repairing an LLM's query: the repair chain applied (its steps: tests/generators/test_checks.py), one re-prompt with
-the parser's error or the defect found, and the adapter after two failures — against the TGI-protocol stand-in on
-loopback."""
+"""The loop's exchange with a language model: the repair chain applied (its steps: tests/generators/test_checks.py),
+one re-prompt with the parser's error or the defect found, and the adapter after two failures — against the
+TGI-protocol stand-in on loopback."""
 from __future__ import annotations
 
 from functools import partial
@@ -9,18 +9,16 @@ from typing import Any
 
 from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.generators.fallback import FallbackGenerator
 from pipeline.generators.openai import OpenAIGenerator
-from pipeline.generators.repair import RepairingGenerator
 from pipeline.generators.replay import ReplayGenerator
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Ask, Generation, Retrieved, Verdict
 from pipeline.sparql.text import string_literals
 from tests.generators.test_adapter import MODELS
 from tests.generators.test_checks import GOOD, QUESTION
+from tests.loop.talk import llm_first, looped, pipeline, repairing
 
 # the values the builders pass (pipeline.factory, pipeline.plugins.generators)
-repairing = partial(RepairingGenerator, retry_timeouts=True, name="")
 tgi_generator = partial(TGIGenerator, retries=1)
 
 EXAMPLES = [Retrieved(MODELS, 0.9)]
@@ -53,7 +51,8 @@ def test_two_failures_give_no_query_and_the_fallback_answers_marked(tgi: Any) ->
     g = repaired.generate(QUESTION, EXAMPLES)
     assert g.sparql is None and "in two tries" in g.explanation and len(tgi.requests) == 2
     tgi.set_fault("garbage")
-    answered = FallbackGenerator(repaired, AdapterGenerator(0.5)).generate(QUESTION, EXAMPLES)
+    answered = looped(question=QUESTION, examples=EXAMPLES, **llm_first(repaired, AdapterGenerator(0.5))).generation
+    assert answered is not None
     assert answered.generator == "adapter" and "offline adapter" in answered.notes[0]
     assert answered.sparql is not None and string_literals(answered.sparql) == ["RACE"]
 
@@ -160,80 +159,69 @@ class Store:
 
 
 def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_answered(tgi: Any) -> None:
-    from pipeline.core import Pipeline
     from pipeline.records import Outcome
 
     kg = OnlyKnows("RACE")
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
     # an adapter that adapts nothing: the fallback has no query of its own, so the model is asked again
-    gen = FallbackGenerator(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                                      max_new_tokens=512, stream=True)), AdapterGenerator(1.01))
-    answer = Pipeline(Store(), gen, kg,
-                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    gen = llm_first(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
+                                                 stream=True)), AdapterGenerator(1.01))
+    answer = pipeline(Store(), kg, **gen).ask(QUESTION)
     assert answer.outcome is Outcome.ANSWERED and '"RACE"' in (answer.sparql or "")
     assert '"RACE-1"' in kg.queries[0] and '"RACE"' in kg.queries[1]
     assert "the second query answered" in answer.generation.notes[-1]  # type: ignore[union-attr]
     assert "returned no results" in tgi.requests[-1][1]["messages"][0]["content"]
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    twice = Pipeline(Store(), gen, OnlyKnows("nothing"),
-                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    twice = pipeline(Store(), OnlyKnows("nothing"), **gen).ask(QUESTION)
     assert twice.outcome is Outcome.EMPTY and "found nothing either" in twice.generation.notes[-1]  # type: ignore
 
 
 def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
-    from pipeline.core import Pipeline
     from pipeline.records import Outcome
 
     tgi.set_fault("500")  # the LLM fails: the adapter answers, and its empty answer stands
-    gen = FallbackGenerator(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                                      max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
+    gen = llm_first(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
+                                                 stream=True)), AdapterGenerator(0.5))
     kg = OnlyKnows("nothing")
-    answer = Pipeline(Store(), gen, kg,
-                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    answer = pipeline(Store(), kg, **gen).ask(QUESTION)
     assert answer.outcome is Outcome.EMPTY and answer.generation.generator == "adapter"  # type: ignore[union-attr]
     assert len(kg.queries) == 1
 
 
 def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: Any) -> None:
     """The second query answered about another dataset: "nothing found" is the honest reply."""
-    from pipeline.core import Pipeline
     from pipeline.records import Outcome
 
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
-    gen = FallbackGenerator(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10,
-                                                      max_new_tokens=512, stream=True)), AdapterGenerator(0.5))
-    answer = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
-                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    gen = llm_first(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
+                                                 stream=True)), AdapterGenerator(0.5))
+    answer = pipeline(Store(), OnlyKnows("LAMBADA"), **gen).ask(QUESTION)
     assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")
 
 
 def test_every_reply_is_on_the_record_with_what_became_of_it(tgi: Any) -> None:
     """A vocabulary re-prompt, then the empty retry: each reply kept, taken or not, and why."""
-    from pipeline.core import Pipeline
     from pipeline.records import Ask, Verdict
 
     graph = frozenset({"orkgc:Dataset", "orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_MODEL",
                        "orkgp:HAS_EVALUATION"})
     invented = GOOD.replace("orkgp:HAS_MODEL", "orkgp:HAS_MODELS").replace('"RACE"', '"RACE-1"')
-    gen = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
-                                    stream=True), graph_names=lambda: graph)
+    talk = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
+                                     stream=True), graph_names=lambda: graph)
+    gen = {"writers": [talk.writer], "reply": talk.reply}  # the model alone
     tgi.enqueue(invented, GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    answered = Pipeline(Store(), gen, OnlyKnows("RACE"),
-                        shots=3, row_cap=1000, max_question_chars=2000,  # type: ignore[arg-type]
-                        workers=4).ask(QUESTION)
+    answered = pipeline(Store(), OnlyKnows("RACE"), **gen).ask(QUESTION)
     attempts = answered.generation.attempts  # type: ignore[union-attr]
     assert [(a.ask, a.verdict) for a in attempts] == [(Ask.PROMPT, Verdict.VOCABULARY),
                                                       (Ask.VOCABULARY, Verdict.TAKEN), (Ask.EMPTY, Verdict.TAKEN)]
     assert attempts[0].raw == invented and "HAS_MODELS" in attempts[0].why and attempts[2].sparql == GOOD
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
-    twice = Pipeline(Store(), gen, OnlyKnows("nothing"),
-                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    twice = pipeline(Store(), OnlyKnows("nothing"), **gen).ask(QUESTION)
     last = twice.generation.attempts[-1]  # type: ignore[union-attr]
     assert (last.ask, last.verdict, last.why) == (Ask.EMPTY, Verdict.NOT_TAKEN, "it ended empty too")
     assert last.raw == GOOD and '"RACE-1"' in (twice.sparql or "")
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
-    other = Pipeline(Store(), gen, OnlyKnows("LAMBADA"),
-                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask(QUESTION)  # type: ignore[arg-type]
+    other = pipeline(Store(), OnlyKnows("LAMBADA"), **gen).ask(QUESTION)
     assert other.generation.attempts[-1].why == "it names what the question and first query do not"  # type: ignore
 
 

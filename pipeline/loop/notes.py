@@ -1,0 +1,53 @@
+"""What the answer says about which writer's query it runs and why the writers before it gave way
+(``Generation.notes``), and the explanation when no writer wrote a query."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from pipeline.records import Generation
+
+BY_ADAPTER = "this answer was written by the offline adapter"
+BY_ADAPTER_FIRST = "the offline adapter wrote this query (adapter first)"
+BY_MODEL = "the language model wrote this query"
+MAX_REASON = 200
+
+
+def clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= MAX_REASON else text[:MAX_REASON - 1] + "…"
+
+
+def gave_way(g: Generation, model: bool, raised: str = "", failing: str = "") -> str:
+    """Why a writer gave way, as a phrase: it raised (``raised``), its query failed a check (``failing``: why), or it
+    wrote none."""
+    if model:
+        if raised:
+            return f"the language model failed ({clip(raised)})"
+        if failing:
+            return f"the language model's query was not run ({clip(failing)})"
+        return f"the language model wrote no usable query ({clip(g.reason or g.explanation or 'no text')})"
+    return f"the offline adapter declined ({clip(failing or g.reason or g.explanation or 'it wrote no query')})"
+
+
+def taken_after(taken: Generation, model: bool, why: str, attempts_before: tuple[object, ...] = ()) -> Generation:
+    """The taken query's generation, saying why the writer before it gave way; the earlier model's replies kept."""
+    by = BY_MODEL if model else BY_ADAPTER
+    kept = taken.attempts or attempts_before
+    return replace(taken, notes=(f"{why}; {by}",) + taken.notes, attempts=kept)  # type: ignore[arg-type]
+
+
+def blank_after(first: Generation, first_model: bool, first_raised: str, later: Generation, later_model: bool,
+                later_raised: str) -> Generation:
+    """Neither of two writers wrote a query: the first's generation with the later one's reason after it."""
+    if first_model and not later_model:  # a model, then the adapter behind it
+        if first_raised:
+            return replace(later, explanation=f"The language model failed ({clip(first_raised)}), and the offline "
+                                              f"adapter could not write a query either: {later.explanation}")
+        return replace(first, explanation=f"{first.explanation} The offline adapter could not write one either: "
+                                          f"{later.explanation}".strip())
+    said = f"could not be asked ({clip(later_raised)})" if later_raised else \
+        f"wrote no usable query ({clip(later.reason or later.explanation or 'no text')})"
+    why = gave_way(first, first_model, first_raised)
+    return replace(first, notes=first.notes + (f"{why}; the language model {said}",),
+                   explanation=f"{first.explanation} The language model was asked too, and {said}.".strip(),
+                   attempts=later.attempts or first.attempts)
