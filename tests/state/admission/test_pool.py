@@ -18,9 +18,13 @@ def pool() -> Iterator[WorkerPool]:
 
 def test_pool_runs_at_once_then_queues_then_turns_away(pool: WorkerPool) -> None:
     release = threading.Event()
+
+    def held() -> None:
+        release.wait(10)
+
     assert [pool.admit(), pool.admit(), pool.admit(), pool.admit()] == [0, 0, 1, None]
     for _ in range(3):
-        pool.run(lambda: None if release.wait(10) else None)
+        pool.run(held)
     assert pool.stats() == {"workers": 2, "running": 2, "queued": 1, "queue_size": 1}
     release.set()
     assert pool.wait_idle(10) and pool.stats()["running"] == 0 and pool.submit(lambda: None)
