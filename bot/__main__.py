@@ -13,14 +13,15 @@ from slack_sdk.errors import SlackApiError
 
 from bot import logs
 from bot.app import create_app
-from bot.guard import Limits, WorkerPool
 from bot.health import TIMEOUT_S, TTL_S, Health
+from bot.limits import Limits
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KgqaError
 from pipeline.factory import build_pipeline
 from pipeline.settings import Settings, revealed, unset_in_environment
-from pipeline.shared.link import build_link
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.link import build_link
 
 log = logging.getLogger("kgqa.bot")
 

@@ -18,11 +18,12 @@ from slack_sdk.http_retry.response import HttpResponse
 from bot import ask, commands, teach
 from bot.assistant import Prompts, offer_prompts
 from bot.context import Bot
-from bot.guard import Limits, WorkerPool
 from bot.home import home_view
+from bot.limits import Limits
 from bot.render import OFFER
 from pipeline.core import Pipeline
 from pipeline.settings import Settings, revealed
+from pipeline.state.admission.pool import WorkerPool
 
 log = logging.getLogger("kgqa.bot")
 RATE_LIMIT_RETRIES = 3  # each waits the Retry-After Slack sends

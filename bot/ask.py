@@ -11,13 +11,13 @@ from slack_sdk.errors import SlackApiError
 
 from bot.assistant import title_thread
 from bot.context import Bot
-from bot.proposals import feedback_value
+from bot.feedback import feedback_value
 from bot.render import Message, notice, picked_question, render_answer
 from bot.streaming import READING, WAITING, Status, status_for, stream
 from bot.text import clean_question
 from pipeline.glance.about import EXAMPLES
 from pipeline.records import Answer
-from pipeline.shared.link import SharedStateDown
+from pipeline.state.link import SharedStateDown
 
 log = logging.getLogger("kgqa.bot")
 WORKING = ":hourglass_flowing_sand: Working on it…"

@@ -1,4 +1,4 @@
-"""What every listener shares: the pipeline, the Slack client, the guards, and scrubbed ways to post."""
+"""What every listener shares: the pipeline, the Slack client, load limits and kept state, scrubbed ways to post."""
 from __future__ import annotations
 
 import logging
@@ -10,18 +10,22 @@ from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
 from bot import logs
-from bot.backend import Answered, Dedup, Limiter, MemoryState, Pending, shared_state
-from bot.guard import Limits, WorkerPool
+from bot.limits import Limits
 from bot.logs import Scrubber
 from bot.render import Attachment, Message, notice
-from bot.shared.admission import SharedQueue
+from bot.state.backend import MemoryState, shared_state
+from bot.state.dedup.base import Dedup
+from bot.state.proposals.base import Pending, Remembers
 from bot.streaming import Surfaces
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
 from pipeline.names.check import label_index
 from pipeline.records import Answer, Step
 from pipeline.settings import Settings
-from pipeline.shared.link import RedisLink
+from pipeline.state.admission.base import WaitingQueue
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.limits.base import RateLimit
+from pipeline.state.link import RedisLink
 
 log = logging.getLogger("kgqa.bot")
 
@@ -29,7 +33,7 @@ log = logging.getLogger("kgqa.bot")
 @dataclass
 class Bot:
     """The bot's parts, built once by ``create_app``; listeners get it through a closure. What replicas share comes
-    from one backend (``state``; by default the one the settings choose, ``bot.backend.shared_state``)."""
+    from one backend (``state``; by default the one the settings choose, ``bot.state.backend.shared_state``)."""
 
     pipeline: Pipeline
     settings: Settings
@@ -38,11 +42,11 @@ class Bot:
     limits: Limits
     state: MemoryState | None = None
     seen: Dedup = field(init=False)
-    limiter: Limiter = field(init=False)
+    limiter: RateLimit = field(init=False)
     link: RedisLink | None = field(init=False)
-    queue: SharedQueue | None = field(init=False)  # the deployment's waiting questions, with Redis
+    queue: WaitingQueue | None = field(init=False)  # the deployment's waiting questions, with Redis
     proposals: Pending = field(init=False)
-    recent: Answered = field(init=False)
+    recent: Remembers = field(init=False)
     scrubber: Scrubber = field(init=False)
     conversation: Conversation = field(init=False)
     surfaces: Surfaces = field(init=False)  # what each workspace refused of the AI-app surface

@@ -8,9 +8,9 @@ import threading
 import time
 from typing import Any
 
-from bot.guard import WorkerPool
 from pipeline.core import Pipeline
-from pipeline.shared.link import RedisLink
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.link import RedisLink
 
 TTL_S = 5.0
 TIMEOUT_S = 2.0

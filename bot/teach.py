@@ -8,9 +8,10 @@ from slack_bolt import Ack, Respond
 
 from bot.blocks import actions, button, code, escape, section
 from bot.context import Bot
+from bot.feedback import read_feedback
 from bot.native import DOWN_VALUE, FEEDBACK
-from bot.proposals import Proposal, read_feedback
 from bot.render import Message, notice
+from bot.state.proposals.base import Proposal
 from bot.text import clean_question, split_teach
 from pipeline.errors import KgqaError
 from pipeline.question import tidy

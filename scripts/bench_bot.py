@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.guard import SEEN_EVENTS, Limits
+from bot.limits import SEEN_EVENTS, Limits
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.generators.embedded import stop_servers
 from pipeline.sciqa import sciqa_for

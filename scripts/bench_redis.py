@@ -24,20 +24,24 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-from bot.guard import MAX_KEYS, SEEN_EVENTS, Limits, RateLimiter, Seen
-from bot.shared.dedup import RedisSeen
-from bot.shared.limits import RedisRateLimiter
-from pipeline.conversation.memory import KEEP_TURNS, TURN_TTL_S
+from bot.limits import SEEN_EVENTS, Limits
+from bot.state.dedup.memory import Seen
+from bot.state.dedup.redis import RedisSeen
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers
+from pipeline.kg.cache import CachedKG
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.shared.answers import KEEP_S, RedisAnswers
-from pipeline.shared.link import RETRY_S, RedisLink
-from pipeline.shared.threads import RedisThreadMemory
+from pipeline.state.answers.base import Answers
+from pipeline.state.answers.redis import KEEP_S, RedisAnswers
+from pipeline.state.answers.sqlite import SqliteAnswers
+from pipeline.state.limits.memory import MAX_KEYS, RateLimiter
+from pipeline.state.limits.redis import RedisRateLimiter
+from pipeline.state.link import RETRY_S, RedisLink
+from pipeline.state.threads.base import KEEP_TURNS, TURN_TTL_S
+from pipeline.state.threads.redis import RedisThreadMemory
 from standins.burst import pct
 from standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
 from standins.redis import RedisServer

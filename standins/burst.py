@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.guard import SEEN_EVENTS, Limits
+from bot.limits import SEEN_EVENTS, Limits
 from bot.streaming import READING, WAITING
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator

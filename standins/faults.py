@@ -12,7 +12,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.guard import SEEN_EVENTS, Limits
+from bot.limits import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
 from pipeline.factory import build_generator, build_kg, build_reply_check, build_writers
 from pipeline.settings import Settings

@@ -14,15 +14,16 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import create_app
-from bot.guard import Limits, WorkerPool
 from bot.health import TIMEOUT_S, TTL_S, Health
+from bot.limits import Limits
 from bot.render import PROVENANCE
 from bot.server import EVENTS_PATH, BotServer
 from pipeline.core import Pipeline
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
-from pipeline.shared.link import build_link
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.link import build_link
 from pipeline.store.chroma import ChromaStore
 from pipeline.store.connection import open_client
 from standins.fakes import HashEncoder

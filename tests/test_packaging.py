@@ -180,4 +180,4 @@ def test_the_wheel_holds_the_product_and_its_data_but_no_stand_in(tmp_path: Path
     assert not [n for n in names if n.startswith(("pipeline/standins/", "bot/standins/"))]
     assert {"standins/__init__.py", "standins/tgi.py", "standins/slack/api.py"} <= names  # a documented part
     assert {"pipeline/__init__.py", "pipeline/core.py", "pipeline/plugins/generators.py", "pipeline/intent/pairs.txt",
-            "bot/app.py", "bot/shared/limits.py"} <= names
+            "bot/app.py", "bot/state/dedup/redis.py"} <= names

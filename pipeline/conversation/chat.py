@@ -6,10 +6,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from pipeline.conversation.local import local_memory
 from pipeline.conversation.talk import Asker, Conversation
 from pipeline.glance import textview
 from pipeline.names.index import LabelIndex
+from pipeline.state.threads.memory import local_memory
 
 PROMPT = "kgqa> "
 QUIT = frozenset({"exit", "quit", ":q", "/exit", "/quit"})

@@ -7,10 +7,10 @@ from dataclasses import replace
 from typing import Any, Protocol
 
 from pipeline.conversation.followup import read_in_thread
-from pipeline.conversation.memory import ThreadMemory
 from pipeline.names.index import LabelIndex
 from pipeline.records import Answer, Step
 from pipeline.sparql.shape import read
+from pipeline.state.threads.base import ThreadMemory
 
 
 class Asker(Protocol):

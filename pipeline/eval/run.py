@@ -149,9 +149,9 @@ def _written_by(answer: Answer) -> str:
 
 def _in_thread(q: EvalQuestion, pipeline: Asker, shots: int | None) -> Answer:
     """The question asked after its thread's earlier questions, in one conversation of its own."""
-    from pipeline.conversation.local import local_memory
     from pipeline.conversation.talk import Conversation
     from pipeline.names.check import label_index
+    from pipeline.state.threads.memory import local_memory
 
     talk = Conversation(pipeline, local_memory(), label_index(pipeline))
     for earlier in q.thread:

@@ -1,73 +1,18 @@
 """An answer cache for a live endpoint: repeated queries are instant and survive an outage.
 
-Where entries live is one small part (``Answers``): a SQLite file in ``$KGQA_HOME`` (one host), or Redis shared by
-replicas on several hosts (``pipeline.shared.answers``)."""
+Where entries live is one small part (``pipeline.state.answers``): a SQLite file in ``$KGQA_HOME`` (one host), or
+Redis shared by replicas on several hosts."""
 from __future__ import annotations
 
-import json
-import sqlite3
-import threading
 import time
 from dataclasses import replace
 from datetime import UTC, datetime
-from pathlib import Path
-from typing import Protocol
 
 from pipeline.errors import EndpointUnreachable
 from pipeline.parts import KGWrapper, KnowledgeGraph
 from pipeline.records import Rows
 from pipeline.sparql.text import canonical, variables
-
-SCHEMA = """CREATE TABLE IF NOT EXISTS answers (
-    key TEXT PRIMARY KEY, endpoint TEXT, rows TEXT, stored REAL, used REAL)"""
-
-
-class Answers(Protocol):
-    """Cached results by endpoint and canonical query, with when each was stored; a backend may forget any entry."""
-
-    def get(self, endpoint: str, key: str) -> tuple[Rows, float] | None: ...
-
-    def put(self, endpoint: str, key: str, rows: Rows) -> None: ...
-
-
-def dump_rows(rows: Rows) -> str:
-    return json.dumps({"vars": rows.vars, "rows": rows.rows, "boolean": rows.boolean, "source": rows.source,
-                       "caveat": rows.caveat})
-
-
-def load_rows(blob: str) -> Rows:
-    data = json.loads(blob)
-    return Rows(data["vars"], data["rows"], data["boolean"], data["source"], data.get("caveat", ""))
-
-
-class SqliteAnswers:
-    """At most ``max_entries`` in a SQLite file, least recently used evicted first. The file may be shared by several
-    processes on one host (or a volume with working file locks)."""
-
-    def __init__(self, path: Path, max_entries: int) -> None:
-        self.max_entries = max_entries
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), timeout=10, check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute(SCHEMA)
-        self._lock = threading.Lock()
-
-    def get(self, endpoint: str, key: str) -> tuple[Rows, float] | None:
-        with self._lock:
-            row = self._db.execute("SELECT rows, stored FROM answers WHERE key = ? AND endpoint = ?",
-                                   (key, endpoint)).fetchone()
-            if row is None:
-                return None
-            self._db.execute("UPDATE answers SET used = ? WHERE key = ? AND endpoint = ?", (time.time(), key, endpoint))
-        return load_rows(row[0]), row[1]
-
-    def put(self, endpoint: str, key: str, rows: Rows) -> None:
-        now = time.time()
-        with self._lock:
-            self._db.execute("INSERT OR REPLACE INTO answers VALUES (?, ?, ?, ?, ?)",
-                             (key, endpoint, dump_rows(rows), now, now))
-            self._db.execute("DELETE FROM answers WHERE key IN (SELECT key FROM answers ORDER BY used DESC "
-                             "LIMIT -1 OFFSET ?)", (self.max_entries,))
+from pipeline.state.answers.base import Answers
 
 
 def _when(ts: float) -> str:

@@ -10,7 +10,8 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from pipeline.mcp.tools import ToolRefusal
-from pipeline.shared.limits import RateLimiter, WorkerPool
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.limits.base import RateLimit
 
 T = TypeVar("T")
 BUSY = "the server is answering as many calls as it can right now; try again in a minute"
@@ -20,7 +21,7 @@ class Admission:
     """Every tool call: rate-limited per caller; at most ``share`` calls of one caller in the pool at once (half the
     workers, at least one), so one session's load cannot take every worker; then a place in the pool or a refusal."""
 
-    def __init__(self, pool: WorkerPool, limiter: RateLimiter, share: int | None = None) -> None:
+    def __init__(self, pool: WorkerPool, limiter: RateLimit, share: int | None = None) -> None:
         self.pool = pool
         self.limiter = limiter
         self.share = share or max(1, pool.workers // 2)

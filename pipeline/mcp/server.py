@@ -16,7 +16,8 @@ from pipeline.mcp.auth import http_auth
 from pipeline.mcp.tools import MAX_K, AskResult, LabelMatch, QueryRows, StoredPair, ToolRefusal, Tools
 from pipeline.names.index import KINDS
 from pipeline.settings import Settings, revealed
-from pipeline.shared.limits import MAX_KEYS, RateLimiter, WorkerPool
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.limits.memory import MAX_KEYS, RateLimiter
 
 T = TypeVar("T")
 NAME = "kgqa"

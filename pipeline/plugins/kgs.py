@@ -45,13 +45,15 @@ def _endpoint(settings: Settings, url: str) -> KnowledgeGraph:
     live = EndpointKG(url, timeout=settings.kg_timeout, row_cap=settings.row_cap, agent=AGENT, retries=RETRIES)
     if settings.cache_ttl <= 0:
         return live
-    from pipeline.kg.cache import Answers, CachedKG, SqliteAnswers
-    from pipeline.shared.link import build_link
+    from pipeline.kg.cache import CachedKG
+    from pipeline.state.answers.base import Answers
+    from pipeline.state.answers.sqlite import SqliteAnswers
+    from pipeline.state.link import build_link
 
     link = build_link(settings)
     answers: Answers
     if link is not None:
-        from pipeline.shared.answers import KEEP_S, RedisAnswers
+        from pipeline.state.answers.redis import KEEP_S, RedisAnswers
 
         answers = RedisAnswers(link, settings.cache_max, KEEP_S)
     else:

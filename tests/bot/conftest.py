@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.guard import Limits
+from bot.limits import Limits
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG

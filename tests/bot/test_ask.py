@@ -5,7 +5,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.guard import SEEN_EVENTS, Limits
+from bot.limits import SEEN_EVENTS, Limits
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Generation, Retrieved, Rows
 from standins.fakes import RecordingKG, failing_kg

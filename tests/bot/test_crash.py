@@ -7,7 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.proposals import MAX_PENDING, Proposals
+from bot.state.proposals.base import MAX_PENDING
+from bot.state.proposals.file import Proposals
 from pipeline.records import Example
 from pipeline.store.chroma import ChromaStore, team_id
 from pipeline.store.connection import open_client

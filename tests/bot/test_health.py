@@ -16,7 +16,7 @@ from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.fallback import FallbackKG
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.loop.writers import Writer
-from pipeline.shared.link import RedisLink
+from pipeline.state.link import RedisLink
 from pipeline.store.chroma import ChromaStore
 from standins.fakes import RecordingKG
 from standins.harness import Harness

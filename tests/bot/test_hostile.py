@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.guard import SEEN_EVENTS, Limits
+from bot.limits import SEEN_EVENTS, Limits
 from pipeline.core import Pipeline
 from pipeline.factory import build_generator, build_reply_check, build_writers
 from pipeline.kg.endpoint import EndpointKG

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.conversation.local import local_memory
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
 from pipeline.glance.textview import answer as as_text
@@ -13,6 +12,7 @@ from pipeline.names.index import LabelIndex
 from pipeline.records import Generation, Retrieved
 from pipeline.sparql.gate import gate
 from pipeline.sparql.text import forbidden_words
+from pipeline.state.threads.memory import local_memory
 from standins.fakes import RecordingKG
 from tests.test_core import FixedStore
 

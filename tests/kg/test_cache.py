@@ -6,9 +6,10 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import EndpointUnreachable, KnowledgeGraphError
-from pipeline.kg.cache import CachedKG, SqliteAnswers
+from pipeline.kg.cache import CachedKG
 from pipeline.records import Rows
 from pipeline.sparql.text import variables
+from pipeline.state.answers.sqlite import SqliteAnswers
 from standins.fakes import RecordingKG
 
 QUERY = "SELECT ?x WHERE { ?x a <http://orkg.org/orkg/class/Dataset> }"

@@ -16,7 +16,8 @@ from pipeline.mcp.server import create_server
 from pipeline.mcp.tools import ToolRefusal
 from pipeline.records import Example
 from pipeline.settings import Settings
-from pipeline.shared.limits import RateLimiter, WorkerPool
+from pipeline.state.admission.pool import WorkerPool
+from pipeline.state.limits.memory import RateLimiter
 from standins.fakes import RecordingKG
 from standins.harness import hash_store
 from tests.mcp.harness import run, text

@@ -1,0 +1,1 @@
+"""Event dedup: the contract (``base``), this process (``memory``), a SQLite file (``sqlite``), Redis (``redis``)."""

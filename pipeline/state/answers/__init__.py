@@ -1,0 +1,1 @@
+"""The answer cache's entries: the contract (``base``), a SQLite file (``sqlite``), Redis (``redis``)."""
