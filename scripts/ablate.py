@@ -1,5 +1,5 @@
 """Ablations of a live LLM run without running the model again: the same as ``kgqa ablate REPORT_DIR`` (kept for the
-commands written before it; ``pipeline/tooling.py`` holds the command, ``pipeline/eval/ablations.py`` the figures).
+commands written before it; ``pipeline/cli/tooling.py`` holds the command, ``pipeline/eval/ablations.py`` the figures).
 
 Usage: kgqa ablate REPORT_DIR [--kg TARGET] [--shots N] [--out FILE]"""
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from pipeline.cli.tooling import add_ablate_arguments, cmd_ablate
 from pipeline.errors import KgqaError
 from pipeline.settings import Settings
-from pipeline.tooling import add_ablate_arguments, cmd_ablate
 
 
 def main(argv: list[str] | None = None) -> int:

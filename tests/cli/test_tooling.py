@@ -7,13 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from pipeline import tooling
-from pipeline.cli import main
+from pipeline.cli import main, tooling
 from pipeline.generators import weights
 from pipeline.generators.weights import Packaged
 from tests.generators.test_weights import wheel
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

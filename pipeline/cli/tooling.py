@@ -13,7 +13,7 @@ from pathlib import Path
 from pipeline.errors import ConfigError
 from pipeline.settings import Settings
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"  # beside pipeline/ in a source checkout; absent in a wheel
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"  # beside pipeline/ in a source checkout; absent in a wheel
 
 
 def benchmarks() -> dict[str, Path]:

@@ -1,4 +1,4 @@
-"""The `kgqa` command line: index, ask, chat, sparql, lookup, kg, team, mcp, eval; and, from ``pipeline/tooling.py``,
+"""The `kgqa` command line: index, ask, chat, sparql, lookup, kg, team, mcp, eval; and, from ``tooling``,
 models, bench and ablate."""
 from __future__ import annotations
 
@@ -281,7 +281,7 @@ def parser() -> argparse.ArgumentParser:
 
     add_eval_arguments(ev)
     ev.set_defaults(func=cmd_eval)
-    from pipeline.tooling import add_commands as add_tooling
+    from pipeline.cli.tooling import add_commands as add_tooling
 
     add_tooling(sub)
     return p
