@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -34,8 +33,8 @@ def cmd_models(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
-    """Runs the script as ``python scripts/bench_NAME.py ARGS`` would, in a process of its own (a benchmark sets its
-    threads and offline flags before its imports), with this checkout first on the path."""
+    """Runs ``python scripts/bench_NAME.py ARGS`` with this Python, in a process of its own (a benchmark sets its
+    threads and offline flags before its imports); it imports the project as installed, like every script."""
     found = benchmarks()
     if not found:
         raise ConfigError(f"kgqa bench runs the benchmarks of a source checkout; there is none at {SCRIPTS}")
@@ -44,9 +43,7 @@ def cmd_bench(args: argparse.Namespace, settings: Settings) -> int:
         return 0
     if args.name not in found:
         raise ConfigError(f"no benchmark {args.name!r}; there are: {', '.join(found)}")
-    path = os.pathsep.join(p for p in (str(SCRIPTS.parent), os.environ.get("PYTHONPATH", "")) if p)
-    done = subprocess.run([sys.executable, str(found[args.name]), *args.args], env={**os.environ, "PYTHONPATH": path})
-    return done.returncode
+    return subprocess.run([sys.executable, str(found[args.name]), *args.args]).returncode
 
 
 def cmd_ablate(args: argparse.Namespace, settings: Settings) -> int:

@@ -61,7 +61,7 @@ def test_bench_lists_the_benchmarks_of_the_source_tree(clean: pytest.MonkeyPatch
     assert sorted(names) == on_disk and "ask" in names and "sciqa-graph" in names
 
 
-def test_bench_runs_the_script_with_its_flags_against_this_checkout(
+def test_bench_runs_the_script_with_its_flags_and_this_python(
         clean: pytest.MonkeyPatch, tmp_path: Path, capfd: pytest.CaptureFixture[str]) -> None:
     scripts = tmp_path / "scripts"
     scripts.mkdir()
