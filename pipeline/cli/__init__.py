@@ -306,10 +306,14 @@ def run(argv: Sequence[str] | None = None) -> None:
     output is flushed: the native libraries' teardown (torch, Chroma, tokenizers) takes about a second of a cold
     ``kgqa ask`` and changes nothing on disk."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    code = main(argv)
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `kgqa … | head`: the reader has what it wanted; the rest goes nowhere, no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
     if argv and argv[0] in READ_ONLY:
         logging.shutdown()
-        sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
