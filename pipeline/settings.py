@@ -90,7 +90,7 @@ class Settings(BaseSettings):
     tgi_url: str | None = env("KGQA_TGI_URL")
     tgi_timeout: Seconds = env("KGQA_TGI_TIMEOUT", 60.0)
     max_new_tokens: Annotated[int, Field(ge=1)] = env("KGQA_MAX_NEW_TOKENS", 512)
-    local_model: str | None = env("KGQA_LOCAL_MODEL")  # a .gguf file, or a name scripts/models.py installs
+    local_model: str | None = env("KGQA_LOCAL_MODEL")  # a .gguf file, or a name `kgqa models fetch` installs
     local_threads: Cores = env("KGQA_LOCAL_THREADS")  # None: every core
     local_context: Annotated[int, Field(ge=256)] = env("KGQA_LOCAL_CONTEXT", 4096)  # tokens, over all slots
     local_slots: Annotated[int, Field(ge=1)] = env("KGQA_LOCAL_SLOTS", 1)  # questions generated at once

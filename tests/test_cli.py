@@ -329,3 +329,14 @@ def test_ask_json_records_every_reply_of_the_model(env: pytest.MonkeyPatch, tgi:
     first, second = out["attempts"]
     assert (first["ask"], first["raw"], first["sparql"], first["verdict"]) == ("prompt", broken, broken, "syntax")
     assert first["why"] and (second["ask"], second["raw"], second["verdict"]) == ("syntax", good, "taken")
+
+
+@pytest.mark.parametrize("command", [["models", "list"], ["bench"]])
+def test_a_reader_that_stops_early_gets_no_traceback(command: list[str]) -> None:
+    """``kgqa … | head``: the pipe closes before kgqa writes; it ends quietly with 1, as Python's docs advise."""
+    with subprocess.Popen([sys.executable, "-m", "pipeline", *command], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        assert proc.stdout is not None and proc.stderr is not None
+        proc.stdout.close()
+        err = proc.stderr.read()
+        assert proc.wait(timeout=120) == 1 and err == ""

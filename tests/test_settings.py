@@ -10,7 +10,7 @@ import pytest
 
 from pipeline import cli
 from pipeline.errors import ConfigError
-from pipeline.settings import Settings, revealed, unset_in_environment, variables
+from pipeline.settings import Settings, revealed, unset_in_environment
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -138,13 +138,6 @@ def test_overrides_and_with_are_checked_too(environment: pytest.MonkeyPatch) -> 
         s.with_(shots=2)
     with pytest.raises(ConfigError, match="shotz"):
         s.with_(shotz=3)
-
-
-def test_every_setting_is_in_the_readme_configuration_table() -> None:
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    table = readme.split("## Configuration", 1)[1].split("\n## ", 1)[0]
-    missing = [var for var in variables().values() if f"`{var}`" not in table]
-    assert not missing, f"add to README's configuration table: {missing}"
 
 
 ENVIRONMENT = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}

@@ -80,7 +80,7 @@ def read_model(path: Path) -> ModelFile:
     """The checked header of ``path``; ``ModelUnavailable`` (one line) when it is missing, not GGUF or truncated."""
     shown = f"KGQA_LOCAL_MODEL={path}"
     if not path.is_file():
-        raise ModelUnavailable(f"{shown}: no such file (fetch one with `python scripts/models.py qwen2.5-coder-1.5b`)")
+        raise ModelUnavailable(f"{shown}: no such file (fetch one with `kgqa models fetch qwen2.5-coder-1.5b`)")
     size = path.stat().st_size
     with path.open("rb") as f:
         if f.read(4) != MAGIC:

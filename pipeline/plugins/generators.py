@@ -35,7 +35,7 @@ def _local_llm(w: Wiring) -> Generator:
     s = w.settings
     if not s.local_model:
         raise ConfigError("the local generator needs KGQA_LOCAL_MODEL: a .gguf file, or a model name "
-                          "`python scripts/models.py --list` shows")
+                          "`kgqa models list` shows")
     from pipeline.generators.embedded import EmbeddedLlamaGenerator, shared_server
     from pipeline.generators.llamacpp import ServerConfig
     from pipeline.generators.weights import model_path

@@ -1,4 +1,5 @@
-"""The `kgqa` command line: index, ask, sparql, lookup, eval, mcp."""
+"""The `kgqa` command line: index, ask, chat, sparql, lookup, kg, team, mcp, eval; and, from ``tooling``,
+models, bench and ablate."""
 from __future__ import annotations
 
 import argparse
@@ -267,7 +268,8 @@ def parser() -> argparse.ArgumentParser:
     team.set_defaults(func=cmd_team)
     mcp = sub.add_parser("mcp", help="serve the pipeline as MCP tools (stdio; --http for streamable HTTP)")
     mcp.add_argument("--http", action="store_true", help="streamable HTTP on KGQA_MCP_HOST:KGQA_MCP_PORT, path /mcp "
-                                                         "(a bearer token, KGQA_MCP_TOKEN, is required beyond loopback)")
+                                                         "(a bearer token, KGQA_MCP_TOKEN, is required beyond "
+                                                         "loopback)")
     mcp.add_argument("--host", help="listen address with --http (default: KGQA_MCP_HOST, 127.0.0.1)")
     mcp.add_argument("--port", type=int, help="port with --http (default: KGQA_MCP_PORT, 8765)")
     mcp.add_argument("--shots", type=int, choices=(1, 3, 5))
@@ -279,6 +281,9 @@ def parser() -> argparse.ArgumentParser:
 
     add_eval_arguments(ev)
     ev.set_defaults(func=cmd_eval)
+    from pipeline.cli.tooling import add_commands as add_tooling
+
+    add_tooling(sub)
     return p
 
 
@@ -301,10 +306,14 @@ def run(argv: Sequence[str] | None = None) -> None:
     output is flushed: the native libraries' teardown (torch, Chroma, tokenizers) takes about a second of a cold
     ``kgqa ask`` and changes nothing on disk."""
     argv = list(sys.argv[1:] if argv is None else argv)
-    code = main(argv)
+    try:
+        code = main(argv)
+        sys.stdout.flush()
+    except BrokenPipeError:  # `kgqa … | head`: the reader has what it wanted; the rest goes nowhere, no traceback
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = 1
     if argv and argv[0] in READ_ONLY:
         logging.shutdown()
-        sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
