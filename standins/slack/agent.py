@@ -43,9 +43,8 @@ def _chunks(params: dict[str, Any]) -> tuple[str, list[dict[str, Any]], str | No
         kind = chunk.get("type") if isinstance(chunk, dict) else None
         if kind == "markdown_text":
             text += str(chunk.get("text", ""))
-        elif kind == "task_update" and chunk.get("id") and chunk.get("title") and chunk.get("status") in TASK_STATES:
-            updates.append(chunk)
-        elif kind == "plan_update" and chunk.get("title"):
+        elif chunk.get("title") and (kind == "plan_update" or (
+                kind == "task_update" and chunk.get("id") and chunk.get("status") in TASK_STATES)):
             updates.append(chunk)
         else:
             return "", [], "invalid_chunks"

@@ -13,7 +13,8 @@ from tests.bot.test_render import R, answer, lit, uri
 
 def test_500_rows_show_99_in_the_table_and_the_whole_result_attached() -> None:
     rows = Rows(["paper", "paper_lbl", "code"], [
-        {"paper": uri(f"{R}R{n}"), "paper_lbl": lit(f"Title {n}"), "code": lit(f"https://git/{n}")} for n in range(500)])
+        {"paper": uri(f"{R}R{n}"), "paper_lbl": lit(f"Title {n}"), "code": lit(f"https://git/{n}")}
+        for n in range(500)])
     message = render_answer(answer(rows), feedback="{}", kit=Kit.TABLE)
     assert blocks_error(message.blocks) is None
     [table] = [b for b in message.blocks if b["type"] == "table"]

@@ -65,7 +65,8 @@ def agent(start_bot: Callable[..., Harness]) -> Harness:
 
 
 @pytest.fixture
-def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: Any, bot_settings: Settings) -> Iterator[Harness]:
+def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: Any,
+                bot_settings: Settings) -> Iterator[Harness]:
     pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, names=lambda s, q: Checked(s),
                         row_cap=1000, max_question_chars=2000, workers=4)
     harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
@@ -117,7 +118,7 @@ def test_a_stream_kept_past_slacks_time_limit_by_a_slow_model_ends_with_the_answ
     assert "GPT-3 175B (Few-Shot)" in "".join(streamed_text(c) for c in slack.calls if c.method in STREAMS)
     assert any("continue below" in streamed_text(c) for c in slack.calls_to("chat.stopStream"))
     last = slack.streams[("C1", answer.params["ts"])]
-    assert list(last.tasks)[0] == "retrieve-1"  # a new stream shows the whole plan so far
+    assert next(iter(last.tasks)) == "retrieve-1"  # a new stream shows the whole plan so far
 
 
 def test_a_stream_slack_ended_first_is_continued_in_a_new_one_and_the_answer_lands_once(

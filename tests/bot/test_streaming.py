@@ -32,8 +32,9 @@ def agent(start_bot: Callable[..., Harness]) -> Harness:
 def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: Any,
                 bot_settings: Settings) -> Iterator[Harness]:
     """An agent bot whose pipeline also checks names (so every step is announced)."""
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, names=lambda sparql, question: Checked(sparql),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
+                        names=lambda sparql, question: Checked(sparql), row_cap=1000, max_question_chars=2000,
+                        workers=4)
     harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
     yield harness
     harness.close()
