@@ -6,18 +6,12 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
 
 import pytest
 
 from bot.assistant import GREETING
 from standins.harness import STORY_CLOZE, Harness, is_answer, streamed_text
 from standins.slack.api import SlackAPIServer
-
-
-@pytest.fixture
-def agent(start_bot: Callable[..., Harness]) -> Harness:
-    return start_bot(slack_surface="agent")
 
 
 def test_opening_the_messages_tab_greets_once_and_puts_prompts_at_the_top(slack: SlackAPIServer,

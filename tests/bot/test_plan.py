@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -18,7 +18,6 @@ from bot.render import notice
 from bot.streaming import READING, Surfaces, status_for
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.names.check import Checked
 from pipeline.records import Generation, Retrieved, Step
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
@@ -42,6 +41,15 @@ class Slow:
         return self.inner.generate(question, examples)
 
 
+class Broken:
+    """A generator with a bug in it."""
+
+    name = "broken"
+
+    def generate(self, question: str, examples: list[Retrieved]) -> Generation:
+        raise RuntimeError("a bug")
+
+
 def chunks(call: Call) -> list[dict[str, Any]]:
     raw = call.params.get("chunks") or []
     return list(json.loads(raw) if isinstance(raw, (str, bytes)) else raw)
@@ -57,21 +65,6 @@ def cleared(slack: SlackAPIServer, thread_ts: str) -> Call:
     [call] = slack.wait_for(lambda c: c.method == "assistant.threads.setStatus" and c.params["status"] == ""
                             and c.params["thread_ts"] == thread_ts)
     return call
-
-
-@pytest.fixture
-def agent(start_bot: Callable[..., Harness]) -> Harness:
-    return start_bot(slack_surface="agent")
-
-
-@pytest.fixture
-def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: Any,
-                bot_settings: Settings) -> Iterator[Harness]:
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, names=lambda s, q: Checked(s),
-                        row_cap=1000, max_question_chars=2000, workers=4)
-    harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
-    yield harness
-    harness.close()
 
 
 def test_the_plan_shows_the_pipelines_steps_in_order_each_done_before_the_next(slack: SlackAPIServer,
@@ -159,12 +152,6 @@ def test_the_status_is_cleared_when_the_bot_stops_with_a_question_in_hand(slack:
 def test_the_status_is_cleared_after_an_error_and_after_a_timeout(start_bot: Callable[..., Harness],
                                                                   slack: SlackAPIServer, store: ChromaStore,
                                                                   snapshot_kg: Any, bot_settings: Settings) -> None:
-    class Broken:
-        name = "broken"
-
-        def generate(self, question: str, examples: Any) -> Any:
-            raise RuntimeError("a bug")
-
     broken = start_bot(slack_surface="agent", generator=Broken())
     ts = broken.mention(STORY_CLOZE)
     cleared(slack, ts)

@@ -5,39 +5,17 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from bot.streaming import READING, STATUS
-from pipeline.core import Pipeline
-from pipeline.generators.adapter import AdapterGenerator
-from pipeline.names.check import Checked
 from pipeline.records import Example, Step
-from pipeline.settings import Settings
-from pipeline.store.chroma import ChromaStore
 from standins.harness import MAINTAINER, STORY_CLOZE, Harness, blocks_of, is_answer, shown, streamed_text
 from standins.slack.api import Call, SlackAPIServer
+from tests.bot.test_plan import Broken
 
 STREAMS = ("chat.startStream", "chat.appendStream", "chat.stopStream")
-
-
-@pytest.fixture
-def agent(start_bot: Callable[..., Harness]) -> Harness:
-    return start_bot(slack_surface="agent")
-
-
-@pytest.fixture
-def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: Any,
-                bot_settings: Settings) -> Iterator[Harness]:
-    """An agent bot whose pipeline also checks names (so every step is announced)."""
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
-                        names=lambda sparql, question: Checked(sparql), row_cap=1000, max_question_chars=2000,
-                        workers=4)
-    harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
-    yield harness
-    harness.close()
 
 
 def statuses(slack: SlackAPIServer, thread_ts: str) -> list[str]:
@@ -199,12 +177,6 @@ def test_slack_retries_never_double_the_stream(slack: SlackAPIServer, agent: Har
 
 
 def test_a_crash_while_answering_still_reaches_the_thread_as_one_stream(start_bot: Callable[..., Harness]) -> None:
-    class Broken:
-        name = "broken"
-
-        def generate(self, question: str, examples: Any) -> Any:
-            raise RuntimeError("a bug")
-
     bot = start_bot(slack_surface="agent", generator=Broken())
     ts = bot.mention(STORY_CLOZE)
     [stop] = bot.slack.wait_for(lambda c: c.method == "chat.stopStream" and c.ok)
