@@ -52,19 +52,21 @@ class Plan:
         self._timer: threading.Timer | None = None
         self._tasks: list[dict[str, str]] = []  # id, title, status, in the order the pipeline reached them
         self.failed = False  # a stream call failed: the answer goes out another way
+        self.done = False  # finished: a step announced late (a stage past its deadline) opens no stream
         self.messages: list[str] = []  # the ts of every message streamed, oldest first
 
     def step(self, step: Step) -> None:
         """A pipeline step started: the task before it is done, this one is in progress."""
         with self._lock:
-            changed = self._advance(step.value, TASKS[step])
-            self._send(chunks=changed)
+            if not self.done:
+                self._send(chunks=self._advance(step.value, TASKS[step]))
 
     def finish(self, lead: str, tiers: Sequence[Tier], ok: bool) -> tuple[str | None, Kit | None]:
         """The last task closed (complete, or error when ``ok`` is false), ``lead`` streamed whole, and the stream
         stopped with the richest tier of blocks the workspace takes. Returns the last message's ts and the kit it
         ended with, or None for the kit when the answer still has to go out another way (nothing posted twice)."""
         with self._lock:
+            self.done = True
             if self._timer is not None:
                 self._timer.cancel()
             closing = self._close("complete" if ok else "error")

@@ -166,3 +166,13 @@ def test_the_status_is_cleared_after_an_error_and_after_a_timeout(start_bot: Cal
     finally:
         slow.close()
 
+
+
+def test_a_step_announced_after_the_answer_opens_no_stream(slack: SlackAPIServer) -> None:
+    client = WebClient(token=TOKEN, base_url=slack.url)
+    plan = Plan(client, "D1", "1700000000.000100", "T1", "U1", Surfaces(lambda *a, **k: None))
+    plan.step(Step.RETRIEVE)
+    plan.finish("Nothing found.", [(Kit.CLASSIC, notice("done").blocks)], ok=False)
+    before = len(slack.calls)
+    plan.step(Step.RUN)  # a stage thread past the question's deadline
+    assert len(slack.calls) == before and len(slack.calls_to("chat.startStream")) == 1
