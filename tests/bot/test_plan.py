@@ -14,14 +14,15 @@ from slack_sdk import WebClient
 from bot import plan as plan_module
 from bot.native import Kit
 from bot.plan import PLAN_TITLE, TASKS, Plan
-from bot.render import notice
+from bot.render import RESULT_FILE, notice
 from bot.streaming import READING, Surfaces, status_for
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
-from pipeline.records import Generation, Retrieved, Step
+from pipeline.records import Generation, Retrieved, Rows, Step
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
-from standins.harness import STORY_CLOZE, TOKEN, Harness, is_answer, streamed_text
+from standins.fakes import RecordingKG
+from standins.harness import STORY_CLOZE, TOKEN, Harness, blocks_of, is_answer, streamed_text
 from standins.slack.agent import MAX_MARKDOWN
 from standins.slack.api import Call, SlackAPIServer
 
@@ -176,3 +177,21 @@ def test_a_step_announced_after_the_answer_opens_no_stream(slack: SlackAPIServer
     before = len(slack.calls)
     plan.step(Step.RUN)  # a stage thread past the question's deadline
     assert len(slack.calls) == before and len(slack.calls_to("chat.startStream")) == 1
+
+
+def test_a_30000_character_answer_reaches_the_thread_whole(slack: SlackAPIServer,
+                                                           start_bot: Callable[..., Harness]) -> None:
+    names = [f"A model evaluated on the Story Cloze Test, variant number {n:04d}" for n in range(500)]
+    rows = Rows(["model", "model_lbl"], [{"model": {"type": "uri", "value": f"http://orkg.org/orkg/resource/R{n}"},
+                                          "model_lbl": {"type": "literal", "value": name}}
+                                         for n, name in enumerate(names)], source="recording")
+    assert sum(map(len, names)) > 30_000
+    bot = start_bot(slack_surface="agent", kg=RecordingKG(rows))
+    bot.mention("What models are being evaluated on the Story Cloze Test dataset?")
+    [answer] = bot.answers()
+    assert all(c.ok for c in slack.calls)  # no msg_too_long, no invalid_blocks: every limit kept before sending
+    [table] = [b for b in blocks_of(answer) if b["type"] == "data_table"]
+    assert 1 < len(table["rows"]) <= 101
+    slack.wait_for("files.completeUploadExternal")
+    [csv] = [f for f in slack.uploaded_files if f["filename"] == RESULT_FILE]
+    assert all(name in csv["content"].decode() for name in names)  # every row, whole, in the thread
