@@ -5,6 +5,7 @@ import logging
 import signal
 import sys
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from slack_bolt import App
@@ -50,8 +51,9 @@ def main() -> int:
     unset_in_environment("slack_bot_token")
     limits = Limits.from_settings(settings)
     pool = WorkerPool(settings.workers, limits.queue_size)
+    on_close: list[Callable[[], object]] = []
     try:
-        app = create_app(pipeline, settings, pool=pool, limits=limits)  # checks the token with auth.test
+        app = create_app(pipeline, settings, pool=pool, limits=limits, on_close=on_close)  # checks the token
     except (BoltError, SlackApiError) as exc:
         log.error("Slack did not accept the bot token: %s", exc)
         pool.close()
@@ -86,6 +88,8 @@ def main() -> int:
         return 2
     finally:
         pool.wait_idle(timeout=60)
+        for close in on_close:  # questions still in hand: their status lines are cleared, not left for good
+            close()
         pool.close()
         pipeline.close()
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -16,7 +17,7 @@ from slack_sdk.http_retry.request import HttpRequest
 from slack_sdk.http_retry.response import HttpResponse
 
 from bot import ask, commands, teach
-from bot.assistant import Prompts, offer_prompts
+from bot.assistant import LookingAt, Prompts, context_changed, greet, offer_prompts
 from bot.context import Bot
 from bot.home import home_view
 from bot.limits import Limits
@@ -33,9 +34,10 @@ SERVER_ERROR_RETRIES = 2
 IDEMPOTENT = frozenset({"chat.update", "views.publish", "auth.test", "users.info", "conversations.replies",
                         "assistant.threads.setStatus", "assistant.threads.setTitle",
                         "assistant.threads.setSuggestedPrompts"})
-# What manifest.yml must grant, no more (tests/bot/test_app.py holds the two together).
-EVENTS = ("app_mention", "message.im", "app_home_opened", "assistant_thread_started",
-          "assistant_thread_context_changed")
+# What manifest.yml must grant, no more (tests/bot/test_app.py holds the two together): the agent messaging experience.
+# The assistant experience's events (assistant_thread_started, assistant_thread_context_changed) are still answered,
+# for an app created before it became legacy.
+EVENTS = ("app_mention", "message.im", "app_home_opened", "app_context_changed")
 COMMANDS = ("/sparql", "/kgqa")
 SCOPES = ("app_mentions:read", "im:history", "chat:write", "files:write", "commands", "assistant:write")
 
@@ -62,8 +64,10 @@ def make_client(settings: Settings) -> WebClient:
 
 
 def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None = None, *,
-               pool: WorkerPool | None = None, limits: Limits | None = None) -> App:
-    """A Bolt app answering with ``pipeline``. Pass ``pool`` to own its lifetime (close it on shutdown)."""
+               pool: WorkerPool | None = None, limits: Limits | None = None,
+               on_close: list[Callable[[], object]] | None = None) -> App:
+    """A Bolt app answering with ``pipeline``. Pass ``pool`` to own its lifetime (close it on shutdown); ``on_close``
+    gets what to call when the bot stops (it clears the status lines of questions still in hand)."""
     limits = limits or Limits.from_settings(settings)
     client = client or make_client(settings)
     bot = Bot(pipeline=pipeline, settings=settings, client=client,
@@ -74,12 +78,19 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
               # listeners only check, post a placeholder and queue; answering happens in bot.pool
               listener_executor=ThreadPoolExecutor(max_workers=16, thread_name_prefix="kgqa-listener"))
     app.middleware(ask.dedup(bot))  # first: a retried event never reaches the assistant listeners either
-    prompts = Prompts()
+    if on_close is not None:
+        on_close.append(bot.surfaces.clear_all)
+    prompts, looking = Prompts(), LookingAt()
     assistant = Assistant()
 
     @assistant.thread_started
     def on_thread_started(set_suggested_prompts: SetSuggestedPrompts) -> None:
         offer_prompts(bot, prompts, set_suggested_prompts)
+
+    @assistant.thread_context_changed
+    def on_thread_context(event: dict[str, Any]) -> None:
+        thread = event.get("assistant_thread") or {}
+        context_changed(bot, looking, str(thread.get("user_id") or ""), thread.get("context"))
 
     @assistant.user_message
     def on_thread_message(event: dict[str, Any], body: dict[str, Any], set_title: SetTitle) -> None:
@@ -96,11 +107,17 @@ def create_app(pipeline: Pipeline, settings: Settings, client: WebClient | None 
         ask.on_question(bot, event, body)
 
     @app.event("app_home_opened")
-    def on_home(event: dict[str, Any], set_suggested_prompts: SetSuggestedPrompts | None) -> None:
+    def on_home(event: dict[str, Any]) -> None:
         if event.get("tab", "home") == "home":
             client.views_publish(user_id=event["user"], view=home_view(pipeline, settings.maintainer_ids))
         elif event.get("tab") == "messages" and settings.slack_surface == "agent":
-            offer_prompts(bot, prompts, set_suggested_prompts)
+            greet(bot, prompts, str(event.get("channel") or ""), str(event.get("user") or ""))
+
+    @app.event("app_context_changed")
+    def on_context(event: dict[str, Any], body: dict[str, Any]) -> None:
+        user = event.get("user") or next((a.get("user_id") for a in body.get("authorizations") or []
+                                          if not a.get("is_bot")), "")
+        context_changed(bot, looking, str(user or ""), event.get("context"))
 
     @app.command("/sparql")
     def on_sparql(ack: Ack, command: dict[str, Any], respond: Respond) -> None:

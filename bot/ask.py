@@ -1,4 +1,4 @@
-"""Questions from mentions and DMs: dedup, guards, a placeholder at once, then the answer in its place."""
+"""Questions from mentions and DMs: dedup, load limits, a placeholder at once, then the answer in its place."""
 from __future__ import annotations
 
 import logging
@@ -6,17 +6,19 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from slack_bolt import BoltResponse, SayStream, SetTitle
+from slack_bolt import BoltResponse, SetTitle
 from slack_sdk.errors import SlackApiError
 
 from bot.assistant import title_thread
 from bot.context import Bot
 from bot.feedback import feedback_value
+from bot.native import Kit
+from bot.plan import Plan
 from bot.render import Message, notice, picked_question, render_answer
-from bot.streaming import READING, WAITING, Status, status_for, stream
+from bot.streaming import READING, WAITING, Status, status_for
 from bot.text import clean_question
 from pipeline.glance.about import EXAMPLES
-from pipeline.records import Answer
+from pipeline.records import Answer, Outcome, Step
 from pipeline.state.link import SharedStateDown
 
 log = logging.getLogger("kgqa.bot")
@@ -120,6 +122,8 @@ def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str
             placeholder = bot.try_post(channel, notice(status), thread_ts)
         bot.pool.run(job)
     except BaseException:
+        if line is not None:
+            line.clear()
         bot.pool.release()
         if token and bot.queue is not None:
             bot.queue.leave(token)
@@ -174,38 +178,43 @@ def on_offer(bot: Bot, ack: Callable[[], object], body: dict[str, Any], action: 
 
 def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str | None, ahead: int,
                received: float, ids: dict[str, Any], line: Status | None = None) -> None:
-    """In a worker: ask the pipeline (its steps on the status ``line``, if any), render, stream the answer or put it
-    where the placeholder was; one log line."""
+    """In a worker: ask the pipeline (its steps on the status ``line`` and, with it, as the stream's plan), render,
+    stream the answer or put it where the placeholder was; the status cleared whatever happens; one log line."""
     started = time.monotonic()
     if ahead and placeholder:
         try:
             bot.client.chat_update(channel=channel, ts=placeholder, text=WORKING, blocks=notice(WORKING).blocks)
         except SlackApiError as exc:  # only a status; the answer still goes out below
             log.warning("could not mark event %s as in progress (%s)", ids.get("event_id"), exc.response.get("error"))
+    plan = None if line is None else Plan(bot.client, channel, thread_ts, str(ids.get("team") or ""),
+                                          str(ids.get("user") or ""), bot.surfaces)
     answer: Answer | None = None
-    native: Message | None = None
+    kits: dict[Kit, Message] = {}
     try:
-        answer = bot.ask(channel, thread_ts, question, progress=line.step if line else None)
+        answer = bot.ask(channel, thread_ts, question, progress=_progress(line, plan))
         sparql = (answer.generation.sparql if answer.generation else None) or answer.sparql or ""
         elapsed, value = (time.monotonic() - received) * 1000, feedback_value(answer.question, sparql, bot.recent)
-        message = render_answer(answer, elapsed_ms=elapsed, feedback=value)
-        if line is not None:
-            native = render_answer(answer, elapsed_ms=elapsed, feedback=value, native=True)
+        for kit in (Kit.DATA, Kit.TABLE, Kit.CLASSIC) if plan else (Kit.CLASSIC,):
+            kits[kit] = render_answer(answer, elapsed_ms=elapsed, feedback=value, kit=kit)
         kind = answer.outcome.value
     except Exception as exc:  # the pipeline reports failures as data; this is a bug, and the user still hears of it
         log.exception("answering failed for event %s", ids.get("event_id"))
-        message = notice(f":warning: Something went wrong on my side ({type(exc).__name__}). The maintainers can "
-                         f"find it in the logs under `{ids.get('event_id')}`.")
+        kits = {Kit.CLASSIC: notice(f":warning: Something went wrong on my side ({type(exc).__name__}). The "
+                                    f"maintainers can find it in the logs under `{ids.get('event_id')}`.")}
         kind = "crash"
+    message = kits[Kit.CLASSIC]
     try:
-        if line is None:
+        if plan is None:
             bot.deliver(channel, placeholder, thread_ts, message)
         else:
-            streamed(bot, channel, thread_ts, ids, bool(native and answer and answer.summary), message, native)
+            streamed(bot, plan, channel, thread_ts, kits, answer)
     except Exception as exc:  # Slack refused every way of answering; the log keeps what the user could not see
         log.error("could not deliver the answer to event %s (%s: %s)", ids.get("event_id"), type(exc).__name__,
                   _slack_error(exc))
         kind = f"undelivered_{kind}"
+    finally:
+        if line is not None:
+            line.clear()
     bot.log("question", outcome=kind, question=question[:200], generator=answer.generator if answer else "",
             kg=bot.pipeline.kg.name, rows=len(answer.rows.rows) if answer and answer.rows else 0,
             error=answer.error[:200] if answer else "", files=len(message.files),
@@ -213,22 +222,32 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
             timings_ms={k: round(v, 1) for k, v in answer.timings_ms.items()} if answer else {}, **ids)
 
 
-def streamed(bot: Bot, channel: str, thread_ts: str, ids: dict[str, Any], lead: bool, message: Message,
-             native: Message | None) -> None:
-    """The answer as a stream: its first block (the summary, when ``lead``) streamed as text, the rest when it stops;
-    the classic ``message`` in the stream's place (or posted, if none started) where Slack refuses."""
-    team, user = str(ids.get("team") or ""), str(ids.get("user") or "")
-    say = SayStream(client=bot.client, channel=channel, recipient_team_id=team or None,
-                    recipient_user_id=user or None, thread_ts=thread_ts)
-    final = native or message
-    text = bot.scrubber.text(final.text)
-    rest = [bot.scrubber.data(b) for b in (final.blocks[1:] if lead else final.blocks)]
-    classic = [bot.scrubber.data(b) for b in (message.blocks[1:] if lead else message.blocks)]
-    ts, used = stream(say, bot.surfaces, team, text, rest, classic)
-    if used == "failed":
-        bot.deliver(channel, ts, thread_ts, message)
+def _progress(line: Status | None, plan: Plan | None) -> Callable[[Step], None] | None:
+    """The pipeline's progress hook: each step on the status line and as a task of the stream's plan."""
+    if line is None or plan is None:
+        return None
+
+    def progress(step: Step) -> None:
+        line.step(step)
+        plan.step(step)
+
+    return progress
+
+
+def streamed(bot: Bot, plan: Plan, channel: str, thread_ts: str, kits: dict[Kit, Message],
+             answer: Answer | None) -> None:
+    """The answer at the end of the plan's stream: its summary (or the notice) streamed as text, whole, then the
+    richest blocks the workspace takes; the classic message in the stream's place (or posted, if none started)
+    where Slack refuses. The files of the blocks that went out are attached after."""
+    classic = kits[Kit.CLASSIC]
+    lead = bool(answer and answer.summary and classic.blocks)
+    text = bot.scrubber.text(answer.summary if answer and answer.summary else classic.text)
+    tiers = [(kit, [bot.scrubber.data(b) for b in (m.blocks[1:] if lead else m.blocks)]) for kit, m in kits.items()]
+    ts, used = plan.finish(text, tiers, ok=bool(answer and answer.outcome is Outcome.ANSWERED))
+    if used is None:
+        bot.deliver(channel, ts, thread_ts, classic)
         return
-    failed = bot.upload(channel, thread_ts, (native if used == "native" and native else message).files)
+    failed = bot.upload(channel, thread_ts, kits[used].files)
     if failed:
         bot.post(channel, notice(f"The full result could not be attached ({failed})."), thread_ts)
 

@@ -1,15 +1,21 @@
-"""The app's Messages tab and assistant threads: suggested prompts from what the store can answer (its most common
-question forms and what the team taught), and a thread's title from its first question."""
+"""The conversation's start and what the person is looking at, the same for Slack's two event shapes: the agent
+messaging experience (``features.agent_view``: the Messages tab opened is ``app_home_opened`` with ``tab ==
+"messages"``, ``app_context_changed``) and the assistant experience (``assistant_thread_started``,
+``assistant_thread_context_changed``). Suggested prompts come from what the store can answer (its most common
+question forms and what the team taught); a thread's title from its first question."""
 from __future__ import annotations
 
 import logging
 import threading
+from collections import OrderedDict
+from typing import Any
 
 from slack_bolt import SetSuggestedPrompts, SetTitle
 from slack_sdk.errors import SlackClientError
 
-from bot.blocks import clip
+from bot.blocks import clip, escape
 from bot.context import Bot
+from bot.render import notice
 from pipeline.glance.about import EXAMPLES, suggested_questions
 
 log = logging.getLogger("kgqa.bot")
@@ -17,6 +23,10 @@ PROMPTS = 4  # Slack shows at most four
 PROMPT_TITLE = 60  # characters of a prompt's label; its message is the whole question
 TITLE = 100  # characters of a thread's title
 PROMPTS_HEADING = "Ask the Open Research Knowledge Graph, for example:"
+GREETING = ("Hi! I answer questions about research in the Open Research Knowledge Graph — benchmarks, models, "
+            "scores, papers and their code — with the SPARQL I ran. Each message you send starts its own thread; "
+            "follow-ups in a thread build on it. For example: _{example}_")
+LOOKING_AT = 1000  # people whose latest context is remembered
 
 
 class Prompts:
@@ -41,8 +51,51 @@ class Prompts:
             return list(EXAMPLES[:PROMPTS])
 
 
+class LookingAt:
+    """What each person was last looking at while the app was open (``app_context_changed`` and
+    ``assistant_thread_context_changed``): the entities Slack sends, most relevant first, for the log lines."""
+
+    def __init__(self, size: int = LOOKING_AT) -> None:
+        self._lock = threading.Lock()
+        self._seen: OrderedDict[str, list[str]] = OrderedDict()
+        self.size = size
+
+    def update(self, user: str, context: dict[str, Any] | None) -> list[str]:
+        entities = (context or {}).get("entities") or []
+        found = [str(e.get("value")) for e in entities if isinstance(e, dict) and e.get("value")]
+        if not found and (context or {}).get("channel_id"):  # the assistant experience's shape
+            found = [str((context or {})["channel_id"])]
+        with self._lock:
+            self._seen[user] = found
+            self._seen.move_to_end(user)
+            while len(self._seen) > self.size:
+                self._seen.popitem(last=False)
+        return found
+
+    def of(self, user: str) -> list[str]:
+        with self._lock:
+            return list(self._seen.get(user, []))
+
+
+def context_changed(bot: Bot, looking: LookingAt, user: str, context: dict[str, Any] | None) -> None:
+    """Either experience's context event: remembered and logged (the answer does not depend on it)."""
+    if user:
+        bot.log("context", user=user, looking_at=looking.update(user, context)[:3])
+
+
+def greet(bot: Bot, prompts: Prompts, channel: str, user: str) -> None:
+    """The Messages tab opened (agent experience): a greeting the first time, and prompts at the top."""
+    if not channel:
+        return
+    if bot.seen.first(f"greeting:{channel}"):
+        questions = prompts.questions(bot)
+        bot.try_post(channel, notice(GREETING.format(example=escape(questions[0] if questions else EXAMPLES[0]))))
+    offer_prompts(bot, prompts, SetSuggestedPrompts(client=bot.client, channel_id=channel))
+
+
 def offer_prompts(bot: Bot, prompts: Prompts, set_suggested_prompts: SetSuggestedPrompts | None) -> None:
-    """A new assistant thread, or the Messages tab opened: up to four questions to start from."""
+    """A new conversation (a thread in the assistant experience, the Messages tab in the agent one): up to four
+    questions to start from."""
     if set_suggested_prompts is None:
         return
     questions = prompts.questions(bot)

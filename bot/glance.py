@@ -1,12 +1,17 @@
-"""The at-a-glance parts of a reply: the summary line, the leaderboard behind a ranking, and its chart."""
+"""The at-a-glance parts of a reply: the summary line, the leaderboard behind a ranking, and its chart: a native
+``data_visualization`` block (a bar chart for a ranking, a line chart for a series over time) within Slack's limits,
+or the PNG where a workspace does not take it."""
 from __future__ import annotations
 
 import csv
 import io
+import re
 
 from bot.blocks import Block, clip, escape, link, page_url, section
-from pipeline.glance.chart import alt_text, chart_png, title
-from pipeline.records import Entry, Leaderboard
+from pipeline.glance.chart import alt_text, chart_png, charted, title
+from pipeline.glance.numbers import parse_number
+from pipeline.glance.terms import short_name
+from pipeline.records import Entry, Leaderboard, Rows, Term
 
 LEADERBOARD_LINES = 10  # scores listed in the message; all of them go to the attached CSV beyond that
 LEADERBOARD_FILE = "kgqa-leaderboard.csv"
@@ -56,3 +61,80 @@ def chart(board: Leaderboard) -> tuple[bytes, str] | None:
     """The PNG and its alt text; None when fewer than two scores are numbers."""
     png = chart_png(board)
     return (png, alt_text(board)) if png else None
+
+
+MAX_CHART_TITLE = 50  # Slack's limits on a data_visualization block
+MAX_CHART_LABEL = 20  # a category, a series' name
+MAX_AXIS_LABEL = 50
+MAX_SERIES = 6
+MAX_POINTS = 20
+MAX_CHARTS = 2  # charts in one message
+_YEAR = re.compile(r"(1[89]|20)\d\d")
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Labels cut to what a chart shows, told apart where the cut made two alike."""
+    out: list[str] = []
+    for label in labels:
+        short = clip(label or "–", MAX_CHART_LABEL)
+        n = 2
+        while short in out:
+            tail = f" {n}"
+            short, n = clip(label, MAX_CHART_LABEL - len(tail)) + tail, n + 1
+        out.append(short)
+    return out
+
+
+def _chart(kind: str, title_text: str, series: dict[str, list[tuple[str, float]]], categories: list[str],
+           x_label: str, y_label: str) -> Block:
+    return {"type": "data_visualization", "block_id": f"kgqa_chart_{kind}", "title": clip(title_text, MAX_CHART_TITLE),
+            "chart": {"type": kind, "series": [
+                {"name": name, "data": [{"label": label, "value": value} for label, value in points]}
+                for name, points in series.items()],
+                "axis_config": {"categories": categories, "x_label": clip(x_label, MAX_AXIS_LABEL),
+                                "y_label": clip(y_label, MAX_AXIS_LABEL)}}}
+
+
+def bar_chart(board: Leaderboard) -> Block | None:
+    """The leaderboard as a native bar chart (the PNG's bars, best first); None when fewer than two scores."""
+    bars = [e for e in charted(board) if e.number is not None][:MAX_POINTS]
+    if not bars:
+        return None
+    categories = _unique([e.model or e.paper for e in bars])
+    metric = board.metric or "score"
+    return _chart("bar", title(board), {clip(metric, MAX_CHART_LABEL): [
+        (c, float(e.number or 0)) for c, e in zip(categories, bars, strict=True)]}, categories, "Model", metric)
+
+
+def _year(term: Term | None) -> str | None:
+    value = (term or {}).get("value", "")
+    head = value[:4]
+    return head if term is not None and term.get("type") == "literal" and _YEAR.fullmatch(head) and (
+        len(value) == 4 or value[4] in "-T") else None
+
+
+def line_chart(rows: Rows) -> Block | None:
+    """A series over time as a line chart: a year (or date) column, a number column and, if any, one more column
+    naming up to six series; None for any other shape or more points than a chart holds."""
+    if len(rows.rows) < 2 or len(rows.vars) > 3:
+        return None
+    years = [v for v in rows.vars if all(_year(r.get(v)) for r in rows.rows)]
+    numbers = [v for v in rows.vars if v not in years and all(
+        parse_number((r.get(v) or {}).get("value", "")) is not None for r in rows.rows)]
+    if not years or not numbers:
+        return None
+    when, value = years[0], numbers[0]
+    rest = [v for v in rows.vars if v not in (when, value)]
+    series: dict[str, dict[str, float]] = {}
+    for r in rows.rows:
+        term = r.get(rest[0]) if rest else None
+        name = (term or {}).get("value", value) if rest else value
+        name = short_name(name) if term is not None and term.get("type") == "uri" else name
+        series.setdefault(name, {}).setdefault(str(_year(r.get(when))), float(parse_number(r[value]["value"]) or 0))
+    categories = sorted({y for points in series.values() for y in points})
+    if len(series) > MAX_SERIES or len(categories) > MAX_POINTS or len(categories) < 2:
+        return None
+    names = _unique(list(series))
+    return _chart("line", f"{value} by {when}", {n: sorted(series[k].items()) for n, k in zip(names, series,
+                                                                                              strict=True)},
+                  categories, when, value)

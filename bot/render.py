@@ -20,8 +20,18 @@ from bot.blocks import (
     pack,
     section,
 )
-from bot.glance import CHART_FILE, LEADERBOARD_FILE, chart, leaderboard_blocks, leaderboard_csv, summary_block
-from bot.native import feedback_block, table_blocks
+from bot.glance import (
+    CHART_FILE,
+    LEADERBOARD_FILE,
+    MAX_CHARTS,
+    bar_chart,
+    chart,
+    leaderboard_blocks,
+    leaderboard_csv,
+    line_chart,
+    summary_block,
+)
+from bot.native import Kit, feedback_block, table_blocks
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES, OFF_TOPIC
 from pipeline.glance.terms import label_columns
 from pipeline.names.check import substitutions
@@ -84,11 +94,12 @@ def table(rows: Rows) -> tuple[list[Block], Attachment | None]:
     return [section(title)] + [section(c) for c in chunks], attachment
 
 
-def native_table(rows: Rows) -> tuple[list[Block], Attachment | None]:
-    """The result as Slack's native table (a yes/no as a line), the whole result attached when it does not fit."""
+def native_table(rows: Rows, kit: Kit = Kit.TABLE) -> tuple[list[Block], Attachment | None]:
+    """The result as Slack's ``data_table`` or ``table`` (a yes/no as a line), the whole result attached when it does
+    not fit."""
     if rows.boolean is not None:
         return table(rows)
-    blocks, cut = table_blocks(rows, RESULT_FILE)
+    blocks, cut = table_blocks(rows, RESULT_FILE, kit)
     n = len(rows.rows)
     return blocks, Attachment(RESULT_FILE, csv_text(rows), f"Full result ({n} rows)") if cut else None
 
@@ -158,9 +169,10 @@ def answered(answer: Answer) -> bool:
 
 
 def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: str | None = None,
-                  native: bool = False) -> Message:
+                  kit: Kit = Kit.CLASSIC) -> Message:
     """The reply to a question or a /sparql query; ``feedback`` is the 👍 button's value (None: no buttons);
-    ``native``: the result as a ``table`` block and Slack's feedback buttons (the AI-app surface)."""
+    ``kit``: how much of Block Kit it uses (the AI-app surface: a data table and native charts, else a table block
+    and Slack's feedback buttons; classic: mrkdwn rows and plain buttons)."""
     blocks: list[Block] = [summary_block(answer.summary)] if answer.summary else []
     files: list[Attachment] = []
     said = ([f"I read this as: _{escape(clip(answer.read_as, 500))}_"] if answer.read_as else []) + \
@@ -169,18 +181,22 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
         blocks.append(context(said))
     if answered(answer):
         assert answer.rows is not None
-        shown, attachment = native_table(answer.rows) if native else table(answer.rows)
+        shown, attachment = table(answer.rows) if kit is Kit.CLASSIC else native_table(answer.rows, kit)
         blocks += shown
         files += [attachment] if attachment else []
+        charts = [line] if kit is Kit.DATA and answer.leaderboard is None and (line := line_chart(answer.rows)) else []
         board = answer.leaderboard
         if board is not None:
             more, cut = leaderboard_blocks(board)
             blocks += more
             files += [Attachment(LEADERBOARD_FILE, leaderboard_csv(board), "Leaderboard")] if cut else []
-            picture = chart(board)
+            bar = bar_chart(board) if kit is Kit.DATA else None
+            picture = None if bar else chart(board)
+            charts += [bar] if bar else []
             if picture:
                 files.append(Attachment(CHART_FILE, picture[0], f"Leaderboard: {board.metric or 'score'} on "
                                         f"{board.dataset}", alt_text=picture[1]))
+        blocks += charts[:MAX_CHARTS]
     else:
         blocks.append(section(_why(answer)))
     if answer.sparql:
@@ -202,7 +218,7 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
     blocks.append(_provenance(answer, elapsed_ms))
     if feedback is not None and answered(answer):  # a decline has nothing to rate
         buttons = [button("👍 Right", UP, feedback), button("👎 Wrong", DOWN, "down")]
-        blocks.append(feedback_block(feedback) if native else actions("kgqa_feedback", buttons))
+        blocks.append(actions("kgqa_feedback", buttons) if kit is Kit.CLASSIC else feedback_block(feedback))
     assert len(blocks) <= MAX_BLOCKS
     return Message(_fallback_text(answer), blocks, tuple(files))
 

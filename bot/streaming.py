@@ -1,19 +1,17 @@
-"""Slack's AI-app surface: a status line that follows the pipeline's steps, the answer streamed (its summary first,
-then the table, the SPARQL, the provenance and feedback buttons), and, per workspace, the placeholder-and-update path
-where Slack refuses one of these methods."""
+"""Slack's AI-app surface: what each workspace allows of it (per workspace, the placeholder-and-update path where
+Slack refuses a method) and the status line that follows the pipeline's steps and is cleared on every path. The
+stream itself is ``bot.plan``."""
 from __future__ import annotations
 
 import logging
 import threading
 from collections.abc import Callable
 from enum import Enum
-from typing import Literal
 
-from slack_bolt import SayStream, SetStatus
+from slack_bolt import SetStatus
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError, SlackClientError
 
-from bot.blocks import Block, clip
 from pipeline.records import Step
 
 log = logging.getLogger("kgqa.bot")
@@ -31,14 +29,13 @@ STATUS = {  # Slack shows it after the app's name: "kgqa is finding similar ques
 }
 READING = "is reading your question…"
 WAITING = "is waiting its turn"  # then ": N questions ahead…"
-MAX_MARKDOWN = 12_000  # chat.*Stream markdown_text
-Used = Literal["native", "classic", "failed"]
 
 
 class Feature(str, Enum):
     STATUS = "status"  # assistant.threads.setStatus
     STREAM = "stream"  # chat.startStream / appendStream / stopStream
     TABLE = "table"  # the native table block and the feedback buttons (context_actions)
+    DATA = "data"  # the data_table and data_visualization blocks (2026)
 
 
 def error_of(exc: Exception) -> str:
@@ -53,6 +50,7 @@ class Surfaces:
         self._log = log_event
         self._lock = threading.Lock()
         self._refused: dict[str, dict[Feature, str]] = {}
+        self._lines: set[Status] = set()  # status lines shown and not yet cleared
 
     def allows(self, team: str, feature: Feature) -> bool:
         with self._lock:
@@ -68,8 +66,21 @@ class Surfaces:
             if feature in known:
                 return
             known[feature] = error
-        path = "mrkdwn rows and plain buttons" if feature is Feature.TABLE else "placeholder then update"
+        path = {Feature.DATA: "table block and PNG chart", Feature.TABLE: "mrkdwn rows and plain buttons"}.get(
+            feature, "placeholder then update")
         self._log("surface", team=team, refused=feature.value, error=error, fallback=path)
+
+    def showing(self, line: Status, shown: bool) -> None:
+        with self._lock:
+            (self._lines.add if shown else self._lines.discard)(line)
+
+    def clear_all(self) -> int:
+        """Clear every status line still shown (the bot is stopping); how many there were."""
+        with self._lock:
+            lines = list(self._lines)
+        for line in lines:
+            line.clear()
+        return len(lines)
 
     def refused(self, team: str, feature: Feature, exc: Exception) -> bool:
         """True (and recorded) when ``exc`` is Slack refusing ``feature`` in this workspace."""
@@ -80,7 +91,8 @@ class Surfaces:
 
 
 class Status:
-    """The thread's status line (bolt's ``set_status``), each text sent once, in the order the pipeline reaches it."""
+    """The thread's status line (bolt's ``set_status``), each text sent once, in the order the pipeline reaches it,
+    and cleared when the reply is done (Slack keeps a status until it is cleared)."""
 
     def __init__(self, set_status: SetStatus, surfaces: Surfaces, team: str) -> None:
         self.set_status = set_status
@@ -95,6 +107,7 @@ class Status:
         try:
             self.set_status(status=text)
             self.last = text
+            self.surfaces.showing(self, bool(text))
         except (SlackClientError, OSError) as exc:
             if self.surfaces.refused(self.team, Feature.STATUS, exc):
                 return False
@@ -106,37 +119,11 @@ class Status:
         if self.surfaces.allows(self.team, Feature.STATUS):
             self.show(STATUS[step])
 
+    def clear(self) -> None:
+        """Clear the line (the answer, a decline or an error is in the thread, or the bot stops)."""
+        if self.last:
+            self.show("")
+
 
 def status_for(client: WebClient, channel: str, thread_ts: str, surfaces: Surfaces, team: str) -> Status:
     return Status(SetStatus(client=client, channel_id=channel, thread_ts=thread_ts), surfaces, team)
-
-
-def stream(say_stream: SayStream, surfaces: Surfaces, team: str, lead: str, native: list[Block],
-           classic: list[Block]) -> tuple[str | None, Used]:
-    """Stream ``lead`` (the summary), then stop with the ``native`` blocks (``classic`` ones where the workspace
-    refuses tables). Returns the streamed message's ts (None: no stream started) and which blocks it ended with, or
-    "failed" when the answer still has to go out the classic way. Nothing is posted twice: once a stream exists, a
-    fallback replaces it (chat.update) instead of posting beside it."""
-    streamer = say_stream(buffer_size=1)  # each append goes out at once: the summary is seen first
-    try:
-        streamer.append(markdown_text=clip(lead, MAX_MARKDOWN))
-    except (SlackClientError, OSError) as exc:
-        if not surfaces.refused(team, Feature.STREAM, exc):
-            log.warning("could not start a stream (%s); posting instead", error_of(exc) or exc)
-        return streamer.ts, "failed"
-    use_native = surfaces.allows(team, Feature.TABLE)
-    try:
-        streamer.stop(blocks=native if use_native else classic)
-        return streamer.ts, "native" if use_native else "classic"
-    except (SlackClientError, OSError) as exc:
-        failure: Exception = exc
-    if use_native and error_of(failure) == "invalid_blocks":
-        surfaces.refuse(team, Feature.TABLE, "invalid_blocks")
-        try:
-            streamer.stop(blocks=classic)
-            return streamer.ts, "classic"
-        except (SlackClientError, OSError) as again:
-            failure = again
-    if not surfaces.refused(team, Feature.STREAM, failure):
-        log.warning("could not finish the stream (%s); replacing it", error_of(failure) or failure)
-    return streamer.ts, "failed"

@@ -86,7 +86,7 @@ def one_round(bot: Harness, questions: list[str], concurrency: int, tag: str, wa
     elapsed = time.monotonic() - began
     first: dict[str, float] = {}
     for call in bot.slack.calls:  # the first thing the asker sees: a status line or a placeholder
-        if call.method in ("chat.postMessage", "assistant.threads.setStatus"):
+        if call.method in ("chat.postMessage", "assistant.threads.setStatus", "chat.startStream"):
             first.setdefault(call.params.get("channel") or call.params["channel_id"], call.at)
     final = {c.params["channel"]: c.at for c in finals}
     ms = lambda a: {ch: (a[ch] - sent[ch]) * 1000 for ch in sent}  # noqa: E731
@@ -123,8 +123,8 @@ def main() -> int:
         with TGIServer() as tgi, SlackAPIServer() as slack:
             stores = {"batched": store}
             if args.before:  # the same collection, each question calling the model itself
-                stores = {"unbatched (before)": ChromaStore(store.client, getattr(store.encoder, "inner", store.encoder),
-                                                            settings.collection)} | stores
+                stores = {"unbatched (before)": ChromaStore(
+                    store.client, getattr(store.encoder, "inner", store.encoder), settings.collection)} | stores
             # the bot's own pipeline (form-aware retrieval, names and intent steps): the TGI stand-in, or the real LLM
             models: list[tuple[str, Settings]] = [("tgi stand-in", settings.with_(
                 generator="tgi", tgi_url=tgi.url, tgi_timeout=30.0, kg="snapshot"))]
@@ -154,8 +154,8 @@ def main() -> int:
     generator = f"the real local LLM ({args.model.name})" if args.model else "TGI stand-in (recorded Vicuna-13B)"
     print(f"\nBot latency, {args.n} signed `app_mention` events per round (SciQA final-phase questions), "
           f"{args.workers} workers, {generator}, snapshot KG, {args.encoder} store.\n")
-    print("| senders | generator, encoder, surface | events | ack p50 / p95 ms | first visible (status or placeholder) p50 / p95 ms "
-          "| final answer p50 / p95 ms | answered with rows | events/s |")
+    print("| senders | generator, encoder, surface | events | ack p50 / p95 ms | first visible (status or placeholder) "
+          "p50 / p95 ms | final answer p50 / p95 ms | answered with rows | events/s |")
     print("|---|---|---|---|---|---|---|---|")
     for c, label, r in rounds:
         cols = [f"{pct(r[k], .5):.0f} / {pct(r[k], .95):.0f}" for k in ("ack", "first", "final")]

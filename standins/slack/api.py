@@ -17,7 +17,7 @@ from http.server import ThreadingHTTPServer
 from typing import Any
 
 from standins.slack import wire
-from standins.slack.agent import Stream
+from standins.slack.agent import STREAM_LIMIT_S, Stream
 from standins.slack.methods import METHODS, WebAPI
 from standins.slack.wire import Call, Reply, parse_params, token_of
 
@@ -38,8 +38,9 @@ class _Fault:
 class SlackAPIServer(WebAPI):
     """Slack's Web API on 127.0.0.1, on a free port, in a daemon thread. Use as a context manager."""
 
-    def __init__(self, *, require_token: bool = True) -> None:
+    def __init__(self, *, require_token: bool = True, stream_limit_s: float = STREAM_LIMIT_S) -> None:
         self.require_token = require_token
+        self.stream_limit_s = stream_limit_s  # how long a stream takes appends (Slack: about five minutes)
         self.socket_mode_url = ""  # what apps.connections.open hands a Socket Mode app (socket_mode.py)
         self._cond = threading.Condition()
         self._calls: list[Call] = []

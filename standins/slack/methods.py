@@ -7,7 +7,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from standins.slack.agent import AgentAPI, blocks_error
+from standins.slack.agent import AgentAPI
+from standins.slack.blocks import blocks_error
 from standins.slack.wire import maybe_json
 
 TEAM_ID = "T1"

@@ -12,6 +12,7 @@ from bot.limits import Limits
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
+from pipeline.names.check import Checked
 from pipeline.parts import Generator, KnowledgeGraph
 from pipeline.records import Example
 from pipeline.sciqa import SciQA
@@ -78,3 +79,21 @@ def start_bot(slack: SlackAPIServer, make_pipeline: Callable[..., Pipeline],
 @pytest.fixture
 def bot(start_bot: Callable[..., Harness]) -> Harness:
     return start_bot()
+
+
+@pytest.fixture
+def agent(start_bot: Callable[..., Harness]) -> Harness:
+    """A bot on Slack's AI-app surface (status lines, streamed answers with their plan)."""
+    return start_bot(slack_surface="agent")
+
+
+@pytest.fixture
+def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: SnapshotKG,
+                bot_settings: Settings) -> Iterator[Harness]:
+    """An agent bot whose pipeline also checks names (so every step is announced)."""
+    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
+                        names=lambda sparql, question: Checked(sparql), row_cap=1000, max_question_chars=2000,
+                        workers=4)
+    harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
+    yield harness
+    harness.close()

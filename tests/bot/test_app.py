@@ -81,4 +81,6 @@ def test_the_manifest_grants_exactly_what_the_app_uses() -> None:
     assert sorted(c["command"] for c in commands) == sorted(COMMANDS)
     assert all(c["should_escape"] is False for c in commands)  # IRIs arrive as typed, not as Slack links
     assert settings["interactivity"]["is_enabled"] and manifest["features"]["app_home"]["home_tab_enabled"]
-    assert manifest["features"]["app_home"]["messages_tab_enabled"] and manifest["features"]["assistant_view"]
+    assert manifest["features"]["app_home"]["messages_tab_enabled"]
+    agent = manifest["features"]["agent_view"]  # the agent messaging experience; assistant_view is legacy
+    assert 0 < len(agent["agent_description"]) <= 300 and "assistant_view" not in manifest["features"]

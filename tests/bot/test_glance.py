@@ -2,9 +2,11 @@
 into the thread with alt text through Slack's upload flow, and Slack's limits kept for any leaderboard."""
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from bot.glance import CHART_FILE, LEADERBOARD_FILE
+from bot.native import Kit
 from bot.render import render_answer
 from pipeline.core import Pipeline
 from pipeline.generators.adapter import AdapterGenerator
@@ -14,7 +16,8 @@ from pipeline.records import Answer, Entry, Example, Generation, Leaderboard, Re
 from standins import orkg_fixture as fx
 from standins.fixture_questions import FixedGenerator, NoStore, t01, t05
 from standins.harness import STORY_CLOZE, Harness, blocks_of, shown
-from tests.bot.test_render import answer, lit, texts, uri, within_limits
+from standins.slack.blocks import blocks_error
+from tests.bot.test_render import R, answer, lit, texts, uri, within_limits
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -104,3 +107,65 @@ def test_the_weather_in_hannover_is_declined_as_off_topic_in_the_thread(start_bo
     seen = shown(reply)
     assert "Try, for example" in seen and "kgqa_feedback" not in seen and "come closest" not in seen
     assert reply.params["text"] == "I could not answer “What's the weather in Hannover?”."
+
+
+def _board(n: int, name: str = "Model") -> Leaderboard:
+    return Leaderboard("Some Long Benchmark Dataset Name That Goes On", "Accuracy (top-1, averaged)", True, tuple(
+        Entry(f"{name} {i} with a very long name", f"{R}M{i}", "Accuracy (top-1, averaged)", f"{90 - i}.5",
+              90 - i + 0.5) for i in range(n)))
+
+
+def test_a_ranking_is_a_native_bar_chart_within_slacks_limits_and_the_png_where_it_is_not_taken() -> None:
+    rows = Rows(["model"], [{"model": uri(f"{R}M0")}])
+    native = render_answer(answer(rows, leaderboard=_board(40)), feedback="{}", kit=Kit.DATA)
+    assert blocks_error(native.blocks) is None
+    [chart] = [b for b in native.blocks if b["type"] == "data_visualization"]
+    assert chart["chart"]["type"] == "bar" and len(chart["title"]) <= 50
+    categories = chart["chart"]["axis_config"]["categories"]
+    assert 2 <= len(categories) <= 20 and len(set(categories)) == len(categories)
+    assert all(len(c) <= 20 for c in categories) and categories[0].startswith("Model 0")
+    [series] = chart["chart"]["series"]
+    assert [p["value"] for p in series["data"]][:2] == [90.5, 89.5] and len(series["name"]) <= 20
+    assert not any(f.filename == CHART_FILE for f in native.files)  # the chart is in the message
+    older = render_answer(answer(rows, leaderboard=_board(40)), feedback="{}", kit=Kit.TABLE)
+    assert "data_visualization" not in json.dumps(older.blocks)
+    assert any(f.filename == CHART_FILE and f.alt_text for f in older.files)  # the PNG instead
+
+
+def test_names_alike_once_cut_to_20_characters_stay_apart_on_the_axis() -> None:
+    rows = Rows(["model"], [{"model": uri(f"{R}M0")}])
+    board = Leaderboard("D", "F1", True, tuple(Entry("Transformer-XL large variant " + "x" * i, f"{R}M{i}", "F1",
+                                                     str(i), float(i)) for i in range(5, 0, -1)))
+    [chart] = [b for b in render_answer(answer(rows, leaderboard=board), kit=Kit.DATA).blocks
+               if b["type"] == "data_visualization"]
+    categories = chart["chart"]["axis_config"]["categories"]
+    assert len(set(categories)) == 5 and all(len(c) <= 20 for c in categories)
+    assert blocks_error([chart]) is None
+
+
+def test_a_series_over_time_is_a_line_chart_and_other_shapes_get_none() -> None:
+    def year(y: int) -> dict[str, str]:
+        return {"type": "literal", "value": str(y), "datatype": "http://www.w3.org/2001/XMLSchema#gYear"}
+
+    rows = Rows(["year", "best"], [{"year": year(2015 + i), "best": lit(f"{70 + i}.1")} for i in range(6)])
+    message = render_answer(answer(rows), kit=Kit.DATA)
+    [chart] = [b for b in message.blocks if b["type"] == "data_visualization"]
+    assert chart["chart"]["type"] == "line" and chart["chart"]["axis_config"]["categories"][0] == "2015"
+    assert [p["value"] for p in chart["chart"]["series"][0]["data"]] == [70.1, 71.1, 72.1, 73.1, 74.1, 75.1]
+    assert blocks_error(message.blocks) is None
+    names = Rows(["model"], [{"model": lit(f"m{i}")} for i in range(6)])
+    assert "data_visualization" not in json.dumps(render_answer(answer(names), kit=Kit.DATA).blocks)
+    many = Rows(["year", "best"], [{"year": year(1950 + i), "best": lit(str(i))} for i in range(30)])
+    assert "data_visualization" not in json.dumps(render_answer(answer(many), kit=Kit.DATA).blocks)  # > 20 points
+
+
+def test_the_stand_in_refuses_a_long_chart_title_a_third_chart_and_a_seventh_series() -> None:
+    chart = {"type": "data_visualization", "title": "t", "chart": {"type": "bar", "axis_config": {
+        "categories": ["a"]}, "series": [{"name": "s", "data": [{"label": "a", "value": 1}]}]}}
+    assert blocks_error([chart, chart]) is None
+    assert blocks_error([chart, chart, chart]) is not None
+    assert blocks_error([{**chart, "title": "t" * 51}]) is not None
+    seven = [{"name": f"s{i}", "data": [{"label": "a", "value": 1}]} for i in range(7)]
+    assert blocks_error([{**chart, "chart": {**chart["chart"], "series": seven}}]) is not None
+    stray = [{"name": "s", "data": [{"label": "b", "value": 1}]}]  # a label that is no category
+    assert blocks_error([{**chart, "chart": {**chart["chart"], "series": stray}}]) is not None

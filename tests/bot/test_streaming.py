@@ -5,38 +5,17 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable
 
 import pytest
 
 from bot.streaming import READING, STATUS
-from pipeline.core import Pipeline
-from pipeline.generators.adapter import AdapterGenerator
-from pipeline.names.check import Checked
 from pipeline.records import Example, Step
-from pipeline.settings import Settings
-from pipeline.store.chroma import ChromaStore
 from standins.harness import MAINTAINER, STORY_CLOZE, Harness, blocks_of, is_answer, shown, streamed_text
 from standins.slack.api import Call, SlackAPIServer
+from tests.bot.test_plan import Broken
 
 STREAMS = ("chat.startStream", "chat.appendStream", "chat.stopStream")
-
-
-@pytest.fixture
-def agent(start_bot: Callable[..., Harness]) -> Harness:
-    return start_bot(slack_surface="agent")
-
-
-@pytest.fixture
-def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: Any,
-                bot_settings: Settings) -> Iterator[Harness]:
-    """An agent bot whose pipeline also checks names (so every step is announced)."""
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, names=lambda sparql, question: Checked(sparql),
-                        row_cap=1000, max_question_chars=2000, workers=4)
-    harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
-    yield harness
-    harness.close()
 
 
 def statuses(slack: SlackAPIServer, thread_ts: str) -> list[str]:
@@ -86,27 +65,28 @@ def test_a_question_in_an_assistant_thread_gets_a_title_status_and_streamed_answ
     assert start.params["thread_ts"] == thread and start.params["channel"] == "D7"
 
 
-def test_status_lines_follow_the_pipeline_in_order_before_the_answer(slack: SlackAPIServer,
-                                                                     named_agent: Harness) -> None:
+def test_status_lines_follow_the_pipeline_in_order_and_are_cleared_after_the_answer(slack: SlackAPIServer,
+                                                                                     named_agent: Harness) -> None:
     ts = named_agent.mention(STORY_CLOZE)
-    named_agent.answers()
+    [answer] = named_agent.answers()
     steps = (Step.RETRIEVE, Step.GENERATE, Step.NAMES, Step.RUN)  # this pipeline has no intent step
-    assert statuses(slack, ts) == [READING] + [STATUS[s] for s in steps]
-    last_status = max(c.at for c in slack.calls_to("assistant.threads.setStatus"))
-    assert last_status <= slack.calls_to("chat.startStream")[0].at
+    [cleared] = slack.wait_for(lambda c: c.method == "assistant.threads.setStatus" and c.params["status"] == "")
+    assert statuses(slack, ts) == [READING] + [STATUS[s] for s in steps] + [""]
+    assert cleared.at >= answer.at
     assert not slack.calls_to("chat.postMessage") and not slack.calls_to("chat.update")  # no placeholder
 
 
-def test_the_streamed_answer_leads_with_the_summary_and_ends_with_table_sparql_and_feedback(
+def test_the_streamed_answer_leads_with_the_summary_and_ends_with_data_table_sparql_and_feedback(
         slack: SlackAPIServer, agent: Harness) -> None:
     ts = agent.mention(STORY_CLOZE)
     [answer] = agent.answers()
+    streamed = [c for c in slack.calls if c.method in STREAMS]
+    assert "GPT-3 175B (Few-Shot)" in "".join(streamed_text(c) for c in streamed)
     [start] = slack.calls_to("chat.startStream")
-    assert "GPT-3 175B (Few-Shot)" in streamed_text(start) and start.at < answer.at
     assert start.params["recipient_team_id"] == "T1" and start.params["recipient_user_id"] == "U1"
     kinds = [b["type"] for b in blocks_of(answer)]
-    assert kinds.index("table") < kinds.index("context_actions") and kinds[-1] == "context_actions"
-    [table] = [b for b in blocks_of(answer) if b["type"] == "table"]
+    assert kinds.index("data_table") < kinds.index("context_actions") and kinds[-1] == "context_actions"
+    [table] = [b for b in blocks_of(answer) if b["type"] == "data_table"]
     assert table["rows"][0] == [{"type": "raw_text", "text": "model"}]
     assert "GPT-3 175B (Few-Shot)" in json.dumps(table["rows"][1]) and "orkg.org/resource/" in json.dumps(table)
     assert "*SPARQL*" in shown(answer) and 'FILTER(str(?dataset_lbl) = \\"Story Cloze Test\\")' in shown(answer)
@@ -153,18 +133,24 @@ def test_a_workspace_refusing_streams_gets_one_posted_answer_and_no_more_stream_
     assert sum(is_answer(c) for c in slack.calls) == 2
 
 
-def test_a_refused_table_ends_the_same_stream_with_mrkdwn_rows_and_later_answers_skip_it(
+def test_a_refused_data_table_ends_the_same_stream_with_a_table_block_then_mrkdwn_and_later_answers_skip_them(
         slack: SlackAPIServer, agent: Harness) -> None:
     slack.fail_next("chat.stopStream", status=200, error="invalid_blocks", retry_after=None)
     agent.mention(STORY_CLOZE)
     [answer] = agent.answers()
     stops = slack.calls_to("chat.stopStream")
     assert [c.ok for c in stops] == [False, True] and stops[0].params["ts"] == stops[1].params["ts"]
-    assert "table" not in [b["type"] for b in blocks_of(answer)] and "GPT-3 175B (Few-Shot)" in shown(answer)
+    assert "data_table" in [b["type"] for b in blocks_of(stops[0])]
+    assert "table" in [b["type"] for b in blocks_of(answer)] and "GPT-3 175B (Few-Shot)" in shown(answer)
     assert len(slack.calls_to("chat.startStream")) == 1 and not slack.calls_to("chat.postMessage")
+    slack.fail_next("chat.stopStream", status=200, error="invalid_blocks", retry_after=None)
     agent.mention(STORY_CLOZE)
     second = agent.answers(count=2)[-1]
-    assert "table" not in [b["type"] for b in blocks_of(second)] and len(slack.calls_to("chat.stopStream")) == 3
+    kinds = [b["type"] for b in blocks_of(second)]
+    assert "table" not in kinds and "data_table" not in kinds and len(slack.calls_to("chat.stopStream")) == 4
+    agent.mention(STORY_CLOZE)
+    third = agent.answers(count=3)[-1]
+    assert "table" not in [b["type"] for b in blocks_of(third)] and len(slack.calls_to("chat.stopStream")) == 5
 
 
 def test_a_stream_that_cannot_stop_is_replaced_in_place_not_posted_twice(slack: SlackAPIServer,
@@ -191,15 +177,10 @@ def test_slack_retries_never_double_the_stream(slack: SlackAPIServer, agent: Har
 
 
 def test_a_crash_while_answering_still_reaches_the_thread_as_one_stream(start_bot: Callable[..., Harness]) -> None:
-    class Broken:
-        name = "broken"
-
-        def generate(self, question: str, examples: Any) -> Any:
-            raise RuntimeError("a bug")
-
     bot = start_bot(slack_surface="agent", generator=Broken())
     ts = bot.mention(STORY_CLOZE)
     [stop] = bot.slack.wait_for(lambda c: c.method == "chat.stopStream" and c.ok)
     [start] = bot.slack.calls_to("chat.startStream")
-    assert start.params["thread_ts"] == ts and "Something went wrong on my side (RuntimeError)" in shown(start)
+    text = "".join(streamed_text(c) for c in bot.slack.calls if c.method in STREAMS)
+    assert start.params["thread_ts"] == ts and "Something went wrong on my side (RuntimeError)" in text
     assert blocks_of(stop) and "Something went wrong" in shown(stop) and not bot.slack.calls_to("chat.postMessage")
