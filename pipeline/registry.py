@@ -1,11 +1,12 @@
-"""Generators, knowledge-graph backends and example stores by name, one registration each (as simonw/llm's ``register_models``).
+"""Generators, knowledge-graph backends and example stores by name, one registration each (as simonw/llm's
+``register_models``).
 
 The built-in parts register themselves in the modules named by ``BUILTINS``, a third-party package's in the modules
 its ``kgqa.plugins`` entry points name (all loaded by name at the first look-up: the registry imports nothing it
-serves); a new one is a builder and one ``register_generator``/``register_kg``/``register_store`` call (docs/PLUGINS.md).
-Help texts and "unknown name" errors are written from what is registered. What differs between generators is an
-attribute of the registration (``llm``: its replies checked and re-asked by the check loop, backed by the offline
-adapter), never a check on a name."""
+serves); a new one is a builder and one ``register_generator``/``register_kg``/``register_store`` call
+(docs/PLUGINS.md). Help texts and "unknown name" errors are written from what is registered. What differs between
+generators is an attribute of the registration (``llm``: its replies checked and re-asked by the check loop, backed by
+the offline adapter), never a check on a name."""
 from __future__ import annotations
 
 import threading

@@ -92,7 +92,8 @@ class SciQA:
     def challenge_gold(self, phase: str) -> dict[str, list[str]]:
         """Gold flat answers: the dev subset's own file, or the final subset's ids in test/."""
         if phase == "dev":
-            return {a["id"]: list(a["answer"]) for a in _read(self.root / "challenge" / "random_test_200_answers_1.json")}
+            return {a["id"]: list(a["answer"])
+                    for a in _read(self.root / "challenge" / "random_test_200_answers_1.json")}
         return {i: list(self.by_id[i].flat_answer) for i, _ in self.challenge("final")}
 
 

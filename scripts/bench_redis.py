@@ -21,10 +21,12 @@ import shutil
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 from bot.limits import SEEN_EVENTS, Limits
+from bot.state.dedup.base import Dedup
 from bot.state.dedup.memory import Seen
 from bot.state.dedup.redis import RedisSeen
 from pipeline.core import Pipeline
@@ -37,10 +39,11 @@ from pipeline.settings import Settings
 from pipeline.state.answers.base import Answers
 from pipeline.state.answers.redis import KEEP_S, RedisAnswers
 from pipeline.state.answers.sqlite import SqliteAnswers
+from pipeline.state.limits.base import RateLimit
 from pipeline.state.limits.memory import MAX_KEYS, RateLimiter
 from pipeline.state.limits.redis import RedisRateLimiter
 from pipeline.state.link import RETRY_S, RedisLink
-from pipeline.state.threads.base import KEEP_TURNS, TURN_TTL_S
+from pipeline.state.threads.base import KEEP_TURNS, TURN_TTL_S, ThreadMemory
 from pipeline.state.threads.redis import RedisThreadMemory
 from standins.burst import pct
 from standins.harness import TEMPLATES, Harness, hash_store, is_answer, new_ts, train_slice
@@ -86,6 +89,18 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
     return {name: {"p50_ms": pct(t, 0.5), "p95_ms": pct(t, 0.95)} for name, t in times.items()}
 
 
+def _steps(i: int, seen: Dedup, limiter: RateLimit, answers: Answers, memory: ThreadMemory | None,
+           result: Rows) -> dict[str, Callable[[], object]]:
+    """Question ``i``'s state calls, part by part, each bound to this question's backends and keys."""
+    thread = f"C{i}:{i}.000100"
+    return {"dedup": lambda: (seen.first(f"event:EvBench{i}"), seen.first(f"message:{thread}")),
+            "rate_limit": lambda: limiter.wait(f"U{i % 50}"),
+            "answer_cache": lambda: answers.get(ENDPOINT, f"SELECT {i}") or answers.put(
+                ENDPOINT, f"SELECT {i}", result),
+            "thread_memory": lambda: memory and (memory.turns(thread), memory.remember(
+                thread, {"question": "q", "sparql": "SELECT 1"}))}
+
+
 def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, dict[str, float]]]:
     """The state one question touches, local vs Redis, timed per question and per part."""
     link = RedisLink(redis_url, 0.5, RETRY_S)
@@ -97,13 +112,7 @@ def calls_alone(n: int, home: Path, redis_url: str) -> dict[str, dict[str, dict[
     times: dict[str, dict[str, list[float]]] = {name: {part: [] for part in PARTS} for name in ("local", "redis")}
     for i in range(n):
         for name, (seen, limiter, answers, memory) in (("local", local), ("redis", redis)):
-            thread = f"C{i}:{i}.000100"
-            steps = {"dedup": lambda: (seen.first(f"event:EvBench{i}"), seen.first(f"message:{thread}")),
-                     "rate_limit": lambda: limiter.wait(f"U{i % 50}"),
-                     "answer_cache": lambda: answers.get(ENDPOINT, f"SELECT {i}") or answers.put(
-                         ENDPOINT, f"SELECT {i}", result),
-                     "thread_memory": lambda: memory and (memory.turns(thread), memory.remember(
-                         thread, {"question": "q", "sparql": "SELECT 1"}))}
+            steps = _steps(i, seen, limiter, answers, memory, result)
             total = 0.0
             for part, step in steps.items():
                 started = time.perf_counter()

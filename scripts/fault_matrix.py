@@ -1,9 +1,11 @@
 """The fault matrix for docs/RELIABILITY.md: each fault injected for real (TGI, SPARQL endpoint and Slack Web API
-stand-ins on loopback, a Chroma server that is down or never answers) against the real bot over HTTP; what the user then sees in Slack, and how soon.
+stand-ins on loopback, a Chroma server that is down or never answers) against the real bot over HTTP; what the user
+then sees in Slack, and how soon.
 
 Usage: SCIQA_DIR=../shared/sciqa python scripts/fault_matrix.py [--json]
-The scenarios are standins/faults.py's (tests/bot/test_faults.py asserts each). Timeouts as there: TGI 1 s, KG 1 s, Chroma 1 s,
-question deadline 8 s (one row 2 s). Time is from the event's POST to the reply's arrival at the Slack stand-in.
+The scenarios are standins/faults.py's (tests/bot/test_faults.py asserts each). Timeouts as there: TGI 1 s, KG 1 s,
+Chroma 1 s, question deadline 8 s (one row 2 s). Time is from the event's POST to the reply's arrival at the Slack
+stand-in.
 """
 from __future__ import annotations
 

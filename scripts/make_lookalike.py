@@ -27,11 +27,13 @@ RESULTS = [
     ("RoBERTa-Large", "SQuAD2.0", "F1", "89.4", "https://github.com/example/roberta"),
     ("BERT-Large", "SQuAD2.0", "F1", "83.1", ""), ("RoBERTa-Large", "SQuAD2.0", "EM", "86.5", ""),
     ("ViT-L/16", "ImageNet", "Top-1 Accuracy", "87.76", "https://github.com/example/vit"),
-    ("ViT-B/16", "ImageNet", "Top-1 Accuracy", "84.15", ""), ("ViT-L/16", "ImageNet ReaL", "Top-1 Accuracy", "90.54", ""),
+    ("ViT-B/16", "ImageNet", "Top-1 Accuracy", "84.15", ""),
+    ("ViT-L/16", "ImageNet ReaL", "Top-1 Accuracy", "90.54", ""),
     ("BiT-L", "ImageNet ReaL", "Top-1 Accuracy", "90.45", "https://github.com/example/bit"),
     ("BiT-L", "ImageNet V2", "Top-1 Accuracy", "80.73", ""), ("ViT-B/16", "ImageNet V2", "Top 5 Accuracy", "93.4", ""),
     ("ResNet-18", "CIFAR-10", "Percentage correct", "95.3", "https://github.com/example/resnet"),
-    ("ResNet-18", "CIFAR-100", "Percentage correct", "77.8", ""), ("WRN-28-10", "CIFAR-100", "Percentage correct", "81.2", ""),
+    ("ResNet-18", "CIFAR-100", "Percentage correct", "77.8", ""),
+    ("WRN-28-10", "CIFAR-100", "Percentage correct", "81.2", ""),
     ("Transformer Big", "WMT2014 English-German", "BLEU", "28.4", "https://github.com/example/transformer"),
     ("Transformer Big", "WMT2016 English-German", "BLEU score", "34.1", ""),
     ("GPT-2 (1.5B)", "Story Cloze Test", "Accuracy", "82.3", "https://github.com/example/gpt2"),
@@ -65,10 +67,12 @@ QUESTIONS = [
     ("T05", {"m": "percentage correct", "d": "CIFAR 100"}, {"m": "Percentage correct", "d": "CIFAR-100"}),
     ("T05", {"m": "BLEU", "d": "WMT2014 English German"}, {"m": "BLEU", "d": "WMT2014 English-German"}),
     ("T05", {"m": "Bleu score", "d": "WMT2016 English-German"}, {"m": "BLEU score", "d": "WMT2016 English-German"}),
-    ("T07", {"model": "bert large"}, {"model": "BERT-Large"}), ("T07", {"model": "Roberta Large"}, {"model": "RoBERTa-Large"}),
+    ("T07", {"model": "bert large"}, {"model": "BERT-Large"}),
+    ("T07", {"model": "Roberta Large"}, {"model": "RoBERTa-Large"}),
     ("T07", {"model": "vit-l/16"}, {"model": "ViT-L/16"}), ("T07", {"model": "Go Explore"}, {"model": "Go-Explore"}),
     ("T07", {"model": "gpt-2 (1.5b)"}, {"model": "GPT-2 (1.5B)"}), ("T07", {"model": "Bit-L"}, {"model": "BiT-L"}),
-    ("T07", {"model": "Resnet 18"}, {"model": "ResNet-18"}), ("T07", {"model": "Transformer-Big"}, {"model": "Transformer Big"}),
+    ("T07", {"model": "Resnet 18"}, {"model": "ResNet-18"}),
+    ("T07", {"model": "Transformer-Big"}, {"model": "Transformer Big"}),
 ]
 
 
@@ -84,7 +88,8 @@ def triples() -> list[tuple[str, str, str]]:
     for n, (model, dataset, metric, value, code) in enumerate(RESULTS):
         paper, cont, bench, ev = (f"{R}R{9000 + 4 * n + k}" for k in range(4))
         out += [(paper, TYPE, C + "Paper"), (paper, LABEL, f'"Invented paper {n + 1} on {dataset}"'),
-                (paper, P + "P31", cont), (cont, TYPE, C + "Contribution"), (cont, P + "HAS_MODEL", node("Model", model)),
+                (paper, P + "P31", cont), (cont, TYPE, C + "Contribution"),
+                (cont, P + "HAS_MODEL", node("Model", model)),
                 (cont, P + "HAS_BENCHMARK", bench), (bench, P + "HAS_DATASET", node("Dataset", dataset)),
                 (bench, P + "HAS_EVALUATION", ev), (ev, P + "HAS_METRIC", node("Metric", metric)),
                 (ev, P + "HAS_VALUE", json.dumps(value))]

@@ -1,5 +1,6 @@
 """Expected answers of the novel-intent set: run each hand-written query of docs/eval/novel-intents.txt (and of
-the dev list novel-intents-dev.txt) on the fixture graph and write the .json beside it (the `kgqa eval --questions` format). ``--check`` only compares.
+the dev list novel-intents-dev.txt) on the fixture graph and write the .json beside it (the `kgqa eval --questions`
+format). ``--check`` only compares.
 
     python scripts/novel_gold.py [--check]
 """

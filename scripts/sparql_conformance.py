@@ -32,7 +32,8 @@ GRAPH = f"""@prefix : <{EX}> . @prefix xsd: <{PREFIXES['xsd']}> .
 """
 H = f"PREFIX : <{EX}> "
 VALID = [H + q for q in [
-    "SELECT * { ?s ?p ?o }", "SELECT ?s { ?s :p ?o } VALUES ?o { :b :c }", "SELECT ?s { ?s :p ?o } LIMIT 1 VALUES ?s { :a }",
+    "SELECT * { ?s ?p ?o }", "SELECT ?s { ?s :p ?o } VALUES ?o { :b :c }",
+    "SELECT ?s { ?s :p ?o } LIMIT 1 VALUES ?s { :a }",
     "SELECT ?s { ?s :p ?o } OFFSET 1", "SELECT ?s { { SELECT ?s { ?s :p ?o } ORDER BY ?s LIMIT 1 } }",
     "SELECT ?s { ?s :p _:y . _:y :p :c }", "SELECT ?s { ?s ?p :c:d }", "SELECT ?o { :x\\?y :p ?o }",
     "SELECT ?s { ?s :n -1 }", "SELECT ?s { ?s :n ?n FILTER(?n-1 >= +0 && ?n > -1.5e0) }", "SELECT * { ?s :p+ ?o }",
@@ -44,7 +45,8 @@ VALID = [H + q for q in [
     "SELECT ?s { { ?s :p :b } UNION { ?s :n 3 } }", "SELECT ?s ?t { ?s :p ?o BIND(STR(?o) AS ?t) }",
     "ASK { :a :p :b }", "ASK { :a :p :b } LIMIT 1", "SELECT * { [] :p ?o }", "SELECT ?s { ?s :p ?o # { DELETE }\n}",
     "BASE <http://example.org/> SELECT ?s { ?s <p> <b> }", "SELECT (SUM(?n) AS ?t) { ?s :n ?n }",
-    "SELECT ?s { ?s :p ?o FILTER EXISTS { ?o :p ?x } }", "SELECT ?s { ?s :n ?n FILTER(?n IN (1, 3)) } ORDER BY DESC(?s)",
+    "SELECT ?s { ?s :p ?o FILTER EXISTS { ?o :p ?x } }",
+    "SELECT ?s { ?s :n ?n FILTER(?n IN (1, 3)) } ORDER BY DESC(?s)",
     "SELECT (GROUP_CONCAT(?l; SEPARATOR=\", \") AS ?g) { :a :l ?l FILTER(isLiteral(?l)) }",
     "SELECT DISTINCT ?p { ?s ?p ?o } ORDER BY ?p", "SELECT REDUCED ?s { ?s :p ?o }",
     "SELECT ?s { VALUES (?s ?o) { (:a :b) (UNDEF :c) } ?s :p ?o }", "SELECT ?s { ?s :p [ :p :c ] }",
@@ -69,7 +71,8 @@ INVALID = [H + q for q in [
 UPDATES = ["INSERT DATA { <http://a> <http://b> <http://c> }", "DELETE WHERE { ?s ?p ?o }", "DROP ALL",
            "CLEAR GRAPH <http://g>", "LOAD <http://x/y.ttl>", "CREATE GRAPH <http://g>", "ADD <http://a> TO <http://b>",
            "MOVE DEFAULT TO <http://g>", "COPY <http://a> TO <http://b>",
-           "WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }", "SELECT * { ?s ?p ?o } ; DELETE WHERE { ?s ?p ?o }",
+           "WITH <http://g> DELETE { ?s ?p ?o } WHERE { ?s ?p ?o }",
+           "SELECT * { ?s ?p ?o } ; DELETE WHERE { ?s ?p ?o }",
            "INSERT { ?s ?p ?o } WHERE { ?s ?p"]
 SERVICES = ["SELECT * { SERVICE <http://x/sparql> { ?s ?p ?o } }", "SELECT * { SERVICE SILENT ?e { ?s ?p ?o } }",
             "SELECT * { ?s ?p ?o SERVICE <http://x/> { ?o ?q ?r } }"]

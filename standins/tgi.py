@@ -17,12 +17,12 @@ Stop sequences cut the text (the stop sequence is kept, as TGI keeps it); ``max_
 Tests script it with ``srv.enqueue(text)`` (next generated texts, FIFO) and ``srv.fault`` / ``srv.set_fault(name,
 times=None)``, which apply to every generation route: ``"500"`` (TGI's error JSON, ``error_type`` "generation"),
 ``"503"`` ("overloaded"), ``"hang"`` (held until ``close()`` drops it, or answered normally after ``hang_seconds``),
-``"drop"`` (the connection closed without an answer), ``"garbage"`` (prose, not SPARQL), ``"refusal"`` ("I cannot generate a SPARQL query ..."), ``"truncated_sse"``
-(streams stop after a token or two without the closing chunk; other routes send half the body they announced), and
-``"bad_json"`` (a 200 whose JSON, or first SSE event, is cut in half) and ``"trickle"`` (a stream that sends one
-event every ``trickle_seconds``, as a slow CPU model writes; a client that leaves is counted in ``srv.disconnects``
-and nothing more is written, as llama.cpp stops a generation nobody reads). ``srv.requests`` holds
-``(path, parsed JSON body)`` pairs, ``None`` for GETs, for asserting what the client sent.
+``"drop"`` (the connection closed without an answer), ``"garbage"`` (prose, not SPARQL), ``"refusal"`` ("I cannot
+generate a SPARQL query ..."), ``"truncated_sse"`` (streams stop after a token or two without the closing chunk; other
+routes send half the body they announced), and ``"bad_json"`` (a 200 whose JSON, or first SSE event, is cut in half) and
+``"trickle"`` (a stream that sends one event every ``trickle_seconds``, as a slow CPU model writes; a client that leaves
+is counted in ``srv.disconnects`` and nothing more is written, as llama.cpp stops a generation nobody reads).
+``srv.requests`` holds ``(path, parsed JSON body)`` pairs, ``None`` for GETs, for asserting what the client sent.
 """
 
 from __future__ import annotations

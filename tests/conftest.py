@@ -1,4 +1,5 @@
-"""Shared fixtures: SciQA and the seed outputs read in place, the real encoder, a train-split store, stand-in servers."""
+"""Shared fixtures: SciQA and the seed outputs read in place, the real encoder, a train-split store, stand-in
+servers."""
 from __future__ import annotations
 
 import ipaddress

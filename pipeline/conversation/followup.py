@@ -20,7 +20,8 @@ _KIND_WORDS = re.compile(r"\s+(?:dataset|benchmark(?:\s+dataset)?|model|metric|s
                          r"problem|field|paper)$", re.I)
 # references to the last named entity (not the existential "is there")
 _REFERENCE = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )\b(?:there|it|them|that one|this one|"
-                        r"that dataset|this dataset|that model|this model|the same dataset)\b(?!\s+(?:is|are|was|were)\b)",
+                        r"that dataset|this dataset|that model|this model|the same dataset)\b"
+                        r"(?!\s+(?:is|are|was|were)\b)",
                         re.I)
 _WHICH_OF_THEM = re.compile(r"\b(which|what|who)\s+(?:one\s+)?(?:of|among)\s+them\b", re.I)
 MAX_NAME_WORDS = 12  # "and on X?": X is a name, not a sentence

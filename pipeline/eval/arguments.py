@@ -16,7 +16,8 @@ def add_eval_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--answers", type=Path, metavar="FILE",
                         help='score a recorded answers file [{"id", "answer": [...]}] as it is (no generation)')
     parser.add_argument("--generator", help=generator_names())
-    parser.add_argument("--shots", type=int, help="examples per prompt (1, 3 or 5); with --answers, only labels the run")
+    parser.add_argument("--shots", type=int,
+                        help="examples per prompt (1, 3 or 5); with --answers, only labels the run")
     parser.add_argument("--kg", help=kg_names())
     parser.add_argument("--report", type=Path, metavar="DIR", help="write report.json, report.md and f1.png here")
     parser.add_argument("--compare", nargs="+", type=Path, metavar="DIR", help="print these runs side by side")

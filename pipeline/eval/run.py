@@ -132,7 +132,8 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
     return scored(
         q, system, sparql=answer.sparql, examples=[_example(r) for r in answer.examples],
         reference_overlap=overlap(_our_top(q, pipeline, answer), theirs) if theirs is not None else None,
-        error=answer.error, outcome=answer.outcome.value, explanation=answer.explanation, generator=answer.generator, kg=answer.kg,
+        error=answer.error, outcome=answer.outcome.value, explanation=answer.explanation, generator=answer.generator,
+        kg=answer.kg,
         notes=list(generation.notes) if generation else [],
         not_in_snapshot=isinstance(answer.failure, NotInSnapshot),
         syntax_error=check_syntax and has_syntax_error(answer.sparql),

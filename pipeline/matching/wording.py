@@ -6,7 +6,11 @@ from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
-STOPWORDS = frozenset(["a", "an", "the", "of", "on", "in", "for", "to", "by", "with", "and", "or", "is", "are", "was", "were", "be", "been", "being", "that", "this", "these", "those", "what", "which", "who", "whom", "whose", "where", "when", "how", "can", "could", "would", "you", "me", "i", "my", "we", "our", "us", "it", "its", "do", "does", "did", "have", "has", "had", "any", "all", "some", "there", "their", "them", "they", "as", "at", "from", "into", "over", "under"])
+STOPWORDS = frozenset(["a", "an", "the", "of", "on", "in", "for", "to", "by", "with", "and", "or", "is", "are", "was",
+                       "were", "be", "been", "being", "that", "this", "these", "those", "what", "which", "who", "whom",
+                       "whose", "where", "when", "how", "can", "could", "would", "you", "me", "i", "my", "we", "our",
+                       "us", "it", "its", "do", "does", "did", "have", "has", "had", "any", "all", "some", "there",
+                       "their", "them", "they", "as", "at", "from", "into", "over", "under"])
 _STRIP = "?!.,;:\"'`“”‘’()[]"
 
 

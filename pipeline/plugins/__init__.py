@@ -1,1 +1,2 @@
-"""The built-in parts, registered as any plugin registers its own (``pipeline.registry`` loads these modules by name)."""
+"""The built-in parts, registered as any plugin registers its own (``pipeline.registry`` loads these modules by
+name)."""

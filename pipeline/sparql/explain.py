@@ -41,10 +41,10 @@ def _noun(var: str, shape: Shape) -> str:
     var = shape.labelled().get(var, var)
     if var in classes:
         return CLASS_NOUNS.get(classes[var].lower(), classes[var])
-    for s, p, o in shape.triples:
+    for _, p, o in shape.triples:
         if o == var and _local(p) in INCOMING_NOUNS:
             return INCOMING_NOUNS[_local(p)]
-    for s, p, o in shape.triples:
+    for s, p, _ in shape.triples:
         if s == var and _local(p) in OUTGOING_NOUNS:
             return OUTGOING_NOUNS[_local(p)]
     return stem(var).replace("_", " ").strip() or "values"

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Union
 
 from pipeline.sparql.brackets import closing
 from pipeline.sparql.text import CACHED_QUERY_CHARS, Token, tokenize
@@ -63,7 +62,7 @@ class Select:
     tail: tuple[Part, ...]
 
 
-Part = Union[Triples, Expression, Values, Group, Select]
+Part = Triples | Expression | Values | Group | Select
 
 
 @dataclass(frozen=True)

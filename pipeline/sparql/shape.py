@@ -1,4 +1,5 @@
-"""The shape of a SPARQL query read from its tokens: triple patterns, label filters, projection, ordering, limits, offsets.
+"""The shape of a SPARQL query read from its tokens: triple patterns, label filters, projection, ordering, limits,
+offsets.
 
 A lenient reader (no full parse, never raises): enough to say what a query asks and which class each label literal
 names. Works on malformed model output too; what it cannot read it leaves out."""

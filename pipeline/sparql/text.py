@@ -145,7 +145,8 @@ def _modifiers_end(tokens: list[re.Match[str]], i: int, end: int) -> int:
         kind, t = m.lastgroup, m.group()
         if kind in ("ws", "comment"):
             pass
-        elif (depth == 0 and kind == "word" and t.upper() not in _MODIFIERS and t.upper() not in _FUNCS) or (depth == 0 and kind not in ("word", "var", "number", "punct")):
+        elif (depth == 0 and kind == "word" and t.upper() not in _MODIFIERS and t.upper() not in _FUNCS) or (
+                depth == 0 and kind not in ("word", "var", "number", "punct")):
             break
         elif t == "(":
             depth += 1
@@ -191,7 +192,8 @@ def engine_procedures(query: str) -> list[str]:
     """Calls into the engine's own procedures (Virtuoso's ``bif:``/``sql:``), as pnames, IRIs or declared prefixes."""
     found = set()
     for tok in tokenize(query):
-        if (tok.kind == "pname" and (tok.text.split(":", 1)[0] + ":").lower() in ENGINE_NAMESPACES) or (tok.kind == "iri" and tok.text[1:-1].strip().lower().startswith(ENGINE_NAMESPACES)):
+        if (tok.kind == "pname" and (tok.text.split(":", 1)[0] + ":").lower() in ENGINE_NAMESPACES) or (
+                tok.kind == "iri" and tok.text[1:-1].strip().lower().startswith(ENGINE_NAMESPACES)):
             found.add(tok.text)
     return sorted(found)
 

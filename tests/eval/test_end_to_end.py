@@ -1,4 +1,5 @@
-"""A real evaluation run in CI: store (train only) -> prompt -> TGI-protocol server -> cleaning -> snapshot -> scorer."""
+"""A real evaluation run in CI: store (train only) -> prompt -> TGI-protocol server -> cleaning -> snapshot ->
+scorer."""
 from __future__ import annotations
 
 import json

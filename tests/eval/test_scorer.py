@@ -42,7 +42,8 @@ def test_exact_string_comparison() -> None:
 
 def test_pooled_micro_macro_and_accuracy() -> None:
     gold: dict[str, list[str]] = {"q1": ["a", "b", "c", "d"], "q2": ["e"], "q3": [], "q4": ["f"]}
-    system: dict[str, list[str]] = {"q1": ["a", "b", "c", "d"], "q2": ["x"], "q3": [], "extra": ["z"]}  # q4 missing -> empty
+    # q4 missing -> empty
+    system: dict[str, list[str]] = {"q1": ["a", "b", "c", "d"], "q2": ["x"], "q3": [], "extra": ["z"]}
     s = score(gold, system)
     assert (s.n, s.tp, s.fp, s.fn) == (4, 4, 1, 2)
     assert s.micro_precision == pytest.approx(4 / 5)
@@ -66,7 +67,8 @@ def test_templated_and_handcrafted_split() -> None:
     groups = group_ids(gold, {"AQ1": "T01", "HQ1": "HQ"})
     assert groups == {"overall": ["AQ1", "HQ1", "AQ2"], "templated": ["AQ1", "AQ2"], "handcrafted": ["HQ1"]}
     system = {"AQ1": ["a"], "AQ2": ["c"]}
-    assert score(gold, system, groups["templated"]).micro_f1 == 1.0 and score(gold, system, groups["handcrafted"]).n == 1
+    assert score(gold, system, groups["templated"]).micro_f1 == 1.0
+    assert score(gold, system, groups["handcrafted"]).n == 1
 
 
 def test_scorer_lines_format() -> None:

@@ -8,6 +8,7 @@ import time
 import urllib.error
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 
@@ -99,7 +100,7 @@ class Scripted(BaseHTTPRequestHandler):
     release = threading.Event()
     HTML = b"<html><head><title>Oops</title><style>p {color: red}</style></head><body><h1>Oops</h1>" \
            b"<p>Something went &amp; wrong.</p></body></html>"
-    ROUTES: dict[str, tuple[int, str, bytes]] = {
+    ROUTES: ClassVar[dict[str, tuple[int, str, bytes]]] = {
         "/html": (200, "text/html; charset=utf-8", HTML),
         "/badjson": (200, "application/sparql-results+json", b'{"head": {"vars": ["s"]}, "results": '),
         "/notresults": (200, "application/json", b'{"message": "hello"}'),

@@ -97,7 +97,7 @@ def test_two_writers_queries_are_each_judged_once(settings: Settings, local_kg: 
     """The model's query is about another dataset than the question's: the intent check declines it, the adapter's
     passes; neither query meets a check twice."""
     tgi.enqueue(T01.format(d="Quux Corpus"))
-    answer, counted, reply = ask(settings, local_kg, tgi.url + "/v1", "llm-first", 0.9)
+    answer, counted, _reply = ask(settings, local_kg, tgi.url + "/v1", "llm-first", 0.9)
     assert answer.outcome is Outcome.ANSWERED and answer.generator == "adapter"
     assert set(counted.intent.values()) == {1} and len(counted.intent) == 2  # two queries, once each
     assert set(counted.names.values()) == {1} and counted.ran[answer.sparql or ""] == 1

@@ -42,7 +42,7 @@ def test_a_caller_past_its_rate_is_refused_and_others_are_not(pool: WorkerPool) 
     admission = Admission(pool, RateLimiter(2, 60, max_keys=10_000))
 
     async def scenario() -> None:
-        assert [await admission.run("A", lambda: n) for n in range(2)] == [0, 1]
+        assert [await admission.run("A", lambda n=n: n) for n in range(2)] == [0, 1]
         with pytest.raises(ToolRefusal, match="too many calls: at most 2 every 60 s"):
             await admission.run("A", lambda: 2)
         assert await admission.run("B", lambda: "b") == "b"
@@ -73,8 +73,12 @@ def test_one_caller_holds_at_most_half_the_workers_and_another_still_gets_answer
 def test_a_pool_shared_with_the_bot_turns_calls_away_when_full_instead_of_queueing_past_its_bound() -> None:
     pool = WorkerPool(workers=1, queue_size=0)
     gate = threading.Event()
+
+    def bot_question() -> None:  # holds the only worker until the gate opens
+        gate.wait(30)
+
     try:
-        assert pool.submit(lambda: None if gate.wait(30) else None)  # the bot's question holds the only worker
+        assert pool.submit(bot_question)
         admission = Admission(pool, RateLimiter(100, 60, max_keys=10_000))
 
         async def scenario() -> None:

@@ -59,13 +59,15 @@ async def session_checks(client: Client, sciqa: SciQA) -> None:
 
     pairs = structured(await client.call_tool("similar_questions", {"text": STORY_CLOZE, "k": 4}))
     assert len(pairs) == 4 and [p["score"] for p in pairs] == sorted((p["score"] for p in pairs), reverse=True)
-    assert all(p["sparql"] and p["source"] == "sciqa" for p in pairs) and "highest Accuracy score on the" in pairs[0]["question"]
+    assert all(p["sparql"] and p["source"] == "sciqa" for p in pairs)
+    assert "highest Accuracy score on the" in pairs[0]["question"]
 
     loose = structured(await client.call_tool("find_label", {"name": "story cloze test", "kind": "dataset"}))
     assert loose["chosen"] == "Story Cloze Test" and loose["match"] == "normalised" and loose["kind"] == "dataset"
     exact = structured(await client.call_tool("find_label", {"name": "Story Cloze Test"}))
     assert exact["chosen"] == "Story Cloze Test" and exact["match"] == "exact"
-    unknown = structured(await client.call_tool("find_label", {"name": "Qwertyuiop Zebra Benchmark", "kind": "dataset"}))
+    unknown = structured(await client.call_tool("find_label",
+                                                {"name": "Qwertyuiop Zebra Benchmark", "kind": "dataset"}))
     assert unknown["chosen"] is None and unknown["match"] in ("unknown", "ambiguous") and unknown["candidates"]
     bad_kind = await client.call_tool("find_label", {"name": "SQuAD", "kind": "planet"})
     assert bad_kind.is_error and "kind must be one of" in text(bad_kind) and "\n" not in text(bad_kind)

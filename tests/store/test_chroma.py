@@ -66,7 +66,8 @@ def test_changed_data_or_model_rebuilds_and_keeps_team_pairs(settings: Settings)
 
 
 def test_the_store_persists_across_processes(train_settings: Settings, train_store: ChromaStore) -> None:
-    code = ("import json,sys; from pipeline.store.connection import open_client; from pipeline.store.chroma import ChromaStore; "
+    code = ("import json,sys; from pipeline.store.connection import open_client; "
+            "from pipeline.store.chroma import ChromaStore; "
             "from pipeline.store.encoder import torch_encoder as E; "
             f"s = ChromaStore(open_client(__import__('pathlib').Path({str(train_settings.chroma_path)!r})), "
             f"E('sentence-transformers/all-MiniLM-L6-v2', offline=False), {train_settings.collection!r}); "
