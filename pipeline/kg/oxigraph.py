@@ -11,7 +11,9 @@ from typing import IO, cast
 import pyoxigraph as ox
 
 from pipeline.errors import ConfigError, KnowledgeGraphError
+from pipeline.kg.indexed import for_index
 from pipeline.records import Rows, Term
+from pipeline.sparql.literal import quoted
 
 COMPRESSED: dict[str, Callable[[Path, str], object]] = {".gz": gzip.open, ".bz2": bz2.open}
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -37,6 +39,7 @@ class OxigraphKG:
         self.row_cap = row_cap
         self.on_disk = store_path is not None
         self.name = f"local:{source if source is not None else store_path}"
+        self._literal_kinds: list[tuple[str, str]] | None = None  # (datatype, language) of the store's literals
         try:
             self.store = ox.Store(str(store_path)) if store_path is not None else ox.Store()
         except OSError as exc:
@@ -58,11 +61,36 @@ class OxigraphKG:
                     loader(stream, format=rdf_format(path), base_iri=path.resolve().as_uri())
             except (SyntaxError, ValueError, OSError) as exc:
                 raise ConfigError(f"cannot read RDF from {path}: {exc}") from exc
+        self._literal_kinds = None
         return len(files)
+
+    def literal_forms(self, text: str, any_form: bool) -> list[str]:
+        """The literals with this text the store holds, in SPARQL syntax: of any datatype or language (what
+        ``str(?x) = text`` matches), or only the plain one (``?x = text``)."""
+        if self._literal_kinds is None:
+            found = self.store.query("SELECT DISTINCT ?d ?l WHERE { ?s ?p ?o FILTER(isLiteral(?o)) "
+                                     "BIND(datatype(?o) AS ?d) BIND(lang(?o) AS ?l) }", use_default_graph_as_union=True)
+            assert isinstance(found, ox.QuerySolutions)
+            self._literal_kinds = sorted((str(getattr(s["d"], "value", "")), str(getattr(s["l"], "value", "")))
+                                         for s in found)
+        kinds = self._literal_kinds if any_form else [(XSD_STRING, "")]
+        forms = []
+        for datatype, lang in kinds:
+            if lang:
+                term, written = ox.Literal(text, language=lang), f"{quoted(text)}@{lang}"
+            else:
+                try:
+                    term = ox.Literal(text, datatype=ox.NamedNode(datatype))
+                except ValueError:
+                    continue
+                written = quoted(text) if datatype == XSD_STRING else f"{quoted(text)}^^<{datatype}>"
+            if next(iter(self.store.quads_for_pattern(None, None, term, None)), None) is not None:
+                forms.append(written)
+        return forms
 
     def select(self, query: str) -> Rows:
         try:
-            result = self.store.query(query, use_default_graph_as_union=True)
+            result = self.store.query(for_index(query, self.literal_forms), use_default_graph_as_union=True)
         except SyntaxError as exc:
             raise KnowledgeGraphError(f"the query does not parse: {exc}") from exc
         except (OSError, ValueError, RuntimeError) as exc:
