@@ -12,11 +12,14 @@ import pyoxigraph as ox
 
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.kg.indexed import for_index
-from pipeline.records import Rows, Term
+from pipeline.records import Kind, Rows, Term
 from pipeline.sparql.literal import quoted
 
 COMPRESSED: dict[str, Callable[[Path, str], object]] = {".gz": gzip.open, ".bz2": bz2.open}
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+RDFS_LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+KIND_CLASSES = {ox.NamedNode(f"http://orkg.org/orkg/class/{kind.orkg_class}"): kind.value for kind in Kind}
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 RDF_DIR_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString"
 FORMATS: dict[str, ox.RdfFormat] = {
@@ -63,6 +66,15 @@ class OxigraphKG:
                 raise ConfigError(f"cannot read RDF from {path}: {exc}") from exc
         self._literal_kinds = None
         return len(files)
+
+    def label_pairs(self) -> Iterator[tuple[str, str]]:
+        """(label, kind) of every Dataset, Model, Metric, Problem, ResearchField and Paper, read from the store's
+        indexes: no query, no sort, no paging (what the names step checks names in)."""
+        for cls, kind in KIND_CLASSES.items():
+            for typed in self.store.quads_for_pattern(None, RDF_TYPE, cls, None):
+                for label in self.store.quads_for_pattern(typed.subject, RDFS_LABEL, None, None):
+                    if isinstance(label.object, ox.Literal):
+                        yield label.object.value, kind
 
     def literal_forms(self, text: str, any_form: bool) -> list[str]:
         """The literals with this text the store holds, in SPARQL syntax: of any datatype or language (what
