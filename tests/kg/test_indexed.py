@@ -96,3 +96,15 @@ def test_sciqa_gold_queries_give_the_same_rows_rewritten(sciqa_graph: Any, sciqa
             changed += 1
     assert changed == 0
     assert sum("VALUES" in for_index(add_prefixes(r.sparql), sciqa_graph.literal_forms) for r in sample) > 100
+
+
+def test_a_case_insensitive_label_test_gets_the_labels_lowered_alike(tmp_path: Path) -> None:
+    graph = kg(tmp_path)
+    query = (f'SELECT ?d ?l WHERE {{ VALUES ?key {{ "squad1.1" "bert" }} ?d <{L}> ?l . '
+             f'FILTER(LCASE(STR(?l)) = ?key) {{ ?d <{T}> ?k }} UNION {{ ?s <{R}model> ?d }} }}')
+    rewritten = for_index(query, graph.literal_forms, graph.lowered)
+    assert "VALUES ?l" in rewritten and "LATERAL { {" in rewritten
+    assert rewritten_rows(graph, query) == plain_rows(graph, query)
+    assert subjects(graph, query) == ["d1", "d2", "d3", "m1"]
+    filtered = f'SELECT ?d WHERE {{ ?d <{L}> ?l {{ ?d ?p ?o FILTER(?o != ?l) }} UNION {{ ?d ?p ?o }} }}'
+    assert "LATERAL" not in lateral_optionals(filtered)  # a branch's filter over a variable bound outside it
