@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import json
 import random
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pyoxigraph as ox
 
+from pipeline.names.index import squeeze
 from standins.orkg_fixture import ORKGC, ORKGP, RDF_TYPE, RDFS_LABEL
 
 SYNTH = "http://orkg.org/orkg/resource/S"  # invented nodes: orkgr:S<n>, apart from SciQA's R<n> and witness IRIs
@@ -43,11 +43,6 @@ class Scaled:
     sciqa_triples: int
 
 
-def squash_key(label: str) -> str:
-    """Letters and digits, lowercased: two labels with one key would be one name typed two ways."""
-    return re.sub(r"[\W_]+", "", label.lower())
-
-
 class _Names:
     """Invented labels of one kind: unique, never a SciQA label up to case and blanks."""
 
@@ -57,7 +52,7 @@ class _Names:
         self.labels: list[str] = []
 
     def add(self, label: str) -> bool:
-        key = squash_key(label)
+        key = squeeze(label)
         if not key or key in self.taken:
             return False
         self.taken.add(key)
@@ -96,7 +91,7 @@ def _sciqa_labels(sciqa_nt: Path) -> dict[str, list[str]]:
 
 def _entities(sciqa: dict[str, list[str]], factor: float, rnd: random.Random) -> dict[str, list[str]]:
     """Invented labels per kind, about ``factor - 1`` times SciQA's count, look-alikes of SciQA's names first."""
-    taken = {squash_key(label) for labels in sciqa.values() for label in labels}
+    taken = {squeeze(label) for labels in sciqa.values() for label in labels}
     out: dict[str, list[str]] = {}
     for kind in KINDS:
         names = _Names(taken, rnd)

@@ -8,7 +8,8 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from standins.orkg_scale import squash_key, write_scaled
+from pipeline.names.index import squeeze
+from standins.orkg_scale import write_scaled
 
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
@@ -39,13 +40,13 @@ def test_invented_names_have_the_orkgs_skew(sciqa_graph: Any, tmp_path: Path) ->
     write_scaled(base, tmp_path / "g.nt", 3, seed=7)
     sciqa = labels(base, "")
     invented = labels(tmp_path / "g.nt", "http://orkg.org/orkg/resource/S")
-    keys = {squash_key(label) for label in sciqa}
-    assert not [label for label in invented if squash_key(label) in keys]  # no SciQA name typed another way
+    keys = {squeeze(label) for label in sciqa}
+    assert not [label for label in invented if squeeze(label) in keys]  # no SciQA name typed another way
     squad = [label for label in invented if label.startswith("SQuAD")]
     assert squad and all(label not in sciqa for label in squad)  # versions and splits beside SciQA's SQuAD
     assert any(re.search(r" v\d+$", label) for label in invented)
     assert any(not label.isascii() for label in invented)
     spelled = {}
     for label in invented:
-        spelled.setdefault(squash_key(label), set()).add(label)
+        spelled.setdefault(squeeze(label), set()).add(label)
     assert any(len(s) >= 3 for s in spelled.values())  # one dataset under several spellings
