@@ -11,10 +11,15 @@ from typing import IO, cast
 import pyoxigraph as ox
 
 from pipeline.errors import ConfigError, KnowledgeGraphError
-from pipeline.records import Rows, Term
+from pipeline.kg.indexed import for_index
+from pipeline.records import Kind, Rows, Term
+from pipeline.sparql.literal import quoted
 
 COMPRESSED: dict[str, Callable[[Path, str], object]] = {".gz": gzip.open, ".bz2": bz2.open}
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
+RDFS_LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+KIND_CLASSES = {ox.NamedNode(f"http://orkg.org/orkg/class/{kind.orkg_class}"): kind.value for kind in Kind}
 RDF_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 RDF_DIR_LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#dirLangString"
 FORMATS: dict[str, ox.RdfFormat] = {
@@ -37,6 +42,8 @@ class OxigraphKG:
         self.row_cap = row_cap
         self.on_disk = store_path is not None
         self.name = f"local:{source if source is not None else store_path}"
+        self._literal_kinds: list[tuple[str, str]] | None = None  # (datatype, language) of the store's literals
+        self._lowered: dict[str, list[str]] | None = None  # lowercase text -> the rdfs:label literals, written
         try:
             self.store = ox.Store(str(store_path)) if store_path is not None else ox.Store()
         except OSError as exc:
@@ -58,11 +65,59 @@ class OxigraphKG:
                     loader(stream, format=rdf_format(path), base_iri=path.resolve().as_uri())
             except (SyntaxError, ValueError, OSError) as exc:
                 raise ConfigError(f"cannot read RDF from {path}: {exc}") from exc
+        self._literal_kinds = None
+        self._lowered = None
+        self.literal_forms("", True)  # read what the index rewrites need now, not during the first question
+        self.lowered([])
         return len(files)
+
+    def label_pairs(self) -> Iterator[tuple[str, str]]:
+        """(label, kind) of every Dataset, Model, Metric, Problem, ResearchField and Paper, read from the store's
+        indexes: no query, no sort, no paging (what the names step checks names in)."""
+        for cls, kind in KIND_CLASSES.items():
+            for typed in self.store.quads_for_pattern(None, RDF_TYPE, cls, None):
+                for label in self.store.quads_for_pattern(typed.subject, RDFS_LABEL, None, None):
+                    if isinstance(label.object, ox.Literal):
+                        yield label.object.value, kind
+
+    def lowered(self, keys: list[str]) -> list[str]:
+        """The rdfs:label literals (in SPARQL syntax) whose lowercase is one of ``keys``: what a case-insensitive
+        label test keeps. The map is built once per store; both Python's lowercase and casefold key it, so that a
+        label SPARQL's LCASE lowers alike is not missed (the filter itself still decides)."""
+        if self._lowered is None:
+            lowered: dict[str, set[str]] = {}
+            for quad in self.store.quads_for_pattern(None, RDFS_LABEL, None, None):
+                if isinstance(quad.object, ox.Literal):
+                    written = _written(quad.object)
+                    for key in {quad.object.value.lower(), quad.object.value.casefold()}:
+                        lowered.setdefault(key, set()).add(written)
+            self._lowered = {key: sorted(forms) for key, forms in lowered.items()}
+        return sorted({form for key in keys for form in self._lowered.get(key, ())})
+
+    def literal_forms(self, text: str, any_form: bool) -> list[str]:
+        """The literals with this text the store holds, in SPARQL syntax: of any datatype or language (what
+        ``str(?x) = text`` matches), or only the plain one (``?x = text``)."""
+        if self._literal_kinds is None:
+            found = self.store.query("SELECT DISTINCT ?d ?l WHERE { ?s ?p ?o FILTER(isLiteral(?o)) "
+                                     "BIND(datatype(?o) AS ?d) BIND(lang(?o) AS ?l) }", use_default_graph_as_union=True)
+            assert isinstance(found, ox.QuerySolutions)
+            self._literal_kinds = sorted((str(getattr(s["d"], "value", "")), str(getattr(s["l"], "value", "")))
+                                         for s in found)
+        kinds = self._literal_kinds if any_form else [(XSD_STRING, "")]
+        forms = []
+        for datatype, lang in kinds:
+            try:
+                term = ox.Literal(text, language=lang) if lang else ox.Literal(text, datatype=ox.NamedNode(datatype))
+            except ValueError:
+                continue
+            if next(iter(self.store.quads_for_pattern(None, None, term, None)), None) is not None:
+                forms.append(_written(term))
+        return forms
 
     def select(self, query: str) -> Rows:
         try:
-            result = self.store.query(query, use_default_graph_as_union=True)
+            result = self.store.query(for_index(query, self.literal_forms, self.lowered),
+                                      use_default_graph_as_union=True)
         except SyntaxError as exc:
             raise KnowledgeGraphError(f"the query does not parse: {exc}") from exc
         except (OSError, ValueError, RuntimeError) as exc:
@@ -82,6 +137,14 @@ class OxigraphKG:
     def ping(self, timeout: float = 2.0) -> bool:
         """Nothing to reach: the store is in this process."""
         return True
+
+
+def _written(literal: ox.Literal) -> str:
+    """A literal in SPARQL syntax."""
+    if literal.language:
+        return f"{quoted(literal.value)}@{literal.language}"
+    datatype = literal.datatype.value
+    return quoted(literal.value) if datatype == XSD_STRING else f"{quoted(literal.value)}^^<{datatype}>"
 
 
 def _solutions(result: ox.QuerySolutions) -> Iterator[ox.QuerySolution]:

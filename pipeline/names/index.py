@@ -84,11 +84,19 @@ class LabelIndex:
         self.threshold = threshold
         self._kinds: dict[str, _Kind] = {k: _Kind() for k in KINDS}
         self._exact: set[str] = set()
-        seen: set[tuple[str, str]] = set()
+        self._seen: set[tuple[str, str]] = set()
+        self.add(pairs)
+
+    def add(self, pairs: Iterable[tuple[str, str]]) -> int:
+        """Add labels (a refresh that found new ones: the index grows in place); returns how many were new."""
+        touched: set[str] = set()
+        new = 0
         for label, kind in pairs:
-            if kind not in self._kinds or not label.strip() or (label, kind) in seen:
+            if kind not in self._kinds or not label.strip() or (label, kind) in self._seen:
                 continue
-            seen.add((label, kind))
+            self._seen.add((label, kind))
+            touched.add(kind)
+            new += 1
             entry, key = self._kinds[kind], squash(label)
             entry.labels.append(label)
             entry.keys.append(key)
@@ -96,13 +104,17 @@ class LabelIndex:
                 entry.postings[word].append(len(entry.labels) - 1)
             entry.by_key[key].append(label)
             entry.by_letters[squeeze(label)].append(label)
+            entry.by_length.setdefault(len(key), ([], []))
+            entry.by_length[len(key)][0].append(key)
+            entry.by_length[len(key)][1].append(len(entry.labels) - 1)
             self._exact.add(label)
-        for entry in self._kinds.values():
-            entry.sorted_keys = sorted(entry.by_key)
-            for i, key in enumerate(entry.keys):
-                entry.by_length.setdefault(len(key), ([], []))
-                entry.by_length[len(key)][0].append(key)
-                entry.by_length[len(key)][1].append(i)
+        for kind in touched:
+            self._kinds[kind].sorted_keys = sorted(self._kinds[kind].by_key)
+        return new
+
+    def pairs(self) -> set[tuple[str, str]]:
+        """Every (label, kind) held."""
+        return set(self._seen)
 
     def __len__(self) -> int:
         return sum(len(k.labels) for k in self._kinds.values())

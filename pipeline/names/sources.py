@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.names.index import CLASSES, THRESHOLD, LabelIndex, kind_of
-from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, primary_of
+from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, Wrapper, primary_of
 from pipeline.sparql.shape import read, stem
 
 LABELS_TTL_S = 7 * 24 * 3600.0  # a graph's labels are fetched again after a week (or with `kgqa kg labels --refresh`)
@@ -51,17 +51,38 @@ def answer_labels(answers: Iterable[dict[str, object]]) -> Iterator[tuple[str, s
 
 def sparql_labels(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[tuple[str, str]]:
     """(label, kind) of every Dataset, Model, Metric, Problem, ResearchField and Paper in the graph."""
+    for _, pairs in label_pages(kg, page):
+        yield from pairs
+
+
+def label_pages(kg: KnowledgeGraph, page: int, start: int = 0) -> Iterator[tuple[int, list[tuple[str, str]]]]:
+    """(number of the next page, the page's (label, kind) pairs) from page ``start`` on, until a short page."""
     classes = " ".join(f"orkgc:{name}" for name in CLASSES.values())
-    for n in range(MAX_PAGES):
+    for n in range(start, MAX_PAGES):
         query = LABELS_QUERY.format(classes=classes, limit=page, offset=n * page)
         rows = kg.select("PREFIX orkgc: <http://orkg.org/orkg/class/>\n"
                          "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n" + query)
+        pairs: list[tuple[str, str]] = []
         for row in rows.rows:
             kind = kind_of(row.get("class", {}).get("value", "").rsplit("/", 1)[-1])
             if kind and "label" in row:
-                yield row["label"]["value"], kind
+                pairs.append((row["label"]["value"], kind))
+        yield n + 1, pairs
         if len(rows.rows) < page:
             return
+
+
+def native(kg: KnowledgeGraph) -> KnowsLabels | None:
+    """The graph behind ``kg``'s wrappers that lists its labels itself (a local store reads them from its indexes,
+    the snapshot from its records), else None (an endpoint: read by paged SPARQL)."""
+    seen: object = kg
+    while True:
+        seen = seen.primary if isinstance(seen, Backed) else seen
+        if isinstance(seen, KnowsLabels):
+            return seen
+        if not isinstance(seen, Wrapper):
+            return None
+        seen = seen.inner
 
 
 class LabelSource:
@@ -86,8 +107,16 @@ class LabelSource:
         return self.cache_dir / f"labels-{digest}.json"
 
     def index(self, refresh: bool = False) -> LabelIndex:
-        if self._index is None or refresh:
+        """The index; ``refresh`` reads the labels again and updates the index in place when labels were only added
+        (a graph grows), rebuilding it only when some are gone."""
+        if self._index is None:
             self._index = LabelIndex(self.pairs(refresh), THRESHOLD)
+        elif refresh:
+            fresh = set(self.pairs(refresh=True))
+            if self._index.pairs() - fresh:
+                self._index = LabelIndex(fresh, THRESHOLD)
+            else:
+                self._index.add(fresh)
         return self._index
 
     def available(self, wait: float = WAIT_S) -> LabelIndex | None:
@@ -115,8 +144,9 @@ class LabelSource:
             self._failed_at = time.monotonic()
 
     def pairs(self, refresh: bool = False) -> list[tuple[str, str]]:
-        if isinstance(self.kg, KnowsLabels):  # the snapshot knows its labels without a query
-            return list(self.kg.label_pairs())
+        listing = native(self.kg)
+        if listing is not None:
+            return list(listing.label_pairs())
         cached = None if refresh else self._cached()
         if cached is not None:
             return cached
@@ -126,13 +156,37 @@ class LabelSource:
 
     def _fetch(self) -> list[tuple[str, str]]:
         try:
-            return list(sparql_labels(primary_of(self.kg), self.page))
+            return self._paged(primary_of(self.kg))
         except EndpointUnreachable:
             if not isinstance(self.kg, Backed):
                 raise
             fallback = self.kg.fallback  # the offline graph the answers then come from
             return list(fallback.label_pairs()) if isinstance(fallback, KnowsLabels) else \
                 list(sparql_labels(fallback, self.page))
+
+    def _paged(self, kg: KnowledgeGraph) -> list[tuple[str, str]]:
+        """Every page of labels, resumable: each page read is appended to a partial file beside the cache, and a
+        fetch that failed halfway (endpoint down, process stopped) goes on from the page after the last one kept."""
+        partial = self.path.with_suffix(".partial.jsonl") if self.path is not None else None
+        pairs: list[tuple[str, str]] = []
+        start = 0
+        if partial is not None and partial.is_file():
+            for line in partial.read_text(encoding="utf-8").splitlines():
+                try:
+                    record = json.loads(line)
+                    page = [(str(label), str(kind)) for label, kind in record["pairs"]]
+                    start = int(record["next"])
+                except (ValueError, KeyError, TypeError):
+                    break  # a line cut short by a stop: the pages before it are kept
+                pairs += page
+        if partial is not None:
+            partial.parent.mkdir(parents=True, exist_ok=True)
+        with (partial.open("a", encoding="utf-8") if partial is not None else open(os.devnull, "w")) as out:
+            for after, page in label_pages(kg, self.page, start):
+                pairs += page
+                out.write(json.dumps({"next": after, "pairs": page}, ensure_ascii=False) + "\n")
+                out.flush()
+        return pairs
 
     def _cached(self) -> list[tuple[str, str]] | None:
         path = self.path
@@ -155,5 +209,6 @@ class LabelSource:
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
         tmp.write_text(json.dumps({"kg": self.kg.name, "fetched": time.time(), "labels": by_kind}), encoding="utf-8")
         os.replace(tmp, path)
+        path.with_suffix(".partial.jsonl").unlink(missing_ok=True)  # complete: the next fetch starts afresh
 
 

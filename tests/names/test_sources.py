@@ -6,15 +6,17 @@ import os
 import time
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 
 from pipeline.errors import EndpointUnreachable
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.kg.snapshot import SnapshotKG
-from pipeline.names.sources import LabelSource
+from pipeline.names.sources import LabelSource, sparql_labels
+from pipeline.parts import KGWrapper
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
-from standins.orkg_fixture import DATASETS, METRICS, MODELS, PAPERS
+from standins.orkg_fixture import DATASETS, METRICS, MODELS, ORKGC, PAPERS, RDF_TYPE, RDFS_LABEL, write_ntriples
 
 
 class Counting:
@@ -128,3 +130,73 @@ def test_the_wait_for_a_slow_first_fetch_counts_from_its_start(local_kg: Oxigrap
         assert waits == [2.0, 0.0]  # what is left of 5 s from the start; nothing of 2 s
     finally:
         gate.set()
+
+
+class Front(KGWrapper):
+    """A wrapper in front of a graph (as the answer cache and the lazy graph are), counting the queries sent."""
+
+    def __init__(self, inner: OxigraphKG) -> None:
+        super().__init__(inner)
+        self.calls = 0
+
+    def select(self, query: str) -> Rows:
+        self.calls += 1
+        return self.inner.select(query)
+
+
+def test_a_local_store_behind_wrappers_lists_its_labels_from_its_indexes(local_kg: OxigraphKG,
+                                                                         tmp_path: Path) -> None:
+    kg = Front(local_kg)
+    index = LabelSource(kg, tmp_path, ttl=604800.0, page=7).index()
+    assert kg.calls == 0  # no paged query, no sort over every label
+    assert sorted(index.labels("dataset")) == sorted(DATASETS) and len(index.labels("paper")) == len(PAPERS)
+    assert index.pairs() == set(sparql_labels(local_kg, 1000))
+
+
+class FailsAt:
+    """A graph whose endpoint goes down at its ``down``-th query (counted from 1), until ``down`` is cleared."""
+
+    virtuoso = False
+
+    def __init__(self, inner: OxigraphKG, down: int | None) -> None:
+        self.inner, self.name, self.down = inner, "http://127.0.0.1:9/sparql", down
+        self.offsets: list[int] = []
+
+    def select(self, query: str) -> Rows:
+        self.offsets.append(int(query.rsplit("OFFSET", 1)[1]))
+        if self.down is not None and len(self.offsets) >= self.down:
+            raise EndpointUnreachable("the endpoint went away")
+        return self.inner.select(query)
+
+
+def test_a_fetch_that_stops_halfway_resumes_from_the_last_page_kept(local_kg: OxigraphKG, tmp_path: Path) -> None:
+    kg = FailsAt(local_kg, down=3)
+    source = LabelSource(kg, tmp_path, ttl=604800.0, page=7)
+    with pytest.raises(EndpointUnreachable):
+        source.index()
+    assert kg.offsets == [0, 7, 14]
+    kg.down, kg.offsets = None, []
+    index = source.index()
+    assert kg.offsets[0] == 14  # pages 0 and 1 were kept: not asked again
+    assert index.pairs() == set(sparql_labels(local_kg, 1000))
+    assert source.path is not None and not source.path.with_suffix(".partial.jsonl").exists()
+    kg.offsets = []
+    LabelSource(kg, tmp_path, ttl=604800.0, page=7).index()
+    assert kg.offsets == []  # complete and cached
+
+
+def test_a_refresh_grows_the_index_in_place_and_rebuilds_it_when_labels_are_gone(tmp_path: Path) -> None:
+    write_ntriples(tmp_path / "g.nt")
+    kg = OxigraphKG(tmp_path / "g.nt", row_cap=1000)
+    source = LabelSource(kg, tmp_path, ttl=604800.0, page=1000)
+    first = source.index()
+    assert first.find("SQuAD1.1 v17", "dataset").chosen is None
+    new = ox.NamedNode("http://orkg.org/orkg/resource/R999999")
+    kg.store.add(ox.Quad(new, ox.NamedNode(RDF_TYPE), ox.NamedNode(ORKGC + "Dataset")))
+    kg.store.add(ox.Quad(new, ox.NamedNode(RDFS_LABEL), ox.Literal("SQuAD1.1 v17")))
+    grown = source.index(refresh=True)
+    assert grown is first and grown.find("SQuAD1.1 v17", "dataset").chosen == "SQuAD1.1 v17"
+    kg.store.remove(ox.Quad(new, ox.NamedNode(RDFS_LABEL), ox.Literal("SQuAD1.1 v17")))
+    rebuilt = source.index(refresh=True)
+    assert rebuilt is not first and "SQuAD1.1 v17" not in rebuilt.labels("dataset")
+    assert sorted(rebuilt.labels("dataset")) == sorted(DATASETS)

@@ -1,0 +1,109 @@
+"""Retrieval with 1x and N x the stored pairs: SciQA's train pairs, then synthetic team pairs drawn from a generated
+graph (standins/orkg_scale.py: a train question and its SPARQL with the label it names replaced by an invented label
+of the graph), in embedded Chroma or a Chroma server (chromadb's own `chroma run`, standins/chroma.py).
+
+Usage: python scripts/bench_retrieval_scale.py --graph /tmp/scale/g10.nt --factor 10 [--server]
+Prints the time to add the pairs (only new ones embedded on the second add), search p50 and template hit@1 over the
+final-phase 200 (their question vectors encoded once, apart from the search).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import chromadb
+import pyoxigraph as ox
+
+from pipeline.eval.retrieval import template_hit
+from pipeline.factory import build_encoder
+from pipeline.records import Example
+from pipeline.sciqa import SciQA
+from pipeline.settings import Settings
+from pipeline.sparql.shape import read
+from pipeline.store.chroma import ChromaStore
+from standins.chroma import ChromaServer
+from standins.orkg_scale import SYNTH
+
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+
+
+def invented_labels(graph: Path) -> list[str]:
+    return [q.object.value for q in ox.parse(path=str(graph), format=ox.RdfFormat.N_TRIPLES)
+            if q.predicate.value == LABEL and q.subject.value.startswith(SYNTH)]
+
+
+def synthetic(train: list[Example], labels: list[str], n: int, seed: int) -> list[Example]:
+    """``n`` team pairs: a train pair whose one label literal stands in its question, that label replaced."""
+    rnd = random.Random(seed)
+    fillable = []
+    for ex in train:
+        literals = [f.literal for f in read(ex.sparql).filters if f.op == "="]
+        if len(literals) == 1 and literals[0] in ex.question:
+            fillable.append((ex, literals[0]))
+    out = []
+    for i in range(n):
+        ex, literal = fillable[i % len(fillable)]
+        label = rnd.choice(labels)
+        out.append(Example(f"team-synth-{i}", ex.question.replace(literal, label),
+                           ex.sparql.replace(f'"{literal}"', f'"{label}"'), ex.template_id, "team"))
+    return out
+
+
+def measure(store: ChromaStore, vectors: list[list[float]], templates: list[str]) -> tuple[float, float]:
+    """Search p50 over every question; template hit@1 over the templated ones (as `kgqa eval` counts it)."""
+    times, hits = [], []
+    for vector, template in zip(vectors, templates):
+        start = time.perf_counter()
+        found = store.search_vector(vector, 1)
+        times.append((time.perf_counter() - start) * 1000)
+        if template:
+            hits.append(template_hit(template, [r.example.template_id for r in found], 1))
+    return statistics.median(times), sum(hits) / len(hits)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--graph", type=Path, required=True)
+    ap.add_argument("--factor", type=int, default=10)
+    ap.add_argument("--server", action="store_true")
+    args = ap.parse_args()
+    settings = Settings.from_env()
+    sciqa = SciQA.from_settings(settings)
+    encoder = build_encoder(settings)
+    train = [Example(r.id, r.question, r.sparql, r.template_id) for r in sciqa.split("train")]
+    final = [sciqa.by_id[qid] for qid, _ in sciqa.challenge("final")]
+    vectors = encoder.encode([r.question for r in final])
+    templates = [r.template_id if r.template_id.startswith("T") else "" for r in final]
+    server = ChromaServer() if args.server else None
+    client = chromadb.HttpClient(host="127.0.0.1", port=server.port) if server else \
+        chromadb.PersistentClient(path=tempfile.mkdtemp(prefix="kgqa-retrieval-"))
+    store = ChromaStore(client, encoder, "bench")
+    try:
+        start = time.perf_counter()
+        store.add(train)
+        print(f"1x: {store.count()} pairs, add {time.perf_counter() - start:.1f} s")
+        p50, hit = measure(store, vectors, templates)
+        print(f"1x: search p50 {p50:.2f} ms, template hit@1 {hit:.3f}")
+        team = synthetic(train, invented_labels(args.graph), (args.factor - 1) * len(train), 38)
+        have = {e.id for e in store.examples()}
+        new = [e for e in team if e.id not in have]
+        start = time.perf_counter()
+        store.add(new)
+        took = time.perf_counter() - start
+        print(f"{args.factor}x: {store.count()} pairs, {len(new)} new embedded, add {took:.1f} s")
+        again = [e for e in team if e.id not in {x.id for x in store.examples()}]
+        print(f"{args.factor}x: a second run would embed {len(again)}")
+        p50, hit = measure(store, vectors, templates)
+        print(f"{args.factor}x: search p50 {p50:.2f} ms, template hit@1 {hit:.3f}")
+    finally:
+        if server:
+            server.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
