@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
+from pipeline.intent.meaning import picks
 from pipeline.intent.reading import CODE, Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
@@ -17,7 +18,7 @@ from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.shape import read, replace_literals
 
 MAX_WORDS = 6  # longest name looked up
 _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
@@ -54,18 +55,34 @@ def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
         while b > a and text[b - 1] in _EDGE and not (text[b - 1] == ")" and "(" in text[a:b]):
             b -= 1
         if a < b:
-            words.append((a, b, text[a:b].lower()))
+            words.append((a, b, m.end(), text[a:b].lower()))
     out = []
     for i in range(len(words)):
         for j in range(i, min(i + MAX_WORDS, len(words))):
             run = words[i:j + 1]
-            if run[0][2] in STOPWORDS or run[-1][2] in STOPWORDS:
+            if run[0][3] in STOPWORDS or run[-1][3] in STOPWORDS:
                 continue
-            plain = all(w in STOPWORDS or w in generic for _, _, w in run)
+            plain = all(w in STOPWORDS or w in generic for _, _, _, w in run)
             if plain and text[run[0][0]:run[-1][1]] == text[run[0][0]:run[-1][1]].lower():
                 continue
-            out.append((run[0][0], run[-1][1]))
+            out.append((run[0][0], closed(text, run[0][0], run[-1][1], run[-1][2])))
     return out
+
+
+_CLOSING = {")": "(", "]": "[", "”": "“", "’": "‘"}
+
+
+def closed(text: str, start: int, end: int, limit: int) -> int:
+    """The end of a name's span taken on over the closing brackets and quotes (up to ``limit``) that close what it
+    opens: 'NarrativeNet ("large", 2×)', 'Penn Treebank (Word Level)' keep their last ')' before a '?' or ','."""
+    while end < limit:
+        char, held = text[end], text[start:end]
+        opener = _CLOSING.get(char)
+        if (opener and held.count(opener) > held.count(char)) or (char in "\"'" and held.count(char) % 2):
+            end += 1
+        else:
+            break
+    return end
 
 
 
@@ -180,8 +197,7 @@ class Composer:
             return None
         best: tuple[float, Example, list[Name]] | None = None
         for pair in self.pairs():
-            pair_intent = read_intent(pair.question)
-            if pair_intent.operators != intent.operators:
+            if not fits(read_intent(pair.question), intent, pair.sparql):
                 continue
             form = form_of(pair)
             chosen = assign(form, names)
@@ -203,4 +219,16 @@ class Composer:
         sparql = replace_literals(pair.sparql, values)
         if "kth" in intent.operators:
             sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
+        if "top" in intent.operators:
+            sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
         return Composition(sparql, pair, tuple(chosen))
+
+
+def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
+    """Whether a pair asking ``theirs`` answers a question asking ``ours``: the same operators ("every" aside: a list
+    of every one is any list that keeps all its rows), and, with none, both asking for the highest or neither."""
+    if theirs.operators - {"every"} != ours.operators - {"every"}:
+        return False
+    if "every" in ours.operators and picks(read(sparql)):
+        return False
+    return bool(ours.operators) or theirs.highest == ours.highest
