@@ -4,10 +4,11 @@ aligned with the question's wording, is filled with them."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
+from pipeline.intent.conditions import blanked, unaccounted
 from pipeline.intent.meaning import picks
 from pipeline.intent.reading import CODE, Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
@@ -25,6 +26,7 @@ _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
     "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
     "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
 _EDGE = "?!.,;:\"'“”‘’()"
+_QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
             if plain and text[run[0][0]:run[-1][1]] == text[run[0][0]:run[-1][1]].lower():
                 continue
             out.append((run[0][0], closed(text, run[0][0], run[-1][1], run[-1][2])))
-    return out
+    return out + [m.span(1) for m in _QUOTED.finditer(text)]  # a quoted title, however long
 
 
 _CLOSING = {")": "(", "]": "[", "”": "“", "’": "‘"}
@@ -118,9 +120,11 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
     return graph
 
 
-def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None) -> list[Name]:
+def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None,
+            prefer: Collection[str] = ()) -> list[Name]:
     """The question's names as the graph has them (case-insensitive exact labels; with the graph's label ``index``,
-    also names typed with other blanks, hyphens or version spacing: 'squad 1.1'), longest first, not overlapping."""
+    also names typed with other blanks, hyphens or version spacing: 'squad 1.1'), not overlapping: the labels in
+    ``prefer`` (a written query's own names) first, then the longest."""
     found = spans(text, generic)
     spelled = {" ".join(text[a:b].lower().split()): " ".join(text[a:b].split()) for a, b in found}
     keys = set(spelled)
@@ -129,7 +133,11 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
         return []
     graph = with_normalised(graph, keys, index)
     names: list[Name] = []
-    for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
+    def key(span: tuple[int, int]) -> tuple[bool, int, int]:
+        hit = graph.get(" ".join(text[span[0]:span[1]].lower().split()))
+        return (hit is None or hit[0] not in prefer, span[0] - span[1], span[0])
+
+    for a, b in sorted(found, key=key):
         hit = graph.get(" ".join(text[a:b].lower().split()))
         if hit and not any(n.start < b and a < n.end for n in names):
             names.append(Name(a, b, hit[0], frozenset(hit[1])))
@@ -189,13 +197,15 @@ class Composer:
         self.pairs = pairs
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
-                asked: frozenset[str] = frozenset(), index: LabelIndex | None = None) -> Composition | None:
+                asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
+                prefer: Collection[str] = ()) -> Composition | None:
         """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for;
-        ``index``: the graph's labels, for names typed loosely."""
-        names = resolve(text, kg, generic, index)
+        ``index``: the graph's labels, for names typed loosely; ``prefer``: names to read the question with first."""
+        names = resolve(text, kg, generic, index, prefer)
         if not names:
             return None
         best: tuple[float, Example, list[Name]] | None = None
+        stated = blanked(text, [(n.start, n.end) for n in names])
         for pair in self.pairs():
             if not fits(read_intent(pair.question), intent, pair.sparql):
                 continue
@@ -209,19 +219,26 @@ class Composer:
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
 
+            if unaccounted(stated, _filled(pair, chosen, intent), measures=True):
+                continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
                 best = (score, pair, chosen)
         if best is None:
             return None
         _, pair, chosen = best
-        values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
-        sparql = replace_literals(pair.sparql, values)
-        if "kth" in intent.operators:
-            sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
-        if "top" in intent.operators:
-            sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
-        return Composition(sparql, pair, tuple(chosen))
+        return Composition(_filled(pair, chosen, intent), pair, tuple(chosen))
+
+
+def _filled(pair: Example, chosen: Sequence[Name], intent: Intent) -> str:
+    """The pair's query with the question's names in its slots, and its place or count in the ranking."""
+    values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
+    sparql = replace_literals(pair.sparql, values)
+    if "kth" in intent.operators:
+        sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
+    if "top" in intent.operators:
+        sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
+    return sparql
 
 
 def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:

@@ -1,7 +1,8 @@
 """The conditions a question states beside its names and operators, and the ones a query leaves out: a restriction to
 things with code ("which models have published code"), every number it gives ("in 2019", "at least 2", "the top 3"),
-and what it asks for beside its answer ("… with its score", "and their code links"). Read from the question with its
-names blanked out, so the words and digits inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
+a measure no plain list gives ("the most common", "the average"), and what it asks for beside its answer ("… with
+its score", "and their code links"). Read from the question with its names blanked out, so the words and digits
+inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
 from __future__ import annotations
 
 import re
@@ -13,6 +14,7 @@ from pipeline.sparql.text import string_literals, tokenize
 
 _CODE = re.compile(r"\b(code|codes|implementations?|repositor(?:y|ies)|github|open[- ]source)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.,/-])\d+(?:\.\d+)?(?![\w/-]|[.,]\d)")
+_MEASURE = re.compile(r"\b(most|fewest|average|median|total)\b", re.I)  # a ranking or an aggregate the query must do
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
 # a companion word -> the predicates whose objects answer it, and the stems of variables that hold it
@@ -69,14 +71,20 @@ def _gives(shape: Shape, companion: str) -> bool:
                for v in shape.projection)
 
 
-def unaccounted(words: str, sparql: str) -> list[str]:
+def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
     """The conditions of the question (``words``: its text with the names blanked) that ``sparql`` does not hold, in
-    words, for a reply that declines: code it does not reach, numbers it does not use, companions it does not give."""
+    words, for a reply that declines: code it does not reach, numbers it does not use, companions it does not give;
+    with ``measures``, also a ranking or aggregate the question's words call for ('the most common'). SciQA's own
+    "most commonly used datasets" query lists them, so a query written for the question is not held to that; a
+    query the composer chooses is."""
     shape = read(sparql)
     out: list[str] = []
     code = _CODE.search(words)
     if code and "orkgp:HAS_SOURCE_CODE" not in {p for _, p, _ in shape.triples}:
         out.append(f"the condition on code ('{code.group()}')")
+    measure = _MEASURE.search(words) if measures else None
+    if measure and not shape.aggregates and not shape.order:
+        out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
     held = _numbers_in(sparql)
     out += [f"the number {n} the question states" for n in numbers(words) if n not in held]
     if shape.form == "SELECT":

@@ -198,11 +198,9 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         plain = lacking(op, intent)
         operators = [o for o in operators if o != plain] + [f"{plain} ({why})"]
     conditions = unaccounted(stated, sparql) if stated else []
-    if opaque and conditions:  # a comparison property may hold the code or the value: only a number is plain text
-        unsure = [c for c in conditions if not c.startswith("the number")]
-        if unsure:
-            notes.append(f"could not tell whether it holds {'; nor '.join(unsure)}")
-        conditions = [c for c in conditions if c.startswith("the number")]
+    if opaque and conditions:  # a comparison property may hold the code, the value, a year's range
+        notes.append(f"could not tell whether it holds {'; nor '.join(conditions)}")
+        conditions = []
     found = joins(sparql)
     loose = untied_answers(sparql, found) if names else []
     untied = [f"an answer tied to what the question names ({' and '.join(loose)} "

@@ -87,7 +87,8 @@ class IntentStep:
             ranked = _as_ranked(intent, generation.sparql)
             if not missing and verdict.unjoined and (ranked.operators or ranked.highest):
                 # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
-                better = self.composer.compose(text, ranked, kg, generic, asked, index)
+                better = self.composer.compose(text, ranked, kg, generic, asked, index,
+                                               string_literals(generation.sparql))
                 if better is not None:
                     return _composed(better, generation, f"the query {generation.generator} wrote used "
                                      f"{_listed(verdict.unjoined)} only where its answer does not depend on it")

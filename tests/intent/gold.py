@@ -65,3 +65,15 @@ def models_on(dataset: str) -> set[str]:
 
 def code_of(model: str) -> set[str]:
     return {url for paper in PAPERS for c in paper.contributions if c.model == model for url in c.code}
+
+
+def models_of_problem(problem: str) -> set[str]:
+    return {c.model for paper in PAPERS for c in paper.contributions if c.problem == problem and c.model}
+
+
+def datasets_of_problem(problem: str) -> set[str]:
+    return {b.dataset for paper in PAPERS for c in paper.contributions if c.problem == problem for b in c.benchmarks}
+
+
+def papers_in(field: str) -> set[str]:
+    return {paper.title for paper in PAPERS if paper.field == field}
