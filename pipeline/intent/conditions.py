@@ -1,6 +1,6 @@
 """The conditions a question states beside its names and operators, and the ones a query leaves out: a restriction to
 things with code ("which models have published code"), every number it gives ("in 2019", "at least 2", "the top 3"),
-a measure no plain list gives ("the most common", "the average"), and what it asks for beside its answer ("… with
+a measure no plain list gives ("the most common", "the average"), "only" (the rest excluded), and what it asks for beside its answer ("… with
 its score", "and their code links"). Read from the question with its names blanked out, so the words and digits
 inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
 from __future__ import annotations
@@ -15,6 +15,7 @@ from pipeline.sparql.text import string_literals, tokenize
 _CODE = re.compile(r"\b(code|codes|implementations?|repositor(?:y|ies)|github|open[- ]source)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.,/-])\d+(?:\.\d+)?(?![\w/-]|[.,]\d)")
 _MEASURE = re.compile(r"\b(most|fewest|average|median|total)\b", re.I)  # a ranking or an aggregate the query must do
+_ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
 # a companion word -> the predicates whose objects answer it, and the stems of variables that hold it
@@ -56,6 +57,14 @@ def _numbers_in(sparql: str) -> set[str]:
     return held | {n for lit in string_literals(sparql) for n in _NUMBER.findall(lit)}
 
 
+def _excludes(sparql: str) -> bool:
+    """Whether the query leaves things out by what they lack or have besides: NOT EXISTS, MINUS, a '!=' or a
+    HAVING."""
+    toks = [t.text.upper() for t in tokenize(sparql)]
+    return "MINUS" in toks or "HAVING" in toks or "!=" in toks or any(
+        a == "NOT" and b == "EXISTS" for a, b in zip(toks, toks[1:]))
+
+
 def _gives(shape: Shape, companion: str) -> bool:
     """Whether the query's answer holds the companion: a projected variable reached by its predicate, named for it, or
     (for a value) an aggregate of one."""
@@ -85,6 +94,9 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
     measure = _MEASURE.search(words) if measures else None
     if measure and not shape.aggregates and not shape.order:
         out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
+    only = _ONLY.search(words)
+    if only and not _excludes(sparql):
+        out.append(f"the restriction '{only.group()}' (the query excludes nothing)")
     held = _numbers_in(sparql)
     out += [f"the number {n} the question states" for n in numbers(words) if n not in held]
     if shape.form == "SELECT":

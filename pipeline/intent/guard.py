@@ -69,7 +69,8 @@ def opaque_terms(sparql: str) -> list[str]:
     declared = {i + k for i, t in enumerate(toks) if t.kind == "word" and t.text.upper() == "PREFIX" for k in (1, 2)}
     for tok in (t for i, t in enumerate(toks) if i not in declared):  # a PREFIX line names no resource
         orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
-        if (tok.kind == "pname" and orkg and tok.text not in READABLE) or (tok.kind == "iri" and "orkg.org" in tok.text):
+        if (tok.kind == "pname" and orkg and tok.text not in READABLE) or \
+                (tok.kind == "iri" and "orkg.org" in tok.text):
             out[tok.text] = None
     return list(out)
 

@@ -12,7 +12,8 @@ from pipeline.records import Kind
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
 _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _KTH = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
-_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)  # "at least 2": a floor
+# "at least 2": a floor, not the lowest
+_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list

@@ -46,3 +46,9 @@ def test_companions_are_read_beside_the_answer_only() -> None:
     assert companions("What is the top benchmark score and its metric on X?") == ["metric"]
     assert companions("Which model has the highest F1 on X along with its value?") == ["value"]
     assert companions("Which models are evaluated on both X and the Y dataset?") == []
+
+
+def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
+    words = "Which models are evaluated only on X?"
+    assert "the restriction 'only'" in unaccounted(words, MODELS_ON)[0]
+    assert unaccounted(words, MODELS_ON[:-1] + "FILTER NOT EXISTS { ?other orkgp:HAS_MODEL ?model. } }") == []
