@@ -1,8 +1,8 @@
 """The conditions a question states beside its names and operators, and the ones a query leaves out: a restriction to
 things with code ("which models have published code"), every number it gives ("in 2019", "at least 2", "the top 3"),
-a measure no plain list gives ("the most common", "the average"), "only" (the rest excluded), and what it asks for beside its answer ("… with
-its score", "and their code links"). Read from the question with its names blanked out, so the words and digits
-inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
+a measure no plain list gives ("the most common", "the average"), "only" (the rest excluded), and what it asks for
+beside its answer ("… with its score", "and their code links"). Read from the question with its names blanked out,
+so the words and digits inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
 from __future__ import annotations
 
 import re
