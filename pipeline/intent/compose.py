@@ -248,4 +248,4 @@ def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
         return False
     if "every" in ours.operators and picks(read(sparql)):
         return False
-    return bool(ours.operators) or theirs.highest == ours.highest
+    return bool(ours.operators - {"every"}) or theirs.highest == ours.highest
