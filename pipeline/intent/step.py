@@ -10,6 +10,7 @@ from pipeline.intent.compose import Composer, Composition, graph_kinds, with_nor
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
+    answered_kinds,
     check,
     labelled,
     loosely_other_kinds,
@@ -29,7 +30,7 @@ from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Match, Retrieved, Review
 from pipeline.sparql.explain import explain
-from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.shape import read, replace_literals
 from pipeline.sparql.text import canonical, string_literals
 from pipeline.store.knowledge import Knowledge
 
@@ -87,7 +88,9 @@ class IntentStep:
             ranked = _as_ranked(intent, generation.sparql)
             if not missing and verdict.unjoined and (ranked.operators or ranked.highest):
                 # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
-                better = self.composer.compose(text, ranked, kg, generic, asked, index,
+                # what the question does not say it asks for ('who tops …'), the written query's answer says
+                answer = asked or answered_kinds(read(generation.sparql))
+                better = self.composer.compose(text, ranked, kg, generic, answer, index,
                                                string_literals(generation.sparql))
                 if better is not None:
                     return _composed(better, generation, f"the query {generation.generator} wrote used "
