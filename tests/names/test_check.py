@@ -39,7 +39,8 @@ def test_an_ambiguous_or_unknown_name_holds_the_query_with_candidates() -> None:
 
 def test_filters_of_other_kinds_regexes_and_kinds_the_graph_lacks_are_not_checked() -> None:
     other = ('SELECT ?x WHERE { ?p a orkgc:Paper; rdfs:label ?t. FILTER(REGEX(?t, "vernier")) '
-             '?c orkgp:P1 ?compounds. ?compounds rdfs:label ?compounds_labels. FILTER(str(?compounds_labels) = "etanin") '
+             '?c orkgp:P1 ?compounds. ?compounds rdfs:label ?compounds_labels. '
+             'FILTER(str(?compounds_labels) = "etanin") '
              '?m a orkgc:Model; rdfs:label ?m_lbl. FILTER(str(?m_lbl) = "Nobody") }')
     checked = check_names(other, INDEX)
     assert checked.sparql == other and checked.resolutions == ()
