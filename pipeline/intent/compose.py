@@ -26,6 +26,8 @@ _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
     "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
     "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
 _EDGE = "?!.,;:\"'“”‘’()"
+_YEAR = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w.-])")
+YEAR = "year"  # a kind of value a question may restrict to, as CODE is a kind of thing asked for
 _QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 
@@ -144,6 +146,13 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
     return sorted(names, key=lambda n: n.start)
 
 
+def years(text: str, names: Sequence[Name]) -> list[Name]:
+    """The years the question states outside its names ('published in 2019'), as names of the kind "year" (a paper's
+    orkgp:P29): a pair with a year slot takes them, and no pair without one can use every name."""
+    return [Name(m.start(), m.end(), m.group(), frozenset({YEAR})) for m in _YEAR.finditer(text)
+            if not any(n.start < m.end() and m.start() < n.end for n in names)]
+
+
 def normalised(index: LabelIndex, typed: str) -> tuple[str, set[str]] | None:
     """The graph's label for a name typed with other case, blanks, hyphens or version spacing, and its kinds; None
     when there is no such label, or several (a close spelling is not enough to compose a query with)."""
@@ -204,6 +213,7 @@ class Composer:
         names = resolve(text, kg, generic, index, prefer)
         if not names:
             return None
+        names = sorted(names + years(text, names), key=lambda n: n.start)
         best: tuple[float, Example, list[Name]] | None = None
         stated = blanked(text, [(n.start, n.end) for n in names])
         for pair in self.pairs():
