@@ -77,3 +77,11 @@ def datasets_of_problem(problem: str) -> set[str]:
 
 def papers_in(field: str) -> set[str]:
     return {paper.title for paper in PAPERS if paper.field == field}
+
+
+def papers_of_problem_in(problem: str, year: str) -> set[str]:
+    return {p.title for p in PAPERS if p.year == year and any(c.problem == problem for c in p.contributions)}
+
+
+def years() -> list[str]:
+    return sorted({p.year for p in PAPERS})

@@ -66,3 +66,15 @@ def test_a_kind_not_covered_is_declined_with_what_can_be_asked_instead(fixture_k
     review = IntentStep().review("What is the most common metric on the LoreQA Reading Set?",
                                  Generation("adapter", None), [], fixture_kg)
     assert review.generation.sparql is None
+
+
+def test_a_year_the_question_states_restricts_the_answer(fixture_kg: OxigraphKG) -> None:
+    for problem in PROBLEMS:
+        for year in gold.years():
+            question = f"What papers about {problem} were published in {year}?"
+            assert _asked(question, fixture_kg) == _one(gold.papers_of_problem_in(problem, year)), question
+    for field in FIELDS:
+        for year in gold.years():
+            count = len({p.title for p in PAPERS if p.field == field and p.year == year})
+            question = f"How many papers in the {field} field date from {year}?"
+            assert _asked(question, fixture_kg) == {(str(count),)}, question
