@@ -4,10 +4,12 @@ aligned with the question's wording, is filled with them."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
+from pipeline.intent.conditions import blanked, unaccounted
+from pipeline.intent.meaning import picks
 from pipeline.intent.reading import CODE, Intent, asked_kinds, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
@@ -17,13 +19,16 @@ from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.shape import read, replace_literals
 
 MAX_WORDS = 6  # longest name looked up
 _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
     "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
     "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
 _EDGE = "?!.,;:\"'“”‘’()"
+_YEAR = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w.-])")
+YEAR = "year"  # a kind of value a question may restrict to, as CODE is a kind of thing asked for
+_QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 
 @dataclass(frozen=True)
@@ -54,18 +59,34 @@ def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
         while b > a and text[b - 1] in _EDGE and not (text[b - 1] == ")" and "(" in text[a:b]):
             b -= 1
         if a < b:
-            words.append((a, b, text[a:b].lower()))
+            words.append((a, b, m.end(), text[a:b].lower()))
     out = []
     for i in range(len(words)):
         for j in range(i, min(i + MAX_WORDS, len(words))):
             run = words[i:j + 1]
-            if run[0][2] in STOPWORDS or run[-1][2] in STOPWORDS:
+            if run[0][3] in STOPWORDS or run[-1][3] in STOPWORDS:
                 continue
-            plain = all(w in STOPWORDS or w in generic for _, _, w in run)
+            plain = all(w in STOPWORDS or w in generic for _, _, _, w in run)
             if plain and text[run[0][0]:run[-1][1]] == text[run[0][0]:run[-1][1]].lower():
                 continue
-            out.append((run[0][0], run[-1][1]))
-    return out
+            out.append((run[0][0], closed(text, run[0][0], run[-1][1], run[-1][2])))
+    return out + [m.span(1) for m in _QUOTED.finditer(text)]  # a quoted title, however long
+
+
+_CLOSING = {")": "(", "]": "[", "”": "“", "’": "‘"}
+
+
+def closed(text: str, start: int, end: int, limit: int) -> int:
+    """The end of a name's span taken on over the closing brackets and quotes (up to ``limit``) that close what it
+    opens: 'NarrativeNet ("large", 2×)', 'Penn Treebank (Word Level)' keep their last ')' before a '?' or ','."""
+    while end < limit:
+        char, held = text[end], text[start:end]
+        opener = _CLOSING.get(char)
+        if (opener and held.count(opener) > held.count(char)) or (char in "\"'" and held.count(char) % 2):
+            end += 1
+        else:
+            break
+    return end
 
 
 
@@ -101,9 +122,11 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
     return graph
 
 
-def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None) -> list[Name]:
+def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None,
+            prefer: Collection[str] = ()) -> list[Name]:
     """The question's names as the graph has them (case-insensitive exact labels; with the graph's label ``index``,
-    also names typed with other blanks, hyphens or version spacing: 'squad 1.1'), longest first, not overlapping."""
+    also names typed with other blanks, hyphens or version spacing: 'squad 1.1'), not overlapping: the labels in
+    ``prefer`` (a written query's own names) first, then the longest."""
     found = spans(text, generic)
     spelled = {" ".join(text[a:b].lower().split()): " ".join(text[a:b].split()) for a, b in found}
     keys = set(spelled)
@@ -112,11 +135,22 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
         return []
     graph = with_normalised(graph, keys, index)
     names: list[Name] = []
-    for a, b in sorted(found, key=lambda s: (s[0] - s[1], s[0])):
+    def key(span: tuple[int, int]) -> tuple[bool, int, int]:
+        hit = graph.get(" ".join(text[span[0]:span[1]].lower().split()))
+        return (hit is None or hit[0] not in prefer, span[0] - span[1], span[0])
+
+    for a, b in sorted(found, key=key):
         hit = graph.get(" ".join(text[a:b].lower().split()))
         if hit and not any(n.start < b and a < n.end for n in names):
             names.append(Name(a, b, hit[0], frozenset(hit[1])))
     return sorted(names, key=lambda n: n.start)
+
+
+def years(text: str, names: Sequence[Name]) -> list[Name]:
+    """The years the question states outside its names ('published in 2019'), as names of the kind "year" (a paper's
+    orkgp:P29): a pair with a year slot takes them, and no pair without one can use every name."""
+    return [Name(m.start(), m.end(), m.group(), frozenset({YEAR})) for m in _YEAR.finditer(text)
+            if not any(n.start < m.end() and m.start() < n.end for n in names)]
 
 
 def normalised(index: LabelIndex, typed: str) -> tuple[str, set[str]] | None:
@@ -172,16 +206,18 @@ class Composer:
         self.pairs = pairs
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
-                asked: frozenset[str] = frozenset(), index: LabelIndex | None = None) -> Composition | None:
+                asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
+                prefer: Collection[str] = ()) -> Composition | None:
         """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for;
-        ``index``: the graph's labels, for names typed loosely."""
-        names = resolve(text, kg, generic, index)
+        ``index``: the graph's labels, for names typed loosely; ``prefer``: names to read the question with first."""
+        names = resolve(text, kg, generic, index, prefer)
         if not names:
             return None
+        names = sorted(names + years(text, names), key=lambda n: n.start)
         best: tuple[float, Example, list[Name]] | None = None
+        stated = blanked(text, [(n.start, n.end) for n in names])
         for pair in self.pairs():
-            pair_intent = read_intent(pair.question)
-            if pair_intent.operators != intent.operators:
+            if not fits(read_intent(pair.question), intent, pair.sparql):
                 continue
             form = form_of(pair)
             chosen = assign(form, names)
@@ -193,14 +229,33 @@ class Composer:
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
 
+            if unaccounted(stated, _filled(pair, chosen, intent), measures=True):
+                continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
                 best = (score, pair, chosen)
         if best is None:
             return None
         _, pair, chosen = best
-        values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
-        sparql = replace_literals(pair.sparql, values)
-        if "kth" in intent.operators:
-            sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
-        return Composition(sparql, pair, tuple(chosen))
+        return Composition(_filled(pair, chosen, intent), pair, tuple(chosen))
+
+
+def _filled(pair: Example, chosen: Sequence[Name], intent: Intent) -> str:
+    """The pair's query with the question's names in its slots, and its place or count in the ranking."""
+    values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
+    sparql = replace_literals(pair.sparql, values)
+    if "kth" in intent.operators:
+        sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
+    if "top" in intent.operators:
+        sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
+    return sparql
+
+
+def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
+    """Whether a pair asking ``theirs`` answers a question asking ``ours``: the same operators ("every" aside: a list
+    of every one is any list that keeps all its rows), and, with none, both asking for the highest or neither."""
+    if theirs.operators - {"every"} != ours.operators - {"every"}:
+        return False
+    if "every" in ours.operators and picks(read(sparql)):
+        return False
+    return bool(ours.operators - {"every"}) or theirs.highest == ours.highest

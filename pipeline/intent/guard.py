@@ -12,11 +12,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from pipeline.intent.conditions import unaccounted
 from pipeline.intent.meaning import (
     bare_things,
     conflicting_kinds,
     contrary_form,
     lacking,
+    picks,
     reached_kinds,
     unjoined_literals,
     untied_answers,
@@ -67,7 +69,8 @@ def opaque_terms(sparql: str) -> list[str]:
     declared = {i + k for i, t in enumerate(toks) if t.kind == "word" and t.text.upper() == "PREFIX" for k in (1, 2)}
     for tok in (t for i, t in enumerate(toks) if i not in declared):  # a PREFIX line names no resource
         orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
-        if (tok.kind == "pname" and orkg and tok.text not in READABLE) or (tok.kind == "iri" and "orkg.org" in tok.text):
+        if (tok.kind == "pname" and orkg and tok.text not in READABLE) or \
+                (tok.kind == "iri" and "orkg.org" in tok.text):
             out[tok.text] = None
     return list(out)
 
@@ -129,6 +132,10 @@ def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[st
         out.append(lacking("yesno", intent))
     if "yesno" not in ops and shape.form == "ASK":
         out.append("a question asked as yes/no, which this one is not")
+    if "top" in ops and intent.rank not in shape.limits:
+        out.append(lacking("top", intent))
+    if "every" in ops and not ops & {"top", "kth", "count"} and picks(shape):
+        out.append(lacking("every", intent))
     return out
 
 
@@ -165,11 +172,12 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
           generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset(),
-          foreign: frozenset[str] = frozenset(), question: str = "") -> Verdict:
+          foreign: frozenset[str] = frozenset(), question: str = "", stated: str = "") -> Verdict:
     """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
     ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names);
     ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is);
-    ``question``: its words, for the checks of the query's form (``pipeline.intent.meaning``)."""
+    ``question``: its words, for the checks of the query's form (``pipeline.intent.meaning``); ``stated``: its words
+    with every name blanked, for the conditions it states (``pipeline.intent.conditions``)."""
     shape = read(sparql)
     opaque = [t for t in opaque_terms(sparql) if t not in foreign]
     unused = unused_names(names, sparql, generic)
@@ -190,13 +198,18 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
     for op, why in contrary.items():
         plain = lacking(op, intent)
         operators = [o for o in operators if o != plain] + [f"{plain} ({why})"]
+    conditions = unaccounted(stated, sparql) if stated else []
+    if opaque and conditions:  # a comparison property may hold the code, the value, a year's range
+        notes.append(f"could not tell whether it holds {'; nor '.join(conditions)}")
+        conditions = []
     found = joins(sparql)
     loose = untied_answers(sparql, found) if names else []
     untied = [f"an answer tied to what the question names ({' and '.join(loose)} "
               f"{'is' if len(loose) == 1 else 'are'} joined to none of its names)"] if loose else []
     literals = [lit for lit in dict.fromkeys(string_literals(sparql)) if
                 any(squeeze(core(n, generic)) and _held(squeeze(core(n, generic)), squeeze(lit)) for n in names)]
-    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + kinds + untied + conflicting_kinds(shape)),
+    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + conditions + kinds + untied
+                         + conflicting_kinds(shape)),
                    tuple(notes),
                    tuple(unjoined_literals(literals, sparql, found)))
 

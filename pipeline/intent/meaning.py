@@ -122,6 +122,8 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
     if "kth" in ops and intent.rank - 1 not in shape.offsets and any(limited for _, limited in rankings(sparql)):
         skipped = [n for n in shape.offsets if n]
         out["kth"] = f"it skips {skipped[0]} place(s)" if skipped else "it skips no places"
+    if "every" in ops and not ops & {"top", "kth", "count"} and picks(shape) and shape.form == "SELECT":
+        out["every"] = "it keeps only the first of a ranking"
     direction = wrong_direction(intent, sparql, shape)
     if direction:
         out["lowest" if "lowest" in ops else "highest"] = direction
@@ -151,7 +153,15 @@ def unjoined_literals(literals: Sequence[str], sparql: str, found: Joins | None 
 def lacking(op: str, intent: Intent) -> str:
     """An operator as the thing a query lacks, in words."""
     return {"count": "a count (how many)", "kth": f"the {ordinal(intent.rank)} place in a ranking",
-            "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer"}[op]
+            "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer",
+            "every": "every one asked for (a list, not the first of a ranking)",
+            "top": f"the top {intent.rank} of a ranking"}[op]
+
+
+def picks(shape: Shape) -> bool:
+    """Whether the query keeps only a ranking's first few rows somewhere (a LIMIT of up to ``PICK``, in a sub-select
+    too): its answer is not every one."""
+    return any(n <= PICK for n in shape.limits)
 
 
 def bare_things(shape: Shape) -> list[str]:

@@ -1,4 +1,5 @@
-"""What a question asks beyond its names: the operators its words call for (how many, k-th, lowest, both, yes/no)."""
+"""What a question asks beyond its names: the operators its words call for (how many, k-th, lowest, both, yes/no,
+every one of a list, the top k)."""
 from __future__ import annotations
 
 import re
@@ -11,13 +12,17 @@ from pipeline.records import Kind
 ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
 _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _KTH = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
-_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)  # "at least 2": a floor
+# "at least 2": a floor, not the lowest
+_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
+_EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
+_TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))", re.I)
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
 
-OPERATORS = ("count", "kth", "lowest", "both", "yesno")
+OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top")
 CODE = "code"  # a thing a question may ask for that is no Kind of named thing: a paper's code links
 _ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "models": Kind.MODEL,
           "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
@@ -50,19 +55,21 @@ def mentioned_kinds(question: str) -> frozenset[str]:
 
 def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozenset[str]:
     """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
-    fields, code), except a name's own class word right after it ('the CoQA dataset', 'X benchmark dataset')."""
+    fields, code), except a name's own class word right after it ('the CoQA dataset', 'X benchmark dataset') and the
+    words inside a name ('XLNet (single model)')."""
     out = set()
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
-        if kind and not any(m.start() - b >= 0 and len(question[b:m.start()].split()) <= 1 for _, b in names):
+        if kind and not any((m.start() - b >= 0 and len(question[b:m.start()].split()) <= 1) or a <= m.start() < b
+                            for a, b in names):
             out.add(kind)
     return frozenset(out)
 
 
 @dataclass(frozen=True)
 class Intent:
-    """The operators a question calls for; ``rank`` is k for "k-th best" (1 otherwise); ``highest``: it asks for
-    the highest or largest value in words ("best" is not read: which end is best depends on the metric)."""
+    """The operators a question calls for; ``rank`` is k for "k-th best" or "the top k" (1 otherwise); ``highest``:
+    it asks for the highest or largest value in words ("best" is not read: which end is best depends on the metric)."""
 
     operators: frozenset[str]
     rank: int = 1
@@ -71,7 +78,8 @@ class Intent:
     def says(self) -> str:
         """The operators in words, for a reply that declines."""
         words = {"count": "how many", "kth": f"the {ordinal(self.rank)} one", "lowest": "the lowest",
-                 "both": "those on both", "yesno": "yes or no"}
+                 "both": "those on both", "yesno": "yes or no", "every": "every one, not the first",
+                 "top": f"the top {self.rank}"}
         return ", ".join(words[o] for o in OPERATORS if o in self.operators)
 
 
@@ -95,4 +103,10 @@ def read_intent(question: str) -> Intent:
         ops.add("both")
     if _YESNO.search(question):
         ops.add("yesno")
+    if _EVERY.search(question) and "both" not in ops:
+        ops.add("every")
+    top = _TOP.search(question)
+    if top and "kth" not in ops and (k := _NUMBERS.get(top.group(1).lower()) or int(top.group(1))) > 1:
+        ops.add("top")
+        rank = k
     return Intent(frozenset(ops), rank, bool(_HIGHEST.search(question)))

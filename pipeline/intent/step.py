@@ -8,7 +8,9 @@ from dataclasses import replace
 
 from pipeline.intent.compose import Composer, Composition, graph_kinds, with_normalised
 from pipeline.intent.compose import Name as GraphName
+from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
+    answered_kinds,
     check,
     labelled,
     loosely_other_kinds,
@@ -18,6 +20,7 @@ from pipeline.intent.guard import (
     unused_names,
     wrong_kinds,
 )
+from pipeline.intent.meaning import rankings
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
@@ -27,7 +30,7 @@ from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Generation, Match, Retrieved, Review
 from pipeline.sparql.explain import explain
-from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.shape import read, replace_literals
 from pipeline.sparql.text import canonical, string_literals
 from pipeline.store.knowledge import Knowledge
 
@@ -75,15 +78,20 @@ class IntentStep:
         standing = generation
         if generation.sparql:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
-                            _copied_terms(generation.sparql, names, generic, examples), words)
+                            _copied_terms(generation.sparql, names, generic, examples), words,
+                            blanked(text, [(a, b) for a, b, _ in found]))
             missing = verdict.missing
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
                 standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}" for n in notes))
-            if not missing and verdict.unjoined and intent.operators:
+            ranked = _as_ranked(intent, generation.sparql)
+            if not missing and verdict.unjoined and (ranked.operators or ranked.highest):
                 # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
-                better = self.composer.compose(text, intent, kg, generic, asked, index)
+                # what the question does not say it asks for ('who tops …'), the written query's answer says
+                answer = asked or answered_kinds(read(generation.sparql))
+                better = self.composer.compose(text, ranked, kg, generic, answer, index,
+                                               string_literals(generation.sparql))
                 if better is not None:
                     return _composed(better, generation, f"the query {generation.generator} wrote used "
                                      f"{_listed(verdict.unjoined)} only where its answer does not depend on it")
@@ -136,6 +144,17 @@ def _composed(composed: Composition, generation: Generation, why: str) -> Review
     return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
         f"{why + '; ' if why else ''}composed from intent pair {composed.pair.id} with {used}",),
         attempts=generation.attempts))
+
+
+def _as_ranked(intent: Intent, sparql: str) -> Intent:
+    """The question's intent, with a "best" the query ranks by read the way it ranks: from the highest (DESC) or from
+    the lowest (ASC). SciQA's leaderboard query writes "the best performing model" as the highest value."""
+    if intent.operators or intent.highest:
+        return intent
+    picked = [d for d, limited in rankings(sparql) if limited]
+    if picked == ["DESC"]:
+        return replace(intent, highest=True)
+    return replace(intent, operators=intent.operators | {"lowest"}) if picked == ["ASC"] else intent
 
 
 def _listed(items: Sequence[str]) -> str:

@@ -10,6 +10,7 @@ from pipeline.names.index import KINDS, LabelIndex, kind_of
 from pipeline.names.written import as_the_question_writes as written_as
 from pipeline.parts import NamesChecked
 from pipeline.records import Match, Resolution
+from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import read, replace_literals
 
 
@@ -61,7 +62,9 @@ def _label_filters(sparql: str, index: LabelIndex, question: str) -> dict[str, t
         kind = kind_of(shape.kind_of_literal(f.literal))
         if f.op != "=" or kind not in KINDS or f.literal in out or not index.knows(kind):
             continue
-        out[f.literal] = (kind, written_as(f.literal, kind, question, index, literals - {f.literal}))
+        written = written_as(f.literal, kind, question, index, literals - {f.literal})
+        # the literal as the query writes it, escapes and all: a name with quotes is the same name, not a respelling
+        out[f.literal] = (kind, None if written is not None and quoted(written)[1:-1] == f.literal else written)
     return out
 
 

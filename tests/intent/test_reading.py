@@ -19,6 +19,13 @@ from pipeline.records import Kind
     ("What are the titles and IDs of research papers that include a benchmark for the X dataset?", set(), 1),
     ("Which models are evaluated on at least two datasets?", set(), 1),  # a floor, not the lowest
     ("What is the least common metric?", {"lowest"}, 1),
+    ("List every model with its Accuracy score on the X dataset.", {"every"}, 1),
+    ("Show each model and its F1 on X", {"every"}, 1),
+    ("Which models are evaluated on all of X, Y and Z?", {"both"}, 1),  # "all of": on each of them
+    ("What are the top 3 models on X by F1?", {"top"}, 3),
+    ("Name the best five models on X", {"top"}, 5),
+    ("Which model has the best Top 5 Accuracy on X?", set(), 1),  # a metric's name, not the top five
+    ("What is the top performing model on X?", set(), 1),
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
@@ -49,3 +56,10 @@ def test_a_field_asked_for_or_mentioned_is_the_research_field_kind_typos_forgive
     assert mentioned_kinds("Which reseach feild uses BERT, and its modle?") == {Kind.RESEARCHFIELD, Kind.MODEL}
     assert mentioned_kinds("Is it in the realm of NLP?") == {Kind.RESEARCHFIELD}
     assert mentioned_kinds("Which fi is it?") == frozenset()  # under three letters: no typo read
+
+
+def test_a_kind_word_inside_a_name_is_not_asked_for() -> None:
+    text = "What is the F1 of XLNet (single model) on SQuAD1.1?"
+    at = text.index("XLNet (single model)")
+    assert asked_kinds(text) == {Kind.MODEL}
+    assert asked_kinds(text, [(at, at + len("XLNet (single model)"))]) == set()

@@ -39,7 +39,8 @@ def test_an_ambiguous_or_unknown_name_holds_the_query_with_candidates() -> None:
 
 def test_filters_of_other_kinds_regexes_and_kinds_the_graph_lacks_are_not_checked() -> None:
     other = ('SELECT ?x WHERE { ?p a orkgc:Paper; rdfs:label ?t. FILTER(REGEX(?t, "vernier")) '
-             '?c orkgp:P1 ?compounds. ?compounds rdfs:label ?compounds_labels. FILTER(str(?compounds_labels) = "etanin") '
+             '?c orkgp:P1 ?compounds. ?compounds rdfs:label ?compounds_labels. '
+             'FILTER(str(?compounds_labels) = "etanin") '
              '?m a orkgc:Model; rdfs:label ?m_lbl. FILTER(str(?m_lbl) = "Nobody") }')
     checked = check_names(other, INDEX)
     assert checked.sparql == other and checked.resolutions == ()
@@ -95,3 +96,16 @@ def test_the_names_step_reads_the_question_it_is_given() -> None:
     step = NameCheck(lambda: TWINS)
     assert '"NCBI Disease"' in step(query("NCBI-disease", metric="F1 entity level"), ASKED).sparql
     assert '"NCBI-disease"' in step(query("NCBI-disease", metric="F1 entity level")).sparql
+
+
+def test_a_name_with_quotes_is_the_same_name_escaped_in_the_query_not_a_respelling() -> None:
+    from pipeline.names.check import respelled
+    from pipeline.sparql.literal import quoted
+
+    name = 'NarrativeNet ("large", 2×)'
+    index = LabelIndex([(name, "model"), ("LoreQA Reading Set", "dataset")], threshold=85.0)
+    sparql = ('SELECT ?d WHERE { ?m a orkgc:Model; rdfs:label ?l. FILTER(str(?l) = ' + quoted(name) + ') '
+              '?c orkgp:HAS_MODEL ?m; orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_DATASET ?d. }')
+    assert respelled(sparql, index, f"On which datasets was {name} evaluated?") == (sparql, ())
+    checked = check_names(sparql, index, f"On which datasets was {name} evaluated?")
+    assert checked.sparql == sparql and checked.notes == () and not checked.held

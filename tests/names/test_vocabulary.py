@@ -8,8 +8,9 @@ from pipeline.kg.snapshot import SnapshotKG
 from pipeline.names.vocabulary import GraphVocabulary, nearest, unknown, used_names
 from pipeline.sciqa import Record
 
-TRIPLES = """
-<http://orkg.org/orkg/resource/R1> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://orkg.org/orkg/class/Dataset> .
+TYPE = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
+TRIPLES = f"""
+<http://orkg.org/orkg/resource/R1> {TYPE} <http://orkg.org/orkg/class/Dataset> .
 <http://orkg.org/orkg/resource/R1> <http://orkg.org/orkg/predicate/HAS_SOURCE_CODE> "x" .
 <http://orkg.org/orkg/resource/R1> <http://orkg.org/orkg/predicate/P31> <http://orkg.org/orkg/resource/R2> .
 <http://orkg.org/orkg/resource/R1> <http://www.w3.org/2000/01/rdf-schema#label> "SQuAD" .
@@ -37,7 +38,8 @@ def test_a_graph_is_read_once_by_sparql_and_cached(tmp_path: Path) -> None:
 
 def test_a_graph_without_orkg_names_is_not_a_vocabulary(tmp_path: Path) -> None:
     (tmp_path / "g.nt").write_text('<urn:a> <urn:b> "c" .\n')
-    assert GraphVocabulary(OxigraphKG(tmp_path / "g.nt", row_cap=1000), None, ttl=604800.0, page=1000).available() is None
+    graph = OxigraphKG(tmp_path / "g.nt", row_cap=1000)
+    assert GraphVocabulary(graph, None, ttl=604800.0, page=1000).available() is None
 
 
 def test_the_snapshot_knows_the_names_its_recorded_queries_use() -> None:

@@ -1,0 +1,105 @@
+"""The conditions a question states beside its names and operators, and the ones a query leaves out: a restriction to
+things with code ("which models have published code"), every number it gives ("in 2019", "at least 2", "the top 3"),
+a measure no plain list gives ("the most common", "the average"), "only" (the rest excluded), and what it asks for
+beside its answer ("… with its score", "and their code links"). Read from the question with its names blanked out,
+so the words and digits inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.records import Kind
+from pipeline.sparql.shape import Shape, read, stem
+from pipeline.sparql.text import string_literals, tokenize
+
+_CODE = re.compile(r"\b(code|codes|implementations?|repositor(?:y|ies)|github|open[- ]source)\b", re.I)
+_NUMBER = re.compile(r"(?<![\w.,/-])\d+(?:\.\d+)?(?![\w/-]|[.,]\d)")
+_MEASURE = re.compile(r"\b(most|fewest|average|median|total)\b", re.I)  # a ranking or an aggregate the query must do
+_ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
+_BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
+_VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
+# a companion word -> the predicates whose objects answer it, and the stems of variables that hold it
+_COMPANIONS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
+    "value": (frozenset({"orkgp:HAS_VALUE"}), ("value", "score", "result", "performance")),
+    "code": (frozenset({"orkgp:HAS_SOURCE_CODE"}), ("code", "link", "url", "repo")),
+    "metric": (frozenset({"orkgp:HAS_METRIC"}), ("metric",)),
+    "year": (frozenset({"orkgp:P29"}), ("year", "date")),
+}
+_WORDS = {"code": "code", "codes": "code", "link": "code", "links": "code", "metric": "metric", "metrics": "metric",
+          "year": "year", "years": "year"} | dict.fromkeys(_VALUE, "value")
+
+
+def blanked(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    """The question with each name's span replaced by 'X'."""
+    for a, b in sorted(spans, reverse=True):
+        text = text[:a] + "X" + text[b:]
+    return text
+
+
+def restricts_to_code(words: str) -> bool:
+    """Whether the question (names blanked) speaks of code: a restriction or an answer only code links satisfy."""
+    return bool(_CODE.search(words))
+
+
+def numbers(words: str) -> list[str]:
+    """The numbers the question (names blanked) states, as written: '2019', '2', '3.5'."""
+    return _NUMBER.findall(words)
+
+
+def companions(words: str) -> list[str]:
+    """What the question asks for beside its answer ('with its score' -> value), in order."""
+    return list(dict.fromkeys(_WORDS[m.group(1).lower()] for m in _BESIDE.finditer(words)
+                              if m.group(1).lower() in _WORDS))
+
+
+def _numbers_in(sparql: str) -> set[str]:
+    held = {t.text for t in tokenize(sparql) if t.kind == "number"}
+    return held | {n for lit in string_literals(sparql) for n in _NUMBER.findall(lit)}
+
+
+def _excludes(sparql: str) -> bool:
+    """Whether the query leaves things out by what they lack or have besides: NOT EXISTS, MINUS, a '!=' or a
+    HAVING."""
+    toks = [t.text.upper() for t in tokenize(sparql)]
+    return "MINUS" in toks or "HAVING" in toks or "!=" in toks or any(
+        a == "NOT" and b == "EXISTS" for a, b in zip(toks, toks[1:]))
+
+
+def _gives(shape: Shape, companion: str) -> bool:
+    """Whether the query's answer holds the companion: a projected variable reached by its predicate, named for it, or
+    (for a value) an aggregate of one."""
+    predicates, stems = _COMPANIONS[companion]
+    reached = {o for _, p, o in shape.triples if p in predicates}
+    labelled = shape.labelled()
+    if companion == "value" and shape.aggregates:
+        return True
+    if companion == "metric" and any(shape.classes().get(labelled.get(v, v)) == Kind.METRIC.orkg_class
+                                     for v in shape.projection):
+        return True
+    return any(labelled.get(v, v) in reached or v in reached or any(s in stem(v).lower() for s in stems)
+               for v in shape.projection)
+
+
+def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
+    """The conditions of the question (``words``: its text with the names blanked) that ``sparql`` does not hold, in
+    words, for a reply that declines: code it does not reach, numbers it does not use, companions it does not give;
+    with ``measures``, also a ranking or aggregate the question's words call for ('the most common'). SciQA's own
+    "most commonly used datasets" query lists them, so a query written for the question is not held to that; a
+    query the composer chooses is."""
+    shape = read(sparql)
+    out: list[str] = []
+    code = _CODE.search(words)
+    if code and "orkgp:HAS_SOURCE_CODE" not in {p for _, p, _ in shape.triples}:
+        out.append(f"the condition on code ('{code.group()}')")
+    measure = _MEASURE.search(words) if measures else None
+    if measure and not shape.aggregates and not shape.order:
+        out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
+    only = _ONLY.search(words)
+    if only and not _excludes(sparql):
+        out.append(f"the restriction '{only.group()}' (the query excludes nothing)")
+    held = _numbers_in(sparql)
+    out += [f"the number {n} the question states" for n in numbers(words) if n not in held]
+    if shape.form == "SELECT":
+        out += [f"the {c} asked for beside the answer" for c in companions(words) if not _gives(shape, c)]
+    return out
+

@@ -1,0 +1,80 @@
+"""More kinds of question, composed (issue 39): each asked about every name of its kind in the fixture graph, in a
+wording of its own, and its answer equal to the one computed from the graph's records (tests/intent/gold.py)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from standins.orkg_fixture import DATASETS, FIELDS, MODELS, PAPERS, PROBLEMS
+from tests.intent import gold
+from tests.intent.conftest import answer_of
+
+Answer = set[tuple[str, ...]] | bool
+
+
+def _asked(question: str, kg: OxigraphKG) -> Answer:
+    """The intent step's answer when no stored query came close (no query written)."""
+    done = IntentStep().review(question, Generation("adapter", None), [], kg).generation
+    assert done.generator == "intent" and done.sparql, question
+    return answer_of(kg, done.sparql)
+
+
+def _one(values: set[str]) -> set[tuple[str, ...]]:
+    return {(v,) for v in values}
+
+
+KINDS: list[tuple[str, tuple[str, ...], Callable[[str], Answer]]] = [
+    ("What is the number of models that have results on {} ?", DATASETS, lambda d: {(str(len(gold.models_on(d))),)}),
+    ("What metrics do papers report on {} ?", tuple(d for d in DATASETS if gold.metrics_of(d)),
+     lambda d: _one(gold.metrics_of(d))),
+    ("On how many datasets has {} been tested?", MODELS, lambda m: {(str(len(gold.datasets_of(m))),)}),
+    ("Where is the code of {} ?", tuple(m for m in MODELS if gold.code_of(m)), lambda m: _one(gold.code_of(m))),
+    ("What models address the {} problem?", PROBLEMS, lambda p: _one(gold.models_of_problem(p))),
+    ("What datasets are used for {} ?", PROBLEMS, lambda p: _one(gold.datasets_of_problem(p))),
+    ("How many papers are in the {} research field?", FIELDS, lambda f: {(str(len(gold.papers_in(f))),)}),
+    ('When was the paper "{}" published?', tuple(p.title for p in PAPERS),
+     lambda t: {(next(p.year for p in PAPERS if p.title == t),)}),
+]
+
+
+@pytest.mark.parametrize(("wording", "names", "expected"), KINDS, ids=[k[0][:30] for k in KINDS])
+def test_each_kind_for_every_name_of_its_kind(fixture_kg: OxigraphKG, wording: str, names: tuple[str, ...],
+                                              expected: Callable[[str], Answer]) -> None:
+    for name in names:
+        question = wording.format(name).replace(" ?", "?")
+        assert _asked(question, fixture_kg) == expected(name), question
+
+
+def test_the_top_three_and_the_highest_value_of_every_leaderboard(fixture_kg: OxigraphKG) -> None:
+    for dataset, metric in gold.boards():
+        board = gold.scores(dataset, metric)
+        top = _asked(f"What are the top 3 models on {dataset} by {metric}?", fixture_kg)
+        assert not isinstance(top, bool) and len(top) == min(3, len(board)), (dataset, metric)
+        cut = gold.number(board[min(3, len(board)) - 1][1]) or 0.0
+        rows = {tuple(sorted(row)) for row in board}
+        assert {tuple(sorted((m, v))) for m, v in board if (gold.number(v) or 0.0) > cut} <= top <= rows
+        best = _asked(f"What is the maximum {metric} reached on {dataset}?", fixture_kg)
+        assert best == {(board[0][1],)}, (dataset, metric)
+
+
+def test_a_kind_not_covered_is_declined_with_what_can_be_asked_instead(fixture_kg: OxigraphKG) -> None:
+    """'the most common metric' is no list of metrics: nothing composed, and the stored question offered."""
+    review = IntentStep().review("What is the most common metric on the LoreQA Reading Set?",
+                                 Generation("adapter", None), [], fixture_kg)
+    assert review.generation.sparql is None
+
+
+def test_a_year_the_question_states_restricts_the_answer(fixture_kg: OxigraphKG) -> None:
+    for problem in PROBLEMS:
+        for year in gold.years():
+            question = f"What papers about {problem} were published in {year}?"
+            assert _asked(question, fixture_kg) == _one(gold.papers_of_problem_in(problem, year)), question
+    for field in FIELDS:
+        for year in gold.years():
+            count = len({p.title for p in PAPERS if p.field == field and p.year == year})
+            question = f"How many papers in the {field} field date from {year}?"
+            assert _asked(question, fixture_kg) == {(str(count),)}, question

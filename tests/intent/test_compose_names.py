@@ -1,0 +1,84 @@
+"""The composer works for every name of a kind, whatever punctuation, parentheses, case or Unicode it holds: a dataset
+'… (English)' answers as a plain one does (issue 39). A small ORKG-shaped graph of such names, next to plain twins."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from tests.intent.conftest import answer_of
+
+R, P, C = "http://orkg.org/orkg/resource/", "http://orkg.org/orkg/predicate/", "http://orkg.org/orkg/class/"
+TYPE, LABEL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type", "http://www.w3.org/2000/01/rdf-schema#label"
+DATASETS = ("Lakeside Reviews (English)", "Lakeside Reviews", "Régions-7 (v2, test)")
+MODELS = ("Otter-7 (single model)", "Otter-7", "Ça-Net β [large]", 'Quill "mini"')
+METRIC = "Macro F1 (dev)"
+# (model, dataset, value, code link or "")
+SCORES = ((MODELS[0], DATASETS[0], "71.2", "https://example.org/otter"), (MODELS[1], DATASETS[0], "69.0", ""),
+          (MODELS[2], DATASETS[0], "73.9", ""), (MODELS[3], DATASETS[2], "55.1", "https://example.org/quill"),
+          (MODELS[0], DATASETS[2], "60.4", ""), (MODELS[1], DATASETS[1], "64.3", "https://example.org/otter7"))
+
+
+def _graph(path: Path) -> OxigraphKG:
+    def lit(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    ids = {name: f"{R}N{i}" for i, name in enumerate(DATASETS + MODELS + (METRIC,))}
+    lines = [f"<{ids[n]}> <{TYPE}> <{C}{kind}> .\n<{ids[n]}> <{LABEL}> {lit(n)} .\n"
+             for kind, names in (("Dataset", DATASETS), ("Model", MODELS), ("Metric", (METRIC,))) for n in names]
+    for i, (model, dataset, value, code) in enumerate(SCORES):
+        cont, bench, ev, paper = f"{R}C{i}", f"{R}B{i}", f"{R}E{i}", f"{R}P{i}"
+        lines += [f"<{paper}> <{TYPE}> <{C}Paper> .\n<{paper}> <{LABEL}> {lit(f'Paper {i}')} .\n",
+                  f"<{paper}> <{P}P31> <{cont}> .\n<{cont}> <{P}HAS_MODEL> <{ids[model]}> .\n",
+                  f"<{cont}> <{P}HAS_BENCHMARK> <{bench}> .\n<{bench}> <{P}HAS_DATASET> <{ids[dataset]}> .\n",
+                  f"<{bench}> <{P}HAS_EVALUATION> <{ev}> .\n<{ev}> <{P}HAS_METRIC> <{ids[METRIC]}> .\n",
+                  f"<{ev}> <{P}HAS_VALUE> {lit(value)} .\n"]
+        lines += [f"<{cont}> <{P}HAS_SOURCE_CODE> {lit(code)} .\n"] if code else []
+    path.write_text("".join(lines), encoding="utf-8")
+    return OxigraphKG(path, row_cap=1000)
+
+
+@pytest.fixture
+def graph(tmp_path: Path) -> OxigraphKG:
+    return _graph(tmp_path / "names.nt")
+
+
+def _composed(question: str, graph: OxigraphKG) -> set[tuple[str, ...]] | bool:
+    """What the intent step answers when no stored query came close (the adapter wrote none)."""
+    done = IntentStep().review(question, Generation("adapter", None), [], graph).generation
+    assert done.generator == "intent" and done.sparql, question
+    return answer_of(graph, done.sparql)
+
+
+def _typed(name: str) -> list[str]:
+    return [name, name.lower(), name.upper()]
+
+
+@pytest.mark.parametrize("model", MODELS)
+def test_a_models_datasets_for_every_model_however_it_is_written(graph: OxigraphKG, model: str) -> None:
+    expected = {(d,) for m, d, _, _ in SCORES if m == model}
+    for typed in _typed(model):
+        assert _composed(f"On which datasets was {typed} evaluated?", graph) == expected, typed
+
+
+@pytest.mark.parametrize("dataset", DATASETS)
+def test_a_datasets_models_count_and_best_for_every_dataset(graph: OxigraphKG, dataset: str) -> None:
+    on = [(m, float(v)) for m, d, v, _ in SCORES if d == dataset]
+    for typed in _typed(dataset):
+        assert _composed(f"How many models were benchmarked on {typed}?", graph) == {(str(len(on)),)}, typed
+        best = _composed(f"Which model got the highest {METRIC} on {typed}?", graph)
+        assert not isinstance(best, bool) and {v for row in best for v in row if not v.startswith("http")} == \
+            {max(on, key=lambda mv: mv[1])[0]}, typed
+
+
+@pytest.mark.parametrize(("model", "dataset", "value"), [(m, d, v) for m, d, v, _ in SCORES])
+def test_a_models_score_for_every_model_and_dataset(graph: OxigraphKG, model: str, dataset: str, value: str) -> None:
+    assert _composed(f"What {METRIC} does {model} reach on {dataset}?", graph) == {(value,)}
+
+
+def test_models_with_code_on_a_parenthesised_dataset(graph: OxigraphKG) -> None:
+    expected = {tuple(sorted((m, c))) for m, d, _, c in SCORES if d == DATASETS[0] and c}
+    assert _composed(f"Which models on {DATASETS[0]} have published code?", graph) == expected

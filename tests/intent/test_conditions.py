@@ -1,0 +1,54 @@
+"""The conditions a question states beside its names and operators, and the ones a query leaves out."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.intent.conditions import blanked, companions, numbers, unaccounted
+
+MODELS_ON = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+             'FILTER (str(?dataset_lbl) = "D") ?benchmark orkgp:HAS_DATASET ?dataset. '
+             '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
+WITH_CODE = MODELS_ON.replace("orkgp:HAS_MODEL ?model.", "orkgp:HAS_MODEL ?model; orkgp:HAS_SOURCE_CODE ?code.")
+WITH_VALUE = MODELS_ON.replace("?model ?model_lbl WHERE", "?model_lbl ?value WHERE").replace(
+    "?benchmark orkgp:HAS_DATASET ?dataset.", "?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?e. "
+    "?e orkgp:HAS_VALUE ?value.")
+IN_YEAR = MODELS_ON.replace("?model rdfs:label ?model_lbl.", '?model rdfs:label ?model_lbl. ?paper orkgp:P31 ?cont; '
+                            'orkgp:P29 "2019".')
+
+
+def test_a_name_is_blanked_so_its_digits_and_words_are_its_own() -> None:
+    text = "Which models have code for WMT 2014 (English)?"
+    at = text.index("WMT")
+    assert blanked(text, [(at, len(text) - 1)]) == "Which models have code for X?"
+    assert numbers(blanked(text, [(at, len(text) - 1)])) == []
+    assert numbers("Which papers on X were published in 2019 with at least 2 models, 3.5 or more?") == \
+        ["2019", "2", "3.5"]
+
+
+@pytest.mark.parametrize("words, sparql, lacks", [
+    ("Which models have published code for X?", MODELS_ON, "code ('code')"),
+    ("Which models have published code for X?", WITH_CODE, ""),
+    ("Which models with an open-source implementation are evaluated on X?", MODELS_ON, "open-source"),
+    ("Which models were evaluated on X in 2019?", MODELS_ON, "the number 2019"),
+    ("Which models were evaluated on X in 2019?", IN_YEAR, ""),
+    ("List every model with its score on X", MODELS_ON, "the value asked for beside the answer"),
+    ("List every model with its score on X", WITH_VALUE, ""),
+    ("List the models and their code links on X", WITH_CODE.replace("?model ?model_lbl", "?model_lbl ?code"), ""),
+    ("Which models are evaluated on X?", MODELS_ON, ""),
+])
+def test_what_a_query_leaves_out_is_said(words: str, sparql: str, lacks: str) -> None:
+    found = unaccounted(words, sparql)
+    assert (lacks in "; ".join(found)) if lacks else found == []
+    assert bool(found) == bool(lacks)
+
+
+def test_companions_are_read_beside_the_answer_only() -> None:
+    assert companions("What is the top benchmark score and its metric on X?") == ["metric"]
+    assert companions("Which model has the highest F1 on X along with its value?") == ["value"]
+    assert companions("Which models are evaluated on both X and the Y dataset?") == []
+
+
+def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
+    words = "Which models are evaluated only on X?"
+    assert "the restriction 'only'" in unaccounted(words, MODELS_ON)[0]
+    assert unaccounted(words, MODELS_ON[:-1] + "FILTER NOT EXISTS { ?other orkgp:HAS_MODEL ?model. } }") == []
