@@ -95,7 +95,8 @@ def main() -> int:
         store.add(new)
         took = time.perf_counter() - start
         print(f"{args.factor}x: {store.count()} pairs, {len(new)} new embedded, add {took:.1f} s")
-        again = [e for e in team if e.id not in {x.id for x in store.examples()}]
+        stored = {x.id for x in store.examples()}
+        again = [e for e in team if e.id not in stored]
         print(f"{args.factor}x: a second run would embed {len(again)}")
         p50, hit = measure(store, vectors, templates)
         print(f"{args.factor}x: search p50 {p50:.2f} ms, template hit@1 {hit:.3f}")

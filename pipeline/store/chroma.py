@@ -225,19 +225,27 @@ class ChromaStore:
     def _rebuild(self, examples: Sequence[Example], print_fingerprint: str,
                  progress: Callable[[int], None] | None) -> int:
         self._collection = None
-        team = self.examples("team") if self.count() else []  # (count() recovers an interrupted swap first)
+        team = self._read(["documents", "metadatas", "embeddings"], {"source": "team"}) if self.count() else \
+            {"ids": [], "documents": [], "metadatas": [], "embeddings": []}  # (count() recovers a cut swap first)
+        same_model = bool(team["ids"]) and (self._col().metadata or {}).get("kgqa_model") == self.encoder.name
         aside, old = f"{self.name}-building", f"{self.name}-old"
         self._drop(aside)
         self._drop(old)
-        col = self.client.create_collection(aside, embedding_function=self._function,
-                                            metadata={"hnsw:space": "cosine", "kgqa_fingerprint": print_fingerprint})
-        items = list(examples) + team
+        col = self.client.create_collection(aside, embedding_function=self._function, metadata={
+            "hnsw:space": "cosine", "kgqa_fingerprint": print_fingerprint, "kgqa_model": self.encoder.name})
+        items = list(examples) + ([] if same_model else
+                                  [_example(i, d, m) for i, d, m in zip(team["ids"], team["documents"],
+                                                                         team["metadatas"])])
         for start in range(0, len(items), BATCH):
             chunk = items[start:start + BATCH]
             col.add(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
                     embeddings=self._function([e.question for e in chunk]), metadatas=[_meta(e) for e in chunk])
             if progress:
                 progress(len(chunk))
+        for start in range(0, len(team["ids"]) if same_model else 0, BATCH):  # the team's vectors carried over
+            end = start + BATCH
+            col.add(ids=team["ids"][start:end], documents=team["documents"][start:end],
+                    embeddings=team["embeddings"][start:end], metadatas=team["metadatas"][start:end])
         # Swap by renames, never dropping the old store before the new one has its name: a crash between the two
         # renames leaves "-old", which _recover() puts back.
         current = self._get(self.name)
@@ -246,7 +254,7 @@ class ChromaStore:
         col.modify(name=self.name)
         self._drop(old)
         self._collection = None
-        return len(items)
+        return len(examples) + len(team["ids"])
 
     def _get(self, name: str) -> Any:
         try:

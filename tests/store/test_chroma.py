@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -97,3 +98,35 @@ def test_a_corrupt_store_is_reported_with_its_place_and_the_fix_when_built(setti
         build_store(settings)
     assert str(caught.value).startswith(f"the example store at {settings.chroma_path} cannot be opened (")
     assert str(caught.value).endswith("run `kgqa index --rebuild`")
+
+
+class CountingEncoder(HashEncoder):
+    """The hash encoder, keeping every text it was asked to encode."""
+
+    def __init__(self, name: str = "hash-bow-128") -> None:
+        super().__init__(name)
+        self.texts: list[str] = []
+
+    def encode(self, texts: Sequence[str]) -> list[list[float]]:
+        self.texts += list(texts)
+        return super().encode(texts)
+
+
+def test_a_rebuild_carries_the_teams_vectors_over_unless_the_model_changed(settings: Settings) -> None:
+    settings = settings.with_(index_splits="valid")
+    encoder = CountingEncoder()
+    store = small_store(settings, encoder)
+    build_index(settings, store)
+    team = [Example(team_id(f"How many papers use SQuAD {n}?"), f"How many papers use SQuAD {n}?",
+                    "SELECT ?x WHERE {}", "", "team") for n in range(3)]
+    store.add(team)
+    before = dict(zip(*store.embeddings()))
+    encoder.texts = []
+    assert build_index(settings.with_(index_splits="valid,test"), store) == (True, 257 + 513 + 3)
+    assert not {e.question for e in team} & set(encoder.texts)  # only SciQA's pairs were embedded again
+    ids, vectors = store.embeddings()
+    after = dict(zip(ids, vectors))
+    assert all(list(after[e.id]) == list(before[e.id]) for e in team)
+    other, other_model = CountingEncoder("hash-other"), settings.with_(embedding_model="hash-other")
+    assert build_index(other_model, small_store(other_model, other))[1] == 257 + 3
+    assert {e.question for e in team} <= set(other.texts)  # another model: the team's pairs embedded anew
