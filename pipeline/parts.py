@@ -120,6 +120,13 @@ class KnowsLabels(Protocol):
 
 
 @runtime_checkable
+class KnowsTerms(Protocol):
+    """A graph that lists the IRIs it uses as predicates and classes without a paged query (a local store)."""
+
+    def terms(self) -> Iterable[str]: ...
+
+
+@runtime_checkable
 class Recorded(Protocol):
     """A graph of recorded queries (the snapshot): what its recorded queries use is its vocabulary."""
 
@@ -183,6 +190,7 @@ class LooksUp(Protocol):
 # -- wrappers ------------------------------------------------------------------------------------------------------
 
 P = TypeVar("P", bound=Part)
+A = TypeVar("A")
 
 
 class Wrapper(Generic[P]):
@@ -212,3 +220,17 @@ class KGWrapper(Wrapper[KnowledgeGraph]):
     @property
     def virtuoso(self) -> bool:
         return self.inner.virtuoso
+
+
+def native(kg: KnowledgeGraph, able: type[A]) -> A | None:
+    """The graph behind ``kg``'s wrappers (and the primary of a graph with a fallback) that can do ``able`` itself
+    (a local store lists its labels and terms from its indexes, the snapshot from its records), else None (an
+    endpoint: read by paged SPARQL)."""
+    seen: object = kg
+    while True:
+        seen = seen.primary if isinstance(seen, Backed) else seen
+        if isinstance(seen, able):
+            return seen
+        if not isinstance(seen, Wrapper):
+            return None
+        seen = seen.inner

@@ -80,6 +80,15 @@ class OxigraphKG:
                     if isinstance(label.object, ox.Literal):
                         yield label.object.value, kind
 
+    def terms(self) -> Iterator[str]:
+        """The IRIs used as predicates and as classes: one unordered DISTINCT each (a paged ORDER BY would sort every
+        triple for each page)."""
+        for query in ("SELECT DISTINCT ?t WHERE { ?s ?t ?o }", "SELECT DISTINCT ?t WHERE { ?s a ?t }"):
+            for solution in cast(ox.QuerySolutions, self.store.query(query)):
+                term = solution["t"]
+                if isinstance(term, ox.NamedNode):
+                    yield term.value
+
     def lowered(self, keys: list[str]) -> list[str]:
         """The rdfs:label literals (in SPARQL syntax) whose lowercase is one of ``keys``: what a case-insensitive
         label test keeps. The map is built once per store; both Python's lowercase and casefold key it, so that a

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.names.index import CLASSES, THRESHOLD, LabelIndex, kind_of
-from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, Wrapper, primary_of
+from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, native, primary_of
 from pipeline.sparql.shape import read, stem
 
 LABELS_TTL_S = 7 * 24 * 3600.0  # a graph's labels are fetched again after a week (or with `kgqa kg labels --refresh`)
@@ -70,19 +70,6 @@ def label_pages(kg: KnowledgeGraph, page: int, start: int = 0) -> Iterator[tuple
         yield n + 1, pairs
         if len(rows.rows) < page:
             return
-
-
-def native(kg: KnowledgeGraph) -> KnowsLabels | None:
-    """The graph behind ``kg``'s wrappers that lists its labels itself (a local store reads them from its indexes,
-    the snapshot from its records), else None (an endpoint: read by paged SPARQL)."""
-    seen: object = kg
-    while True:
-        seen = seen.primary if isinstance(seen, Backed) else seen
-        if isinstance(seen, KnowsLabels):
-            return seen
-        if not isinstance(seen, Wrapper):
-            return None
-        seen = seen.inner
 
 
 class LabelSource:
@@ -144,7 +131,7 @@ class LabelSource:
             self._failed_at = time.monotonic()
 
     def pairs(self, refresh: bool = False) -> list[tuple[str, str]]:
-        listing = native(self.kg)
+        listing = native(self.kg, KnowsLabels)  # type: ignore[type-abstract]  # a Protocol asked for
         if listing is not None:
             return list(listing.label_pairs())
         cached = None if refresh else self._cached()

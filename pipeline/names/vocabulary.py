@@ -14,7 +14,7 @@ from pathlib import Path
 from rapidfuzz import fuzz, process
 
 from pipeline.errors import EndpointUnreachable, KgqaError
-from pipeline.parts import Backed, KnowledgeGraph, Recorded, primary_of
+from pipeline.parts import Backed, KnowledgeGraph, KnowsTerms, Recorded, native, primary_of
 from pipeline.sparql.text import PREFIXES, tokenize
 
 CHECKED = ("orkgp", "orkgc")  # resources (orkgr:) are too many to list, and a wrong one shows as an empty answer
@@ -99,6 +99,9 @@ class GraphVocabulary:
     def _read(self) -> frozenset[str] | None:
         if isinstance(self.kg, Recorded):  # the snapshot: what its recorded queries use
             return frozenset(n for q in self.kg.recorded_queries for n in used_names(q))
+        listing = native(self.kg, KnowsTerms)  # type: ignore[type-abstract]  # a Protocol asked for
+        if listing is not None:  # a local store: one unordered DISTINCT each, no paging (no sort of every triple)
+            return frozenset(n for n in map(prefixed, listing.terms()) if n) or None
         cached = self._cached()
         if cached is not None:
             return cached
