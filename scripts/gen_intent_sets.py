@@ -1,6 +1,7 @@
 """Generated new-intent sets over the fixture graph (issue 39): every intent of pipeline.eval.generated.intents asked
-about every name of its kind, written to docs/eval/generated-sample.json (one wording each, drawn by the seed) and
-docs/eval/generated-every.json (every wording). Each question carries its gold query, not an answer: `kgqa eval`
+about every name of its kind, written to docs/eval/generated-sample.json (one wording each, in turn from one the
+seed draws), docs/eval/generated-every.json (every wording) and docs/eval/generated-per-intent.json (one question of
+each intent of the sample, for a language model on a CPU). Each question carries its gold query, not an answer: `kgqa eval`
 runs it on the graph it evaluates. ``--check`` only compares with the committed files.
 
     python scripts/gen_intent_sets.py [--seed 39] [--check]

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.eval.generated.build import NAMED, STYLES, generate, question
+from pipeline.eval.generated.build import NAMED, SIZES, STYLES, generate, per_intent, question
 from pipeline.eval.generated.intents import INTENTS, GoldIntent
 from pipeline.eval.generated.names import KINDS, Names, covered
 from pipeline.intent.pairs import blocks
@@ -110,9 +110,16 @@ def _script() -> Any:
 
 def test_the_committed_sets_are_the_generators_and_carry_no_answer(capsys: pytest.CaptureFixture[str]) -> None:
     assert _script().main(["--check"]) == 0, capsys.readouterr().out
-    for size in ("sample", "every"):
+    for size in SIZES:
         data = json.loads((EVAL / f"generated-{size}.json").read_text(encoding="utf-8"))
         assert data["questions"] and all("answer" not in q and q["gold_sparql"] for q in data["questions"])
+
+
+def test_the_per_intent_sample_is_one_question_of_each_intent_of_the_sample(names: Names) -> None:
+    sample = generate(names, 39, "sample")
+    few = per_intent(sample, 39)
+    assert [q["intent"] for q in few] == [i.id for i in INTENTS] and all(q in sample for q in few)
+    assert per_intent(sample, 39) == few != per_intent(sample, 40)
 
 
 def _other_questions(sciqa: SciQA) -> set[str]:

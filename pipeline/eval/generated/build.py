@@ -12,7 +12,7 @@ from pipeline.eval.generated.intents import INTENTS, GoldIntent
 from pipeline.eval.generated.names import Binding, Names
 from pipeline.sparql.literal import quoted
 
-SIZES = ("sample", "every")
+SIZES = ("sample", "every", "per-intent")
 _SLOT = re.compile(r"\{(dataset|other|model|metric|problem|field|paper|year|k)\}")
 NAMED = ("dataset", "other", "model", "metric", "problem", "field", "paper")  # slots a user types a name in
 
@@ -55,8 +55,8 @@ def question(intent: GoldIntent, wording: str, binding: Binding, rng: random.Ran
 def generate(names: Names, seed: int, size: str = "sample", intents: Sequence[GoldIntent] = INTENTS
              ) -> list[dict[str, Any]]:
     """The questions of a set, in a fixed order; the same ``names`` and ``seed`` give the same list."""
-    if size not in SIZES:
-        raise ValueError(f"size must be one of {', '.join(SIZES)}, not {size!r}")
+    if size not in SIZES[:2]:
+        raise ValueError(f"size must be one of {', '.join(SIZES[:2])}, not {size!r}")
     rng = random.Random(seed)
     out = []
     for intent in intents:
@@ -73,8 +73,23 @@ def generate(names: Names, seed: int, size: str = "sample", intents: Sequence[Go
     return out
 
 
+def per_intent(questions: Sequence[dict[str, Any]], seed: int) -> list[dict[str, Any]]:
+    """One question of each intent, drawn by ``seed`` (a sample small enough for a language model on a CPU)."""
+    rng = random.Random(seed)
+    by: dict[str, list[dict[str, Any]]] = {}
+    for q in questions:
+        by.setdefault(q["intent"], []).append(q)
+    return [rng.choice(group) for group in by.values()]
+
+
 def question_set(names: Names, seed: int, size: str, graph: str, command: str) -> dict[str, Any]:
-    """The set as ``kgqa eval --questions FILE`` reads it."""
+    """The set as ``kgqa eval --questions FILE`` reads it (``per-intent``: one question of each intent of the
+    sample)."""
+    if size == "per-intent":
+        data = question_set(names, seed, "sample", graph, command)
+        return {**data, "about": "One question of each intent of generated-sample.json, drawn by the seed (for a "
+                                 "language model on a CPU); gold = gold_sparql run on the graph at eval time.",
+                "size": size, "questions": per_intent(data["questions"], seed)}
     return {"about": f"Generated new-intent questions ({size}: "
                      + ("every wording" if size == "every" else "one wording each, in turn")
                      + " for every name of each intent's kind); gold = gold_sparql run on the graph at eval time.",
