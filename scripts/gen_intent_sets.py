@@ -1,10 +1,11 @@
-"""Generated new-intent sets over the fixture graph (issue 39): every intent of pipeline.eval.generated.intents asked
-about every name of its kind, written to docs/eval/generated-sample.json (one wording each, in turn from one the
+"""Generated new-intent sets over the fixture graph (issue 39): every intent of pipeline.eval.generated.intents
+asked about every name of its kind, written to docs/eval/generated-sample.json (one wording each, in turn from one the
 seed draws), docs/eval/generated-every.json (every wording) and docs/eval/generated-per-intent.json (one question of
-each intent of the sample, for a language model on a CPU). Each question carries its gold query, not an answer: `kgqa eval`
-runs it on the graph it evaluates. ``--check`` only compares with the committed files.
+each intent of the sample, for a language model on a CPU). Each question carries its gold query, not an answer:
+`kgqa eval` runs it on the graph it evaluates. ``--check`` only compares with the committed files.
 
     python scripts/gen_intent_sets.py [--seed 39] [--check]
+    python scripts/gen_intent_sets.py --breakdown docs/eval/generated-every.json REPORT_DIR   # by name form
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from pipeline.eval.generated.breakdown import breakdown, breakdown_lines
 from pipeline.eval.generated.build import SIZES, question_set
 from pipeline.eval.generated.names import Names
 from pipeline.kg.oxigraph import OxigraphKG
@@ -31,11 +33,22 @@ def fixture_names() -> Names:
         return Names.of(OxigraphKG(write_ntriples(Path(tmp) / "fixture.nt"), row_cap=100_000))
 
 
+def print_breakdown(question_set: Path, report_dir: Path) -> int:
+    questions = json.loads(question_set.read_text(encoding="utf-8"))["questions"]
+    report = json.loads((report_dir / "report.json").read_text(encoding="utf-8"))
+    print("\n".join(breakdown_lines(breakdown(questions, {q["id"]: q["verdict"] for q in report["questions"]}))))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seed", type=int, default=SEED, help=f"draws wordings and spellings (default {SEED})")
     parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
+    parser.add_argument("--breakdown", type=Path, nargs=2, metavar=("SET", "REPORT_DIR"),
+                        help="print a run's verdicts by how the names look and how they were typed, then stop")
     args = parser.parse_args(argv)
+    if args.breakdown:
+        return print_breakdown(*args.breakdown)
     names = fixture_names()
     command = shlex.join(["python", "scripts/gen_intent_sets.py", "--seed", str(args.seed)])
     stale = 0
