@@ -6,6 +6,7 @@ each intent of the sample, for a language model on a CPU). Each question carries
 
     python scripts/gen_intent_sets.py [--seed 39] [--check]
     python scripts/gen_intent_sets.py --breakdown docs/eval/generated-every.json REPORT_DIR   # by name form
+    python scripts/gen_intent_sets.py --record REPORT_DIR ...   # a live LLM run's queries, for replay:FILE
 """
 from __future__ import annotations
 
@@ -19,12 +20,14 @@ from pathlib import Path
 from pipeline.eval.generated.breakdown import breakdown, breakdown_lines
 from pipeline.eval.generated.build import SIZES, question_set
 from pipeline.eval.generated.names import Names
+from pipeline.eval.generated.replies import recorded_replies
 from pipeline.kg.oxigraph import OxigraphKG
 from standins.orkg_fixture import write_ntriples
 
 ROOT = Path(__file__).resolve().parent.parent
 EVAL = ROOT / "docs" / "eval"
 SEED = 39
+REPLIES = EVAL / "generated-per-intent-replies.json"
 
 
 def fixture_names() -> Names:
@@ -46,9 +49,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare with the committed files instead of writing")
     parser.add_argument("--breakdown", type=Path, nargs=2, metavar=("SET", "REPORT_DIR"),
                         help="print a run's verdicts by how the names look and how they were typed, then stop")
+    parser.add_argument("--record", type=Path, nargs="+", metavar="REPORT_DIR",
+                        help=f"write the model's queries of live runs to {REPLIES.name} (for replay:FILE), then stop")
     args = parser.parse_args(argv)
     if args.breakdown:
         return print_breakdown(*args.breakdown)
+    if args.record:
+        reports = [json.loads((d / "report.json").read_text(encoding="utf-8")) for d in args.record]
+        items = recorded_replies(reports)
+        REPLIES.write_text(json.dumps(items, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        print(f"{len(items)} recorded model queries written to {REPLIES}")
+        return 0
     names = fixture_names()
     command = shlex.join(["python", "scripts/gen_intent_sets.py", "--seed", str(args.seed)])
     stale = 0
