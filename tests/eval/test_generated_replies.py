@@ -30,3 +30,13 @@ def test_the_taken_query_before_any_retry_is_recorded_and_questions_without_one_
     path.write_text(json.dumps(items), encoding="utf-8")
     replay = ReplayGenerator(path, {})
     assert replay.generate("Second?", []).sparql == "SELECT 2" and replay.generate("composed?", []).sparql is None
+
+
+def test_the_committed_replies_are_of_questions_of_the_per_intent_set_as_asked() -> None:
+    root = Path(__file__).resolve().parents[2] / "docs" / "eval"
+    asked = {q["id"]: q["question"] for q in json.loads((root / "generated-per-intent.json").read_text("utf-8"))
+             ["questions"]}
+    items = json.loads((root / "generated-per-intent-replies.json").read_text(encoding="utf-8"))
+    assert items and all(asked[i["id"]] == i["question"] and i["sparql"].strip() for i in items)
+    replay = ReplayGenerator(root / "generated-per-intent-replies.json", {})
+    assert all(replay.generate(i["question"], []).sparql == i["sparql"] for i in items)
