@@ -15,6 +15,10 @@ is a plain string literal. Labels, titles and values are invented. Scores within
 same number of integer digits, so SPARQL's string ordering (what ORKG's plain literals get) agrees with numeric order
 -- except on NOISY, which holds scores as ORKG also stores them ("9.5" beside "10.2", "71.46%", "1,204.5", "N/A",
 "—", "12 M"), where string order and numeric order disagree.
+
+``ADDED_PAPERS`` (appended later, in a research field of their own, with problems, datasets, metrics and models of
+their own, so that no earlier answer changes) hold names as ORKG has them: parentheses, punctuation, non-ASCII
+letters and an en dash. Their entities get IRIs from orkgr:R1500 on, so every earlier IRI stays what it was.
 """
 from __future__ import annotations
 
@@ -118,34 +122,73 @@ PAPERS: tuple[Paper, ...] = (
     )),
 )
 
+IR = "Information Retrieval (IR)"
+RANKING, ASR = "Passage Ranking", "Speech Recognition (ASR)"
+WIKI_EN, CAFE, QA_PAIRS, LIBRI = "WikiPassages (English)", "Café Reviews – FR", "Q&A Pairs: Set 3", "LibriVoice (clean)"
+MRR, NDCG, WER = "MRR@10", "nDCG@10", "Word Error Rate (WER)"
+DENSE, BM25, SENOR = "DenseRetriever (single model)", "BM25+ (tuned)", "Señor-Ranker v2"
+
+ADDED_PAPERS: tuple[Paper, ...] = (
+    Paper("Dense passages for open retrieval", IR, "2021", (
+        _c(RANKING, DENSE, (Benchmark(WIKI_EN, (Result(MRR, "38.2"), Result(NDCG, "45.1"))),),
+           ("https://github.com/example-ir/denseretriever",)),
+        _c(RANKING, DENSE, (Benchmark(QA_PAIRS, (Result(MRR, "31.7"),)),)),
+    )),
+    Paper("Lexical matching, revisited (again)", IR, "2019", (
+        _c(RANKING, BM25, (Benchmark(WIKI_EN, (Result(MRR, "18.7"), Result(NDCG, "29.4"))),)),
+        _c(RANKING, BM25, (Benchmark(CAFE, (Result(NDCG, "22.0"),)),)),
+    )),
+    Paper("Ranking café reviews across languages", IR, "2022", (
+        _c(RANKING, SENOR, (Benchmark(CAFE, (Result(NDCG, "41.3"),)),),
+           ("https://gitlab.com/example-ir/senor-ranker",)),
+        _c(RANKING, SENOR, (Benchmark(WIKI_EN, (Result(MRR, "35.0"), Result(NDCG, "47.9"))),)),
+    )),
+    Paper("Listening with transformers: speech at scale", IR, "2023", (
+        _c(ASR, "WaveTrans (ensemble)", (Benchmark(LIBRI, (Result(WER, "4.1"),)),),
+           ("https://github.com/example-speech/wavetrans",)),
+        _c(ASR, "Écoute-Small", (Benchmark(LIBRI, (Result(WER, "6.8"),)),)),
+    )),
+)
+_EARLIER_PAPERS = PAPERS
+PAPERS = PAPERS + ADDED_PAPERS
+
 # Resource ids are allocated in this order, so a label always gets the same orkgr:R<n>.
-FIELDS = (NLP, CV, DB)
-PROBLEMS = (COMMONSENSE, QA, PARA, IMG)
-DATASETS = (STORY_CLOZE, READING, PARAPHRASE, IMAGES, TABLES, UNUSED_DATASET, NOISY, LONE)
-METRICS = (ACC, EM, F1, TOP1, SCORE)
+FIELDS = (NLP, CV, DB, IR)
+PROBLEMS = (COMMONSENSE, QA, PARA, IMG, RANKING, ASR)
+DATASETS = (STORY_CLOZE, READING, PARAPHRASE, IMAGES, TABLES, UNUSED_DATASET, NOISY, LONE, WIKI_EN, CAFE, QA_PAIRS,
+            LIBRI)
+METRICS = (ACC, EM, F1, TOP1, SCORE, MRR, NDCG, WER)
 
 
-def _models() -> tuple[str, ...]:
+def _models(papers: tuple[Paper, ...]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
-    for paper in PAPERS:
+    for paper in papers:
         for cont in paper.contributions:
             if cont.model:
                 seen.setdefault(cont.model)
     return tuple(seen)
 
 
-MODELS = _models()
+MODELS = _models(PAPERS)
 KINDS = {"ResearchField": FIELDS, "Problem": PROBLEMS, "Dataset": DATASETS, "Metric": METRICS, "Model": MODELS}
+_ADDED_MODELS = tuple(m for m in _models(ADDED_PAPERS) if m not in _models(_EARLIER_PAPERS))
+_ADDED = {(kind, label) for kind, labels in (("ResearchField", (IR,)), ("Problem", (RANKING, ASR)),
+                                             ("Dataset", (WIKI_EN, CAFE, QA_PAIRS, LIBRI)),
+                                             ("Metric", (MRR, NDCG, WER)), ("Model", _ADDED_MODELS))
+          for label in labels}
 
 
 def entity_iris() -> dict[tuple[str, str], str]:
-    """(class name, label) -> IRI for the shared entities: fields, problems, datasets, metrics, models."""
+    """(class name, label) -> IRI for the shared entities: fields, problems, datasets, metrics, models (the added
+    ones from R1500, so that the earlier ones keep their IRIs)."""
     out: dict[tuple[str, str], str] = {}
-    n = 1000
+    n, added = 1000, 1500
     for kind, labels in KINDS.items():
         for label in labels:
-            out[(kind, label)] = f"{ORKGR}R{n}"
-            n += 1
+            if (kind, label) in _ADDED:
+                out[(kind, label)], added = f"{ORKGR}R{added}", added + 1
+            else:
+                out[(kind, label)], n = f"{ORKGR}R{n}", n + 1
     return out
 
 

@@ -57,7 +57,7 @@ def _first_tier(q: Mapping[str, Any]) -> list[Attempt]:
     return tried[:next((n for n, a in enumerate(tried) if a.ask in (Ask.EMPTY, Ask.DECLINED)), len(tried))]
 
 
-def _taken(q: Mapping[str, Any]) -> str | None:
+def taken(q: Mapping[str, Any]) -> str | None:
     """The model's query that went on to the intent step (before any empty retry)."""
     return next((a.sparql for a in _first_tier(q) if a.verdict is Verdict.TAKEN), None)
 
@@ -74,7 +74,7 @@ def vocabulary_off(q: Mapping[str, Any]) -> str | None:
 
 def empty_retry_off(q: Mapping[str, Any]) -> str | None:
     """The first query, where the query after the empty retry answered."""
-    return _taken(q) if q.get("written_by") == WrittenBy.LLM_EMPTY_RETRY.value else None
+    return taken(q) if q.get("written_by") == WrittenBy.LLM_EMPTY_RETRY.value else None
 
 
 def intent_guard_off(q: Mapping[str, Any]) -> str | None:
@@ -82,7 +82,7 @@ def intent_guard_off(q: Mapping[str, Any]) -> str | None:
     query replaced it."""
     replaced = q.get("written_by") in (WrittenBy.COMPOSER.value, WrittenBy.LLM_GUARD_RETRY.value) or (
         q.get("outcome") == Outcome.DECLINED.value and not q.get("sparql"))
-    return _taken(q) if replaced else None
+    return taken(q) if replaced else None
 
 
 ABLATIONS: dict[str, Callable[[Mapping[str, Any]], str | None]] = {

@@ -14,12 +14,13 @@ from typing import Any
 from pipeline.errors import ConfigError
 from pipeline.eval.arguments import DEFAULT_WORKERS
 from pipeline.eval.compare import compare
-from pipeline.eval.questions import NAMED, load_questions
+from pipeline.eval.generated.gold import HasGraph, with_gold
+from pipeline.eval.questions import NAMED, EvalQuestion, load_questions
 from pipeline.eval.report import build_report, fmt, write_report
 from pipeline.eval.retrieval import reference_lists
 from pipeline.eval.run import Asker, QuestionResult, read_answers, run_pipeline, score_answers_file
 from pipeline.eval.scorer import Scores, scorer_lines
-from pipeline.parts import Generating, slots_of
+from pipeline.parts import Generating, KnowledgeGraph, slots_of
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 
@@ -41,11 +42,13 @@ def run_eval_command(args: argparse.Namespace, settings: Settings,
     questions = load_questions(args.questions, _sciqa(settings, args.questions))[:args.limit]
     start = time.perf_counter()
     if args.answers is not None:
+        questions = _graded(questions, lambda: _graph(settings, args.kg))
         results = score_answers_file(questions, args.answers)
         n_system: int | None = len(read_answers(args.answers))
         generator, kg, shots = "recorded", args.kg, args.shots
     else:
         pipeline = build_pipeline(generator=args.generator, shots=args.shots, kg=args.kg)
+        questions = _graded(questions, lambda: _graph_of(pipeline))
         args.workers = args.workers or default_workers(pipeline)
         seed = seed_dir(settings)
         reference = reference_lists(seed, args.questions) if seed is not None else None
@@ -84,11 +87,30 @@ def summary_lines(report: dict[str, Any], n_system: int | None = None) -> list[s
                      f"Accuracy {fmt(g['exact_question_accuracy'])}")
     lines.append(f"Empty answers: {report['empty_answers']}, not in snapshot: {report['not_in_snapshot']}, "
                  f"syntax errors: {report['syntax_errors']}, errors: {report['errors']}")
+    lines += [f"Intent {name}: " + ", ".join(f"{k} {v}" for k, v in counts.items() if k != "n")
+              for name, counts in report.get("intents", {}).items()]
     for key, label in (("failures", "Not right"), ("written_by", "Answered by")):
         if report.get(key):
             lines.append(f"{label}: " + ", ".join(f"{k} {v['answered'] if isinstance(v, dict) else v}"
                                                   for k, v in report[key].items()))
     return lines
+
+
+def _graded(questions: list[EvalQuestion], graph: Callable[[], KnowledgeGraph]) -> list[EvalQuestion]:
+    """The questions, those whose gold is a query answered on the graph the run asks (built only when needed)."""
+    return with_gold(questions, graph()) if any(q.gold_sparql for q in questions) else questions
+
+
+def _graph_of(pipeline: Asker) -> KnowledgeGraph:
+    if not isinstance(pipeline, HasGraph):
+        raise ConfigError("this set's gold is a query, and the pipeline does not say which graph it asks")
+    return pipeline.kg
+
+
+def _graph(settings: Settings, target: str | None) -> KnowledgeGraph:
+    from pipeline.factory import build_kg
+
+    return build_kg(settings, target)
 
 
 def _scores(report: dict[str, Any]) -> Scores:

@@ -22,10 +22,14 @@ class EvalQuestion:
     gold: list[str]
     template_id: str = ""
     thread: tuple[str, ...] = ()  # earlier questions of the same thread, oldest first, asked before this one
+    intent: str = ""  # the kind of question (a generated or new-intent set's ``intent`` or ``category``)
+    gold_sparql: str = ""  # when set, the gold is this query's result on the evaluated graph (pipeline.eval.generated)
+    accepted: tuple[tuple[str, ...], ...] = ()  # other flat answers that are the same answer (labels with IRIs)
 
 
 def load_questions(spec: str, sciqa: SciQA | None) -> list[EvalQuestion]:
-    """``dev`` | ``final`` | ``valid`` | ``test`` | a path to ``{"questions": [{"id", "question", "answer"?}]}``."""
+    """``dev`` | ``final`` | ``valid`` | ``test`` | a path to ``{"questions": [{"id", "question", "answer"?}]}``; a
+    question with a ``gold_sparql`` and no ``answer`` gets its gold from the graph (``generated.gold.with_gold``)."""
     if spec in NAMED:
         if sciqa is None:
             raise ConfigError(f"--questions {spec} needs the SciQA data; set SCIQA_DIR")
@@ -62,8 +66,11 @@ def _from_file(path: Path, sciqa: SciQA | None) -> list[EvalQuestion]:
         thread = item.get("thread", [])
         if not isinstance(thread, list) or not all(isinstance(t, str) for t in thread):
             raise ConfigError(f"{path}: the \"thread\" of question {qid} must be a list of earlier questions")
-        out.append(EvalQuestion(qid, question_text(item), _gold(item, qid, sciqa, path),
-                                str(item.get("template_id") or _template(sciqa, qid)), tuple(thread)))
+        by_query = "gold_sparql" in item and "answer" not in item  # answered on the graph at eval time
+        out.append(EvalQuestion(qid, question_text(item), [] if by_query else _gold(item, qid, sciqa, path),
+                                str(item.get("template_id") or _template(sciqa, qid)), tuple(thread),
+                                str(item.get("intent") or item.get("category") or ""),
+                                str(item["gold_sparql"]) if by_query else ""))
     duplicates = sorted(i for i, count in Counter(q.id for q in out).items() if count > 1)
     if duplicates:
         raise ConfigError(f"{path}: duplicate question ids {', '.join(duplicates[:5])}")

@@ -13,6 +13,7 @@ from pipeline.eval.plot import plot_f1
 from pipeline.eval.retrieval import hit_rate, mean
 from pipeline.eval.run import QuestionResult
 from pipeline.eval.scorer import group_ids, score
+from pipeline.eval.verdict import intent_counts, intent_lines
 
 HEADLINE = ("micro_precision", "micro_recall", "micro_f1", "macro_f1", "exact_question_accuracy",
             "template_hit_at_1", "template_hit_at_3")
@@ -58,6 +59,7 @@ def build_report(results: Sequence[QuestionResult], config: Mapping[str, Any]) -
         report[name] = _group([by_id[i] for i in ids[name]])
     report["failures"] = failure_counts(results)
     report["written_by"] = writer_counts(results)
+    report["intents"] = intent_counts(results)
     report["timings_ms"] = timings(results)
     report["config"] = dict(config)
     report["questions"] = [r.to_json() for r in results]
@@ -116,7 +118,8 @@ def markdown(report: Mapping[str, Any]) -> str:
               "snapshot does not hold counts as an empty answer.", "",
               "## Latency (ms)", "", "| stage | p50 | p95 | n |", "|---|---|---|---|"]
     lines += [f"| {s} | {t['p50']:.1f} | {t['p95']:.1f} | {t['n']} |" for s, t in report["timings_ms"].items()]
-    lines += ["", *failure_lines(report), "## Config", "", "```json", json.dumps(report["config"], indent=1), "```", ""]
+    lines += ["", *intent_lines(report.get("intents", {})), *failure_lines(report)]
+    lines += ["## Config", "", "```json", json.dumps(report["config"], indent=1), "```", ""]
     lines += _worst(report["questions"])
     return "\n".join(lines) + "\n"
 

@@ -17,6 +17,7 @@ from pipeline.eval.failures import classify, writer
 from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
+from pipeline.eval.verdict import verdict
 from pipeline.parts import LooksUp
 from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.text import syntax_errors
@@ -58,6 +59,8 @@ class QuestionResult:
     offer: str = ""  # when declined: the closest question that can be answered
     attempts: list[dict[str, Any]] = field(default_factory=list)  # every reply of the model (Attempt.to_json)
     written_by: str = ""  # pipeline.eval.failures.WrittenBy's value for the query that ran ("" for none)
+    intent: str = ""  # the question's kind, for the per-intent right / declined / wrong table
+    same_answer: bool = False  # the answer equals the gold or a form of it accepted as the same (labels with IRIs)
 
     @property
     def empty_answer(self) -> bool:
@@ -65,14 +68,16 @@ class QuestionResult:
 
     def to_json(self) -> dict[str, Any]:
         failure = classify(self)
-        return {**asdict(self), "empty_answer": self.empty_answer, "failure": failure.value if failure else None}
+        return {**asdict(self), "empty_answer": self.empty_answer, "failure": failure.value if failure else None,
+                "verdict": verdict(self).value}
 
 
 def scored(q: EvalQuestion, system: list[str], **details: Any) -> QuestionResult:
     """A result for ``q`` given the system's flat answer strings."""
     s = score_question(q.gold, system)
+    same = s.exact or any(set(form) == set(system) for form in q.accepted)
     return QuestionResult(q.id, q.question, q.template_id, list(q.gold), system, s.precision, s.recall, s.f1,
-                          s.exact, **details)
+                          s.exact, **details, intent=q.intent, same_answer=same)
 
 
 def read_answers(path: Path) -> dict[str, list[str]]:
