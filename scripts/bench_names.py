@@ -75,7 +75,8 @@ def main() -> int:
     times.sort()
     print(f"| labels | index built | questions | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|---|\n"
           f"| {len(index):,} ({index.counts()['dataset']:,} datasets) | {built:.1f} s | {len(times)} | "
-          f"{statistics.median(times):.2f} | {times[int(0.9 * len(times))]:.2f} | {times[int(0.99 * len(times))]:.2f} |")
+          f"{statistics.median(times):.2f} | {times[int(0.9 * len(times))]:.2f} | "
+          f"{times[int(0.99 * len(times))]:.2f} |")
     return 0
 
 

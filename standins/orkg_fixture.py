@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import gzip
 from collections.abc import Iterator
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -268,14 +269,12 @@ def write_copies(folder: Path, copies: int, files: int = 5) -> tuple[Path, int]:
     base = ntriples()
     plain = folder / "all.nt"
     (folder / "dump").mkdir()
-    parts = [gzip.open(folder / "dump" / f"part-{i}.nt.gz", "wt") for i in range(files)]
     total = 0
-    with plain.open("w") as out:
+    with plain.open("w") as out, ExitStack() as stack:
+        parts = [stack.enter_context(gzip.open(folder / "dump" / f"part-{i}.nt.gz", "wt")) for i in range(files)]
         for k in range(copies + 1):
             text = base if k == 0 else base.replace("/resource/R", f"/resource/C{k}R").replace('" .', f' #{k}" .')
             out.write(text)
             parts[k % files].write(text)
             total += text.count("\n")
-    for p in parts:
-        p.close()
     return plain, total

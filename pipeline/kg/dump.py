@@ -88,7 +88,8 @@ def download(url: str, target_dir: Path, progress: Callable[[int], None] | None 
     have = part.stat().st_size if part.is_file() else 0
     request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
     try:
-        with urllib.request.urlopen(request, timeout=60) as resp, part.open("ab" if resp.status == 206 else "wb") as out:
+        with urllib.request.urlopen(request, timeout=60) as resp, \
+                part.open("ab" if resp.status == 206 else "wb") as out:
             for block in iter(lambda: resp.read(1 << 20), b""):
                 out.write(block)
                 if progress:

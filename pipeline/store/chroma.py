@@ -5,6 +5,7 @@ import hashlib
 import json
 import threading
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from pipeline.errors import StoreError, StoreUnavailable
@@ -209,9 +210,7 @@ class ChromaStore:
         self._col(create=True)
         for start in range(0, len(examples), BATCH):
             chunk = list(examples[start:start + BATCH])
-            vectors = self._function([e.question for e in chunk])
-            self._fresh(lambda c: c.upsert(ids=[e.id for e in chunk], documents=[e.question for e in chunk],
-                                           embeddings=vectors, metadatas=[_meta(e) for e in chunk]), "a write")
+            self._fresh(partial(_upsert, chunk, self._function([e.question for e in chunk])), "a write")
         return len(examples)
 
     def rebuild(self, examples: Sequence[Example], print_fingerprint: str,
@@ -283,6 +282,12 @@ class ChromaStore:
             self.client.delete_collection(name)
         except Exception:  # absent: nothing to drop
             pass
+
+
+def _upsert(chunk: Sequence[Example], vectors: Any, collection: Any) -> None:
+    """Write one chunk of pairs with their vectors into ``collection``."""
+    collection.upsert(ids=[e.id for e in chunk], documents=[e.question for e in chunk], embeddings=vectors,
+                      metadatas=[_meta(e) for e in chunk])
 
 
 def _meta(e: Example) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""OxigraphKG (pyoxigraph) on the ORKG-shaped fixture: one SciQA-shaped query per template T01-T08, formats, terms, errors.
+"""OxigraphKG (pyoxigraph) on the ORKG-shaped fixture: one SciQA-shaped query per template T01-T08, formats, terms,
+errors.
 
 TEMPLATE_CASES (standins.fixture_questions) also run on Virtuoso in test_endpoint.
 """
