@@ -15,7 +15,9 @@ import time
 from pipeline.names.check import check_names
 from pipeline.names.index import THRESHOLD, LabelIndex
 
-SYLLABLES = ["ba", "be", "bi", "bo", "bu", "da", "de", "di", "do", "ka", "ke", "ki", "ko", "la", "le", "li", "lo", "ma", "me", "mi", "mo", "na", "ne", "ni", "no", "ra", "re", "ri", "ro", "sa", "se", "si", "ta", "te", "ti", "to", "va", "ve", "vi", "zo", "ru", "lan", "net", "vox", "tor"]
+SYLLABLES = ["ba", "be", "bi", "bo", "bu", "da", "de", "di", "do", "ka", "ke", "ki", "ko", "la", "le", "li", "lo",
+             "ma", "me", "mi", "mo", "na", "ne", "ni", "no", "ra", "re", "ri", "ro", "sa", "se", "si", "ta", "te",
+             "ti", "to", "va", "ve", "vi", "zo", "ru", "lan", "net", "vox", "tor"]
 KIND_WEIGHTS = {"dataset": 30, "model": 30, "metric": 5, "problem": 10, "researchfield": 1, "paper": 24}
 QUERY = ('SELECT ?model WHERE {{ ?metric a orkgc:Metric; rdfs:label ?metric_lbl. FILTER (str(?metric_lbl) = "{m}") '
          '?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = "{d}") }}')
