@@ -72,10 +72,14 @@ class QuestionResult:
                 "verdict": verdict(self).value}
 
 
-def scored(q: EvalQuestion, system: list[str], **details: Any) -> QuestionResult:
-    """A result for ``q`` given the system's flat answer strings."""
+def scored(q: EvalQuestion, system: list[str], columns: Sequence[Sequence[str]] = (), **details: Any
+           ) -> QuestionResult:
+    """A result for ``q`` given the system's flat answer strings. It is the same answer as the gold's when they are
+    equal, when a form the question accepts equals it, or when one of the answer's ``columns`` holds exactly the
+    gold's values (the models asked for, each beside its code link or score: what the user asked, and more)."""
     s = score_question(q.gold, system)
-    same = s.exact or any(set(form) == set(system) for form in q.accepted)
+    same = s.exact or any(set(form) == set(system) for form in q.accepted) or \
+        bool(q.gold) and any(set(column) == set(q.gold) for column in columns)
     return QuestionResult(q.id, q.question, q.template_id, list(q.gold), system, s.precision, s.recall, s.f1,
                           s.exact, **details, intent=q.intent, same_answer=same)
 
@@ -133,9 +137,11 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
         return scored(q, [], error=f"{type(exc).__name__}: {exc}", outcome=ended.value, timings_ms={"wall": wall})
     wall = (time.perf_counter() - start) * 1000
     system = answer.rows.flat() if answer.rows is not None else []
+    columns = [[row[v]["value"] for row in answer.rows.rows if v in row] for v in answer.rows.vars] \
+        if answer.rows is not None and answer.rows.boolean is None else []
     generation = answer.generation
     return scored(
-        q, system, sparql=answer.sparql, examples=[_example(r) for r in answer.examples],
+        q, system, columns, sparql=answer.sparql, examples=[_example(r) for r in answer.examples],
         reference_overlap=overlap(_our_top(q, pipeline, answer), theirs) if theirs is not None else None,
         error=answer.error, outcome=answer.outcome.value, explanation=answer.explanation, generator=answer.generator,
         kg=answer.kg,

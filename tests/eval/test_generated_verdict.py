@@ -63,6 +63,19 @@ def test_a_reply_is_judged_as_a_user_would(asked: EvalQuestion, outcome: Outcome
     assert verdict(scored(asked, reply, sparql=sparql, outcome=outcome.value)) is expected
 
 
+def test_the_things_asked_for_each_beside_more_are_right_and_a_column_of_others_is_not(asked: EvalQuestion) -> None:
+    """'Which models have published code?' answered by the models and their code links: one column is the gold."""
+    with_links = [["Écoute-Small", "WaveTrans (ensemble)"], ["https://example.org/a", "https://example.org/b"]]
+    flat = ["Écoute-Small", "https://example.org/a", "WaveTrans (ensemble)", "https://example.org/b"]
+    assert verdict(scored(asked, flat, with_links, sparql=SPARQL, outcome="answered")) is Verdict.RIGHT
+    ranked = [["WaveTrans (ensemble)"], ["6.8"]]  # the best one alone, beside its score
+    assert verdict(scored(asked, ["WaveTrans (ensemble)", "6.8"], ranked, sparql=SPARQL,
+                          outcome="answered")) is Verdict.WRONG
+    more = [["Écoute-Small", "WaveTrans (ensemble)", "TinyConv"], ["1", "2", "3"]]
+    assert verdict(scored(asked, ["Écoute-Small", "1", "WaveTrans (ensemble)", "2", "TinyConv", "3"], more,
+                          sparql=SPARQL, outcome="answered")) is Verdict.WRONG
+
+
 def test_an_empty_answer_is_right_when_the_gold_is_empty(kg: OxigraphKG) -> None:
     q = with_gold([EvalQuestion("q", "?", [], gold_sparql=models_on(fx.UNUSED_DATASET))], kg)[0]
     assert q.gold == [] and verdict(scored(q, [], sparql=SPARQL, outcome=Outcome.EMPTY.value)) is Verdict.RIGHT
