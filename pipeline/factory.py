@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
+    from pipeline.schema.grounding import Grounding
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
 
@@ -78,7 +79,8 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
                     min_similarity: float | None = None,
                     graph_names: Callable[[], frozenset[str] | None] | None = None,
-                    accept: Acceptance | None = None) -> Generator:
+                    accept: Acceptance | None = None,
+                    grounding: Grounding | None = None) -> Generator:
     """The named generator (see ``pipeline.registry``). ``knowledge`` (the stored pairs' forms, labels and vocabulary)
     helps the adapter fill labels and the repair step check an LLM's query; ``min_similarity`` (the threshold the
     adapter declines below) wins over KGQA_MIN_SIMILARITY, then the plain store's; ``graph_names`` (the KG's
@@ -92,6 +94,7 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
     part = kind.build(Wiring(settings, threshold, argument, knowledge))
     if not kind.llm:
         return part
+    _ground(part, grounding)
     from pipeline.generators.repair import RepairingGenerator
 
     timeout = part.timeout if isinstance(part, Timed) else settings.tgi_timeout
@@ -100,6 +103,23 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
                                   retry_timeouts=deadline is not None and 2 * timeout < deadline, name=spec,
                                   graph_names=graph_names)
     return _with_adapter(settings, repaired, knowledge, threshold, accept, llm_order(settings, spec))
+
+
+def _ground(part: Generator, grounding: Grounding | None) -> None:
+    """A language model given the graph's schema, linked names and grammar (KGQA_LLM_SCHEMA/LINKS/GRAMMAR)."""
+    from pipeline.schema.grounding import Groundable
+
+    if grounding is not None and grounding.levers.any and isinstance(part, Groundable):
+        part.grounding = grounding
+
+
+def grounding_for(settings: Settings, kg: KnowledgeGraph, store: ChromaStore | FormAwareStore) -> Grounding:
+    """What a language model is given of ``kg`` beside its examples, as KGQA_LLM_* say (``pipeline.schema``)."""
+    from pipeline.schema.grounding import Grounding, Levers
+
+    levers = Levers(settings.llm_schema, settings.llm_links, settings.llm_grammar, settings.llm_schema_budget)
+    return Grounding(levers, kg, store.examples, graph_vocabulary(settings, kg).available,
+                     label_source(settings, kg).available, settings.home / "labels")
 
 
 def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
@@ -205,7 +225,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     vocabulary = graph_vocabulary(settings, graph).available
     names = build_names(settings, graph)
     intent = IntentStep(knowledge, labels=label_source(settings, graph).available)
-    made = build_generator(settings, generator, knowledge, threshold, vocabulary, _acceptance(intent, names, graph))
+    made = build_generator(settings, generator, knowledge, threshold, vocabulary, _acceptance(intent, names, graph),
+                           grounding_for(settings, graph, searched))
     return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
                     max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
                     names=names, intent=intent, workers=settings.workers)
