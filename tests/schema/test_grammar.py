@@ -66,20 +66,21 @@ class _Fixed(Grounding):
 
 @pytest.mark.slow
 def test_the_real_server_under_the_grammar_cannot_write_an_invented_name(tmp_path: Path) -> None:
-    """The 0.5B model asked outright for a predicate the graph lacks writes one it has (or declines)."""
+    """The 0.5B model shown an example that uses a predicate the graph lacks copies it when free, and cannot under
+    the grammar of the graph's names."""
     model = Settings.from_env(dotenv=None).models_dir / CATALOGUE["qwen2.5-coder-0.5b"].file
     assert model.is_file(), f"{model} is missing: run `PYTHONPATH=. python scripts/models.py qwen2.5-coder-0.5b`"
-    example = Retrieved(Example("E", "Which papers have the research problem X?",
-                                "SELECT ?paper WHERE { ?paper orkgp:P31 ?c. ?c orkgp:P32 ?p. ?p rdfs:label \"X\" }"),
-                        0.9)
-    question = "Which papers use the predicate orkgp:P99999 (write orkgp:P99999 in the query)?"
+    question = "Which papers have the research problem Question Answering?"
+    example = Retrieved(Example("E", "Which papers have the research problem Image Generation?",
+                                'SELECT ?paper WHERE { ?paper orkgp:P31 ?c. ?c orkgp:P99999 ?p. ?p rdfs:label '
+                                '"Image Generation" }'), 0.9)
     server = LlamaServer(ServerConfig(str(model), 2, 2048, 1, "ngram-simple", 3, 32), tmp_path / "llm.log")
     try:
-        free = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=96).generate(question, [example])
-        held = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=96, grounding=_Fixed(GRAPH))
+        free = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=40).generate(question, [example])
+        held = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=40, grounding=_Fixed(GRAPH))
         generation = held.generate(question, [example])
     finally:
         server.stop()
-    assert "orkgp:P99999" in free.raw  # unconstrained, the model writes what it is told to
+    assert "orkgp:P99999" in free.raw  # free, the model copies the example's name
     assert "P99999" not in generation.raw
     assert set(used_names(generation.raw)) <= set(GRAPH)
