@@ -158,8 +158,22 @@ def retrieval(settings: Settings, budget: int) -> int:
                 found += len(gold & {e.name for e in schema.for_question(r.question, budget)})
         print(json.dumps({"split": split, "questions": asked, "names": wanted, "retrieved": found,
                           "recall": round(found / max(wanted, 1), 3), "budget": budget}))
+    import re
+
     from pipeline.factory import label_source
     from pipeline.schema import links, retrieve
+    from pipeline.schema.grammar import allowed_names, regex
+
+    facts = read_facts(kg, vocabulary)
+    language = re.compile(regex(allowed_names(vocabulary | set(facts.comparisons))))
+    by_id = {r.id: r for r in data.all()}
+    final = [i for i, _ in data.challenge("final")]
+    for name, ids in (("train", [r.id for r in data.split("train")]), ("final", final)):
+        gold = [by_id[i] for i in ids if i in by_id]
+        admitted = [r for r in gold if language.fullmatch(r.sparql.strip())]
+        print(json.dumps({"grammar_admits_gold": name, "n": len(gold), "admitted": len(admitted),
+                          "templated": sum(not r.id.startswith("HQ") for r in gold),
+                          "templated_admitted": sum(not r.id.startswith("HQ") for r in admitted)}))
 
     index = label_source(settings, kg).available()
     hand = questions(settings, "handcrafted", None)
