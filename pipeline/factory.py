@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
+    from pipeline.schema.grounding import Grounding
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
 
@@ -77,13 +78,17 @@ def resolve_generator_name(settings: Settings, name: str | None) -> str:
 
 
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
-                    min_similarity: float | None = None) -> Generator:
+                    min_similarity: float | None = None, grounding: Grounding | None = None) -> Generator:
     """The named generator (see ``pipeline.registry``), as it is. ``knowledge`` (the stored pairs' forms and labels)
     helps the adapter fill labels; ``min_similarity`` (the threshold the adapter declines below) wins over
-    KGQA_MIN_SIMILARITY, then the plain store's. What checks its queries and who backs it: ``build_writers``."""
+    KGQA_MIN_SIMILARITY, then the plain store's; ``grounding``: what a language model is given of the graph beside
+    its examples (KGQA_LLM_SCHEMA/LINKS/GRAMMAR). What checks its queries and who backs it: ``build_writers``."""
     kind, argument = generator_kind(resolve_generator_name(settings, name))
     threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
-    return kind.build(Wiring(settings, threshold, argument, knowledge))
+    part = kind.build(Wiring(settings, threshold, argument, knowledge))
+    if kind.llm:
+        _ground(part, grounding)
+    return part
 
 
 def build_writers(settings: Settings, part: Generator, name: str | None = None,
@@ -121,6 +126,23 @@ def build_reply_check(knowledge: Callable[[], Knowledge] | None,
     from pipeline.loop.checks import ReplyCheck
 
     return ReplyCheck(_vocabulary_of(knowledge), _labels_of(knowledge), graph_names)
+
+
+def _ground(part: Generator, grounding: Grounding | None) -> None:
+    """A language model given the graph's schema, linked names and grammar (KGQA_LLM_SCHEMA/LINKS/GRAMMAR)."""
+    from pipeline.schema.grounding import Groundable
+
+    if grounding is not None and grounding.levers.any and isinstance(part, Groundable):
+        part.grounding = grounding
+
+
+def grounding_for(settings: Settings, kg: KnowledgeGraph, store: ChromaStore | FormAwareStore) -> Grounding:
+    """What a language model is given of ``kg`` beside its examples, as KGQA_LLM_* say (``pipeline.schema``)."""
+    from pipeline.schema.grounding import Grounding, Levers
+
+    levers = Levers(settings.llm_schema, settings.llm_links, settings.llm_grammar, settings.llm_schema_budget)
+    return Grounding(levers, kg, store.examples, graph_vocabulary(settings, kg).available,
+                     label_source(settings, kg).available, settings.home / "labels")
 
 
 def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
@@ -191,7 +213,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     vocabulary = graph_vocabulary(settings, graph).available
     names = build_names(settings, graph)
     intent = IntentStep(knowledge, labels=label_source(settings, graph).available)
-    made = build_generator(settings, generator, knowledge, threshold)
+    made = build_generator(settings, generator, knowledge, threshold, grounding_for(settings, graph, searched))
     writers = build_writers(settings, made, generator, knowledge, threshold)
     return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
                     max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),

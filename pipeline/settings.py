@@ -131,6 +131,12 @@ class Settings(BaseSettings):
     llm_fallback: Literal["adapter", "none"] = env("KGQA_LLM_FALLBACK", "adapter")
     # who writes first; None: adapter first for a model run here (local), LLM first for a model server
     llm_order: Literal["llm-first", "adapter-first"] | None = env("KGQA_LLM_ORDER")
+    # what an LLM is given of the graph (pipeline.schema): the schema beside the examples, the question's names
+    # linked, decoding held to the graph's names by a grammar; the schema's share of the prompt, in tokens
+    llm_schema: bool = env("KGQA_LLM_SCHEMA", False)
+    llm_links: bool = env("KGQA_LLM_LINKS", False)
+    llm_grammar: bool = env("KGQA_LLM_GRAMMAR", False)
+    llm_schema_budget: Annotated[int, Field(ge=0)] = env("KGQA_LLM_SCHEMA_BUDGET", 300)
     redis_url: str | None = env("KGQA_REDIS_URL")  # redis://host:6379/0: state shared by replicas on many hosts
     redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
     mcp_token: Secret = env("KGQA_MCP_TOKEN", secret=True)  # bearer token `kgqa mcp --http` requires

@@ -10,6 +10,7 @@ from pipeline.errors import GeneratorError, ModelUnavailable
 from pipeline.generators.gguf import read_model
 from pipeline.generators.llamacpp import LlamaServer, ServerConfig
 from pipeline.generators.openai import OpenAIGenerator
+from pipeline.schema.grounding import Grounding
 
 _SERVERS: dict[ServerConfig, LlamaServer] = {}
 _SERVERS_LOCK = threading.Lock()
@@ -38,9 +39,10 @@ class EmbeddedLlamaGenerator(OpenAIGenerator):
     name = "local"
     remote = False
 
-    def __init__(self, server: LlamaServer, timeout: float, max_new_tokens: int) -> None:
+    def __init__(self, server: LlamaServer, timeout: float, max_new_tokens: int,
+                 grounding: Grounding | None = None) -> None:
         super().__init__("", Path(server.config.model).name, None, timeout=timeout, max_new_tokens=max_new_tokens,
-                         stream=True)
+                         stream=True, grounding=grounding)
         self.server = server
 
     def base(self) -> str:

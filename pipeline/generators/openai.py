@@ -20,6 +20,8 @@ from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
 from pipeline.generators.reply import interpret
 from pipeline.generators.wire import Table, classify, generator_error
 from pipeline.records import Generation, Retrieved
+from pipeline.schema.grammar import gbnf
+from pipeline.schema.grounding import Constraints, Context, Grounding
 
 PROTOCOL = "the OpenAI chat format"
 _ERRORS: Table = (  # the standard library's HTTP client, most telling first
@@ -43,14 +45,17 @@ class OpenAIGenerator:
     remote = True
 
     def __init__(self, url: str, model: str, api_key: str | None, *, timeout: float, max_new_tokens: int,
-                 stream: bool) -> None:
-        """``model``: any name serves a one-model server (TGI, llama.cpp); ``api_key`` None: the server needs none."""
+                 stream: bool, grounding: Grounding | None = None) -> None:
+        """``model``: any name serves a one-model server (TGI, llama.cpp); ``api_key`` None: the server needs none;
+        ``grounding``: the graph's schema, linked names and grammar for each question (``pipeline.schema``)."""
         self.url = url.rstrip("/")
         self.model = model
         self._api_key = api_key
         self.timeout = timeout
         self.max_new_tokens = max_new_tokens
         self.stream = stream
+        self.grounding = grounding
+        self.constraints = Constraints()
 
     def base(self) -> str:
         """The server's ``…/v1`` URL (a local server is started here)."""
@@ -63,7 +68,8 @@ class OpenAIGenerator:
                 raise DeadlinePassed(GIVEN_UP)
             stage.sent(prompt)
         body = {"model": self.model, "messages": [{"role": "user", "content": prompt}], "temperature": 0.0,
-                "max_tokens": self.max_new_tokens, "stop": STOP_SEQUENCES, "stream": self.stream}
+                "max_tokens": self.max_new_tokens, "stop": STOP_SEQUENCES, "stream": self.stream,
+                **self.constrained(self.constraints.of(prompt))}
         url = self.base()
         conn = _connection(url, self.timeout)
         forget: Callable[[], None] = lambda: None  # noqa: E731
@@ -123,8 +129,15 @@ class OpenAIGenerator:
             return None
         return slots if isinstance(slots, int) else None
 
+    def constrained(self, names: tuple[str, ...] | None) -> dict[str, Any]:
+        """The request's fields that hold decoding to ``names``: llama.cpp's ``grammar`` (GBNF), which its
+        OpenAI-compatible server reads; nothing when unconstrained."""
+        return {"grammar": gbnf(names)} if names is not None else {}
+
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        prompt = few_shot(question, examples)
+        context = self.grounding.context(question) if self.grounding is not None else Context()
+        prompt = few_shot(question, examples, context.text)
+        self.constraints.remember(prompt, context.names)
         return interpret(self.complete(prompt), self.name, prompt)
 
     def follow_up(self, first: Generation, ask: str) -> str:

@@ -12,15 +12,19 @@ SYSTEM = ("A chat between a curious user and an artificial intelligence assistan
 TASK = ("Task: Generate SPARQL queries to query the ORKG.\n"
         "Instruction: If you cannot generate a SPARQL query based on the provided examples, explain the reason.\n")
 NOTE = "Note: Output only the SPARQL query."
+GROUNDED = ("Instruction: Use only the graph's names listed below or in the examples; copy the question's names as "
+            "listed.\n")
 STOP_SEQUENCES = ["USER:", "\nQuestion:", "</s>"]
 
 
-def few_shot(question: str, examples: Sequence[Retrieved]) -> str:
+def few_shot(question: str, examples: Sequence[Retrieved], graph: str = "") -> str:
     """The paper's template: one `Question: ... \\n Sparql: ...` pair per example, then the question; newlines and
-    extra blanks removed (questions by the question normaliser: a '#' in a question is text, not a comment)."""
+    extra blanks removed (questions by the question normaliser: a '#' in a question is text, not a comment).
+    ``graph``: what the graph holds for this question (``pipeline.schema``), put beside the examples."""
     shots = "".join(f"Question: {printable(r.example.question)}\nSparql: {squash(r.example.sparql)}\n"
                     for r in examples)
-    return f"{TASK}{shots}Question: {printable(question)}\nSparql:\n{NOTE}"
+    grounded = f"{GROUNDED}{graph}" if graph else ""
+    return f"{TASK}{grounded}{shots}Question: {printable(question)}\nSparql:\n{NOTE}"
 
 
 def vicuna(prompt: str) -> str:

@@ -5,12 +5,15 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Sequence
+from typing import Any
 
 from pipeline.errors import GeneratorError, Reason
 from pipeline.generators.prompt import STOP_SEQUENCES, few_shot, vicuna
 from pipeline.generators.reply import interpret
 from pipeline.generators.wire import Table, mapped
 from pipeline.records import Generation, Retrieved
+from pipeline.schema.grammar import regex
+from pipeline.schema.grounding import Constraints, Context, Grounding
 
 RETRIES = 1  # one more try on "overloaded" (503) or a dropped connection; never after a timeout
 BACKOFF_S = 0.5
@@ -22,21 +25,25 @@ class TGIGenerator:
     name = "tgi"
     remote = True  # a server to reach (health reports say so)
 
-    def __init__(self, url: str, timeout: float, max_new_tokens: int, retries: int) -> None:
+    def __init__(self, url: str, timeout: float, max_new_tokens: int, retries: int,
+                 grounding: Grounding | None = None) -> None:
         from text_generation import Client
 
         self.url = url
         self.client = Client(url, timeout=int(max(1, round(timeout))))
         self.max_new_tokens = max_new_tokens
         self.retries = retries
+        self.grounding = grounding
+        self.constraints = Constraints()
 
     def complete(self, prompt: str) -> str:
         """Greedy decoding is a pure read, so a retry is safe; it is bounded, and a timeout is never retried."""
+        grammar = _grammar(self.constraints.of(prompt))
         for attempt in range(self.retries + 1):
             try:
                 with mapped(_errors(), self.url, "TGI's format"):
                     response = self.client.generate(prompt, max_new_tokens=self.max_new_tokens, do_sample=False,
-                                                     stop_sequences=STOP_SEQUENCES)
+                                                     stop_sequences=STOP_SEQUENCES, grammar=grammar)
             except GeneratorError as exc:
                 if attempt < self.retries and exc.reason.transient:
                     time.sleep(BACKOFF_S * 2 ** attempt)
@@ -54,13 +61,24 @@ class TGIGenerator:
             return False
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
-        prompt = vicuna(few_shot(question, examples))
+        context = self.grounding.context(question) if self.grounding is not None else Context()
+        prompt = vicuna(few_shot(question, examples, context.text))
+        self.constraints.remember(prompt, context.names)
         return interpret(self.complete(prompt), self.name, prompt)
 
     def follow_up(self, first: Generation, ask: str) -> str:
         """Vicuna's conversation goes on: its reply closed with ``</s>``, then the next USER turn."""
         start = first.prompt if first.prompt.rstrip().endswith("ASSISTANT:") else vicuna(first.prompt)
         return f"{start} {first.raw.strip()}</s>USER: {ask} ASSISTANT:"
+
+
+def _grammar(names: tuple[str, ...] | None) -> Any:
+    """TGI's own constraint (``grammar`` of type ``regex``, text-generation 0.7.0) for ``names``; None: none."""
+    if names is None:
+        return None
+    from text_generation.types import Grammar, GrammarType
+
+    return Grammar(type=GrammarType.Regex, value=regex(names))
 
 
 def _errors() -> Table:

@@ -137,3 +137,21 @@ def test_concurrent_first_questions_start_one_server(tmp_path: Path) -> None:
     for t in threads:
         t.join(30)
     assert len(errors) == 4 and len(set(errors)) == 1 and "not a GGUF model file" in errors[0]
+
+
+@pytest.mark.parametrize("levers, given", [({}, False), ({"llm_grammar": True}, True),
+                                           ({"llm_schema": True, "llm_links": True}, True)],
+                         ids=["all-off", "grammar", "schema+links"])
+def test_the_grounding_settings_reach_the_model_generator(tmp_path: Path, levers: dict[str, bool],
+                                                          given: bool) -> None:
+    from pipeline.factory import grounding_for
+
+    settings = Settings(home=tmp_path, local_model="qwen2.5-coder-0.5b", model_cache=tmp_path, llm_fallback="none",
+                        **levers)
+    kg: Any = type("Graph", (), {"name": "graph"})()  # nothing is read from it before a question
+    store: Any = type("Store", (), {"examples": lambda self: []})()
+    grounding = grounding_for(settings, kg, store)
+    assert (grounding.levers.schema, grounding.levers.links, grounding.levers.grammar) == (
+        levers.get("llm_schema", False), levers.get("llm_links", False), levers.get("llm_grammar", False))
+    local = build_generator(settings, "local", grounding=grounding).inner  # type: ignore[attr-defined]
+    assert (local.grounding is grounding) is given  # all off: today's prompt, nothing attached

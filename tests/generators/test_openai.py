@@ -12,6 +12,8 @@ import pytest
 from pipeline.errors import GeneratorError, GeneratorTimeout, Reason
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.records import Example, Retrieved
+from pipeline.schema.grammar import gbnf
+from pipeline.schema.grounding import Context, Grounding
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = Retrieved(Example("AQ1", "Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?",
@@ -110,3 +112,34 @@ def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> No
     assert shown["prompt"].startswith("Task: Generate SPARQL") and shown["raw_generation"].startswith("SELECT ?v0")
     assert _poll(lambda: tgi.disconnects == 1), "the abandoned stream was not closed"
     assert tgi.events_sent < len(words)  # the server stopped writing long before the end
+
+
+class _Held(Grounding):
+    """A grounding whose context is fixed: a line of schema and the names decoding is held to."""
+
+    def __init__(self, names: tuple[str, ...] | None) -> None:
+        self.names = names
+
+    def context(self, question: str) -> Context:
+        return Context("Graph schema (names this graph holds, with what they mean):\norkgp:P31 predicate\n",
+                       self.names)
+
+
+def test_the_graphs_grammar_and_schema_go_with_the_request_and_its_follow_up(tgi: Any) -> None:
+    tgi.enqueue("SELECT ?m WHERE { ?d orkgp:P31 ?m }")
+    tgi.enqueue("SELECT ?m WHERE { ?d orkgp:P31 ?m . }")
+    gen = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, stream=True, max_new_tokens=64,
+                          grounding=_Held(("orkgp:P31", "rdfs:label")))
+    first = gen.generate("Best F1 on CoQA?", [EXAMPLE])
+    _, body = tgi.requests[-1]
+    assert "Graph schema" in body["messages"][0]["content"] and first.prompt == body["messages"][0]["content"]
+    assert body["grammar"] == gbnf(("orkgp:P31", "rdfs:label"))
+    gen.complete(gen.follow_up(first, "Use only the graph's names."))
+    assert tgi.requests[-1][1]["grammar"] == body["grammar"]  # the re-ask is held to the same names
+
+
+def test_without_a_grammar_the_request_is_todays(tgi: Any) -> None:
+    tgi.enqueue("SELECT ?m WHERE { ?d orkgp:P31 ?m }")
+    OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, stream=False, max_new_tokens=64,
+                    grounding=_Held(None)).generate("Best F1 on CoQA?", [EXAMPLE])
+    assert "grammar" not in tgi.requests[-1][1]

@@ -67,3 +67,24 @@ def test_an_unreachable_server_is_a_clear_error() -> None:
     with pytest.raises(GeneratorError, match=r"could not be reached \(.*refused\)") as raised:
         tgi_generator("http://127.0.0.1:9", timeout=2, max_new_tokens=512).generate("q?", EXAMPLES)
     assert raised.value.reason is Reason.UNREACHABLE
+
+
+def test_the_graphs_names_go_to_tgi_as_its_regex_grammar(tgi: Any) -> None:
+    from pipeline.schema.grammar import regex
+    from pipeline.schema.grounding import Context, Grounding
+
+    class Held(Grounding):
+        def __init__(self) -> None:
+            pass
+
+        def context(self, question: str) -> Context:
+            return Context("", ("orkgp:P31",))
+
+    tgi.enqueue("SELECT ?p WHERE { ?p orkgp:P31 ?c }")
+    gen = tgi_generator(tgi.url, timeout=10, max_new_tokens=64, grounding=Held())
+    assert gen.generate("Papers?", EXAMPLES).sparql == "SELECT ?p WHERE { ?p orkgp:P31 ?c }"
+    _, body = tgi.requests[-1]
+    assert body["parameters"]["grammar"] == {"type": "regex", "value": regex(("orkgp:P31",))}
+    tgi.enqueue("SELECT ?p WHERE { ?p orkgp:P32 ?c }")
+    tgi_generator(tgi.url, timeout=10, max_new_tokens=64).generate("Papers?", EXAMPLES)
+    assert tgi.requests[-1][1]["parameters"].get("grammar") is None

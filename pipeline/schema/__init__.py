@@ -1,0 +1,2 @@
+"""The graph as a language model is given it: a schema of its classes, predicates and comparisons with what each
+means, the question's names linked to it, and a grammar of the names it holds (``grounding.Grounding``)."""
