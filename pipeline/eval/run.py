@@ -79,7 +79,7 @@ def scored(q: EvalQuestion, system: list[str], columns: Sequence[Sequence[str]] 
     gold's values (the models asked for, each beside its code link or score: what the user asked, and more)."""
     s = score_question(q.gold, system)
     same = s.exact or any(set(form) == set(system) for form in q.accepted) or \
-        bool(q.gold) and any(set(column) == set(q.gold) for column in columns)
+        (bool(q.gold) and any(set(column) == set(q.gold) for column in columns))
     return QuestionResult(q.id, q.question, q.template_id, list(q.gold), system, s.precision, s.recall, s.f1,
                           s.exact, **details, intent=q.intent, same_answer=same)
 

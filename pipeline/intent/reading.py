@@ -9,9 +9,11 @@ from dataclasses import dataclass
 from pipeline.matching.wording import within_edits
 from pipeline.records import Kind
 
-ORDINALS = {"second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5, "5th": 5}
+ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+            "fifth": 5, "5th": 5}
 _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
-_KTH = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
+_ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
+_KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 # "at least 2": a floor, not the lowest
 _LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
@@ -27,7 +29,7 @@ CODE = "code"  # a thing a question may ask for that is no Kind of named thing: 
 _ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "models": Kind.MODEL,
           "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
           "problem": Kind.PROBLEM, "problems": Kind.PROBLEM, "field": Kind.RESEARCHFIELD,
-          "fields": Kind.RESEARCHFIELD, "code": CODE}
+          "fields": Kind.RESEARCHFIELD, "area": Kind.RESEARCHFIELD, "areas": Kind.RESEARCHFIELD, "code": CODE}
 
 
 _SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
@@ -51,6 +53,16 @@ def mentioned_kinds(question: str) -> frozenset[str]:
     words = {w.lower().rstrip("s") or w.lower() for w in re.findall(r"[A-Za-z]+", question)}
     return frozenset(kind for kind, said in _SAID.items()
                      if any(_near(w, t) for w in words for t in said.split()))
+
+
+_VALUE = re.compile(r"\b(score|value|result)s?\b", re.I)
+_WHO = re.compile(r"\bwho\b", re.I)
+
+
+def asks_a_value(question: str) -> bool:
+    """Whether a question that names no kind of thing it asks for asks for a score ('the top F1 score achieved on
+    X', with its names blanked) rather than for who holds it ('who tops X')."""
+    return bool(_VALUE.search(question)) and not _WHO.search(question)
 
 
 def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozenset[str]:
@@ -96,7 +108,7 @@ def read_intent(question: str) -> Intent:
     kth = _KTH.search(_PLACE.sub("", question))
     if kth:
         ops.add("kth")
-        rank = ORDINALS[kth.group(1).lower()]
+        rank = ORDINALS[" ".join(kth.group(1).lower().split()).replace("runners", "runner")]
     if _LOWEST.search(question):
         ops.add("lowest")
     if _BOTH.search(question):

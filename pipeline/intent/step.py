@@ -22,7 +22,7 @@ from pipeline.intent.guard import (
 )
 from pipeline.intent.meaning import rankings
 from pipeline.intent.pairs import intent_pairs
-from pipeline.intent.reading import Intent, asked_kinds, mentioned_kinds, read_intent
+from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
 from pipeline.names.check import respelled
@@ -88,8 +88,10 @@ class IntentStep:
             ranked = _as_ranked(intent, generation.sparql)
             if not missing and verdict.unjoined and (ranked.operators or ranked.highest):
                 # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
-                # what the question does not say it asks for ('who tops …'), the written query's answer says
-                answer = asked or answered_kinds(read(generation.sparql))
+                # what the question does not say it asks for ('who tops …'), the written query's answer says —
+                # unless it asks for a score ('the top F1 score achieved on X'): then no thing, the value
+                plain = blanked(text, [(a, b) for a, b, _ in found])
+                answer = asked or (frozenset() if asks_a_value(plain) else answered_kinds(read(generation.sparql)))
                 better = self.composer.compose(text, ranked, kg, generic, answer, index,
                                                string_literals(generation.sparql))
                 if better is not None:

@@ -65,7 +65,8 @@ def test_drafting_changes_the_cost_of_a_reply_never_its_text(train_settings: Set
                               draft_max=32)
         server = LlamaServer(config, tmp_path / f"{draft}.log")
         try:
-            generator = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=256)  # a safety net, not a time limit
+            # the timeout is a safety net, not a time limit
+            generator = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=256)
             replies[draft] = [generator.generate(q, examples[q]).raw for q in QUESTIONS]
         finally:
             server.stop()

@@ -40,7 +40,8 @@ def test_vicuna_wraps_the_prompt_in_its_conversation_format() -> None:
 ])
 def test_a_hash_in_a_question_is_text_not_a_comment(question: str) -> None:
     """few_shot ran questions through the SPARQL squash, which cut them at '#' as if it started a comment."""
-    example = Retrieved(Example("AQ1", "Which papers use Cluster-Former (#C=512)?", "SELECT ?p WHERE { ?p ?q ?r }"), 0.9)
+    example = Retrieved(Example("AQ1", "Which papers use Cluster-Former (#C=512)?", "SELECT ?p WHERE { ?p ?q ?r }"),
+                        0.9)
     text = few_shot(question, [example])
     assert f"Question: {question}\nSparql:" in text
     assert "Question: Which papers use Cluster-Former (#C=512)?\nSparql: SELECT" in text

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import asked_kinds, mentioned_kinds, read_intent
+from pipeline.intent.reading import asked_kinds, asks_a_value, mentioned_kinds, read_intent
 from pipeline.records import Kind
 
 
@@ -63,3 +63,22 @@ def test_a_kind_word_inside_a_name_is_not_asked_for() -> None:
     at = text.index("XLNet (single model)")
     assert asked_kinds(text) == {Kind.MODEL}
     assert asked_kinds(text, [(at, at + len("XLNet (single model)"))]) == set()
+
+
+@pytest.mark.parametrize(("question", "rank"), [
+    ("Which model is the runner-up on LoreQA by F1?", 2), ("the runner up on LoreQA", 2),
+    ("Which models are runners-up on LoreQA?", 2), ("the second model on LoreQA", 2)])
+def test_a_runner_up_is_the_second_place(question: str, rank: int) -> None:
+    intent = read_intent(question)
+    assert "kth" in intent.operators and intent.rank == rank
+
+
+def test_an_area_asked_for_is_a_research_field() -> None:
+    assert asked_kinds("research area of Common Sense Reasoning") == {Kind.RESEARCHFIELD}
+
+
+def test_a_question_naming_no_kind_asks_a_value_when_it_asks_for_a_score_not_who_holds_it() -> None:
+    assert asks_a_value("top X score achieved on the X benchmark")
+    assert asks_a_value("the best value reported for X")
+    assert not asks_a_value("who tops X on X?") and not asks_a_value("who has the best score on X?")
+    assert not asks_a_value("What tops X on X?")

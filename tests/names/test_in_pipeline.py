@@ -38,7 +38,10 @@ def test_an_unknown_name_is_not_run_and_the_closest_labels_are_listed(local_kg: 
     answer = Pipeline(FixedStore(), Scripted(BEST.format(name="Penguin Treebank")), kg, names=names,
                       shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("q?")
     assert kg.queries == [] and answer.rows is None
-    assert "no dataset called 'Penguin Treebank'" in answer.explanation and "'Story Cloze Test'" in answer.explanation
+    assert "no dataset called 'Penguin Treebank'. The closest are: '" in answer.explanation
+    listed = answer.explanation.split("The closest are: ", 1)[1].rstrip(".").split(", ")
+    datasets = {label for label, kind in local_kg.label_pairs() if kind == "dataset"}
+    assert listed and {name.strip("'") for name in listed} <= datasets  # the graph's own datasets
     assert answer.to_json()["resolutions"][0]["match"] == "unknown"
 
 
