@@ -153,5 +153,5 @@ def test_the_grounding_settings_reach_the_model_generator(tmp_path: Path, levers
     grounding = grounding_for(settings, kg, store)
     assert (grounding.levers.schema, grounding.levers.links, grounding.levers.grammar) == (
         levers.get("llm_schema", False), levers.get("llm_links", False), levers.get("llm_grammar", False))
-    local = build_generator(settings, "local", grounding=grounding).inner  # type: ignore[attr-defined]
+    local = build_generator(settings, "local", grounding=grounding)
     assert (local.grounding is grounding) is given  # all off: today's prompt, nothing attached

@@ -68,7 +68,7 @@ class CountingKG:
 
 def ask(settings: Settings, kg: OxigraphKG, url: str, order: str, score: float) -> tuple[Answer, Counted,
                                                                                         CountedReply]:
-    intent = IntentStep(labels=label_source(settings, kg).available)
+    intent = IntentStep(labels=label_source(settings, kg).available, pairs=lambda: [])  # no composer: the writers'
     counted = Counted(intent, build_names(settings, kg), kg)
     llm = repairing(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True))
     reply = CountedReply()
