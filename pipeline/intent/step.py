@@ -141,9 +141,9 @@ class IntentStep:
 
 
 def _composed(composed: Composition, generation: Generation, why: str) -> Review:
-    """The composed query in place of the one written (the model's replies stay on record), saying why."""
+    """The composed query in place of the one written (the model's prompt and replies stay on record), saying why."""
     used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
-    return Review(Generation("intent", composed.sparql, raw=composed.sparql, notes=(
+    return Review(Generation("intent", composed.sparql, raw=composed.sparql, prompt=generation.prompt, notes=(
         f"{why + '; ' if why else ''}composed from intent pair {composed.pair.id} with {used}",),
         attempts=generation.attempts))
 

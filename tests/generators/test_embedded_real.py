@@ -66,7 +66,8 @@ def test_kgqa_ask_with_the_local_model(local: Settings) -> None:
                           timeout=1500)
     assert "Traceback" not in done.stderr and "kgqa: loading the local model" in done.stderr, done.stderr[-2000:]
     out = json.loads(done.stdout)
-    assert out["outcome"] in ("answered", "empty", "declined") and out["generator"].startswith("local")
+    # the model's query, or the composer's in its place when the model's ignores a name (the question's T05 form)
+    assert out["outcome"] in ("answered", "empty", "declined") and out["generator"].split(":")[0] in ("local", "intent")
     assert out["prompt"].startswith("Task: Generate SPARQL") and out["raw_generation"]
     assert done.returncode == 0
 
@@ -101,7 +102,8 @@ def test_the_mcp_ask_tool_with_the_local_model(local: Settings) -> None:
     if result.is_error:  # declined: one line saying why (the tool's refusal), not a crash
         assert text(result) and "\n" not in text(result) and "Traceback" not in text(result)
     else:
-        assert result.structured_content and result.structured_content["provenance"]["generator"].startswith("local")
+        assert result.structured_content  # the model's query, or the composer's in its place
+        assert result.structured_content["provenance"]["generator"].split(":")[0] in ("local", "intent")
 
 
 def test_a_server_killed_mid_answer_fails_that_question_and_the_next_is_answered(pipeline: Pipeline,
