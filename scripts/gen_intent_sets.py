@@ -21,6 +21,7 @@ from pipeline.eval.generated.breakdown import breakdown, breakdown_lines
 from pipeline.eval.generated.build import SIZES, question_set
 from pipeline.eval.generated.names import Names
 from pipeline.eval.generated.replies import recorded_replies
+from pipeline.eval.questions import write_set
 from pipeline.kg.oxigraph import OxigraphKG
 from standins.orkg_fixture import write_ntriples
 
@@ -65,15 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     stale = 0
     for size in SIZES:
         data = question_set(names, args.seed, size, "standins/orkg_fixture.py", command)
-        target = EVAL / f"generated-{size}.json"
-        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-        if args.check:
-            same = target.is_file() and target.read_text(encoding="utf-8") == text
-            stale += not same
-            print(f"{target}: " + ("up to date" if same else "differs from the generator's: rerun the script"))
-        else:
-            target.write_text(text, encoding="utf-8")
-            print(f"{len(data['questions'])} questions written to {target}")
+        stale += write_set(EVAL / f"generated-{size}.json", data, args.check,
+                           "differs from the generator's: rerun the script")
     return 1 if stale else 0
 
 

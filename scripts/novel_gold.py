@@ -7,10 +7,10 @@ format). ``--check`` only compares.
 from __future__ import annotations
 
 import argparse
-import json
 import tempfile
 from pathlib import Path
 
+from pipeline.eval.questions import write_set
 from pipeline.intent.pairs import blocks
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.parts import KnowledgeGraph
@@ -60,15 +60,8 @@ def main() -> int:
     stale = 0
     for name in (["novel-intents-sciqa"] if args.sciqa else SETS.values()):
         data = (build_sciqa if args.sciqa else build)(EVAL / f"{name}.txt")
-        target = EVAL / f"{name}.json"
-        text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
-        if args.check:
-            same = target.is_file() and target.read_text(encoding="utf-8") == text
-            stale += not same
-            print(f"{target}: " + ("up to date" if same else "differs from its queries' answers: rerun the script"))
-        else:
-            target.write_text(text, encoding="utf-8")
-            print(f"{len(data['questions'])} questions written to {target}")  # type: ignore[arg-type]
+        stale += write_set(EVAL / f"{name}.json", data, args.check,  # type: ignore[arg-type]
+                           "differs from its queries' answers: rerun the script")
     return 1 if stale else 0
 
 

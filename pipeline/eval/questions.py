@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,3 +95,16 @@ def flat_strings(value: Any, what: str) -> list[str]:
     if not isinstance(value, list):
         raise ConfigError(f"{what} must be a list of strings, not {type(value).__name__}")
     return [str(v).lower() if isinstance(v, bool) else str(v) for v in value]
+
+
+def write_set(target: Path, data: Mapping[str, Any], check: bool, stale: str) -> bool:
+    """Write a question set as JSON, or with ``check`` compare it with the file committed; True when the file is
+    stale (``stale`` says what to do then)."""
+    text = json.dumps(data, ensure_ascii=False, indent=1) + "\n"
+    if check:
+        same = target.is_file() and target.read_text(encoding="utf-8") == text
+        print(f"{target}: " + ("up to date" if same else stale))
+        return not same
+    target.write_text(text, encoding="utf-8")
+    print(f"{len(data['questions'])} questions written to {target}")
+    return False
