@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from pipeline.records import Generation
+from pipeline.records import Attempt, Generation
 
 BY_ADAPTER = "this answer was written by the offline adapter"
 BY_ADAPTER_FIRST = "the offline adapter wrote this query (adapter first)"
@@ -29,11 +29,11 @@ def gave_way(g: Generation, model: bool, raised: str = "", failing: str = "") ->
     return f"the offline adapter declined ({clip(failing or g.reason or g.explanation or 'it wrote no query')})"
 
 
-def taken_after(taken: Generation, model: bool, why: str, attempts_before: tuple[object, ...] = ()) -> Generation:
+def taken_after(taken: Generation, model: bool, why: str, attempts_before: tuple[Attempt, ...] = ()) -> Generation:
     """The taken query's generation, saying why the writer before it gave way; the earlier model's replies kept."""
     by = BY_MODEL if model else BY_ADAPTER
     kept = taken.attempts or attempts_before
-    return replace(taken, notes=(f"{why}; {by}",) + taken.notes, attempts=kept)  # type: ignore[arg-type]
+    return replace(taken, notes=(f"{why}; {by}",) + taken.notes, attempts=kept)
 
 
 def blank_after(first: Generation, first_model: bool, first_raised: str, later: Generation, later_model: bool,
