@@ -17,9 +17,8 @@ from bot.app import create_app
 from bot.health import TIMEOUT_S, TTL_S, Health
 from bot.limits import Limits
 from bot.server import EVENTS_PATH, BotServer
-from pipeline.core import Pipeline
 from pipeline.errors import ConfigError, KgqaError
-from pipeline.factory import build_pipeline
+from pipeline.factory import build_pipeline, warm_up
 from pipeline.settings import Settings, revealed, unset_in_environment
 from pipeline.state.admission.pool import WorkerPool
 from pipeline.state.link import build_link
@@ -66,7 +65,7 @@ def main() -> int:
         pipeline.close()
         return 2
     signal.signal(signal.SIGTERM, _interrupt)  # docker stop / systemd: finish the questions in hand, then exit
-    pool.submit(lambda: _warm_up(pipeline))
+    pool.submit(lambda: log.info("warmed up (s): %s", warm_up(settings, pipeline)))
     log.info("kgqa bot: generator %s, kg %s, %d workers", pipeline.generator.name, pipeline.kg.name, pool.workers)
     host = settings.http_host
     try:
@@ -121,14 +120,6 @@ def _socket_mode(app: App, settings: Settings) -> int:
 
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
-
-
-def _warm_up(pipeline: Pipeline) -> None:
-    """Load the embedding model and open the store now, so the first question is not the slow one."""
-    try:
-        pipeline.lookup("warm up", 1)
-    except KgqaError as exc:
-        log.warning("the example store is not ready: %s", exc)
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
 """Builds the parts from Settings, in one place."""
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from pipeline.core import Pipeline
+from pipeline.errors import KgqaError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
 from pipeline.records import Example
 from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from pipeline.store.retrieval import FormAwareStore
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 
 def build_encoder(settings: Settings) -> Encoder:
@@ -257,6 +260,29 @@ def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
     from pipeline.names.vocabulary import TTL_S, GraphVocabulary
 
     return _per_graph(settings, kg, GraphVocabulary, TTL_S)
+
+
+def warm_up(settings: Settings, pipeline: Pipeline) -> dict[str, float]:
+    """Ready now what the first questions would otherwise wait for — the embedding model and the store, the graph's
+    label index and its vocabulary (on a big graph each takes seconds: docs/results/scale.md) — and say how long each
+    took (s). A part that cannot be had is left to be read later, as when not warmed."""
+    import time
+
+    took: dict[str, float] = {}
+    steps: dict[str, Callable[[], object]] = {
+        "store": lambda: pipeline.lookup("warm up", 1),
+        "labels": lambda: label_source(settings, pipeline.kg).index(),
+        "vocabulary": graph_vocabulary(settings, pipeline.kg).available,
+    }
+    for name, step in steps.items():
+        start = time.perf_counter()
+        try:
+            step()
+        except KgqaError as exc:
+            log.warning("warm-up: %s not ready: %s", name, exc)
+            continue
+        took[name] = round(time.perf_counter() - start, 3)
+    return took
 
 
 def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:

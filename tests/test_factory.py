@@ -1,0 +1,30 @@
+"""The factory's warm-up: what the first questions would wait for is ready once it returns."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.factory import build_pipeline, graph_vocabulary, label_source, warm_up
+from pipeline.settings import Settings
+
+
+def test_warm_up_readies_the_store_the_labels_and_the_vocabulary(train_settings: Settings, train_store: Any,
+                                                                  orkg_fixture_nt: Path) -> None:
+    settings = train_settings.with_(kg=str(orkg_fixture_nt), generator="adapter")
+    with build_pipeline(settings, store=train_store) as pipe:
+        took = warm_up(settings, pipe)
+        assert set(took) == {"store", "labels", "vocabulary"}
+        labels = label_source(settings, pipe.kg).available(wait=0)  # no wait left: built, not being built
+        assert labels is not None and labels.find("story cloze test").chosen == "Story Cloze Test"
+        assert "orkgp:HAS_BENCHMARK" in (graph_vocabulary(settings, pipe.kg).available() or frozenset())
+
+
+def test_warm_up_leaves_what_cannot_be_had_for_later(train_settings: Settings, train_store: Any,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    settings = train_settings.with_(kg="http://127.0.0.1:9/sparql", generator="adapter", kg_timeout=0.5)
+    with build_pipeline(settings, store=train_store) as pipe:
+        took = warm_up(settings, pipe)  # a graph that is down: no crash, the store is still warmed
+    assert "store" in took and "labels" not in took
+    assert "labels not ready" in caplog.text
