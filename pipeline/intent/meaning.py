@@ -16,6 +16,11 @@ from pipeline.sparql.text import Token, parses, tokenize
 
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)  # "the largest number of papers" ranks by a count: not confident
 _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  # "Do you know which ...": a list
+# how often a thing occurs: only a count ranks by it. SciQA's "the most commonly used datasets for field X" is
+# answered by listing the datasets used (its gold queries count nothing), so that form is not held to a count.
+_COMMON = re.compile(r"\b(?:most|least)\s+(?:common(?:ly)?|frequent(?:ly)?|popular|often)\b", re.I)
+_LISTED = re.compile(r"most\s+commonly\s+used\b", re.I)
+_EACH = re.compile(r"\b(?:for|of|in)\s+(?:each|every)\s+\w+|\bper\s+(?!cent\b)\w+", re.I)
 THINGS = frozenset({"Paper", "Model", "Dataset", "Metric", "Problem", "ResearchField", "Benchmark", "Contribution"})
 _IDS = re.compile(r"\b(ids?|iris?|uris?|urls?|identifiers?|resources?|links?)\b", re.I)  # asks for the things' ids
 _TO_THINGS = frozenset({"orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgp:HAS_METRIC", "orkgp:HAS_BENCHMARK",
@@ -111,14 +116,23 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
     """Operator -> why the query's form answers otherwise, where the question's words are plain: "how many"
     answered with a list of things, a yes/no question (no wh-word) with a list of things, a k-th place asked of a
     query that ranks and skips none, the lowest of one ranking from the highest (or the other way round), the highest
-    of one listing things in no order."""
+    of one listing things in no order, a yes/no question with a list of values, "the most/least common" counting
+    nothing, a figure "for each" thing given once for all."""
     out: dict[str, str] = {}
     ops = intent.operators
     things = shape.form == "SELECT" and not shape.aggregates and listed_things(shape)
     if "count" in ops and _HOW_MANY.search(question) and things and not counts:
         out["count"] = "it lists things instead of counting them"
-    if "yesno" in ops and "count" not in ops and question and not _WH.search(question) and things and not yes_no:
-        out["yesno"] = "it lists things instead"
+    if "yesno" in ops and "count" not in ops and question and not _WH.search(question) and not yes_no \
+            and shape.form == "SELECT" and not counts:
+        out["yesno"] = "it lists things instead" if things else "it lists values instead"
+    common = _COMMON.search(question)
+    if common and not counts and not _LISTED.match(question, common.start()):
+        out["common"] = f"'{common.group()}' is a matter of how often, and it counts nothing"
+    each = _EACH.search(question)
+    if each and shape.aggregates and not shape.group_by and \
+            set(shape.projection) <= {alias for _, _, alias in shape.aggregates}:
+        out["each"] = f"'{each.group()}' asks for one figure each, and it gives one for all of them"
     if "kth" in ops and intent.rank - 1 not in shape.offsets and any(limited for _, limited in rankings(sparql)):
         skipped = [n for n in shape.offsets if n]
         out["kth"] = f"it skips {skipped[0]} place(s)" if skipped else "it skips no places"
@@ -155,7 +169,8 @@ def lacking(op: str, intent: Intent) -> str:
     return {"count": "a count (how many)", "kth": f"the {ordinal(intent.rank)} place in a ranking",
             "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer",
             "every": "every one asked for (a list, not the first of a ranking)",
-            "top": f"the top {intent.rank} of a ranking"}[op]
+            "top": f"the top {intent.rank} of a ranking", "common": "a ranking by how often",
+            "each": "a figure for each one"}[op]
 
 
 def picks(shape: Shape) -> bool:
