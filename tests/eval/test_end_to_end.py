@@ -20,8 +20,10 @@ def test_final_phase_subset_through_the_tgi_stand_in(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
     code = main(["eval", "--questions", "final", "--limit", "30", "--generator", "tgi", "--shots", "3",
                  "--kg", "snapshot", "--workers", "2", "--report", str(tmp_path / "r")])
-    printed = capsys.readouterr().out
+    captured = capsys.readouterr()
+    printed = captured.out
     assert code == 0 and "F1:" in printed
+    assert "warmed up: store" in captured.err and "labels" in captured.err  # timed as a served bot, not cold
     report = json.loads((tmp_path / "r" / "report.json").read_text())
     assert report["n"] == 30 and len(report["questions"]) == 30
     calls = [body for path, body in tgi.requests if path == "/"]
