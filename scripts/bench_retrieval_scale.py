@@ -15,7 +15,9 @@ import random
 import statistics
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
 import chromadb
 import pyoxigraph as ox
@@ -23,7 +25,7 @@ import pyoxigraph as ox
 from pipeline.eval.retrieval import template_hit
 from pipeline.factory import build_encoder, form_aware
 from pipeline.question import tidy
-from pipeline.records import Example
+from pipeline.records import Example, Retrieved
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.shape import read
@@ -32,6 +34,7 @@ from standins.chroma import ChromaServer
 from standins.orkg_scale import SYNTH
 
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+T = TypeVar("T")
 
 
 def invented_labels(graph: Path) -> list[str]:
@@ -56,12 +59,12 @@ def synthetic(train: list[Example], labels: list[str], n: int, seed: int) -> lis
     return out
 
 
-def measure(store: ChromaStore, vectors: list[list[float]], templates: list[str]) -> tuple[float, float]:
-    """Search p50 over every question; template hit@1 over the templated ones (as `kgqa eval` counts it)."""
+def timed(search: Callable[[T], list[Retrieved]], asked: list[T], templates: list[str]) -> tuple[float, float]:
+    """Search p50 (ms) over every question asked; template hit@1 over the templated ones (as `kgqa eval` counts it)."""
     times, hits = [], []
-    for vector, template in zip(vectors, templates):
+    for one, template in zip(asked, templates):
         start = time.perf_counter()
-        found = store.search_vector(vector, 1)
+        found = search(one)
         times.append((time.perf_counter() - start) * 1000)
         if template:
             hits.append(template_hit(template, [r.example.template_id for r in found], 1))
@@ -77,14 +80,7 @@ def pipeline_search(settings: Settings, store: ChromaStore, questions: list[str]
     aware.knowledge()
     built = time.perf_counter() - start
     aware.search(questions[0], 5)  # the encoder's first call
-    times, hits = [], []
-    for question, template in zip(questions, templates):
-        start = time.perf_counter()
-        found = aware.search(question, 5)
-        times.append((time.perf_counter() - start) * 1000)
-        if template:
-            hits.append(template_hit(template, [r.example.template_id for r in found], 1))
-    return built, statistics.median(times), sum(hits) / len(hits)
+    return (built, *timed(lambda q: aware.search(q, 5), questions, templates))
 
 
 def main() -> int:
@@ -130,7 +126,7 @@ def main() -> int:
 
 def report(settings: Settings, size: str, store: ChromaStore, vectors: list[list[float]], templates: list[str],
            asked: list[str]) -> None:
-    p50, hit = measure(store, vectors, templates)
+    p50, hit = timed(lambda v: store.search_vector(v, 1), vectors, templates)
     print(f"{size}: raw search p50 {p50:.2f} ms, template hit@1 {hit:.3f}", flush=True)
     built, p50, hit = pipeline_search(settings, store, asked, templates)
     print(f"{size}: pipeline search: knowledge built in {built:.1f} s, p50 {p50:.2f} ms, template hit@1 {hit:.3f}",
