@@ -14,7 +14,7 @@ from pipeline.state.threads.base import KEEP_TURNS, TURN_TTL_S
 MAX_THREADS = 10_000  # the least recently used thread goes first beyond this
 
 
-class LocalThreadMemory:
+class ProcessThreadMemory:
     """``ThreadMemory`` in a dict; turns are copied in and out, so a caller never shares them with another thread."""
 
     def __init__(self, keep: int, ttl: float, max_threads: int, clock: Callable[[], float] = time.monotonic) -> None:
@@ -47,6 +47,6 @@ class LocalThreadMemory:
                 self._threads.popitem(last=False)
 
 
-def local_memory() -> LocalThreadMemory:
+def local_memory() -> ProcessThreadMemory:
     """This process's thread memory with the project's bounds (``kgqa chat``, evaluation, a bot's fallback)."""
-    return LocalThreadMemory(KEEP_TURNS, TURN_TTL_S, MAX_THREADS)
+    return ProcessThreadMemory(KEEP_TURNS, TURN_TTL_S, MAX_THREADS)

@@ -9,7 +9,7 @@ import pytest
 from pipeline.state.link import RETRY_S, RedisLink
 from pipeline.state.sqlite import BUSY_TIMEOUT_S
 from pipeline.state.threads.base import TURN_TTL_S, ThreadMemory
-from pipeline.state.threads.memory import MAX_THREADS, LocalThreadMemory
+from pipeline.state.threads.memory import MAX_THREADS, ProcessThreadMemory
 from pipeline.state.threads.redis import RedisThreadMemory
 from pipeline.state.threads.sqlite import SqliteThreadMemory
 
@@ -20,7 +20,7 @@ THREAD = "C123:1700000000.000100"
 @pytest.fixture(params=["memory", "sqlite", "redis"])
 def memory(request: pytest.FixtureRequest, tmp_path: Path) -> ThreadMemory:
     if request.param == "memory":
-        return LocalThreadMemory(KEEP, TURN_TTL_S, MAX_THREADS)
+        return ProcessThreadMemory(KEEP, TURN_TTL_S, MAX_THREADS)
     if request.param == "sqlite":
         return SqliteThreadMemory(tmp_path / "threads.sqlite3", KEEP, TURN_TTL_S, BUSY_TIMEOUT_S)
     return RedisThreadMemory(RedisLink(request.getfixturevalue("redis_url"), 0.5, RETRY_S), KEEP, TURN_TTL_S, None)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pipeline.state.threads.base import KEEP_TURNS, TURN_TTL_S, ThreadMemory
-from pipeline.state.threads.memory import MAX_THREADS, LocalThreadMemory, local_memory
+from pipeline.state.threads.memory import MAX_THREADS, ProcessThreadMemory, local_memory
 
 
 class Clock:
@@ -31,7 +31,7 @@ def test_threads_never_see_each_others_turns_and_callers_share_nothing() -> None
 
 def test_a_thread_untouched_past_the_ttl_is_forgotten() -> None:
     clock = Clock()
-    memory = LocalThreadMemory(KEEP_TURNS, 60, MAX_THREADS, clock=clock)
+    memory = ProcessThreadMemory(KEEP_TURNS, 60, MAX_THREADS, clock=clock)
     memory.remember("t", {"question": "old"})
     clock.now += 61
     assert memory.turns("t") == []
@@ -40,7 +40,7 @@ def test_a_thread_untouched_past_the_ttl_is_forgotten() -> None:
 
 
 def test_the_least_recently_used_thread_goes_first_beyond_the_bound() -> None:
-    memory = LocalThreadMemory(KEEP_TURNS, TURN_TTL_S, 2)
+    memory = ProcessThreadMemory(KEEP_TURNS, TURN_TTL_S, 2)
     for thread in ("a", "b", "c"):
         memory.remember(thread, {"question": thread})
     assert memory.turns("a") == [] and memory.turns("c") == [{"question": "c"}]
