@@ -132,6 +132,34 @@ def summarise(path: str) -> int:
     return 0
 
 
+def forms(paths: list[str]) -> int:
+    """The guard's plain forms (``pipeline.intent.meaning.contrary_form``) replayed over the queries a run's rows
+    ran: per variant, the wrong answers and exact ones they would refuse (the re-ask that follows is not replayed)."""
+    from pipeline.intent.guard import answers_yes_or_no, counted
+    from pipeline.intent.meaning import contrary_form
+    from pipeline.intent.reading import read_intent
+    from pipeline.sparql.shape import read
+
+    data = sciqa_for(Settings.from_env())
+    asked = {r.id: r.question for r in data.all()}
+    by: dict[str, Counter[str]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for row in map(json.loads, filter(str.strip, f)):
+                sparql, counts = row.get("sparql") or "", by.setdefault(row["variant"], Counter())
+                shape = read(sparql)
+                refused = bool(sparql) and row["outcome"] in ("answered", "empty") and bool(contrary_form(
+                    asked[row["id"]], read_intent(asked[row["id"]]), shape, sparql, counted(sparql),
+                    answers_yes_or_no(sparql, shape)))
+                wrong = row["outcome"] == "answered" and not row["exact"]
+                counts.update(wrong_before=wrong, refused_wrong=wrong and refused, wrong_after=wrong and not refused,
+                              exact_lost=bool(row["exact"] and row["gold"] and refused))
+    for variant, counts in by.items():
+        print(json.dumps({"variant": variant, **{k: counts[k] for k in
+                                                 ("wrong_before", "refused_wrong", "wrong_after", "exact_lost")}}))
+    return 0
+
+
 def retrieval(settings: Settings, budget: int) -> int:
     """Schema recall, no model: of the graph names each handcrafted gold query uses (beyond the three in most
     queries), the share the schema retrieved for its question holds; train is in-sample (the schema is read from it)."""
@@ -196,9 +224,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", help="a JSON-lines file each answered question is appended to as it comes")
     parser.add_argument("--retrieval", type=int, metavar="BUDGET", help="schema recall at BUDGET tokens, no model")
     parser.add_argument("--summarise", help="print the summary of a --rows file (of a run cut short) and stop")
+    parser.add_argument("--forms", nargs="+", metavar="ROWS", help="replay the guard's plain forms over --rows files")
     args = parser.parse_args(argv)
     if args.summarise:
         return summarise(args.summarise)
+    if args.forms:
+        return forms(args.forms)
     settings = Settings.from_env(generator="local", local_model=args.model, llm_fallback="none", kg="sciqa",
                                  shots=args.shots)
     if args.retrieval is not None:
