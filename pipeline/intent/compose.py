@@ -156,8 +156,8 @@ def years(text: str, names: Sequence[Name]) -> list[Name]:
 def normalised(index: LabelIndex, typed: str) -> tuple[str, set[str]] | None:
     """The graph's label for a name typed with other case, blanks, hyphens or version spacing, and its kinds; None
     when there is no such label, or several (a close spelling is not enough to compose a query with)."""
-    found = index.find(typed)
-    if found.match is not Match.NORMALISED or found.chosen is None:
+    found = index.spelled(typed)  # every span of the question is asked: no search for close spellings
+    if found is None or found.match is not Match.NORMALISED or found.chosen is None:
         return None
     kinds: set[str] = {kind for kind in KINDS if index.has(found.chosen, kind)}
     return (found.chosen, kinds) if kinds else None

@@ -137,17 +137,28 @@ class LabelIndex:
         """Whether the graph has labels of this kind at all (no labels: nothing can be checked)."""
         return bool(kind in self._kinds and self._kinds[kind].labels)
 
-    def find(self, typed: str, kind: str = "") -> Resolution:
-        """What the graph calls ``typed`` (of ``kind``, or of any kind when "")."""
+    def spelled(self, typed: str, kind: str = "") -> Resolution | None:
+        """``typed`` as a label exactly or up to case, blanks and punctuation (``squash``), by dictionary lookups
+        alone: None when neither holds (``find`` then searches the labels for close ones, which costs time in
+        proportion to their number)."""
         kinds = [kind] if kind in self._kinds else list(KINDS)
         if typed in self._exact:
             return Resolution(typed, kind, Match.EXACT, typed, 100.0)
-        key = squash(typed)
-        same = _spelled_closest(typed, _unique(label for k in kinds for label in self._kinds[k].by_key.get(key, ())))
+        same = _spelled_closest(typed, _unique(label for k in kinds
+                                               for label in self._kinds[k].by_key.get(squash(typed), ())))
         if len(same) == 1:
             return Resolution(typed, kind, Match.NORMALISED, same[0], 100.0, tuple(same))
         if same:
             return Resolution(typed, kind, Match.AMBIGUOUS, None, 100.0, tuple(same[:SUGGEST]))
+        return None
+
+    def find(self, typed: str, kind: str = "") -> Resolution:
+        """What the graph calls ``typed`` (of ``kind``, or of any kind when "")."""
+        spelled = self.spelled(typed, kind)
+        if spelled is not None:
+            return spelled
+        kinds = [kind] if kind in self._kinds else list(KINDS)
+        key = squash(typed)
         close = [(label, score) for label, score in self._closest(key, kinds, self.threshold)
                  if _words_agree(typed, label) and _a_slip(key, squash(label))] \
             or self._completions(key, kinds) or self._containing(typed, kinds)

@@ -57,6 +57,17 @@ def test_an_unknown_name_lists_the_closest_labels_of_its_kind() -> None:
                                                   for c in found.candidates)
 
 
+def test_a_spelling_is_read_by_lookups_alone_and_a_slip_is_left_to_the_search() -> None:
+    """``spelled`` says what ``find`` says wherever case, blanks and punctuation are the only difference, and nothing
+    where only a search for close labels could tell (the composer asks it of every span of a question)."""
+    ix = index()
+    for typed in ("SQuAD1.1", "squad 1.1", "Go Explore", "BERT v 2", "imagenet real"):
+        spelled = ix.spelled(typed)
+        assert spelled is not None and (spelled.match, spelled.chosen) == (ix.find(typed).match, ix.find(typed).chosen)
+    for typed in ("Stroy Cloze Test", "MPRC", "Yelp Fine-grained", "Penguin Treebank"):
+        assert ix.spelled(typed, "dataset") is None and ix.find(typed, "dataset").match is not Match.NORMALISED
+
+
 def test_a_name_is_looked_up_within_its_kind_or_all_kinds() -> None:
     ix = index()
     assert ix.find("accuracy", "metric").chosen == "Accuracy"
