@@ -18,10 +18,14 @@ from pipeline.settings import Settings
 @pytest.mark.parametrize("fallback", ["adapter", "none"])
 def test_eval_builds_the_pipeline_with_the_configured_fallback(fallback: str, monkeypatch: pytest.MonkeyPatch) -> None:
     built: list[Settings] = []
-    monkeypatch.setattr(cli, "build_pipeline", lambda settings, **_: built.append(settings))
-    monkeypatch.setattr("pipeline.eval.cli.run_eval_command", lambda args, settings, build: build() or 0)
+    warmed: list[object] = []
+    pipe = object()
+    monkeypatch.setattr(cli, "build_pipeline", lambda settings, **_: built.append(settings) or pipe)
+    monkeypatch.setattr(cli, "warm_up", lambda settings, p: warmed.append(p) or {"store": 0.1})
+    monkeypatch.setattr("pipeline.eval.cli.run_eval_command", lambda args, settings, build: build() and 0)
     cli.cmd_eval(argparse.Namespace(), Settings(llm_fallback=fallback))
     assert [s.llm_fallback for s in built] == [fallback]
+    assert warmed == [pipe]  # warmed up before its questions, as the bot is
 
 
 class Asker:
