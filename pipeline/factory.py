@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
@@ -266,8 +267,6 @@ def warm_up(settings: Settings, pipeline: Pipeline) -> dict[str, float]:
     """Ready now what the first questions would otherwise wait for — the embedding model and the store, the graph's
     label index and its vocabulary (on a big graph each takes seconds: docs/results/scale.md) — and say how long each
     took (s). A part that cannot be had is left to be read later, as when not warmed."""
-    import time
-
     took: dict[str, float] = {}
     steps: dict[str, Callable[[], object]] = {
         "store": lambda: pipeline.lookup("warm up", 1),

@@ -133,12 +133,9 @@ def summarise(path: str) -> int:
 
 
 def forms(paths: list[str]) -> int:
-    """The guard's plain forms (``pipeline.intent.meaning.contrary_form``) replayed over the queries a run's rows
+    """The guard's plain forms (``pipeline.intent.guard.contradicted``) replayed over the queries a run's rows
     ran: per variant, the wrong answers and exact ones they would refuse (the re-ask that follows is not replayed)."""
-    from pipeline.intent.guard import answers_yes_or_no, counted
-    from pipeline.intent.meaning import contrary_form
-    from pipeline.intent.reading import read_intent
-    from pipeline.sparql.shape import read
+    from pipeline.intent.guard import contradicted
 
     data = sciqa_for(Settings.from_env())
     asked = {r.id: r.question for r in data.all()}
@@ -147,10 +144,8 @@ def forms(paths: list[str]) -> int:
         with open(path, encoding="utf-8") as f:
             for row in map(json.loads, filter(str.strip, f)):
                 sparql, counts = row.get("sparql") or "", by.setdefault(row["variant"], Counter())
-                shape = read(sparql)
-                refused = bool(sparql) and row["outcome"] in ("answered", "empty") and bool(contrary_form(
-                    asked[row["id"]], read_intent(asked[row["id"]]), shape, sparql, counted(sparql),
-                    answers_yes_or_no(sparql, shape)))
+                refused = bool(sparql) and row["outcome"] in ("answered", "empty") and \
+                    bool(contradicted(asked[row["id"]], sparql))
                 wrong = row["outcome"] == "answered" and not row["exact"]
                 counts.update(wrong_before=wrong, refused_wrong=wrong and refused, wrong_after=wrong and not refused,
                               exact_lost=bool(row["exact"] and row["gold"] and refused))

@@ -24,7 +24,7 @@ from pipeline.intent.meaning import (
     untied_answers,
     with_labels,
 )
-from pipeline.intent.reading import CODE, Intent, said
+from pipeline.intent.reading import CODE, Intent, read_intent, said
 from pipeline.names.index import KINDS, LabelIndex, squeeze
 from pipeline.records import Generation, Kind, Match
 from pipeline.sparql.joins import joins
@@ -111,6 +111,15 @@ def answers_yes_or_no(sparql: str, shape: Shape) -> bool:
     return shape.form == "ASK" or sum(lit.lower() in _YES_NO for lit in string_literals(sparql)) >= 2
 
 
+def contradicted(question: str, sparql: str, intent: Intent | None = None,
+                 shape: Shape | None = None) -> dict[str, str]:
+    """What ``sparql``'s form plainly contradicts in ``question`` (``meaning.contrary_form``), whatever its
+    vocabulary; ``intent`` read from the question's words and ``shape`` from the query unless given."""
+    shape = shape or read(sparql)
+    return contrary_form(question, intent or read_intent(question), shape, sparql, counted(sparql),
+                         answers_yes_or_no(sparql, shape))
+
+
 def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[str]:
     """The asked-for operators the query (its shape, and its text when given) lacks, and the ones it has that nobody
     asked for."""
@@ -187,7 +196,7 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         unused = []
     operators = missing_operators(intent, shape, sparql)
     kinds = other_answer(asked, mentioned, shape)
-    contrary = contrary_form(question, intent, shape, sparql, counted(sparql), answers_yes_or_no(sparql, shape))
+    contrary = contradicted(question, sparql, intent, shape)
     if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
         unsure = [o for o in operators if o not in {lacking(op, intent) for op in contrary}] + kinds
         if unsure:
