@@ -92,16 +92,25 @@ def closed(text: str, start: int, end: int, limit: int) -> int:
 
 
 def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
-                spelled: Mapping[str, str] | None = None) -> dict[str, tuple[str, set[str]]] | None:
+                spelled: Mapping[str, str] | None = None,
+                known: LabelIndex | None = None) -> dict[str, tuple[str, set[str]]] | None:
     """key -> (the graph's label, its kinds) for labels equal to a key (``loose``: case-insensitively, keys given in
     lowercase; of several labels, the one ``spelled`` as the user typed it, else the first). One read-only query;
-    None when the graph cannot answer it (e.g. the recorded snapshot)."""
+    None when the graph cannot answer it (e.g. the recorded snapshot). With ``known``, the graph's label index, a
+    loose key is sent as the labels the index holds with that lowercase: exact literals an endpoint finds by its
+    index, where a case-insensitive test scans every label of the graph."""
     if not keys:
         return {}
-    match = "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)" if loose else \
-        "?x rdfs:label ?key. BIND(?key AS ?label)"
-    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
-             + match + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
+    if loose and known is None:
+        match = "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)"
+        values = "VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
+    else:
+        texts = {key: exact_labels(key, known, spelled) if loose and known else [key] for key in keys}
+        match = "?x rdfs:label ?label."
+        values = "VALUES (?key ?label) { " + " ".join(f"({quoted(key)} {form})" for key, labels in texts.items()
+                                                       for label in labels for form in literal_forms(label)) + " } "
+    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { " + values + match
+             + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
              "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
     check = gate(query, 2000)
     try:
@@ -122,15 +131,30 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
     return graph
 
 
+def exact_labels(key: str, known: LabelIndex, spelled: Mapping[str, str] | None) -> list[str]:
+    """The labels a case-insensitive test of ``key`` keeps, as far as the label ``known`` holds them, and the name as
+    the user typed it and in lowercase: the labels of things of no class the index lists (a problem only a paper
+    names) and of things added since it was read are found when typed so."""
+    typed = (spelled or {}).get(key, key)
+    return sorted(set(known.cased(key)) | {key} | ({typed} if typed.lower() == key else set()))
+
+
+def literal_forms(text: str) -> tuple[str, ...]:
+    """``text`` as the label literals a graph may hold it as: plain, typed xsd:string (one term in RDF 1.1, two in
+    Virtuoso) and English."""
+    return quoted(text), quoted(text) + "^^<http://www.w3.org/2001/XMLSchema#string>", quoted(text) + "@en"
+
+
 def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None,
-            prefer: Collection[str] = ()) -> list[Name]:
-    """The question's names as the graph has them (case-insensitive exact labels; with the graph's label ``index``,
-    also names typed with other blanks, hyphens or version spacing: 'squad 1.1'), not overlapping: the labels in
-    ``prefer`` (a written query's own names) first, then the longest."""
+            prefer: Collection[str] = (), known: LabelIndex | None = None) -> list[Name]:
+    """The question's names as the graph has them (case-insensitive exact labels, asked as the labels ``known``
+    holds when given; with the graph's label ``index``, also names typed with other blanks, hyphens or version
+    spacing: 'squad 1.1'), not overlapping: the labels in ``prefer`` (a written query's own names) first, then the
+    longest."""
     found = spans(text, generic)
     spelled = {" ".join(text[a:b].lower().split()): " ".join(text[a:b].split()) for a, b in found}
     keys = set(spelled)
-    graph = graph_kinds(sorted(keys), kg, loose=True, spelled=spelled)
+    graph = graph_kinds(sorted(keys), kg, loose=True, spelled=spelled, known=known if known is not None else index)
     if graph is None:  # a graph that cannot say what its names are (the recorded snapshot): nothing to compose with
         return []
     graph = with_normalised(graph, keys, index)
@@ -202,15 +226,18 @@ def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
 class Composer:
     """Writes a query for a question from the intent pairs (and any other pairs given) asking its operators."""
 
-    def __init__(self, pairs: Callable[[], Sequence[Example]]) -> None:
+    def __init__(self, pairs: Callable[[], Sequence[Example]],
+                 labels: Callable[[], LabelIndex | None] | None = None) -> None:
+        """``labels``: the graph's label index, to ask the graph for a question's names by exact labels."""
         self.pairs = pairs
+        self.labels = labels
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
                 asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
                 prefer: Collection[str] = ()) -> Composition | None:
         """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for;
         ``index``: the graph's labels, for names typed loosely; ``prefer``: names to read the question with first."""
-        names = resolve(text, kg, generic, index, prefer)
+        names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
         if not names:
             return None
         names = sorted(names + years(text, names), key=lambda n: n.start)

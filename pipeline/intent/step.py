@@ -44,7 +44,7 @@ class IntentStep:
         """``labels``: the graph's label index (pipeline.names), to compose with names typed loosely."""
         self.knowledge = knowledge
         self.labels = labels
-        self.composer = Composer(pairs)
+        self.composer = Composer(pairs, labels)
 
     def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
         """The question's names (as retrieval read them) and the stored forms' own words."""

@@ -129,6 +129,11 @@ class LabelIndex:
         """Whether the graph has this label, exactly as written, for a thing of this kind."""
         return kind in self._kinds and label in self._kinds[kind].by_key.get(squash(label), ())
 
+    def cased(self, key: str) -> list[str]:
+        """The labels, of any kind, whose lowercase is ``key``: what a case-insensitive label test keeps."""
+        return _unique(label for entry in self._kinds.values() for label in entry.by_key.get(squash(key), ())
+                       if key in (label.lower(), label.casefold()))
+
     def spelled_alike(self, text: str, kind: str) -> list[str]:
         """The labels of ``kind`` equal to ``text`` up to punctuation, blanks and case (``squeeze``)."""
         return list(self._kinds[kind].by_letters.get(squeeze(text), ())) if kind in self._kinds else []

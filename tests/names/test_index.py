@@ -107,3 +107,10 @@ def test_one_kind_word_whatever_the_class_or_variable_says() -> None:
     assert kind_of("Datasets") is Kind.DATASET and kind_of("benchmark") is Kind.DATASET and kind_of("score") == ""
     assert [k.orkg_class for k in Kind] == ["Dataset", "Model", "Metric", "Problem", "ResearchField", "Paper"]
     assert Kind.PAPER == "paper" and f"{Kind.RESEARCHFIELD}" == "researchfield"  # the word JSON and caches hold
+
+
+def test_cased_lists_every_label_of_that_lowercase_of_any_kind() -> None:
+    ix = LabelIndex([("SQuAD1.1", "dataset"), ("squad1.1", "dataset"), ("SQuAD 1.1", "dataset"),
+                     ("SQuAD1.1", "model")], threshold=85.0)
+    assert ix.cased("squad1.1") == ["SQuAD1.1", "squad1.1"]
+    assert ix.cased("squad 1.1") == ["SQuAD 1.1"] and ix.cased("squad") == []
