@@ -127,6 +127,14 @@ class KnowsTerms(Protocol):
 
 
 @runtime_checkable
+class LowersLabels(Protocol):
+    """A graph that answers a case-insensitive label test from its own index (a local store), where an endpoint
+    scans every label: the label literals whose lowercase is one of ``keys``."""
+
+    def lowered(self, keys: list[str]) -> list[str]: ...
+
+
+@runtime_checkable
 class Recorded(Protocol):
     """A graph of recorded queries (the snapshot): what its recorded queries use is its vocabulary."""
 

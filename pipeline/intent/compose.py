@@ -15,7 +15,7 @@ from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
 from pipeline.names.index import KINDS, LabelIndex
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import KnowledgeGraph, LowersLabels, native
 from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
@@ -97,19 +97,22 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
     """key -> (the graph's label, its kinds) for labels equal to a key (``loose``: case-insensitively, keys given in
     lowercase; of several labels, the one ``spelled`` as the user typed it, else the first). One read-only query;
     None when the graph cannot answer it (e.g. the recorded snapshot). With ``known``, the graph's label index, a
-    loose key is sent as the labels the index holds with that lowercase: exact literals an endpoint finds by its
-    index, where a case-insensitive test scans every label of the graph."""
+    graph that cannot answer a case-insensitive test from an index of its own (an endpoint, which scans every label
+    for it) is asked for the labels the index holds with a key's lowercase instead: things of the classes the index
+    lists."""
     if not keys:
         return {}
-    if loose and known is None:
-        match = "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)"
-        values = "VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
+    if loose and (known is None or native(kg, LowersLabels) is not None):
+        match = ("VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
+                 "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)")
     else:
-        texts = {key: exact_labels(key, known, spelled) if loose and known else [key] for key in keys}
-        match = "?x rdfs:label ?label."
-        values = "VALUES (?key ?label) { " + " ".join(f"({quoted(key)} {form})" for key, labels in texts.items()
-                                                       for label in labels for form in literal_forms(label)) + " } "
-    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { " + values + match
+        texts = {key: known.cased(key) if loose and known is not None else [key] for key in keys}
+        if not any(texts.values()):  # still asked: a graph that cannot answer (the snapshot) says so
+            texts = {keys[0]: [keys[0]]}
+        match = " UNION ".join(  # constant patterns, each found by the endpoint's index (its VALUES joins are slow)
+            f"{{ ?x rdfs:label {form}. BIND({quoted(key)} AS ?key) BIND({quoted(label)} AS ?label) }}"
+            for key, labels in texts.items() for label in labels for form in literal_forms(label))
+    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { " + match
              + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
              "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
     check = gate(query, 2000)
@@ -129,14 +132,6 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
                 graph[key] = kept = (label, kept[1])  # 'Relation Extraction' as typed, not 'relation extraction'
             kept[1].add(kind)
     return graph
-
-
-def exact_labels(key: str, known: LabelIndex, spelled: Mapping[str, str] | None) -> list[str]:
-    """The labels a case-insensitive test of ``key`` keeps, as far as the label ``known`` holds them, and the name as
-    the user typed it and in lowercase: the labels of things of no class the index lists (a problem only a paper
-    names) and of things added since it was read are found when typed so."""
-    typed = (spelled or {}).get(key, key)
-    return sorted(set(known.cased(key)) | {key} | ({typed} if typed.lower() == key else set()))
 
 
 def literal_forms(text: str) -> tuple[str, ...]:
