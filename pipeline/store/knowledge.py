@@ -34,7 +34,12 @@ class Neighbours:
 
         if not self.ids:
             return []
-        order = np.argsort(-(self.matrix @ np.asarray(vector, dtype=np.float32)), kind="stable")[:max(1, k)]
+        k = min(max(1, k), len(self.ids))
+        distance = -(self.matrix @ np.asarray(vector, dtype=np.float32))
+        # the k nearest and any tied with the k-th (a partition, not a sort of every stored question), in stored order
+        near = np.flatnonzero(distance <= np.partition(distance, k - 1)[k - 1]) if k < len(self.ids) else \
+            np.arange(len(self.ids))
+        order = near[np.argsort(distance[near], kind="stable")][:k]
         return [self.ids[i] for i in order]
 
 
@@ -53,6 +58,14 @@ class Knowledge:
     prefixed: frozenset[str]  # prefixed names the stored queries use (orkgp:HAS_DATASET, orkgc:Model, ...)
     neighbours: Neighbours | None = None  # the stored questions' vectors, when the store hands them out
     _names: dict[str, list[Name]] = field(default_factory=dict, repr=False, compare=False)
+    _by_id: dict[str, Example] = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._by_id.update((ex.id, ex) for form in self.forms for ex in form.examples)
+
+    def example(self, id_: str) -> Example:
+        """The stored pair of this id."""
+        return self._by_id[id_]
 
     def names(self, text: str) -> list[Name]:
         """The names in a tidied question (known labels with their kinds, other name-like runs): read once per

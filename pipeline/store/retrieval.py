@@ -214,12 +214,12 @@ class FormAwareStore:
         raw, features = self.features(text, raw_k, know)
         scores = {i: f.score() for i, f in features.items()}
         order = vote(sorted(scores, key=lambda i: -scores[i]), scores, [f.skeleton for f in know.forms])
-        rank_of = {id_: n for n, id_ in enumerate(raw)}
-        out = []
-        for i in order:
-            best = min(know.forms[i].examples, key=lambda ex: rank_of.get(ex.id, len(raw)))
-            out.append(Retrieved(best, round(scores[i], 6)))
-        return out
+        nearest: dict[int, str] = {}  # form -> its nearest raw neighbour (a form may hold thousands of pairs)
+        for id_ in raw:
+            if id_ in know.form_of:
+                nearest.setdefault(know.form_of[id_], id_)
+        return [Retrieved(know.example(nearest[i]) if i in nearest else know.forms[i].examples[0], round(scores[i], 6))
+                for i in order]
 
 
 def vote(order: list[int], scores: dict[int, float], skeletons: Sequence[str]) -> list[int]:

@@ -63,6 +63,7 @@ def test_the_stored_vectors_are_kept_and_searched_exactly(tmp_path: Path) -> Non
     query = matrix[3] + 0.01 * matrix[9]
     truth = sorted(range(50), key=lambda i: (-float(matrix[i] @ query), i))
     assert near.nearest(query, 10) == [f"q{i}" for i in truth[:10]] and near.nearest(query, 10)[:2] == ["q3", "q20"]
+    assert near.nearest(query, 1) == ["q3"] and near.nearest(query, 2) == ["q3", "q20"]  # a tie across the k-th
     assert len(near.nearest(query, 500)) == 50 and Neighbours((), np.zeros((0, 8))).nearest(query, 5) == []
     save_knowledge(build_knowledge(PAIRS, HashEncoder(), near), tmp_path / "k.json", "state-1")
     loaded = load_knowledge(tmp_path / "k.json", "state-1")
