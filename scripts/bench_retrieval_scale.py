@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import statistics
 import tempfile
 import time
@@ -48,13 +49,14 @@ def synthetic(train: list[Example], labels: list[str], n: int, seed: int) -> lis
     fillable = []
     for ex in train:
         literals = [f.literal for f in read(ex.sparql).filters if f.op == "="]
-        if len(literals) == 1 and literals[0] in ex.question:
-            fillable.append((ex, literals[0]))
+        if len(literals) == 1 and len(re.findall(rf"(?<!\w){re.escape(literals[0])}(?!\w)", ex.question)) == 1:
+            fillable.append((ex, literals[0]))  # the name stands once in the question, as a word of its own
     out = []
     for i in range(n):
         ex, literal = fillable[i % len(fillable)]
         label = rnd.choice(labels)
-        out.append(Example(f"team-synth-{i}", ex.question.replace(literal, label),
+        out.append(Example(f"team-synth-{i}", re.sub(rf"(?<!\w){re.escape(literal)}(?!\w)",
+                                                     label.replace("\\", "\\\\"), ex.question),
                            ex.sparql.replace(f'"{literal}"', f'"{label}"'), ex.template_id, "team"))
     return out
 
