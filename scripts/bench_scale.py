@@ -5,6 +5,7 @@ Usage:
   python scripts/bench_scale.py ladder --sizes 1 10 100 --work /tmp/scale   # one table (markdown + JSON), a plot
   python scripts/bench_scale.py same-rows       # SciQA's 2,565 gold queries: the same rows rewritten and not
   python scripts/bench_scale.py engines --sizes 1 10 100 --work /tmp/scale   # gold queries, pyoxigraph vs Virtuoso
+  python scripts/bench_scale.py endpoint-names --sizes 1 10 100 --work /tmp/scale   # the names index from Virtuoso
 Needs SCIQA_DIR and an example store (`kgqa index`) under KGQA_HOME. Each rung runs in a process of its own (its
 peak RSS is its own); the final-phase 200 run through `kgqa eval --generator adapter --kg FILE`.
 """
@@ -144,7 +145,7 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("what", choices=("ladder", "rung", "same-rows", "engines"))
+    ap.add_argument("what", choices=("ladder", "rung", "same-rows", "engines", "endpoint-names"))
     ap.add_argument("--sizes", type=int, nargs="+", default=[1, 10, 100])
     ap.add_argument("--work", type=Path, default=Path("/tmp/kgqa-scale"))
     ap.add_argument("--seed", type=int, default=1)
@@ -154,6 +155,8 @@ def main() -> int:
     args.work.mkdir(parents=True, exist_ok=True)
     if args.what == "engines":
         return engines(args.sizes, args.work)
+    if args.what == "endpoint-names":
+        return endpoint_names(args.sizes, args.work)
     if args.what == "rung":
         print(json.dumps(rung(args.sizes[0], args.work, args.seed)))
         return 0
@@ -202,11 +205,49 @@ def engines(sizes: list[int], work: Path) -> int:
             same = sum(a == b for (_, a), (_, b) in zip(mine, theirs))
             print(f"| {size}x | Virtuoso 7.2 (HTTP) | {virtuoso.startup_seconds + virtuoso.load_seconds:.1f} | "
                   f"{spread([t for t, _ in theirs])} | {same}/{len(queries)} |", flush=True)
+            print(names_row(endpoint), flush=True)
             result = end_to_end(virtuoso.endpoint, work / f"final-{size}x-virtuoso")
             print(f"|   | Virtuoso, the final-phase 200 asked end to end (adapter) | | F1 {result['micro_f1']:.4f}, "
                   f"question {spread([q.get('timings_ms', {}).get('wall', 0.0) for q in result['questions']])} | |",
                   flush=True)
     return 0
+
+
+def endpoint_names(sizes: list[int], work: Path) -> int:
+    """The names index read from Virtuoso per size: the paged fetch and build, a refresh, a loose lookup."""
+    from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
+    from standins.virtuoso import VirtuosoServer
+
+    for size in sizes:
+        with VirtuosoServer(work / f"g{size}.nt") as virtuoso:
+            endpoint = EndpointKG(virtuoso.endpoint, timeout=60, row_cap=100_000, agent=AGENT, retries=RETRIES)
+            print(f"| {size}x | Virtuoso 7.2 (HTTP) | {names_row(endpoint)}", flush=True)
+    return 0
+
+
+def names_row(endpoint: Any) -> str:
+    """Labels, fetch + build s, refresh s (no change), loose lookup p50 ms of the names index read from ``endpoint``
+    page by page, as the bot reads it (a cache of its own, so the fetch is a first one)."""
+    import tempfile
+
+    from pipeline.names.sources import LABELS_TTL_S, PAGE, LabelSource
+
+    source = LabelSource(endpoint, Path(tempfile.mkdtemp(prefix="kgqa-names-")), LABELS_TTL_S, PAGE)
+    start = time.perf_counter()
+    index = source.index()
+    built = time.perf_counter() - start
+    start = time.perf_counter()
+    source.index(refresh=True)
+    refreshed = time.perf_counter() - start
+    rnd = random.Random(1)
+    typed = [(loose(label, rnd), kind) for kind in KINDS for label in rnd.sample(index.labels(kind), 100)]
+    times = []
+    for text, kind in typed:
+        start = time.perf_counter()
+        index.find(text, kind)
+        times.append((time.perf_counter() - start) * 1000)
+    return (f"{len(index):,} labels | fetch + build {built:.1f} s | refresh {refreshed:.1f} s | "
+            f"loose lookup p50 {statistics.median(times):.2f} ms |")
 
 
 def end_to_end(kg: str, report: Path) -> dict[str, Any]:
