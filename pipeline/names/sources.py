@@ -13,6 +13,7 @@ from pathlib import Path
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.names.index import CLASSES, THRESHOLD, LabelIndex, kind_of
 from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, native, primary_of
+from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import read, stem
 
 LABELS_TTL_S = 7 * 24 * 3600.0  # a graph's labels are fetched again after a week (or with `kgqa kg labels --refresh`)
@@ -20,8 +21,10 @@ RETRY_S = 300.0  # after a failed fetch, names go unchecked this long before the
 WAIT_S = 5.0  # how long a question waits for a first fetch of the labels before going on unchecked
 PAGE = 1000  # rows per page: at most the KGs' default row cap
 MAX_PAGES = 1000
-LABELS_QUERY = ("SELECT ?class ?label WHERE {{ VALUES ?class {{ {classes} }} ?thing a ?class ; rdfs:label ?label . }} "
-                "ORDER BY ?class ?label LIMIT {limit} OFFSET {offset}")
+# Paged by key, not by OFFSET: each page the labels after the last one read, so no page asks an endpoint to sort more
+# than a page (Virtuoso, ORKG's engine, refuses an ORDER BY over more than 10,000 rows with an OFFSET: error SR353)
+LABELS_QUERY = ("SELECT DISTINCT ?label WHERE {{ ?thing a orkgc:{cls} ; rdfs:label ?l . BIND(STR(?l) AS ?label) "
+                "FILTER(?label > {after}) }} ORDER BY ?label LIMIT {limit}")
 
 
 def query_labels(queries: Iterable[str]) -> Iterator[tuple[str, str]]:
@@ -55,21 +58,26 @@ def sparql_labels(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[tuple[str, s
         yield from pairs
 
 
-def label_pages(kg: KnowledgeGraph, page: int, start: int = 0) -> Iterator[tuple[int, list[tuple[str, str]]]]:
-    """(number of the next page, the page's (label, kind) pairs) from page ``start`` on, until a short page."""
-    classes = " ".join(f"orkgc:{name}" for name in CLASSES.values())
-    for n in range(start, MAX_PAGES):
-        query = LABELS_QUERY.format(classes=classes, limit=page, offset=n * page)
+Cursor = tuple[int, str]  # (the class's place in CLASSES, the last label read of it)
+
+
+def label_pages(kg: KnowledgeGraph, page: int,
+                start: Cursor = (0, "")) -> Iterator[tuple[Cursor, list[tuple[str, str]]]]:
+    """(where the next page starts, the page's (label, kind) pairs), class by class from ``start`` on, each class's
+    labels in order until a short page."""
+    classes = list(CLASSES.values())
+    at, after = start
+    for _ in range(MAX_PAGES):
+        if at >= len(classes):
+            return
+        query = LABELS_QUERY.format(cls=classes[at], after=quoted(after), limit=page)
         rows = kg.select("PREFIX orkgc: <http://orkg.org/orkg/class/>\n"
                          "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n" + query)
-        pairs: list[tuple[str, str]] = []
-        for row in rows.rows:
-            kind = kind_of(row.get("class", {}).get("value", "").rsplit("/", 1)[-1])
-            if kind and "label" in row:
-                pairs.append((row["label"]["value"], kind))
-        yield n + 1, pairs
-        if len(rows.rows) < page:
-            return
+        labels = [row["label"]["value"] for row in rows.rows if "label" in row]
+        kind = kind_of(classes[at])
+        last = labels[-1] if labels else after
+        at, after = (at, last) if len(rows.rows) >= page and last != after else (at + 1, "")
+        yield (at, after), [(label, kind) for label in labels]
 
 
 class LabelSource:
@@ -156,22 +164,25 @@ class LabelSource:
         fetch that failed halfway (endpoint down, process stopped) goes on from the page after the last one kept."""
         partial = self.path.with_suffix(".partial.jsonl") if self.path is not None else None
         pairs: list[tuple[str, str]] = []
-        start = 0
+        kept: list[str] = []
+        start: Cursor = (0, "")
         if partial is not None and partial.is_file():
             for line in partial.read_text(encoding="utf-8").splitlines():
                 try:
                     record = json.loads(line)
                     page = [(str(label), str(kind)) for label, kind in record["pairs"]]
-                    start = int(record["next"])
-                except (ValueError, KeyError, TypeError):
-                    break  # a line cut short by a stop: the pages before it are kept
+                    start = (int(record["next"][0]), str(record["next"][1]))
+                except (ValueError, KeyError, TypeError, IndexError):
+                    break  # a line cut short by a stop (or of another format): the pages before it are kept
                 pairs += page
+                kept.append(line + "\n")
         if partial is not None:
             partial.parent.mkdir(parents=True, exist_ok=True)
+            partial.write_text("".join(kept), encoding="utf-8")  # without the broken line the next pages would follow
         with (partial.open("a", encoding="utf-8") if partial is not None else open(os.devnull, "w")) as out:
             for after, page in label_pages(kg, self.page, start):
                 pairs += page
-                out.write(json.dumps({"next": after, "pairs": page}, ensure_ascii=False) + "\n")
+                out.write(json.dumps({"next": list(after), "pairs": page}, ensure_ascii=False) + "\n")
                 out.flush()
         return pairs
 

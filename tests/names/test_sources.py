@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from pipeline.names.sources import LabelSource, sparql_labels
 from pipeline.parts import KGWrapper
 from pipeline.records import Rows
 from pipeline.sciqa import SciQA
-from standins.orkg_fixture import DATASETS, METRICS, MODELS, ORKGC, PAPERS, RDF_TYPE, RDFS_LABEL, write_ntriples
+from standins.orkg_fixture import DATASETS, METRICS, MODELS, ORKGC, ORKGR, PAPERS, RDF_TYPE, RDFS_LABEL, write_ntriples
 
 
 class Counting:
@@ -25,21 +26,22 @@ class Counting:
     virtuoso = False
 
     def __init__(self, inner: OxigraphKG) -> None:
-        self.inner, self.name, self.calls = inner, inner.name, 0
+        self.inner, self.name, self.calls, self.last = inner, inner.name, 0, ""
 
     def select(self, query: str) -> Rows:
-        self.calls += 1
+        self.calls, self.last = self.calls + 1, query
         return self.inner.select(query)
 
 
-def test_a_graphs_labels_by_kind_from_one_paged_query(local_kg: OxigraphKG, tmp_path: Path) -> None:
+def test_a_graphs_labels_by_kind_from_one_query_a_kind_paged_by_key(local_kg: OxigraphKG, tmp_path: Path) -> None:
     kg = Counting(local_kg)
     index = LabelSource(kg, tmp_path, page=7, ttl=604800.0).index()
     assert sorted(index.labels("dataset")) == sorted(DATASETS)
     assert sorted(index.labels("metric")) == sorted(METRICS)
     assert sorted(index.labels("model")) == sorted(MODELS)
     assert len(index.labels("paper")) == len(PAPERS)
-    assert kg.calls == len(index) // 7 + 1  # pages of 7 rows until a short one
+    assert kg.calls == sum(n // 7 + 1 for n in index.counts().values())  # pages of 7 rows until a short one, a kind
+    assert "OFFSET" not in kg.last and "ORDER BY ?label LIMIT 7" in kg.last  # no page sorts more than a page
 
 
 def test_labels_are_cached_on_disk_until_the_ttl_or_a_refresh(local_kg: OxigraphKG, tmp_path: Path) -> None:
@@ -140,7 +142,7 @@ class Front(KGWrapper):
         self.calls = 0
 
     def select(self, query: str) -> Rows:
-        self.calls += 1
+        self.calls, self.last = self.calls + 1, query
         return self.inner.select(query)
 
 
@@ -160,11 +162,13 @@ class FailsAt:
 
     def __init__(self, inner: OxigraphKG, down: int | None) -> None:
         self.inner, self.name, self.down = inner, "http://127.0.0.1:9/sparql", down
-        self.offsets: list[int] = []
+        self.pages: list[tuple[str, str]] = []  # (class, the label the page starts after)
 
     def select(self, query: str) -> Rows:
-        self.offsets.append(int(query.rsplit("OFFSET", 1)[1]))
-        if self.down is not None and len(self.offsets) >= self.down:
+        found = re.search(r'orkgc:(\w+) ;.*FILTER\(\?label > "((?:[^"\\]|\\.)*)"\)', query)
+        assert found is not None
+        self.pages.append((found[1], found[2]))
+        if self.down is not None and len(self.pages) >= self.down:
             raise EndpointUnreachable("the endpoint went away")
         return self.inner.select(query)
 
@@ -174,15 +178,45 @@ def test_a_fetch_that_stops_halfway_resumes_from_the_last_page_kept(local_kg: Ox
     source = LabelSource(kg, tmp_path, ttl=604800.0, page=7)
     with pytest.raises(EndpointUnreachable):
         source.index()
-    assert kg.offsets == [0, 7, 14]
-    kg.down, kg.offsets = None, []
+    first, second, failed = kg.pages
+    assert first == ("Dataset", "") and second == ("Dataset", sorted(DATASETS)[6])  # 12 datasets: two pages
+    assert failed == ("Model", "")  # then the next kind
+    kg.down, kg.pages = None, []
     index = source.index()
-    assert kg.offsets[0] == 14  # pages 0 and 1 were kept: not asked again
+    assert kg.pages[0] == failed  # the two pages kept are not asked again
     assert index.pairs() == set(sparql_labels(local_kg, 1000))
     assert source.path is not None and not source.path.with_suffix(".partial.jsonl").exists()
-    kg.offsets = []
+    kg.pages = []
     LabelSource(kg, tmp_path, ttl=604800.0, page=7).index()
-    assert kg.offsets == []  # complete and cached
+    assert kg.pages == []  # complete and cached
+
+
+def test_a_partial_fetch_of_another_format_is_fetched_again(local_kg: OxigraphKG, tmp_path: Path) -> None:
+    kg = FailsAt(local_kg, down=None)
+    source = LabelSource(kg, tmp_path, ttl=604800.0, page=7)
+    assert source.path is not None
+    source.path.parent.mkdir(parents=True, exist_ok=True)
+    source.path.with_suffix(".partial.jsonl").write_text('{"next": 2, "pairs": [["Old", "dataset"]]}\n')
+    assert source.index().pairs() == set(sparql_labels(local_kg, 1000)) and kg.pages[0] == ("Dataset", "")
+
+
+def test_more_labels_than_virtuoso_sorts_at_once_are_all_read(tmp_path: Path) -> None:
+    """Virtuoso refuses an ORDER BY over more than 10,000 rows (OFFSET + LIMIT): a graph of 12,000 dataset labels
+    (non-ASCII, typed and English among them) is read in full, as the local store lists it."""
+    from pipeline.kg.endpoint import EndpointKG
+    from standins.virtuoso import VirtuosoServer
+
+    names = [f"Set {i}" for i in range(11_000)] + [f"Ensemble n°{i} – é" for i in range(500)] + \
+        [f"集合 {i}" for i in range(500)]
+    forms = ("", "^^<http://www.w3.org/2001/XMLSchema#string>", "@en")
+    path = tmp_path / "many.nt"
+    path.write_text("".join(f'<{ORKGR}D{i}> <{RDF_TYPE}> <{ORKGC}Dataset> .\n<{ORKGR}D{i}> <{RDFS_LABEL}> '
+                            f'"{name}"{forms[i % 3]} .\n' for i, name in enumerate(names)), encoding="utf-8")
+    with VirtuosoServer(path) as server:
+        endpoint = EndpointKG(server.endpoint, timeout=60, row_cap=1000, agent="kgqa-test", retries=1)
+        index = LabelSource(endpoint, tmp_path, ttl=604800.0, page=1000).index()
+    assert sorted(index.labels("dataset")) == sorted(names)
+    assert index.pairs() == set(OxigraphKG(path, row_cap=1000).label_pairs())
 
 
 def test_a_refresh_grows_the_index_in_place_and_rebuilds_it_when_labels_are_gone(tmp_path: Path) -> None:
