@@ -13,7 +13,7 @@ from pathlib import Path
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.names.index import CLASSES, THRESHOLD, LabelIndex, kind_of
 from pipeline.parts import Backed, KnowledgeGraph, KnowsLabels, native, primary_of
-from pipeline.sparql.literal import quoted
+from pipeline.sparql.paging import keyed_pages
 from pipeline.sparql.shape import read, stem
 
 LABELS_TTL_S = 7 * 24 * 3600.0  # a graph's labels are fetched again after a week (or with `kgqa kg labels --refresh`)
@@ -21,8 +21,7 @@ RETRY_S = 300.0  # after a failed fetch, names go unchecked this long before the
 WAIT_S = 5.0  # how long a question waits for a first fetch of the labels before going on unchecked
 PAGE = 1000  # rows per page: at most the KGs' default row cap
 MAX_PAGES = 1000
-# Paged by key, not by OFFSET: each page the labels after the last one read, so no page asks an endpoint to sort more
-# than a page (Virtuoso, ORKG's engine, refuses an ORDER BY over more than 10,000 rows with an OFFSET: error SR353)
+# one query a class, paged by key (pipeline.sparql.paging): no page asks the endpoint to sort more than a page
 LABELS_QUERY = ("SELECT DISTINCT ?label WHERE {{ ?thing a orkgc:{cls} ; rdfs:label ?l . BIND(STR(?l) AS ?label) "
                 "FILTER(?label > {after}) }} ORDER BY ?label LIMIT {limit}")
 
@@ -66,18 +65,14 @@ def label_pages(kg: KnowledgeGraph, page: int,
     """(where the next page starts, the page's (label, kind) pairs), class by class from ``start`` on, each class's
     labels in order until a short page."""
     classes = list(CLASSES.values())
-    at, after = start
-    for _ in range(MAX_PAGES):
-        if at >= len(classes):
-            return
-        query = LABELS_QUERY.format(cls=classes[at], after=quoted(after), limit=page)
-        rows = kg.select("PREFIX orkgc: <http://orkg.org/orkg/class/>\n"
-                         "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n" + query)
-        labels = [row["label"]["value"] for row in rows.rows if "label" in row]
+    for at in range(start[0], len(classes)):
+        def query(after: str, limit: int, cls: str = classes[at]) -> str:
+            return ("PREFIX orkgc: <http://orkg.org/orkg/class/>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+                    + LABELS_QUERY.format(cls=cls, after=after, limit=limit))
+
         kind = kind_of(classes[at])
-        last = labels[-1] if labels else after
-        at, after = (at, last) if len(rows.rows) >= page and last != after else (at + 1, "")
-        yield (at, after), [(label, kind) for label in labels]
+        for last, labels, more in keyed_pages(kg, query, "label", page, start[1] if at == start[0] else "", MAX_PAGES):
+            yield ((at, last) if more else (at + 1, "")), [(label, kind) for label in labels]
 
 
 class LabelSource:

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz, process
 
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.parts import Backed, KnowledgeGraph, KnowsTerms, Recorded, native, primary_of
+from pipeline.sparql.paging import keyed_pages
 from pipeline.sparql.text import PREFIXES, tokenize
 
 CHECKED = ("orkgp", "orkgc")  # resources (orkgr:) are too many to list, and a wrong one shows as an empty answer
@@ -22,8 +23,8 @@ TTL_S = 7 * 24 * 3600.0
 RETRY_S = 300.0
 PAGE = 1000
 MAX_PAGES = 100
-QUERIES = ("SELECT DISTINCT ?term WHERE {{ ?s ?term ?o }} ORDER BY ?term LIMIT {limit} OFFSET {offset}",
-           "SELECT DISTINCT ?term WHERE {{ ?s a ?term }} ORDER BY ?term LIMIT {limit} OFFSET {offset}")
+QUERIES = ("SELECT DISTINCT ?term WHERE {{ ?s ?term ?o FILTER(STR(?term) > {after}) }} ORDER BY ?term LIMIT {limit}",
+           "SELECT DISTINCT ?term WHERE {{ ?s a ?term FILTER(STR(?term) > {after}) }} ORDER BY ?term LIMIT {limit}")
 
 
 def prefixed(iri: str) -> str | None:
@@ -66,15 +67,11 @@ def unknown(query: str, vocabulary: frozenset[str]) -> list[str]:
 
 
 def sparql_terms(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[str]:
+    """The checked names the graph uses as predicates and classes, paged by key (``pipeline.sparql.paging``)."""
     for query in QUERIES:
-        for n in range(MAX_PAGES):
-            rows = kg.select(query.format(limit=page, offset=n * page))
-            for row in rows.rows:
-                name = prefixed(row.get("term", {}).get("value", ""))
-                if name:
-                    yield name
-            if len(rows.rows) < page:
-                break
+        for _, terms, _ in keyed_pages(kg, lambda after, limit, q=query: q.format(after=after, limit=limit), "term",
+                                       page, max_pages=MAX_PAGES):
+            yield from (name for name in map(prefixed, terms) if name)
 
 
 class GraphVocabulary:

@@ -76,3 +76,16 @@ def test_the_snapshot_knows_the_names_its_recorded_queries_use() -> None:
     records = [Record("Q1", "q?", "SELECT ?m { ?d a orkgc:Dataset; orkgp:HAS_MODEL ?m }", "T01", "train")]
     names = GraphVocabulary(SnapshotKG(records), None, ttl=604800.0, page=1000).available()
     assert names == {"orkgc:Dataset", "orkgp:HAS_MODEL"}
+
+
+def test_more_predicates_than_virtuoso_sorts_at_once_are_all_read(tmp_path: Path) -> None:
+    """Virtuoso refuses an ORDER BY whose OFFSET + LIMIT passes 10,000 rows: 10,500 predicates are read by key."""
+    from pipeline.kg.endpoint import EndpointKG
+    from standins.virtuoso import VirtuosoServer
+
+    (tmp_path / "g.nt").write_text("".join(f"<http://orkg.org/orkg/resource/R1> <http://orkg.org/orkg/predicate/P{i}> "
+                                           f'"v" .\n' for i in range(10_500)) + TRIPLES, encoding="utf-8")
+    with VirtuosoServer(tmp_path / "g.nt") as server:
+        kg = EndpointKG(server.endpoint, timeout=60, row_cap=1000, agent="kgqa-test", retries=1)
+        names = GraphVocabulary(kg, tmp_path / "cache", ttl=604800.0, page=1000).available()
+    assert names is not None and len(names) == 10_500 + 2 and {"orkgp:P10499", "orkgc:Dataset"} <= names
