@@ -134,6 +134,8 @@ def test_compose_wires_the_bot_to_its_chroma_and_tgi_services() -> None:
     assert env["KGQA_CHROMA_URL"] == "http://chroma:8000" and env["KGQA_TGI_URL"].startswith("http://tgi")
     assert services["bot"]["build"] == "." and "local-kg" in services["virtuoso"]["profiles"]
     assert "vicuna-13b" in " ".join(services["tgi"]["command"])
+    virtuoso = services["virtuoso"]  # bounded: a runaway query stops, and cannot take the host's memory
+    assert virtuoso["mem_limit"] and int(virtuoso["environment"]["VIRT_SPARQL_MaxQueryExecutionTime"]) <= 60
 
 
 def test_compose_runs_several_replicas_sharing_a_pinned_redis() -> None:
