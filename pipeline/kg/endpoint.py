@@ -18,6 +18,7 @@ from SPARQLWrapper import JSON, POST, SPARQLWrapper
 from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 
 from pipeline.errors import EndpointTimeout, EndpointUnreachable, KnowledgeGraphError
+from pipeline.kg.label_forms import LabelForms
 from pipeline.records import Rows, Term
 
 XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -47,8 +48,12 @@ class EndpointKG:
         self.row_cap = row_cap
         self.agent = agent
         self.retries = retries
+        self.labels = LabelForms(self._sent)  # label tests turned into index lookups, the meaning kept
 
     def select(self, query: str) -> Rows:
+        return self._sent(self.labels.rewrite(query))
+
+    def _sent(self, query: str) -> Rows:
         data = _ask_result(self._fetch(query))
         rows = Rows.from_json(data, source=self.url)
         if rows.boolean is not None:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from pipeline.sparql.brackets import closing
 from pipeline.sparql.reorder import Span, spans, triples_before_optionals
 
-Forms = Callable[[str, bool], list[str]]  # (text, any datatype or language) -> the literal forms the store holds
+Forms = Callable[[str, bool], list[str] | None]  # (text, any datatype or language) -> the store's literal forms
 Lowered = Callable[[list[str]], list[str]]  # lowercase texts -> the rdfs:label literals whose lowercase is one
 _TRIPLE_KINDS = frozenset({"var", "iri", "pname", "string", "number", "lang"})
 _ESCAPES = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'", "\\": "\\"}
@@ -34,10 +34,11 @@ def for_index(query: str, forms: Forms, lowered: Lowered | None = None) -> str:
     return lateral_optionals(triples_before_optionals(label_values(query, forms, lowered)))
 
 
-def label_values(query: str, forms: Forms, lowered: Lowered | None = None) -> str:
+def label_values(query: str, forms: Forms, lowered: Lowered | None = None, label_only: bool = False) -> str:
     """A ``VALUES`` of the store's literal forms before each label equality test whose variable a triple pattern of
-    the same group binds; with ``lowered``, also before a case-insensitive one on an ``rdfs:label`` object
-    (``FILTER(LCASE(STR(?l)) = "x")``, or ``= ?key`` with ``VALUES ?key { … }``)."""
+    the same group binds (``label_only``: as an ``rdfs:label`` object; no test where ``forms`` gives None); with
+    ``lowered``, also before a case-insensitive one on an ``rdfs:label`` object (``FILTER(LCASE(STR(?l)) = "x")``,
+    or ``= ?key`` with ``VALUES ?key { … }``)."""
     toks = spans(query)
     inserts: list[tuple[int, str]] = []
     for i, tok in enumerate(toks):
@@ -48,8 +49,10 @@ def label_values(query: str, forms: Forms, lowered: Lowered | None = None) -> st
             continue
         group = _group(toks, i)
         test = _equality(toks[i + 2:close])
-        if test is not None and group is not None and _bound_by_triples(toks, group, test[0]):
-            inserts.append((tok.start, f"VALUES {test[0]} {{ {' '.join(forms(test[1], test[2]))} }} "))
+        found = forms(test[1], test[2]) if test is not None and group is not None \
+            and _bound_by_triples(toks, group, test[0], label_only) else None
+        if test is not None and found is not None:
+            inserts.append((tok.start, f"VALUES {test[0]} {{ {' '.join(found)} }} "))
             continue
         case = _lowercase(toks[i + 2:close], toks, group) if lowered is not None and group is not None else None
         if case is not None and group is not None and lowered is not None \
