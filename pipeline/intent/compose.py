@@ -102,7 +102,7 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
     lists."""
     if not keys:
         return {}
-    if loose and (known is None or native(kg, LowersLabels) is not None):
+    if loose and (known is None or native(kg, LowersLabels) is not None):  # type: ignore[type-abstract]
         match = ("VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
                  "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)")
     else:

@@ -85,6 +85,7 @@ def test_no_query_the_project_writes_itself_is_flagged(train_store: Any, sciqa: 
     from pipeline.generators.adapter import AdapterGenerator
     from pipeline.glance.leaderboard import companion
     from pipeline.intent.pairs import intent_pairs
+    from pipeline.names.sources import LABELS_QUERY
     from pipeline.names.vocabulary import QUERIES
     from pipeline.store.retrieval import FormAwareStore
 
@@ -95,5 +96,6 @@ def test_no_query_the_project_writes_itself_is_flagged(train_store: Any, sciqa: 
     assert len(written) > 0.9 * len(questions)
     rankings = [c.query for q in written if (c := companion(q)) is not None]
     assert rankings
-    written += rankings + [p.sparql for p in intent_pairs()] + [q.format(limit=10, offset=0) for q in QUERIES]
+    written += rankings + [p.sparql for p in intent_pairs()] + [q.format(limit=10, after='"a"') for q in QUERIES] \
+        + [LABELS_QUERY.format(cls="Dataset", after='"a"', limit=10)]
     assert [q for q in written if unbound_projection(q)] == []
