@@ -18,7 +18,7 @@ from pipeline.names.index import KINDS, LabelIndex
 from pipeline.parts import KnowledgeGraph, LowersLabels, native
 from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
-from pipeline.sparql.literal import quoted
+from pipeline.sparql.literal import label_literals, quoted
 from pipeline.sparql.shape import read, replace_literals
 
 MAX_WORDS = 6  # longest name looked up
@@ -111,7 +111,7 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
             texts = {keys[0]: [keys[0]]}
         match = " UNION ".join(  # constant patterns, each found by the endpoint's index (its VALUES joins are slow)
             f"{{ ?x rdfs:label {form}. BIND({quoted(key)} AS ?key) BIND({quoted(label)} AS ?label) }}"
-            for key, labels in texts.items() for label in labels for form in literal_forms(label))
+            for key, labels in texts.items() for label in labels for form in label_literals(label, ("en",)))
     query = ("SELECT DISTINCT ?key ?label ?kind WHERE { " + match
              + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
              "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
@@ -132,12 +132,6 @@ def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
                 graph[key] = kept = (label, kept[1])  # 'Relation Extraction' as typed, not 'relation extraction'
             kept[1].add(kind)
     return graph
-
-
-def literal_forms(text: str) -> tuple[str, ...]:
-    """``text`` as the label literals a graph may hold it as: plain, typed xsd:string (one term in RDF 1.1, two in
-    Virtuoso) and English."""
-    return quoted(text), quoted(text) + "^^<http://www.w3.org/2001/XMLSchema#string>", quoted(text) + "@en"
 
 
 def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None,

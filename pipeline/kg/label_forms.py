@@ -12,12 +12,11 @@ from collections.abc import Callable
 from pipeline.errors import KgqaError
 from pipeline.kg.indexed import label_values
 from pipeline.records import Rows
-from pipeline.sparql.literal import quoted
+from pipeline.sparql.literal import XSD_STRING, label_literals
 
 KINDS_QUERY = ("SELECT DISTINCT ?d ?g WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l FILTER(isLiteral(?l)) "
                "BIND(STR(DATATYPE(?l)) AS ?d) BIND(LANG(?l) AS ?g) }")
-XSD = "http://www.w3.org/2001/XMLSchema#"
-PLAIN = frozenset({"", XSD + "string", "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"})
+PLAIN = frozenset({"", XSD_STRING, "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"})
 RETRY_S = 300.0
 
 
@@ -60,6 +59,4 @@ class LabelForms:
         even be well-formed."""
         if any(not lang and datatype not in PLAIN for datatype, lang in kinds):
             return None
-        forms = [quoted(text), quoted(text) + f"^^<{XSD}string>"] + [quoted(text) + f"@{lang}" for _, lang in kinds
-                                                                     if lang]
-        return list(dict.fromkeys(forms))
+        return label_literals(text, [lang for _, lang in kinds if lang])
