@@ -21,15 +21,17 @@ RETRY_S = 300.0
 
 
 class LabelForms:
-    """Rewrites a query's label tests for an endpoint, once it knows the kinds of label literals the endpoint has
-    (asked by ``select`` at the first query with such a test; until then, or when it cannot say, queries go as
-    written)."""
+    """Rewrites a query's label tests for an endpoint, once it knows the kinds of label literals the endpoint has.
+    They are asked by ``select`` in the background at the first query with such a test (on a graph of millions of
+    labels the read may take long: no question waits for it); until then, or when the endpoint cannot say, queries
+    go as written, and it is asked again only after RETRY_S."""
 
     def __init__(self, select: Callable[[str], Rows]) -> None:
         self._select = select
         self._kinds: tuple[tuple[str, str], ...] | None = None
         self._failed_at = float("-inf")
         self._lock = threading.Lock()
+        self._reading: threading.Thread | None = None
 
     def rewrite(self, query: str) -> str:
         if "str(" not in query.lower() or "label" not in query.lower():
@@ -40,17 +42,28 @@ class LabelForms:
         return label_values(query, lambda text, any_form: self._forms(text, kinds) if any_form else None,
                             label_only=True)
 
-    def kinds(self) -> tuple[tuple[str, str], ...] | None:
-        """(datatype, language) of the endpoint's label literals; None when it could not be read."""
+    def kinds(self, wait: float = 0.0) -> tuple[tuple[str, str], ...] | None:
+        """(datatype, language) of the endpoint's label literals, waiting up to ``wait`` s for a read under way (one
+        is started when none is); None until known or when it could not be read."""
         with self._lock:
-            if self._kinds is None and time.monotonic() - self._failed_at >= RETRY_S:
-                try:
-                    rows = self._select(KINDS_QUERY).rows
-                    self._kinds = tuple(sorted({(r.get("d", {}).get("value", ""), r.get("g", {}).get("value", ""))
-                                                for r in rows}))
-                except KgqaError:
-                    self._failed_at = time.monotonic()
-            return self._kinds
+            if self._kinds is not None:
+                return self._kinds
+            if (self._reading is None or not self._reading.is_alive()) \
+                    and time.monotonic() - self._failed_at >= RETRY_S:
+                self._reading = threading.Thread(target=self._read, daemon=True, name="kgqa-label-forms")
+                self._reading.start()
+            reading = self._reading
+        if reading is not None and wait > 0:
+            reading.join(wait)
+        return self._kinds
+
+    def _read(self) -> None:
+        try:
+            rows = self._select(KINDS_QUERY).rows
+            self._kinds = tuple(sorted({(r.get("d", {}).get("value", ""), r.get("g", {}).get("value", ""))
+                                        for r in rows}))
+        except KgqaError:
+            self._failed_at = time.monotonic()
 
     @staticmethod
     def _forms(text: str, kinds: tuple[tuple[str, str], ...]) -> list[str] | None:
