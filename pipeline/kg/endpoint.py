@@ -20,8 +20,8 @@ from SPARQLWrapper.SPARQLExceptions import SPARQLWrapperException
 from pipeline.errors import EndpointTimeout, EndpointUnreachable, KnowledgeGraphError
 from pipeline.kg.label_forms import LabelForms
 from pipeline.records import Rows, Term
+from pipeline.sparql.literal import XSD_STRING
 
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 NOT_RESULTS = "the endpoint returned something that is not SPARQL JSON results"
 ASK_VAR = "__ASK_RETVAL"
 MAX_GET = 4000  # longest encoded query sent in the URL

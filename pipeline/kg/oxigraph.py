@@ -13,10 +13,9 @@ import pyoxigraph as ox
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.kg.indexed import for_index
 from pipeline.records import Kind, Rows, Term
-from pipeline.sparql.literal import quoted
+from pipeline.sparql.literal import XSD_STRING, quoted
 
 COMPRESSED: dict[str, Callable[[Path, str], object]] = {".gz": gzip.open, ".bz2": bz2.open}
-XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 RDF_TYPE = ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type")
 RDFS_LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
 KIND_CLASSES = {ox.NamedNode(f"http://orkg.org/orkg/class/{kind.orkg_class}"): kind.value for kind in Kind}

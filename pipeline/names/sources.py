@@ -66,10 +66,8 @@ def label_pages(kg: KnowledgeGraph, page: int,
     labels in order until a short page."""
     classes = list(CLASSES.values())
     for at in range(start[0], len(classes)):
-        def query(after: str, limit: int, cls: str = classes[at]) -> str:
-            return ("PREFIX orkgc: <http://orkg.org/orkg/class/>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-                    + LABELS_QUERY.format(cls=cls, after=after, limit=limit))
-
+        query = ("PREFIX orkgc: <http://orkg.org/orkg/class/>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+                 + LABELS_QUERY.replace("{cls}", classes[at]))
         kind = kind_of(classes[at])
         for last, labels, more in keyed_pages(kg, query, "label", page, start[1] if at == start[0] else "", MAX_PAGES):
             yield ((at, last) if more else (at + 1, "")), [(label, kind) for label in labels]

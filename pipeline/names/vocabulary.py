@@ -8,7 +8,7 @@ import json
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from rapidfuzz import fuzz, process
@@ -69,14 +69,8 @@ def unknown(query: str, vocabulary: frozenset[str]) -> list[str]:
 def sparql_terms(kg: KnowledgeGraph, page: int = PAGE) -> Iterator[str]:
     """The checked names the graph uses as predicates and classes, paged by key (``pipeline.sparql.paging``)."""
     for query in QUERIES:
-        for _, terms, _ in keyed_pages(kg, _filled(query), "term", page,
-                                       max_pages=MAX_PAGES):
+        for _, terms, _ in keyed_pages(kg, query, "term", page, max_pages=MAX_PAGES):
             yield from (name for name in map(prefixed, terms) if name)
-
-
-def _filled(query: str) -> Callable[[str, int], str]:
-    """``query`` with the value its page starts after and the page's size filled in."""
-    return lambda after, limit: query.format(after=after, limit=limit)
 
 
 class GraphVocabulary:

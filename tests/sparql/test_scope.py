@@ -97,5 +97,5 @@ def test_no_query_the_project_writes_itself_is_flagged(train_store: Any, sciqa: 
     rankings = [c.query for q in written if (c := companion(q)) is not None]
     assert rankings
     written += rankings + [p.sparql for p in intent_pairs()] + [q.format(limit=10, after='"a"') for q in QUERIES] \
-        + [LABELS_QUERY.format(cls="Dataset", after='"a"', limit=10)]
+        + [LABELS_QUERY.replace("{cls}", "Dataset").format(after='"a"', limit=10)]
     assert [q for q in written if unbound_projection(q)] == []
