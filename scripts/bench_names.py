@@ -1,9 +1,11 @@
 """Name resolution speed: checking a query's label literals against a synthetic index of 100,000 labels.
 
-Usage: python scripts/bench_names.py [--labels 100000] [--questions 400] [--seed 7]
+Usage: python scripts/bench_names.py [--labels 100000 ...] [--questions 400] [--seed 7]
 Labels are random ORKG-like names ("Mabo-Ruk 12", "Tovi Lanet v3 (large)") spread over the six kinds (half of them
 datasets and models); each question is a two-filter query (a dataset and a metric) whose names are a label as it is,
-lowercased, with a blank dropped, with one swapped letter, or unknown. Prints markdown for docs/RESULTS.md.
+lowercased, with a blank dropped, with one swapped letter, or unknown. Besides, one dataset name looked up alone
+each of those ways (``LabelIndex.find``): the p50 of each, a slip and an unknown name being the fuzzy search's.
+Several ``--labels`` give one row each. Prints markdown for docs/RESULTS.md.
 """
 from __future__ import annotations
 
@@ -33,8 +35,11 @@ def name(rng: random.Random) -> str:
     return " ".join(words)
 
 
-def loosen(label: str, rng: random.Random) -> str:
-    way = rng.choice(("as is", "lower", "blank", "swap", "unknown"))
+WAYS = ("as is", "lower", "blank", "swap", "unknown")
+
+
+def loosened(label: str, way: str, rng: random.Random) -> str:
+    """The label typed one way of WAYS."""
     if way == "lower":
         return label.lower()
     if way == "blank" and " " in label:
@@ -42,43 +47,64 @@ def loosen(label: str, rng: random.Random) -> str:
     if way == "swap" and len(label) > 4:
         i = rng.randrange(1, len(label) - 2)
         return label[:i] + label[i + 1] + label[i] + label[i + 2:]
-    if way == "unknown":
-        return name(rng) + " Zq"
-    return label
+    return name(rng) + " Zq" if way == "unknown" else label
 
 
-def main() -> int:
-    p = argparse.ArgumentParser()
-    p.add_argument("--labels", type=int, default=100_000)
-    p.add_argument("--questions", type=int, default=400)
-    p.add_argument("--seed", type=int, default=7)
-    args = p.parse_args()
-    rng = random.Random(args.seed)
-    kinds = rng.choices(list(KIND_WEIGHTS), weights=list(KIND_WEIGHTS.values()), k=args.labels)
+def loosen(label: str, rng: random.Random) -> str:
+    """The label typed one of WAYS at random."""
+    return loosened(label, rng.choice(WAYS), rng)
+
+
+def _ms(times: list[float], q: float) -> float:
+    times = sorted(times)
+    return times[min(int(q * len(times)), len(times) - 1)]
+
+
+def run(size: int, questions: int, seed: int) -> str:
+    """One table row: ``size`` labels, ``questions`` two-name queries checked, each way's single lookups."""
+    rng = random.Random(seed)
+    kinds = rng.choices(list(KIND_WEIGHTS), weights=list(KIND_WEIGHTS.values()), k=size)
     names: dict[str, str] = {}
     for kind in kinds:
         label = name(rng)
         while label in names:
             label = name(rng)
         names[label] = kind
-    pairs = list(names.items())
     started = time.perf_counter()
-    index = LabelIndex(pairs, THRESHOLD)
+    index = LabelIndex(list(names.items()), THRESHOLD)
     built = time.perf_counter() - started
     datasets, metrics = index.labels("dataset"), index.labels("metric")
     queries = [QUERY.format(d=loosen(rng.choice(datasets), rng), m=loosen(rng.choice(metrics), rng))
-               for _ in range(args.questions)]
+               for _ in range(questions)]
     check_names(queries[0], index)  # warm-up
     times = []
     for q in queries:
         t = time.perf_counter()
         check_names(q, index)
         times.append((time.perf_counter() - t) * 1000)
-    times.sort()
-    print(f"| labels | index built | questions | p50 ms | p90 ms | p99 ms |\n|---|---|---|---|---|---|\n"
-          f"| {len(index):,} ({index.counts()['dataset']:,} datasets) | {built:.1f} s | {len(times)} | "
-          f"{statistics.median(times):.2f} | {times[int(0.9 * len(times))]:.2f} | "
-          f"{times[int(0.99 * len(times))]:.2f} |")
+    ways = []
+    for way in WAYS:
+        typed = [loosened(label, way, rng) for label in rng.sample([d for d in datasets if len(d) > 5], 200)]
+        took = []
+        for text in typed:
+            t = time.perf_counter()
+            index.find(text, "dataset")
+            took.append((time.perf_counter() - t) * 1000)
+        ways.append(f"{statistics.median(took):.2f}")
+    return (f"| {len(index):,} ({index.counts()['dataset']:,} datasets) | {built:.1f} s | {len(times)} | "
+            f"{statistics.median(times):.2f} | {_ms(times, 0.9):.2f} | {_ms(times, 0.99):.2f} | {' | '.join(ways)} |")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--labels", type=int, nargs="+", default=[100_000])
+    p.add_argument("--questions", type=int, default=400)
+    p.add_argument("--seed", type=int, default=7)
+    args = p.parse_args()
+    print("| labels | index built | questions | p50 ms | p90 ms | p99 ms | "
+          + " | ".join(f"find p50 ms: {way}" for way in WAYS) + " |\n|" + "---|" * (6 + len(WAYS)))
+    for size in args.labels:
+        print(run(size, args.questions, args.seed), flush=True)
     return 0
 
 

@@ -13,6 +13,7 @@ from typing import Literal
 from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import OSA
 
+from pipeline.names.grams import Grams
 from pipeline.records import Kind, Match, Resolution
 
 KINDS = tuple(Kind)  # every kind, in the order a lookup of any kind tries them
@@ -63,6 +64,8 @@ class _Kind:
     sorted_keys: list[str] = field(default_factory=list)  # for prefix lookups (a name typed without its last words)
     by_length: dict[int, tuple[list[str], list[int]]] = field(default_factory=dict)  # len(key) -> keys, positions
 
+    grams: Grams = field(default_factory=Grams)  # letter pairs of the keys, by position in ``labels``
+
     def lengths(self, low: int, high: int) -> tuple[list[str], list[int]]:
         """The keys of lengths ``low``..``high`` and their positions in ``labels``."""
         if low <= 0 and high >= max(self.by_length, default=0):
@@ -74,6 +77,17 @@ class _Kind:
                 keys += self.by_length[size][0]
                 where += self.by_length[size][1]
         return keys, where
+
+    def within(self, key: str, edits: int, low: int, high: int) -> tuple[list[str], list[int]]:
+        """The keys of lengths ``low``..``high`` that may be within ``edits`` edits of ``key`` (all of those, and
+        in ``lengths``' order), and their positions: what a search with a score cutoff need compare."""
+        where = self.grams.sharing(key, edits, low, high)
+        return self.lengths(low, high) if where is None else ([self.keys[i] for i in where], where)
+
+    def alike(self, key: str, low: int, high: int) -> tuple[list[str], list[int]]:
+        """The keys sharing the most letter pairs with ``key``: where an unknown name's look-alikes are."""
+        where = self.grams.nearest(key, low, high)
+        return [self.keys[i] for i in where], where
 
 
 class LabelIndex:
@@ -107,6 +121,7 @@ class LabelIndex:
             entry.by_length.setdefault(len(key), ([], []))
             entry.by_length[len(key)][0].append(key)
             entry.by_length[len(key)][1].append(len(entry.labels) - 1)
+            entry.grams.add(key)
             self._exact.add(label)
         for kind in touched:
             self._kinds[kind].sorted_keys = sorted(self._kinds[kind].by_key)
@@ -190,14 +205,16 @@ class LabelIndex:
         # ratio = 2 * matches / (n + m) >= cutoff bounds the other length m: only those lengths are compared
         low, high = (math.ceil(n * cutoff / (200 - cutoff)), math.floor(n * (200 - cutoff) / cutoff)) if cutoff \
             else (0, 10**9)
+        edits = math.floor((1 - cutoff / 100) * (n + high) + 1e-9) if cutoff >= self.threshold else -1
         for k in kinds:
             entry = self._kinds[k]
-            keys, where = entry.lengths(low, high)
+            keys, where = entry.within(key, edits, low, high) if edits >= 0 else entry.alike(key, low, high)
             for _, score, i in process.extract(key, keys, scorer=fuzz.ratio, limit=SUGGEST,
                                                score_cutoff=cutoff or None):
                 found.append((entry.labels[where[i]], float(score)))
             if slip >= cutoff and 4 <= n < SLIP_LONG:  # longer names: ratio already rates one slip this high
-                keys, where = entry.lengths(n - 1, n + 1)
+                # one slip (a swap touches three letter pairs) is within what two edits may touch (grams.py)
+                keys, where = entry.within(key, 2, n - 1, n + 1)
                 for _, _, i in process.extract(key, keys, scorer=OSA.distance, limit=SUGGEST, score_cutoff=1):
                     found.append((entry.labels[where[i]], max(slip, fuzz.ratio(key, keys[i]))))
         found.sort(key=lambda pair: -pair[1])
