@@ -40,6 +40,10 @@ class Grams:
         return sorted((np.frombuffer(self._postings[p], dtype=np.int32) for p in pairs(key) if p in self._postings),
                       key=len)
 
+    def _shared(self, lists: list[np.ndarray]) -> np.ndarray:
+        """For each position, in how many of ``lists`` it is."""
+        return np.bincount(np.concatenate(lists), minlength=len(self._lengths))
+
     def _within(self, positions: np.ndarray, low: int, high: int) -> list[int]:
         """Of ``positions``, those whose key's length is ``low``..``high``, ordered by length then position."""
         lengths = np.frombuffer(self._lengths, dtype=np.int32)
@@ -57,8 +61,7 @@ class Grams:
         lists = self._lists(key)
         if not lists:
             return []
-        shared = np.bincount(np.concatenate(lists), minlength=len(self._lengths))
-        return self._within(np.flatnonzero(shared >= least), low, high)
+        return self._within(np.flatnonzero(self._shared(lists) >= least), low, high)
 
     def nearest(self, key: str, low: int, high: int) -> list[int]:
         """Up to about POOL positions of keys of length ``low``..``high`` sharing the most letter pairs with ``key``
@@ -68,7 +71,7 @@ class Grams:
         lists = lists[:1] + [held for held in lists[1:] if len(held) <= COMMON * len(self._lengths)]
         if not lists:
             return []
-        shared = np.bincount(np.concatenate(lists), minlength=len(self._lengths))
+        shared = self._shared(lists)
         found = np.flatnonzero(shared)
         if len(found) > POOL:
             counts = shared[found]

@@ -205,10 +205,12 @@ class LabelIndex:
         # ratio = 2 * matches / (n + m) >= cutoff bounds the other length m: only those lengths are compared
         low, high = (math.ceil(n * cutoff / (200 - cutoff)), math.floor(n * (200 - cutoff) / cutoff)) if cutoff \
             else (0, 10**9)
-        edits = math.floor((1 - cutoff / 100) * (n + high) + 1e-9) if cutoff >= self.threshold else -1
+        edits = math.floor((1 - cutoff / 100) * (n + high) + 1e-9)  # insertions and deletions within the cutoff
         for k in kinds:
             entry = self._kinds[k]
-            keys, where = entry.within(key, edits, low, high) if edits >= 0 else entry.alike(key, low, high)
+            # below the threshold (an unknown name's suggestions) no count of shared pairs is implied: look-alikes
+            keys, where = entry.within(key, edits, low, high) if cutoff >= self.threshold \
+                else entry.alike(key, low, high)
             for _, score, i in process.extract(key, keys, scorer=fuzz.ratio, limit=SUGGEST,
                                                score_cutoff=cutoff or None):
                 found.append((entry.labels[where[i]], float(score)))
