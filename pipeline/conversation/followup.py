@@ -1,6 +1,8 @@
 """A follow-up in a thread read as a standalone question, from the earlier turns' questions and names:
 "and on SQuAD2.0?" / "what about F1?" / "same for BERT-Large" put the new name in place of the earlier name of its
-kind; "it/there/them/that one" become the last named entity. A question that stands on its own is left as it is."""
+kind; "it/there/them/that one" become the last named entity ("that model" the last model); "which one is best by M?"
+asks the best of the list; "and the metrics?" asks those things of the last named entity. A question that stands on its
+own is left as it is."""
 from __future__ import annotations
 
 import re
@@ -18,12 +20,29 @@ _CUE = re.compile(r"^(?:(?:ok(?:ay)?|so)[\s,]+)?(?:and(?:\s+(?:now|also|what\s+a
 _PREPOSITION = re.compile(r"^(?:(?:on|for|in|by|with|using|of|over|at)(?:\s+terms\s+of)?|in\s+terms\s+of)\s+", re.I)
 _KIND_WORDS = re.compile(r"\s+(?:dataset|benchmark(?:\s+dataset)?|model|metric|score|research\s+(?:field|problem)|"
                          r"problem|field|paper)$", re.I)
-# references to the last named entity (not the existential "is there")
+# references to the last named entity (not the existential "is there"); "that model", or "the model" ending its phrase
+# (not "the model that performed best", "that benchmark the X model"), to the last model named
 _REFERENCE = re.compile(r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )\b(?:there|it|them|that one|this one|"
-                        r"that dataset|this dataset|that model|this model|the same dataset)\b"
+                        r"(?:that|this|the same) (?P<kind>dataset|model)|"
+                        r"(?:that|this|the same|the) (?P<ending>dataset|benchmark|model)"
+                        r"(?=\s*(?:[?.!,;'’]|$)|\s+(?:in|on|for|by|with|and|or|too|then|at|of)\b))\b"
                         r"(?!\s+(?:is|are|was|were)\b)",
                         re.I)
-_WHICH_OF_THEM = re.compile(r"\b(which|what|who)\s+(?:one\s+)?(?:of|among)\s+them\b", re.I)
+_REFERRED_KIND = {"dataset": Kind.DATASET, "benchmark": Kind.DATASET, "model": Kind.MODEL}
+# "which of them / which one is best by M?" after a list
+_WHICH_OF_THEM = re.compile(r"\b(which|what|who)\s+(?:(?:one\s+)?(?:of|among)\s+them|one(?!\s+(?:of|among)\b))\b",
+                            re.I)
+# "and the metrics?", "its models?": the things of a kind asked of the last named entity, as the question to ask
+_KIND_ASKED = re.compile(r"^(?:(?:the|its|their)\s+)?(?P<noun>models|metrics|papers|datasets|code(?:\s+links)?)"
+                         r"(?:\s+(?:too|then))?$", re.I)
+_ASKS: dict[str, dict[str, str]] = {  # noun -> the entity's kind -> the question (where / what: _PHRASE's forms)
+    "models": {Kind.DATASET: "Which models have been evaluated {where}?",
+               Kind.PROBLEM: "Which models have been evaluated {where}?"},
+    "metrics": {Kind.DATASET: "Which metrics are used {where}?"},
+    "papers": {Kind.DATASET: "Which papers include a benchmark {where}?", Kind.MODEL: "Which papers use {what}?"},
+    "datasets": {Kind.PROBLEM: "Which datasets are used {where}?",
+                 Kind.MODEL: "Which datasets is {what} evaluated on?"},
+    "code": {Kind.MODEL: "Where can I find code for {what}?"}}
 MAX_NAME_WORDS = 12  # "and on X?": X is a name, not a sentence
 # what "it/there" points to
 _PREFERENCE = (Kind.DATASET, Kind.MODEL, Kind.PROBLEM, Kind.RESEARCHFIELD, Kind.PAPER, Kind.METRIC)
@@ -58,13 +77,16 @@ def read_in_thread(question: str, turns: Sequence[dict[str, Any]], index: LabelI
         return Reading(question)
     text = tidy(question)
     cue = _CUE.match(text)
+    asked = _KIND_ASKED.match((text[cue.end():] if cue else text).strip(" ?.!,"))
+    if asked:
+        return _ask_of_last(asked.group("noun").split()[0].lower(), last) or Reading(question)
     rest = text[cue.end():].strip(" ?.!,") if cue else ""
     if rest and not _REFERENCE.search(rest) and len(rest.split()) <= MAX_NAME_WORDS:
         swapped = _swap_name(rest, last, index)
         if swapped is not None:
             return swapped
     if _REFERENCE.search(text) or _WHICH_OF_THEM.search(text):
-        return _resolve_reference(text[cue.end():] if cue else text, last)
+        return _resolve_reference(text[cue.end():] if cue else text, last) or Reading(question)
     return Reading(question)
 
 
@@ -107,10 +129,16 @@ def _kind_of(name: str, kinds: list[str], prep: str, index: LabelIndex | None) -
     return kinds[0] if len(kinds) == 1 else ""
 
 
-def _resolve_reference(text: str, last: dict[str, Any]) -> Reading:
+def _resolve_reference(text: str, last: dict[str, Any]) -> Reading | None:
     """"which metrics are used there?": the reference replaced by the last named entity, in words that say its kind."""
     names = turn_names(last)
-    entity = min(reversed(names), key=lambda n: _PREFERENCE.index(n["kind"]) if n["kind"] in _PREFERENCE else 9)
+    referred = next(((m.group("kind") or m.group("ending")).lower() for m in _REFERENCE.finditer(text)
+                     if m.group("kind") or m.group("ending")), None)
+    if referred is not None:  # "that model": the last model named, or no rewrite
+        names = [n for n in names if n["kind"] == _REFERRED_KIND[referred]]
+        if not names:
+            return None
+    entity = _preferred(names)
     where, what = _PHRASE.get(entity["kind"], ("for {}", "{}"))
     label = entity["typed"]
     text = text.strip().rstrip("?!. ")
@@ -123,3 +151,21 @@ def _resolve_reference(text: str, last: dict[str, Any]) -> Reading:
                               what.format(label), text, count=1)
     text = text[:1].upper() + text[1:] + "?"
     return Reading(text, True, f"'{label}' for the {entity['kind']} mentioned before")
+
+
+def _preferred(names: list[dict[str, str]]) -> dict[str, str]:
+    """What "it/there" points to among a turn's names: the latest of the most preferred kind."""
+    return min(reversed(names), key=lambda n: _PREFERENCE.index(n["kind"]) if n["kind"] in _PREFERENCE else 9)
+
+
+def _ask_of_last(noun: str, last: dict[str, Any]) -> Reading | None:
+    """"and the metrics?": the things of that kind asked of the last turn's entity, where a question says so."""
+    asks = _ASKS[noun]
+    names = [n for n in turn_names(last) if n["kind"] in asks]
+    if not names:
+        return None
+    entity = _preferred(names)
+    where, what = _PHRASE[entity["kind"]]
+    label = entity["typed"]
+    return Reading(asks[entity["kind"]].format(where=where.format(label), what=what.format(label)), True,
+                   f"the {noun} of '{label}', the {entity['kind']} mentioned before")

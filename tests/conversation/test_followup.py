@@ -76,3 +76,34 @@ def test_no_sciqa_valid_or_test_question_is_rewritten(sciqa: Any) -> None:
     rewritten = [q for q in questions for index in (graph, None) for earlier in (BEST, CODE)
                  if read_in_thread(q, [earlier], index).rewritten]
     assert len(questions) == 770 and rewritten == []
+
+
+def test_a_reference_naming_a_kind_is_the_last_name_of_that_kind() -> None:
+    metrics = turn("Which metrics are used on SQuAD2.0?", ("SQuAD2.0", "dataset"))
+    assert read_in_thread("List all the models on the dataset?", [metrics], INDEX).question == \
+        "List all the models on the SQuAD2.0 dataset?"
+    both = turn("What is the F1 of BERT-Large on SQuAD1.1?", ("BERT-Large", "model"), ("SQuAD1.1", "dataset"))
+    assert read_in_thread("which paper introduced that model?", [both], INDEX).question == \
+        "Which paper introduced the BERT-Large model?"
+    assert read_in_thread("which paper introduced that model?", [metrics], INDEX).rewritten is False
+    assert read_in_thread("Indicate the model that performed best on SQuAD2.0?", [both], INDEX).rewritten is False
+    assert read_in_thread("what metrics does that dataset use?", [metrics], INDEX).question == \
+        "What metrics does the SQuAD2.0 dataset use?"
+
+
+def test_which_one_after_a_list_asks_for_the_best_of_it() -> None:
+    models = turn("Which models have been evaluated on SQuAD2.0?", ("SQuAD2.0", "dataset"))
+    assert read_in_thread("which one scores best on F1?", [models], INDEX).question == \
+        "Which model scores best on F1 on the SQuAD2.0 dataset?"
+
+
+def test_a_bare_kind_asks_for_those_things_of_the_last_name() -> None:
+    models = turn("Which models have been evaluated on SQuAD2.0?", ("SQuAD2.0", "dataset"))
+    cases = {"And the metrics?": "Which metrics are used on the SQuAD2.0 dataset?",
+             "and its papers?": "Which papers include a benchmark on the SQuAD2.0 dataset?",
+             "what about the models?": "Which models have been evaluated on the SQuAD2.0 dataset?"}
+    for follow_up, standalone in cases.items():
+        assert read_in_thread(follow_up, [models], INDEX).question == standalone, follow_up
+    assert read_in_thread("and the code?", [CODE], INDEX).question == "Where can I find code for the BERT-Base model?"
+    unchanged = read_in_thread("and the datasets?", [models], INDEX)  # nothing says which datasets of a dataset
+    assert (unchanged.question, unchanged.rewritten) == ("and the datasets?", False)
