@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
     from pipeline.schema.grounding import Grounding
+    from pipeline.schema.shapes import Shapes
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
 
@@ -124,12 +125,23 @@ def build_writers(settings: Settings, part: Generator, name: str | None = None,
 
 
 def build_reply_check(knowledge: Callable[[], Knowledge] | None,
-                      graph_names: Callable[[], frozenset[str] | None] | None = None) -> ReplyCheck:
+                      graph_names: Callable[[], frozenset[str] | None] | None = None,
+                      shapes: Callable[[], Shapes | None] | None = None) -> ReplyCheck:
     """The check of a language model's reply: the stored pairs' vocabulary and labels, the KG's predicates and
-    classes (``graph_names``: a query using others is asked again once, with them)."""
+    classes (``graph_names``: a query using others is asked again once, with them) and which of them its nodes carry
+    together (``shapes``)."""
     from pipeline.loop.checks import ReplyCheck
 
-    return ReplyCheck(_vocabulary_of(knowledge), _labels_of(knowledge), graph_names)
+    return ReplyCheck(_vocabulary_of(knowledge), _labels_of(knowledge), graph_names, shapes)
+
+
+def graph_shapes(kg: KnowledgeGraph) -> Callable[[], Shapes | None]:
+    """The predicate sets of a local store behind ``kg``, read on first use and kept; None for an endpoint."""
+    from pipeline.parts import KnowsShapes, native
+    from pipeline.schema.shapes import Shapes
+
+    local = native(kg, KnowsShapes)  # type: ignore[type-abstract]  # a Protocol asked for
+    return cache(lambda: Shapes.of(local.predicate_sets())) if local is not None else lambda: None
 
 
 def _ground(part: Generator, grounding: Grounding | None) -> None:
@@ -222,7 +234,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
                     max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
                     names=names, intent=intent, workers=settings.workers, writers=writers,
-                    reply=build_reply_check(knowledge, vocabulary))
+                    reply=build_reply_check(knowledge, vocabulary, graph_shapes(graph)))
 
 
 def _one_blas_thread() -> None:

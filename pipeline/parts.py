@@ -127,6 +127,14 @@ class KnowsTerms(Protocol):
 
 
 @runtime_checkable
+class KnowsShapes(Protocol):
+    """A graph that lists, per node, the predicates it carries (and ``a <class>`` for its types) from its own index
+    (a local store): what ``schema.shapes`` reads which predicates meet on one node from."""
+
+    def predicate_sets(self) -> Iterable[frozenset[str]]: ...
+
+
+@runtime_checkable
 class LowersLabels(Protocol):
     """A graph that answers a case-insensitive label test from its own index (a local store), where an endpoint
     scans every label: the label literals whose lowercase is one of ``keys``."""

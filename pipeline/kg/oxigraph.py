@@ -43,6 +43,7 @@ class OxigraphKG:
         self.name = f"local:{source if source is not None else store_path}"
         self._literal_kinds: list[tuple[str, str]] | None = None  # (datatype, language) of the store's literals
         self._lowered: dict[str, list[str]] | None = None  # lowercase text -> the rdfs:label literals, written
+        self._sets: list[frozenset[str]] | None = None  # per node, the predicates it carries (predicate_sets)
         try:
             self.store = ox.Store(str(store_path)) if store_path is not None else ox.Store()
         except OSError as exc:
@@ -66,6 +67,7 @@ class OxigraphKG:
                 raise ConfigError(f"cannot read RDF from {path}: {exc}") from exc
         self._literal_kinds = None
         self._lowered = None
+        self._sets = None
         self.literal_forms("", True)  # read what the index rewrites need now, not during the first question
         self.lowered([])
         return len(files)
@@ -78,6 +80,19 @@ class OxigraphKG:
                 for label in self.store.quads_for_pattern(typed.subject, RDFS_LABEL, None, None):
                     if isinstance(label.object, ox.Literal):
                         yield label.object.value, kind
+
+    def predicate_sets(self) -> Iterator[frozenset[str]]:
+        """Per node, the predicates it is the subject of and ``a <class>`` for each of its types (``schema.shapes``);
+        read once from the store's index and kept."""
+        if self._sets is None:
+            carried: dict[object, set[str]] = {}
+            for quad in self.store.quads_for_pattern(None, None, None, None):
+                held = carried.setdefault(quad.subject, set())
+                held.add(f"a {quad.object.value}" if quad.predicate == RDF_TYPE and
+                         isinstance(quad.object, ox.NamedNode) else quad.predicate.value)
+            interned: dict[frozenset[str], frozenset[str]] = {}
+            self._sets = [interned.setdefault(frozenset(s), frozenset(s)) for s in carried.values()]
+        return iter(self._sets)
 
     def terms(self) -> Iterator[str]:
         """The IRIs used as predicates and as classes: one unordered DISTINCT each (a paged ORDER BY would sort every

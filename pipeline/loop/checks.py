@@ -15,7 +15,8 @@ from pipeline.names.check import Checked, held_message
 from pipeline.names.vocabulary import unknown
 from pipeline.parts import IntentReview, KnowledgeGraph
 from pipeline.records import Ask, Generation, Retrieved, Verdict
-from pipeline.sparql.scope import selected_but_unbound
+from pipeline.schema.shapes import Shapes, never_met
+from pipeline.sparql.scope import required_after_optional, selected_but_unbound
 
 SYNTAX_NOTE = "re-asked the model with the parser's error"
 
@@ -23,12 +24,15 @@ SYNTAX_NOTE = "re-asked the model with the parser's error"
 @dataclass(frozen=True)
 class ReplyCheck:
     """A model's query as written: parsed (with the safe fixes), its labels spelled as the question spells them, the
-    stored vocabulary flagged; then the graph's own predicates and classes (``graph_names``) and the variables it
-    selects but never binds — both told at once when both are wrong, as there is one re-prompt."""
+    stored vocabulary flagged; then the graph's own predicates and classes (``graph_names``) and whether some node
+    carries each subject's predicates together (``shapes``), the variables it
+    selects but never binds and those only an OPTIONAL binds that a later pattern requires — all told at once when
+    several are wrong, as there is one re-prompt."""
 
     vocabulary: Callable[[], frozenset[str]] | None = None  # the stored queries' names (unknown ones are noted)
     labels: Callable[[], Labels] | None = None
     graph_names: Callable[[], frozenset[str] | None] | None = None
+    shapes: Callable[[], Shapes | None] | None = None  # which predicates the graph's nodes carry together
     name: str = "syntax"
 
     def judge(self, question: str, generation: Generation) -> Judgement:
@@ -43,22 +47,25 @@ class ReplyCheck:
         fixed = noted(replace(generation, sparql=result.fixed), result.notes)
         names = self.graph_names() if self.graph_names else None
         missing = "; ".join(unknown(result.fixed, names)) if names else ""
-        unbound = selected_but_unbound(result.fixed)
-        if not missing and not unbound:
+        shapes = self.shapes() if self.shapes and not missing else None
+        apart = never_met(result.fixed, shapes) if shapes else ""
+        unbound = "; ".join(filter(None, (selected_but_unbound(result.fixed), required_after_optional(result.fixed))))
+        told = [(missing, f"the query uses names the graph does not have: {missing}",
+                 f"That query uses names the knowledge graph does not have: {missing}. Use only the graph's own "
+                 "predicates and classes."),
+                (apart, apart, f"That query can never match: {apart}. Use each predicate on the node the graph uses "
+                 "it on."),
+                (unbound, unbound, f"In that query {unbound}, so it answers with nothing or with anything. Bind every "
+                 "selected variable in a triple pattern of the WHERE clause, and put the patterns that use what an "
+                 "OPTIONAL binds inside that OPTIONAL.")]
+        faults = [(reason, ask) for fault, reason, ask in told if fault]
+        if not faults:
             return passed("syntax", generation, fixed)
-        reasons, asks = [], []
-        if missing:
-            reasons.append(f"the query uses names the graph does not have: {missing}")
-            asks.append(f"That query uses names the knowledge graph does not have: {missing}. Use only the graph's "
-                        "own predicates and classes.")
-        if unbound:
-            reasons.append(unbound)
-            asks.append(f"In that query {unbound}, so it answers with nothing. Bind every selected variable in a "
-                        "triple pattern of the WHERE clause, or select only variables its patterns bind.")
-        said = "; ".join(filter(None, (missing, unbound)))
-        kind = (Ask.VOCABULARY, Verdict.VOCABULARY) if missing else (Ask.UNBOUND, Verdict.UNBOUND)
-        return Judgement(Call.ASK_AGAIN, "vocabulary" if missing else "unbound", fixed, why="; ".join(reasons),
-                         ask=kind[0], told=" ".join(asks), note=f"re-asked the model: {said}", verdict=kind[1])
+        said = "; ".join(filter(None, (missing, apart, unbound)))
+        kind = (Ask.VOCABULARY, Verdict.VOCABULARY) if missing or apart else (Ask.UNBOUND, Verdict.UNBOUND)
+        return Judgement(Call.ASK_AGAIN, "vocabulary" if missing or apart else "unbound", fixed,
+                         why="; ".join(r for r, _ in faults), ask=kind[0], told=" ".join(a for _, a in faults),
+                         note=f"re-asked the model: {said}", verdict=kind[1])
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """Which variables a query's WHERE clause can bind (SPARQL 1.1's variable scope, section 18.2.1), read over its
 groups (``pipeline.sparql.groups``), and the projected variables nothing binds: a query that selects ``?model`` but
-never mentions it in a pattern answers with nothing bound, whatever the graph holds.
+never mentions it in a pattern answers with nothing bound, whatever the graph holds; and the variables an OPTIONAL
+binds that a pattern after it then requires (``required_after_optional``).
 
 A variable is in scope when a triple pattern (or a blank-node list or collection in one) holds it, or ``BIND(… AS
 ?v)``, ``VALUES``, ``GRAPH ?g`` or a sub-SELECT's projection binds it, through ``OPTIONAL`` and ``UNION``; not when it
@@ -36,6 +37,39 @@ def selected_but_unbound(query: str) -> str:
         return ""
     names = " and ".join([", ".join(unbound[:-1]), unbound[-1]] if len(unbound) > 1 else unbound)
     return f"{names} {'is' if len(unbound) == 1 else 'are'} selected but never bound in WHERE"
+
+
+def required_after_optional(query: str) -> str:
+    """The defect in words when a variable only an OPTIONAL binds is then required by a triple pattern after it
+    ("?model is bound only inside an OPTIONAL and required after it"): where the OPTIONAL finds nothing, that later
+    pattern matches any ?model of the graph, so the rows mix the intended ones with unrelated things. "" when none."""
+    found = read(query)
+    if found.select is None or not found.first or found.faults:
+        return ""
+    late = list(dict.fromkeys(_late(found.select.where, found.tokens, frozenset())))
+    if not late:
+        return ""
+    names = " and ".join([", ".join(late[:-1]), late[-1]] if len(late) > 1 else late)
+    return f"{names} {'is' if len(late) == 1 else 'are'} bound only inside an OPTIONAL and required after it"
+
+
+def _late(group: Group, toks: Sequence[Token], before: frozenset[str]) -> list[str]:
+    """Variables of ``group`` (and the groups in it) that an OPTIONAL binds, no pattern before it does, and a triple
+    pattern after it in the same group uses."""
+    required, optional, late = set(before), set[str](), list[str]()
+    for part in group.parts:
+        if isinstance(part, Triples):
+            used = _names(part.variables, toks)
+            late += sorted(used & optional - required)
+            required |= used
+        elif isinstance(part, Group) and part.kind == "optional":
+            late += _late(part, toks, frozenset(required))
+            optional |= _bound(part, toks) - required
+        elif isinstance(part, Group) and part.kind not in ("minus", "exists"):
+            late += _late(part, toks, frozenset(required))
+        elif isinstance(part, Select):
+            late += _late(part.where, toks, frozenset())
+    return late
 
 
 def _key(var: str) -> str:

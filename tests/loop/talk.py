@@ -15,6 +15,7 @@ from pipeline.loop.writers import TOLD_EMPTY, ModelTalk, Writer, told_declined
 from pipeline.matching.forms import Labels
 from pipeline.parts import Generator, KnowledgeGraph
 from pipeline.records import Answer, Ask, Generation, Outcome, Retrieved, Rows
+from pipeline.schema.shapes import Shapes
 
 
 @dataclass
@@ -44,10 +45,11 @@ class Talk:
 
 def repairing(part: Generator, *, retry_timeouts: bool = True, name: str = "",
               vocabulary: Callable[[], frozenset[str]] | None = None, labels: Callable[[], Labels] | None = None,
-              graph_names: Callable[[], frozenset[str] | None] | None = None) -> Talk:
+              graph_names: Callable[[], frozenset[str] | None] | None = None,
+              shapes: Callable[[], Shapes | None] | None = None) -> Talk:
     """``part`` as the loop's model writer, with the values the factory passes unless told otherwise."""
     return Talk(Writer(part, name, model=True, retry_timeouts=retry_timeouts),
-                ReplyCheck(vocabulary, labels, graph_names))
+                ReplyCheck(vocabulary, labels, graph_names, shapes))
 
 
 def llm_first(model: Talk, adapter: Generator) -> dict[str, Any]:

@@ -13,10 +13,13 @@ from pipeline.generators.openai import OpenAIGenerator
 from pipeline.generators.replay import ReplayGenerator
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.records import Ask, Generation, Retrieved, Verdict
-from pipeline.sparql.text import string_literals
+from pipeline.schema.shapes import Shapes
+from pipeline.sparql.text import PREFIXES, string_literals
 from tests.generators.test_adapter import MODELS
 from tests.generators.test_checks import GOOD, QUESTION
 from tests.loop.talk import llm_first, looped, pipeline, repairing
+
+ORKGP, ORKGC, RDFS_LABEL = PREFIXES["orkgp"], PREFIXES["orkgc"], PREFIXES["rdfs"] + "label"
 
 # the values the builders pass (pipeline.factory, pipeline.plugins.generators)
 tgi_generator = partial(TGIGenerator, retries=1)
@@ -241,6 +244,37 @@ def test_a_query_selecting_what_it_never_binds_is_asked_again_then_declined_with
     twice = repairing(model).generate(QUESTION, EXAMPLES)
     assert twice.sparql is None and twice.reason == "?model and ?model_lbl are selected but never bound in WHERE"
     assert [a.verdict for a in twice.attempts] == [Verdict.UNBOUND, Verdict.UNBOUND]
+
+
+def test_a_variable_only_an_optional_binds_then_required_is_asked_again_with_the_reason(tgi: Any) -> None:
+    """Where the OPTIONAL finds no model, "?model rdfs:label ?l" after it matches every labelled thing: rows of
+    unrelated names, a wrong answer. The model is told why; the same defect twice is a decline."""
+    late = GOOD.rstrip().removesuffix("}") + "?model rdfs:label ?model_label. }"
+    tgi.enqueue(late, GOOD)
+    model = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True)
+    g = repairing(model).generate(QUESTION, EXAMPLES)
+    asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
+    assert g.sparql == GOOD and "?model is bound only inside an OPTIONAL and required after it" in asked
+    tgi.enqueue(late, late)
+    twice = repairing(model).generate(QUESTION, EXAMPLES)
+    assert twice.sparql is None and twice.reason == "?model is bound only inside an OPTIONAL and required after it"
+
+
+def test_predicates_no_node_carries_together_are_told_with_where_the_graph_uses_them(tgi: Any) -> None:
+    """The model hung the model on the benchmark: the query would find nothing. Told which predicates never meet and
+    what HAS_MODEL is found with, it moves it; asked with only "it found nothing" it wrote the same query again."""
+    shapes = Shapes.of([frozenset({ORKGP + "HAS_DATASET", ORKGP + "HAS_EVALUATION"}),
+                        frozenset({ORKGP + "HAS_BENCHMARK", ORKGP + "HAS_MODEL"}),
+                        frozenset({"a " + ORKGC + "Dataset", RDFS_LABEL}), frozenset({ORKGP + "HAS_MODEL"})])
+    misplaced = GOOD.replace("?paper orkgp:HAS_BENCHMARK ?benchmark.", "").replace(
+        "OPTIONAL { ?paper orkgp:HAS_MODEL ?model.", "?benchmark orkgp:HAS_MODEL ?model. OPTIONAL {")
+    tgi.enqueue(misplaced, GOOD)
+    g = repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True),
+                  shapes=lambda: shapes).generate(QUESTION, EXAMPLES)
+    asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
+    assert g.sparql == GOOD and g.attempts[0].verdict is Verdict.VOCABULARY
+    assert "no node of the graph has both orkgp:HAS_DATASET and orkgp:HAS_MODEL" in asked
+    assert "orkgp:HAS_MODEL is found with orkgp:HAS_BENCHMARK" in asked
 
 
 def test_names_the_graph_lacks_and_variables_never_bound_are_told_in_one_re_prompt(tgi: Any) -> None:
