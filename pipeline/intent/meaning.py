@@ -11,6 +11,7 @@ from pipeline.intent.reading import CODE, Intent, ordinal
 from pipeline.records import Kind
 from pipeline.sparql.joins import Joins, joins
 from pipeline.sparql.reorder import spans
+from pipeline.sparql.scope import required_after_optional
 from pipeline.sparql.shape import Shape, read
 from pipeline.sparql.text import Token, parses, tokenize
 
@@ -193,7 +194,7 @@ def with_labels(sparql: str, question: str) -> str:
     """The query answering with the labels of the things it projects bare (their IRIs alone answer nobody asking
     "which research problems"): each such variable of the projection becomes its label, bound at the end of the
     WHERE group. "" when there is none, when the question asks for ids or links, or when the query groups, counts,
-    holds blank nodes or would not parse rewritten."""
+    holds blank nodes, would not parse rewritten or binds such a variable only inside an OPTIONAL."""
     shape = read(sparql)
     bare = bare_things(shape) if shape.form == "SELECT" and not shape.aggregates and not shape.group_by else []
     toks = spans(sparql)
@@ -214,7 +215,9 @@ def with_labels(sparql: str, question: str) -> str:
     out = sparql
     for a, b, text in sorted(edits, reverse=True):
         out = out[:a] + text + out[b:]
-    return out if parses(out) else ""
+    if not parses(out) or (required_after_optional(out) and not required_after_optional(sparql)):
+        return ""  # a label required outside the OPTIONAL binding its thing would match every labelled node
+    return out
 
 
 def _fresh(name: str, taken: set[str]) -> str:
