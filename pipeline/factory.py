@@ -277,14 +277,18 @@ def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
 
 def warm_up(settings: Settings, pipeline: Pipeline) -> dict[str, float]:
     """Ready now what the first questions would otherwise wait for — the embedding model and the store, the graph's
-    label index and its vocabulary (on a big graph each takes seconds: docs/results/scale.md) — and say how long each
-    took (s). A part that cannot be had is left to be read later, as when not warmed."""
+    label index and its vocabulary, and with a language model the graph's predicate sets (on a big graph each takes
+    seconds: docs/results/scale.md) — and say how long each took (s). A part that cannot be had is left to be read
+    later, as when not warmed."""
     took: dict[str, float] = {}
     steps: dict[str, Callable[[], object]] = {
         "store": lambda: pipeline.lookup("warm up", 1),
         "labels": lambda: label_source(settings, pipeline.kg).index(),
         "vocabulary": graph_vocabulary(settings, pipeline.kg).available,
     }
+    shapes = pipeline.reply.shapes if pipeline.reply is not None else None
+    if shapes is not None and any(w.model for w in pipeline.writers):  # read only where a model's queries are checked
+        steps["shapes"] = shapes
     for name, step in steps.items():
         start = time.perf_counter()
         try:

@@ -21,6 +21,16 @@ def test_warm_up_readies_the_store_the_labels_and_the_vocabulary(train_settings:
         assert "orkgp:HAS_BENCHMARK" in (graph_vocabulary(settings, pipe.kg).available() or frozenset())
 
 
+def test_with_a_language_model_the_warm_up_reads_the_graphs_predicate_sets_too(
+        train_settings: Settings, train_store: Any, orkg_fixture_nt: Path) -> None:
+    settings = train_settings.with_(kg=str(orkg_fixture_nt), generator="tgi", tgi_url="http://127.0.0.1:9")
+    with build_pipeline(settings, store=train_store) as pipe:
+        assert "shapes" in warm_up(settings, pipe)  # the model is not asked: nothing needs it up
+        shapes = pipe.reply.shapes() if pipe.reply is not None and pipe.reply.shapes else None
+        assert shapes is not None and shapes.meet(frozenset({"http://orkg.org/orkg/predicate/HAS_BENCHMARK",
+                                                            "http://orkg.org/orkg/predicate/HAS_MODEL"}))
+
+
 def test_warm_up_leaves_what_cannot_be_had_for_later(train_settings: Settings, train_store: Any,
                                                      caplog: pytest.LogCaptureFixture) -> None:
     settings = train_settings.with_(kg="http://127.0.0.1:9/sparql", generator="adapter", kg_timeout=0.5)

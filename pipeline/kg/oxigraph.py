@@ -43,7 +43,6 @@ class OxigraphKG:
         self.name = f"local:{source if source is not None else store_path}"
         self._literal_kinds: list[tuple[str, str]] | None = None  # (datatype, language) of the store's literals
         self._lowered: dict[str, list[str]] | None = None  # lowercase text -> the rdfs:label literals, written
-        self._sets: list[frozenset[str]] | None = None  # per node, the predicates it carries (predicate_sets)
         try:
             self.store = ox.Store(str(store_path)) if store_path is not None else ox.Store()
         except OSError as exc:
@@ -67,7 +66,6 @@ class OxigraphKG:
                 raise ConfigError(f"cannot read RDF from {path}: {exc}") from exc
         self._literal_kinds = None
         self._lowered = None
-        self._sets = None
         self.literal_forms("", True)  # read what the index rewrites need now, not during the first question
         self.lowered([])
         return len(files)
@@ -82,17 +80,22 @@ class OxigraphKG:
                         yield label.object.value, kind
 
     def predicate_sets(self) -> Iterator[frozenset[str]]:
-        """Per node, the predicates it is the subject of and ``a <class>`` for each of its types (``schema.shapes``);
-        read once from the store's index and kept."""
-        if self._sets is None:
-            carried: dict[object, set[str]] = {}
-            for quad in self.store.quads_for_pattern(None, None, None, None):
-                held = carried.setdefault(quad.subject, set())
-                held.add(f"a {quad.object.value}" if quad.predicate == RDF_TYPE and
-                         isinstance(quad.object, ox.NamedNode) else quad.predicate.value)
-            interned: dict[frozenset[str], frozenset[str]] = {}
-            self._sets = [interned.setdefault(frozenset(s), frozenset(s)) for s in carried.values()]
-        return iter(self._sets)
+        """Per node, the predicates it is the subject of and ``a <class>`` for each of its types (``schema.shapes``),
+        in one pass over the store (a node's quads need not lie together): a bit per predicate and class, a mask per
+        node, each distinct mask turned into its set once."""
+        bits: dict[str, int] = {}
+        masks: dict[object, int] = {}
+        for quad in self.store.quads_for_pattern(None, None, None, None):
+            cls = quad.object if quad.predicate == RDF_TYPE and isinstance(quad.object, ox.NamedNode) else None
+            term = f"a {cls.value}" if cls is not None else quad.predicate.value
+            bit = bits.setdefault(term, 1 << len(bits))
+            masks[quad.subject] = masks.get(quad.subject, 0) | bit
+        named = {bit: term for term, bit in bits.items()}
+        sets: dict[int, frozenset[str]] = {}
+        for mask in masks.values():
+            if mask not in sets:
+                sets[mask] = frozenset(term for bit, term in named.items() if mask & bit)
+            yield sets[mask]
 
     def terms(self) -> Iterator[str]:
         """The IRIs used as predicates and as classes: one unordered DISTINCT each (a paged ORDER BY would sort every

@@ -70,6 +70,18 @@ def test_terms_are_sparql_json(tmp_path: Path) -> None:
     assert rows.to_json()["results"]["bindings"] == native["results"]["bindings"]
 
 
+@pytest.mark.parametrize("named", [False, True])
+def test_each_node_carries_its_predicates_and_types_together(tmp_path: Path, named: bool) -> None:
+    """Per node, one set of what it carries (schema.shapes), across the default and any named graph alike."""
+    lines = ["<http://x/a> <http://x/p> <http://x/b> .", "<http://x/b> <http://x/q> \"1\" .",
+             "<http://x/a> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <http://x/C> ."]
+    last = "<http://x/a> <http://x/r> \"2\""
+    data = tmp_path / ("t.nq" if named else "t.nt")
+    data.write_text("\n".join(lines + [last + (" <http://x/g> ." if named else " .")]) + "\n")
+    sets = sorted(sorted(s) for s in OxigraphKG(data, row_cap=10).predicate_sets())
+    assert sets == [["a http://x/C", "http://x/p", "http://x/r"], ["http://x/q"]]
+
+
 def test_unbound_variables_are_left_out(local_kg: OxigraphKG) -> None:
     rows = local_kg.select("SELECT ?s ?nothing WHERE { ?s a <http://orkg.org/orkg/class/Paper> "
                            "OPTIONAL { ?s <http://nope/> ?nothing } } LIMIT 1")
