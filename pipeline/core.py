@@ -135,7 +135,7 @@ class Pipeline:
             return ended(ran, exc, f"Here is the query I wrote, but {exc}, so there is no answer yet.")
         except KgqaError as exc:
             return ended(ran, exc, f"The knowledge graph gave no answer: {exc}.")
-        if rows.boolean is None and not rows.rows:
+        if rows.boolean is None and not any(rows.rows):  # no rows, or rows with nothing bound (an OPTIONAL's)
             return replace(ran, rows=rows, outcome=Outcome.EMPTY,
                            explanation="The query ran but nothing in the graph matches it." +
                                        (f" {ran.reading}" if ran.reading else ""))

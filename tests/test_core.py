@@ -111,6 +111,11 @@ def test_graph_errors_and_empty_results_are_explained() -> None:
                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("q")
     assert empty.rows is not None and "nothing in the graph matches" in empty.explanation
     assert empty.outcome is Outcome.EMPTY
+    # a row binding nothing (the selected ?model only an OPTIONAL that matched nothing binds) answers nobody
+    unbound = Pipeline(FixedStore(), Scripted("SELECT ?m WHERE { ?s ?p ?o OPTIONAL { ?s ?q ?m } }"),
+                       RecordingKG(Rows(["m"], [{}])), shots=3, row_cap=1000, max_question_chars=2000,
+                       workers=4).ask("q")
+    assert unbound.outcome is Outcome.EMPTY and "nothing in the graph matches" in unbound.explanation
 
 
 def test_raw_sparql_uses_the_same_gate() -> None:
