@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from pipeline.intent.reading import CODE, Intent, ordinal
 from pipeline.records import Kind
 from pipeline.sparql.joins import Joins, joins
-from pipeline.sparql.reorder import spans
+from pipeline.sparql.reorder import Span, spans
 from pipeline.sparql.scope import required_after_optional
 from pipeline.sparql.shape import Shape, read
 from pipeline.sparql.text import Token, parses, tokenize
@@ -194,7 +194,7 @@ def with_labels(sparql: str, question: str) -> str:
     """The query answering with the labels of the things it projects bare (their IRIs alone answer nobody asking
     "which research problems"): each such variable of the projection becomes its label, bound at the end of the
     WHERE group. "" when there is none, when the question asks for ids or links, or when the query groups, counts,
-    holds blank nodes, would not parse rewritten or binds such a variable only inside an OPTIONAL."""
+    holds blank nodes or would not parse rewritten. A thing only an OPTIONAL binds gets its label inside it."""
     shape = read(sparql)
     bare = bare_things(shape) if shape.form == "SELECT" and not shape.aggregates and not shape.group_by else []
     toks = spans(sparql)
@@ -209,15 +209,48 @@ def with_labels(sparql: str, question: str) -> str:
     taken = {t.text for t in toks if t.kind == "var"}
     names = {v: _fresh(f"{v}_label", taken) for v in bare}
     edits = [(t.start, t.end, names[t.text]) for t in toks[start:opening] if t.text in names]
-    before = toks[closing - 1].text
-    bound = " ".join(f"{v} rdfs:label {n}." for v, n in names.items())
-    edits.append((toks[closing].start, toks[closing].start, ("" if before in (".", "{") else " .") + f" {bound} "))
+    optional = required_after_optional(_labelled_at(sparql, toks, {closing: list(names.items())}))
+    # a thing only an OPTIONAL binds gets its label inside that OPTIONAL: after it, the label pattern would match every
+    # labelled node wherever the OPTIONAL found nothing
+    at: dict[int, list[tuple[str, str]]] = {}
+    for v, n in names.items():
+        at.setdefault(_binding_optional(toks, v, opening) if v in optional else closing, []).append((v, n))
+    if -1 in at:
+        return ""
+    out = _labelled_at(sparql, toks, at, edits)
+    if not parses(out) or (required_after_optional(out) and not required_after_optional(sparql)):
+        return ""
+    return out
+
+
+def _labelled_at(sparql: str, toks: list[Span], at: dict[int, list[tuple[str, str]]],
+                 edits: list[tuple[int, int, str]] | None = None) -> str:
+    """``sparql`` with ``?v rdfs:label ?n.`` put before each closing brace of ``at`` (token index -> the pairs)."""
+    edits = list(edits or [])
+    for closing, pairs in at.items():
+        before = toks[closing - 1].text
+        bound = " ".join(f"{v} rdfs:label {n}." for v, n in pairs)
+        edits.append((toks[closing].start, toks[closing].start,
+                      ("" if before in (".", "{") else " .") + f" {bound} "))
     out = sparql
     for a, b, text in sorted(edits, reverse=True):
         out = out[:a] + text + out[b:]
-    if not parses(out) or (required_after_optional(out) and not required_after_optional(sparql)):
-        return ""  # a label required outside the OPTIONAL binding its thing would match every labelled node
     return out
+
+
+def _binding_optional(toks: list[Span], var: str, opening: int) -> int:
+    """The closing brace of the first OPTIONAL group (after ``opening``) that holds ``var``; -1 when none does."""
+    for i in range(opening, len(toks) - 1):
+        if toks[i].text.upper() == "OPTIONAL" and toks[i + 1].text == "{":
+            depth, j = 0, i + 1
+            while j < len(toks):
+                depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
+                if depth == 0:
+                    break
+                j += 1
+            if any(t.text == var for t in toks[i + 2:j]):
+                return j
+    return -1
 
 
 def _fresh(name: str, taken: set[str]) -> str:

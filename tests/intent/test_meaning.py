@@ -161,12 +161,16 @@ def test_labels_are_left_alone_where_given_asked_against_or_not_to_be_had() -> N
     assert with_labels(grouped, "Which research problems is SQuAD1.1 used for, how often?") == ""
     assert with_labels('SELECT ?code WHERE { ?c orkgp:HAS_SOURCE_CODE ?code }', "Where is the code?") == ""
     # ?model only an OPTIONAL binds: "?model rdfs:label ?l" after it would answer with every labelled thing of the
-    # graph wherever the OPTIONAL finds no model (the 1.5B's query for "List all the models on the X dataset?")
+    # graph wherever the OPTIONAL finds no model (the 1.5B's query for "List all the models on the X dataset?"), so
+    # the label goes inside that OPTIONAL
     optional = ('SELECT DISTINCT ?model WHERE { ?d a orkgc:Dataset; rdfs:label ?l. FILTER(str(?l) = "SQuAD1.1") '
                 '?b orkgp:HAS_DATASET ?d; orkgp:HAS_EVALUATION ?e. OPTIONAL { ?e orkgp:HAS_MODEL ?model. } }')
-    assert with_labels(optional, "List all the models on the SQuAD1.1 dataset?") == ""
-    assert with_labels(optional.replace("OPTIONAL { ?e orkgp:HAS_MODEL ?model. }", "?e orkgp:HAS_MODEL ?model."),
-                       "List all the models on the SQuAD1.1 dataset?") != ""
+    inside = with_labels(optional, "List all the models on the SQuAD1.1 dataset?")
+    assert "OPTIONAL { ?e orkgp:HAS_MODEL ?model.  ?model rdfs:label ?model_label. } }" in inside
+    assert parses(inside) and read(inside).projection == ["?model_label"]
+    required = with_labels(optional.replace("OPTIONAL { ?e orkgp:HAS_MODEL ?model. }", "?e orkgp:HAS_MODEL ?model."),
+                           "List all the models on the SQuAD1.1 dataset?")
+    assert required.endswith("?e orkgp:HAS_MODEL ?model.  ?model rdfs:label ?model_label. }")
 
 
 # a comparison's own properties, which the guard cannot read (invented: no set in the tree asks of them)
