@@ -4,7 +4,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from functools import cache, lru_cache
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -135,15 +135,6 @@ def build_reply_check(knowledge: Callable[[], Knowledge] | None,
     return ReplyCheck(_vocabulary_of(knowledge), _labels_of(knowledge), graph_names, shapes)
 
 
-def graph_shapes(kg: KnowledgeGraph) -> Callable[[], Shapes | None]:
-    """The predicate sets of a local store behind ``kg``, read on first use and kept; None for an endpoint."""
-    from pipeline.parts import KnowsShapes, native
-    from pipeline.schema.shapes import Shapes
-
-    local = native(kg, KnowsShapes)  # type: ignore[type-abstract]  # a Protocol asked for
-    return cache(lambda: Shapes.of(local.predicate_sets())) if local is not None else lambda: None
-
-
 def _ground(part: Generator, grounding: Grounding | None) -> None:
     """A language model given the graph's schema, linked names and grammar (KGQA_LLM_SCHEMA/LINKS/GRAMMAR)."""
     from pipeline.schema.grounding import Groundable
@@ -222,6 +213,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     # each retriever's score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     threshold = searched.min_score if settings.min_similarity is None else settings.min_similarity
     from pipeline.intent.step import IntentStep
+    from pipeline.schema.shapes import graph_shapes
 
     graph = build_kg(settings, kg)
     knowledge = found.knowledge if found else None

@@ -10,10 +10,12 @@ read as one subject) are left alone."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from pipeline.names.vocabulary import prefixed
+from pipeline.parts import KnowledgeGraph, KnowsShapes, native
 from pipeline.sparql.shape import read
 from pipeline.sparql.text import PREFIXES, RDF_TYPE, declared_prefixes, tokenize
 
@@ -41,6 +43,12 @@ class Shapes:
             if term in carried:
                 with_it.update({p: nodes for p in carried if p != term and not p.startswith("a ")})
         return [p for p, _ in with_it.most_common(MAX_AMONG)]
+
+
+def graph_shapes(kg: KnowledgeGraph) -> Callable[[], Shapes | None]:
+    """The predicate sets of a local store behind ``kg``, read on first use and kept; None for an endpoint."""
+    local = native(kg, KnowsShapes)  # type: ignore[type-abstract]  # a Protocol asked for
+    return cache(lambda: Shapes.of(local.predicate_sets())) if local is not None else lambda: None
 
 
 def never_met(query: str, shapes: Shapes) -> str:
