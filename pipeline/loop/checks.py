@@ -49,15 +49,18 @@ class ReplyCheck:
         missing = "; ".join(unknown(result.fixed, names)) if names else ""
         shapes = self.shapes() if self.shapes and not missing else None
         apart = never_met(result.fixed, shapes) if shapes else ""
-        unbound = "; ".join(filter(None, (selected_but_unbound(result.fixed), required_after_optional(result.fixed))))
+        never, late = selected_but_unbound(result.fixed), required_after_optional(result.fixed)
+        unbound = "; ".join(filter(None, (never, late)))
         told = [(missing, f"the query uses names the graph does not have: {missing}",
                  f"That query uses names the knowledge graph does not have: {missing}. Use only the graph's own "
                  "predicates and classes."),
                 (apart, apart, f"That query can never match: {apart}. Use each predicate on the node the graph uses "
                  "it on."),
-                (unbound, unbound, f"In that query {unbound}, so it answers with nothing or with anything. Bind every "
-                 "selected variable in a triple pattern of the WHERE clause, and put the patterns that use what an "
-                 "OPTIONAL binds inside that OPTIONAL.")]
+                (never, never, f"In that query {never}, so it answers with nothing. Bind every selected variable in "
+                 "a triple pattern of the WHERE clause, or select only variables its patterns bind."),
+                (late, late, f"In that query {late}, so where the OPTIONAL finds nothing the pattern after it "
+                 "matches anything in the graph. Put the patterns that use it inside the OPTIONAL, or make the "
+                 "OPTIONAL's patterns required.")]
         faults = [(reason, ask) for fault, reason, ask in told if fault]
         if not faults:
             return passed("syntax", generation, fixed)
