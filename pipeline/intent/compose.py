@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pipeline.errors import KgqaError
 from pipeline.intent.conditions import blanked, unaccounted
 from pipeline.intent.meaning import picks
-from pipeline.intent.reading import CODE, Intent, asked_kinds, read_intent
+from pipeline.intent.reading import CODE, YEAR, Intent, asked_kinds, asks_who, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
@@ -27,7 +27,6 @@ _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
     "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
 _EDGE = "?!.,;:\"'“”‘’()"
 _YEAR = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w.-])")
-YEAR = "year"  # a kind of value a question may restrict to, as CODE is a kind of thing asked for
 _QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 
@@ -231,7 +230,10 @@ class Composer:
             return None
         names = sorted(names + years(text, names), key=lambda n: n.start)
         best: tuple[float, Example, list[Name]] | None = None
-        stated = blanked(text, [(n.start, n.end) for n in names])
+        # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
+        stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
+        if asks_who(stated) and not asked:
+            asked = frozenset({Kind.MODEL})  # "who tops X": of the things a leaderboard pair answers, a model
         for pair in self.pairs():
             if not fits(read_intent(pair.question), intent, pair.sparql):
                 continue
@@ -245,7 +247,7 @@ class Composer:
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
 
-            if unaccounted(stated, _filled(pair, chosen, intent), measures=True):
+            if unaccounted(stated, filled(pair, chosen, intent), measures=True):
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
             if best is None or score > best[0]:
@@ -253,10 +255,10 @@ class Composer:
         if best is None:
             return None
         _, pair, chosen = best
-        return Composition(_filled(pair, chosen, intent), pair, tuple(chosen))
+        return Composition(filled(pair, chosen, intent), pair, tuple(chosen))
 
 
-def _filled(pair: Example, chosen: Sequence[Name], intent: Intent) -> str:
+def filled(pair: Example, chosen: Sequence[Name], intent: Intent) -> str:
     """The pair's query with the question's names in its slots, and its place or count in the ranking."""
     values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
     sparql = replace_literals(pair.sparql, values)

@@ -1,5 +1,6 @@
 """The conditions a question states beside its names and operators, and the ones a query leaves out: a restriction to
-things with code ("which models have published code"), every number it gives ("in 2019", "at least 2", "the top 3"),
+things with code ("which models have published code"), every number it gives ("in 2019", "at least 2", "the top 3")
+and a comparison with one ("after 2020", "more than 40": the query compares, not equals),
 a measure no plain list gives ("the most common", "the average"), "only" (the rest excluded), and what it asks for
 beside its answer ("… with its score", "and their code links"). Read from the question with its names blanked out,
 so the words and digits inside a name ('Top-1 Accuracy', 'WMT 2014') are the name's."""
@@ -10,10 +11,15 @@ from collections.abc import Sequence
 
 from pipeline.records import Kind
 from pipeline.sparql.shape import Shape, read, stem
-from pipeline.sparql.text import string_literals, tokenize
+from pipeline.sparql.text import literal_text, string_literals, tokenize
 
 _CODE = re.compile(r"\b(code|codes|implementations?|repositor(?:y|ies)|github|open[- ]source)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.,/-])\d+(?:\.\d+)?(?![\w/-]|[.,]\d)")
+# a number the question compares with ("after 2020", "more than 40"): the query must compare with it, not equal it
+_COMPARED = re.compile(r"\b(?:after|since|before|until|till|prior\s+to|(?:later|earlier|newer|older|more|less|fewer|"
+                       r"greater|higher|lower|bigger|smaller)\s+than|over|above|below|under|at\s+(?:least|most)|"
+                       r"exceeding|beyond|up\s+to)\s+(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)", re.I)
+_COMPARISONS = frozenset({"<", ">", "<=", ">="})
 _MEASURE = re.compile(r"\b(most|fewest|average|median|total)\b", re.I)  # a ranking or an aggregate the query must do
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
@@ -55,6 +61,17 @@ def companions(words: str) -> list[str]:
 def _numbers_in(sparql: str) -> set[str]:
     held = {t.text for t in tokenize(sparql) if t.kind == "number"}
     return held | {n for lit in string_literals(sparql) for n in _NUMBER.findall(lit)}
+
+
+def compares(sparql: str, value: str) -> bool:
+    """Whether the query compares something with ``value``, a number or a string (``?year > 2020``, ``"40" <= ?v``),
+    as greater or smaller: not only equal."""
+    toks = tokenize(sparql)
+    for i, tok in enumerate(toks):
+        held = tok.text if tok.kind == "number" else literal_text(tok.text) if tok.kind == "string" else None
+        if held == value and any(0 <= j < len(toks) and toks[j].text in _COMPARISONS for j in (i - 1, i + 1)):
+            return True
+    return False
 
 
 def _excludes(sparql: str) -> bool:
@@ -99,6 +116,8 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
         out.append(f"the restriction '{only.group()}' (the query excludes nothing)")
     held = _numbers_in(sparql)
     out += [f"the number {n} the question states" for n in numbers(words) if n not in held]
+    out += [f"the comparison '{m.group()}' (it does not compare with {m.group(1)})" for m in _COMPARED.finditer(words)
+            if m.group(1) in held and not compares(sparql, m.group(1))]
     if shape.form == "SELECT":
         out += [f"the {c} asked for beside the answer" for c in companions(words) if not _gives(shape, c)]
     return out

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.intent.conditions import unaccounted
+from pipeline.intent.conditions import compares, unaccounted
 from pipeline.intent.meaning import (
     bare_things,
     conflicting_kinds,
@@ -24,7 +24,7 @@ from pipeline.intent.meaning import (
     untied_answers,
     with_labels,
 )
-from pipeline.intent.reading import CODE, Intent, read_intent, said
+from pipeline.intent.reading import CODE, YEAR, Intent, read_intent, said
 from pipeline.names.index import KINDS, LabelIndex, squeeze
 from pipeline.records import Generation, Kind, Match
 from pipeline.sparql.joins import joins
@@ -154,7 +154,7 @@ def answered_kinds(shape: Shape) -> frozenset[str]:
     classes = shape.classes()
     labelled, reached = shape.labelled(), reached_kinds(shape)
     stems = {Kind.PAPER: ("paper",), Kind.MODEL: ("model",), Kind.DATASET: ("dataset",), Kind.METRIC: ("metric",),
-             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",)}
+             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",), YEAR: ("year", "date")}
     out: set[str] = set()
     for v in shape.projection:
         led = reached.get(labelled.get(v, v))
@@ -217,7 +217,10 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
               f"{'is' if len(loose) == 1 else 'are'} joined to none of its names)"] if loose else []
     literals = [lit for lit in dict.fromkeys(string_literals(sparql)) if
                 any(squeeze(core(n, generic)) and _held(squeeze(core(n, generic)), squeeze(lit)) for n in names)]
-    return Verdict(tuple([f"the name '{n}'" for n in unused] + operators + conditions + kinds + untied
+    # a name greater or smaller than a value: a stored query's date filter refilled with a field's name
+    valued = [f"the name '{lit}' as the thing it names (it compares it as a value)" for lit in literals
+              if compares(sparql, lit)]
+    return Verdict(tuple([f"the name '{n}'" for n in unused] + valued + operators + conditions + kinds + untied
                          + conflicting_kinds(shape)),
                    tuple(notes),
                    tuple(unjoined_literals(literals, sparql, found)))

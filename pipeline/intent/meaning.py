@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.intent.reading import CODE, Intent, ordinal
+from pipeline.intent.reading import CODE, YEAR, Intent, ordinal
 from pipeline.records import Kind
 from pipeline.sparql.joins import Joins, joins
 from pipeline.sparql.reorder import Span, spans
@@ -21,6 +21,7 @@ _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  
 # answered by listing the datasets used (its gold queries count nothing), so that form is not held to a count.
 _COMMON = re.compile(r"\b(?:most|least)\s+(?:common(?:ly)?|frequent(?:ly)?|popular|often)\b", re.I)
 _LISTED = re.compile(r"most\s+commonly\s+used\b", re.I)
+_AMOUNT = re.compile(r"\b(how\s+(?:many|much)|numbers?|total|amount|counts?|tally|frequency|size|often)\b", re.I)
 _EACH = re.compile(r"\b(?:for|of|in)\s+(?:each|every)\s+\w+|\bper\s+(?!cent\b)\w+", re.I)
 THINGS = frozenset({"Paper", "Model", "Dataset", "Metric", "Problem", "ResearchField", "Benchmark", "Contribution"})
 _IDS = re.compile(r"\b(ids?|iris?|uris?|urls?|identifiers?|resources?|links?)\b", re.I)  # asks for the things' ids
@@ -30,7 +31,8 @@ _TO_THINGS = frozenset({"orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgp:HAS_METRI
 
 # what the object of an ORKG predicate is, whatever the variable holding it is called
 LEADS_TO = {"orkgp:HAS_MODEL": Kind.MODEL, "orkgp:HAS_DATASET": Kind.DATASET, "orkgp:HAS_METRIC": Kind.METRIC,
-            "orkgp:P32": Kind.PROBLEM, "orkgp:P30": Kind.RESEARCHFIELD, "orkgp:HAS_SOURCE_CODE": CODE}
+            "orkgp:P32": Kind.PROBLEM, "orkgp:P30": Kind.RESEARCHFIELD, "orkgp:HAS_SOURCE_CODE": CODE,
+            "orkgp:P29": YEAR}
 
 
 def reached_kinds(shape: Shape) -> dict[str, set[str]]:
@@ -130,6 +132,9 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
     common = _COMMON.search(question)
     if common and not counts and not _LISTED.match(question, common.start()):
         out["common"] = f"'{common.group()}' is a matter of how often, and it counts nothing"
+    if not ops & {"count", "yesno"} and counts_only(shape) and _WH.search(question) and \
+            not _AMOUNT.search(question):
+        out["list"] = "it counts them instead of naming them"
     each = _EACH.search(question)
     if each and shape.aggregates and not shape.group_by and \
             set(shape.projection) <= {alias for _, _, alias in shape.aggregates}:
@@ -145,6 +150,12 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
     elif intent.highest and not ops & {"lowest", "count", "yesno"} and things and not rankings(sparql):
         out["highest"] = "it lists them without ranking them"  # every model evaluated, for "which has the highest"
     return out
+
+
+def counts_only(shape: Shape) -> bool:
+    """Whether a SELECT's answer is only counts: a number of things, not the things."""
+    counted = {alias for func, _, alias in shape.aggregates if func == "COUNT"}
+    return shape.form == "SELECT" and bool(counted) and set(shape.projection) <= counted
 
 
 def untied_answers(sparql: str, found: Joins | None = None) -> list[str]:
@@ -171,7 +182,7 @@ def lacking(op: str, intent: Intent) -> str:
             "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer",
             "every": "every one asked for (a list, not the first of a ranking)",
             "top": f"the top {intent.rank} of a ranking", "common": "a ranking by how often",
-            "each": "a figure for each one"}[op]
+            "each": "a figure for each one", "list": "the things asked for (which ones, not how many)"}[op]
 
 
 def picks(shape: Shape) -> bool:

@@ -26,16 +26,19 @@ _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|b
 
 OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top")
 CODE = "code"  # a thing a question may ask for that is no Kind of named thing: a paper's code links
+YEAR = "year"  # a value a question may ask for ("when was X published?") or restrict to ("in 2019")
+_WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b", re.I)
 _ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "models": Kind.MODEL,
           "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
           "problem": Kind.PROBLEM, "problems": Kind.PROBLEM, "field": Kind.RESEARCHFIELD,
-          "fields": Kind.RESEARCHFIELD, "area": Kind.RESEARCHFIELD, "areas": Kind.RESEARCHFIELD, "code": CODE}
+          "fields": Kind.RESEARCHFIELD, "area": Kind.RESEARCHFIELD, "areas": Kind.RESEARCHFIELD, "code": CODE,
+          "year": YEAR, "years": YEAR}
 
 
 _SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
          Kind.DATASET: "dataset benchmark corpus corpora", Kind.METRIC: "metric measure score result value",
          Kind.PROBLEM: "problem task challenge", Kind.RESEARCHFIELD: "field area domain realm",
-         CODE: "code link repository github implementation"}
+         CODE: "code link repository github implementation", YEAR: "year"}
 
 
 def said(kind: str) -> str:
@@ -65,16 +68,23 @@ def asks_a_value(question: str) -> bool:
     return bool(_VALUE.search(question)) and not _WHO.search(question)
 
 
+def asks_who(question: str) -> bool:
+    """Whether the question asks who ('who is in second place on X'): a thing answers it, never a bare value."""
+    return bool(_WHO.search(question))
+
+
 def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozenset[str]:
     """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
-    fields, code), except a name's own class word right after it ('the CoQA dataset', 'X benchmark dataset') and the
-    words inside a name ('XLNet (single model)')."""
+    fields, code, a year — "when was …" too), except a name's own class word right after it ('the CoQA dataset',
+    'X benchmark dataset') and the words inside a name ('XLNet (single model)')."""
     out = set()
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
         if kind and not any((m.start() - b >= 0 and len(question[b:m.start()].split()) <= 1) or a <= m.start() < b
                             for a, b in names):
             out.add(kind)
+    if _WHEN.search(question):
+        out.add(YEAR)
     return frozenset(out)
 
 

@@ -316,11 +316,12 @@ def _canon_token(tok: Token, prefixes: dict[str, str], names: dict[str, str]) ->
     return tok.text
 
 
+def literal_text(token: str) -> str:
+    """The contents of a string literal token, without its quotes."""
+    return token[3:-3] if token[:3] in ('"""', "'''") else token[1:-1]
+
+
 def string_literals(query: str) -> list[str]:
     """The contents of the string literals in a query, in order."""
-    out = []
-    for tok in tokenize(query):
-        if tok.kind == "string":
-            out.append(tok.text[3:-3] if tok.text[:3] in ('"""', "'''") else tok.text[1:-1])
-    return out
+    return [literal_text(tok.text) for tok in tokenize(query) if tok.kind == "string"]
 

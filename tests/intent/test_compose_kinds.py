@@ -38,6 +38,8 @@ KINDS: list[tuple[str, tuple[str, ...], Callable[[str], Answer]]] = [
     ("How many papers are in the {} research field?", FIELDS, lambda f: {(str(len(gold.papers_in(f))),)}),
     ('When was the paper "{}" published?', tuple(p.title for p in PAPERS),
      lambda t: {(next(p.year for p in PAPERS if p.title == t),)}),
+    ('when was "{}" published', tuple(p.title for p in PAPERS),  # a year asked for, no kind word
+     lambda t: {(next(p.year for p in PAPERS if p.title == t),)}),
 ]
 
 
@@ -78,3 +80,20 @@ def test_a_year_the_question_states_restricts_the_answer(fixture_kg: OxigraphKG)
             count = len({p.title for p in PAPERS if p.field == field and p.year == year})
             question = f"How many papers in the {field} field date from {year}?"
             assert _asked(question, fixture_kg) == {(str(count),)}, question
+
+
+def test_a_comparison_with_a_year_is_never_answered_as_that_year(fixture_kg: OxigraphKG) -> None:
+    """'after 2020' is not 'in 2020': with no pair that compares, nothing is composed (declined, not wrong)."""
+    for word in ("after", "before", "since"):
+        review = IntentStep().review(f"Which papers on Question Answering were published {word} 2020?",
+                                     Generation("adapter", None), [], fixture_kg)
+        assert review.generation.sparql is None, word
+
+
+def test_who_is_answered_by_the_model_not_by_its_value(fixture_kg: OxigraphKG) -> None:
+    for dataset, metric in gold.boards():
+        board = gold.scores(dataset, metric)
+        if len(board) < 2 or gold.number(board[1][1]) is None or board[1][1] in {v for _, v in board[2:]}:
+            continue
+        who = _asked(f"who is in second place on {dataset} by {metric}", fixture_kg)
+        assert not isinstance(who, bool) and board[1][0] in {v for row in who for v in row}, (dataset, metric)

@@ -35,6 +35,11 @@ def test_a_name_is_blanked_so_its_digits_and_words_are_its_own() -> None:
     ("List every model with its score on X", WITH_VALUE, ""),
     ("List the models and their code links on X", WITH_CODE.replace("?model ?model_lbl", "?model_lbl ?code"), ""),
     ("Which models are evaluated on X?", MODELS_ON, ""),
+    ("Which models were evaluated on X after 2019?", IN_YEAR, "the comparison 'after 2019'"),
+    ("Which models were evaluated on X since 2019?", IN_YEAR.replace(
+        "orkgp:P29 \"2019\".", "orkgp:P29 ?y. FILTER(xsd:integer(?y) >= 2019)"), ""),
+    ("Which models get more than 40 on X?", WITH_VALUE[:-1] + 'FILTER(?value = "40") }', "more than 40"),
+    ("Which models get more than 40 on X?", WITH_VALUE[:-1] + 'FILTER("40" < ?value) }', ""),
 ])
 def test_what_a_query_leaves_out_is_said(words: str, sparql: str, lacks: str) -> None:
     found = unaccounted(words, sparql)

@@ -160,3 +160,16 @@ def test_a_name_taken_for_the_kind_asked_for_that_the_graph_has_loosely_as_anoth
     assert loosely_other_kinds(taken, {}, frozenset({"paper"}), index) == []  # not the kind asked for
     assert loosely_other_kinds({"Zorblax": "dataset"}, {}, frozenset({"dataset"}), index) == []  # nothing like it
     assert loosely_other_kinds({"SQuAD1.2": "dataset"}, {}, frozenset({"dataset"}), index) == []  # a dataset's slip
+
+
+def test_a_name_compared_as_a_value_is_not_the_thing_it_names() -> None:
+    """A stored query's date filter refilled with a research field's name counts nothing of that field."""
+    adapted = ('SELECT (COUNT(?date) AS ?n) WHERE { orkgr:R110393 orkgp:compareContribution ?contrib. '
+               '?contrib orkgp:P9040 ?date. FILTER(?date > "Acoustic Signal Processing"^^xsd:string) }')
+    question = "How many papers are there in Acoustic Signal Processing?"
+    verdict = check(read_intent(question), ["Acoustic Signal Processing"], adapted, question=question)
+    assert verdict.missing == ("the name 'Acoustic Signal Processing' as the thing it names (it compares it as a "
+                               "value)",)
+    held = adapted.replace('?date > "Acoustic Signal Processing"^^xsd:string',
+                           'str(?date) = "Acoustic Signal Processing"')
+    assert check(read_intent(question), ["Acoustic Signal Processing"], held, question=question).missing == ()

@@ -208,6 +208,20 @@ def test_a_figure_for_each_is_not_one_figure_for_all() -> None:
     assert _missing("What is the average yield of the crops considered?", [], MEAN) == ()
 
 
+def test_a_count_answering_a_question_that_asks_which_ones_is_not_run() -> None:
+    counted = ALPHABETICAL.replace("SELECT DISTINCT ?tool", "SELECT (COUNT(DISTINCT ?tool) AS ?n)").replace(
+        " ORDER BY ?tool", "")
+    assert _missing("Which tools are used in the studies?", [], counted) == (
+        "the things asked for (which ones, not how many) (it counts them instead of naming them)",)
+    assert _missing("Which tools are used in the studies?", [], ALPHABETICAL) == ()
+    for amount in ("What is the number of tools used?", "How many tools are used?", "What is the total of tools?",
+                   "Count the tools used", "Are any tools used?"):
+        assert _missing(amount, [], counted) == (), amount
+    # a count beside the things is no bare count ('which tools, and how often')
+    assert _missing("Which tools are used?", [], counted.replace("SELECT (COUNT", "SELECT ?tool (COUNT")
+                    + " GROUP BY ?tool") == ()
+
+
 def test_no_gold_query_of_sciqa_contradicts_its_question_in_form(sciqa: SciQA) -> None:
     """Every form the guard holds whatever the vocabulary, against all 2,565 of SciQA's gold pairs: none vetoed."""
     vetoed = [r.id for r in sciqa.all() if contradicted(r.question, r.sparql)]

@@ -49,6 +49,9 @@ def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> 
     question = "What is the highest benchmark result achieved on the CoQA dataset, including the metric?"
     assert asked_kinds(question, _span(question, "CoQA")) == {"metric"}
     assert asked_kinds("What is the F1 score of BERT on SQuAD1.1?") == set()
+    assert asked_kinds('When was "Attention is all you need" published?') == {"year"}
+    assert asked_kinds("In which year did papers on X appear?") == {"year", "paper"}
+    assert asked_kinds("Which model wins when ranked by F1?") == {"model"}  # 'when' of a condition asks no year
 
 
 def test_a_field_asked_for_or_mentioned_is_the_research_field_kind_typos_forgiven() -> None:
