@@ -20,7 +20,6 @@ from pipeline.store.chroma import ChromaStore, fingerprint
 if TYPE_CHECKING:
     from pipeline.loop.checks import ReplyCheck
     from pipeline.loop.writers import Writer
-    from pipeline.matching.forms import Labels
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
@@ -98,12 +97,13 @@ def build_generator(settings: Settings, name: str | None = None, knowledge: Call
 
 def build_writers(settings: Settings, part: Generator, name: str | None = None,
                   knowledge: Callable[[], Knowledge] | None = None,
-                  min_similarity: float | None = None) -> list[Writer]:
+                  min_similarity: float | None = None, reader: Generator | None = None) -> list[Writer]:
     """Who writes a question's query, in order (``pipeline.loop``). A language model (``llm`` in its registration,
     and ``repair:GENERATOR``) has its replies checked and is asked again; the offline adapter backs it
     (``KGQA_LLM_FALLBACK``): first, the model when it declines (``adapter-first``: the fewest wrong answers,
     docs/RESULTS.md), or behind the model, replacing its query only with one that passes (``llm-first``, the paper's
-    order); ``KGQA_LLM_FALLBACK=none``: the model alone, whatever the order."""
+    order); ``KGQA_LLM_FALLBACK=none``: the model alone, whatever the order. ``reader``: the model as a reader
+    (``KGQA_LLM_READER``), asked right before the model is asked to write."""
     from pipeline.loop.writers import Writer
 
     spec = resolve_generator_name(settings, name)
@@ -113,15 +113,30 @@ def build_writers(settings: Settings, part: Generator, name: str | None = None,
     timeout = part.timeout if isinstance(part, Timed) else settings.tgi_timeout
     deadline = question_deadline(settings, spec)  # a slow model is asked again only when a deadline leaves room
     model = Writer(part, spec, model=True, retry_timeouts=deadline is not None and 2 * timeout < deadline)
+    models = [Writer(reader, reader=True), model] if reader is not None else [model]
     if settings.llm_fallback == "none":
-        return [model]
+        return models
     from pipeline.generators.adapter import AdapterGenerator
 
     threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
     adapter = AdapterGenerator(threshold, knowledge)
     if llm_order(settings, spec) == "adapter-first":
-        return [Writer(adapter), model]
-    return [model, Writer(adapter, fallback=True)]
+        return [Writer(adapter), *models]
+    return [*models, Writer(adapter, fallback=True)]
+
+
+def build_reader(settings: Settings, part: Generator, kg: KnowledgeGraph, name: str | None = None,
+                 knowledge: Callable[[], Knowledge] | None = None) -> Generator | None:
+    """The model as a reader of the question (``KGQA_LLM_READER``; ``pipeline.intent.reader``), or None: not asked
+    for, not a language model, or one that cannot hold its reply to a JSON schema (a replayed file)."""
+    from pipeline.intent.pairs import intent_pairs
+    from pipeline.intent.reader import ReaderGenerator
+    from pipeline.parts import Structured
+
+    spec = resolve_generator_name(settings, name)
+    if not settings.llm_reader or not generator_kind(spec)[0].llm or not isinstance(part, Structured):
+        return None
+    return ReaderGenerator(part, spec, kg, intent_pairs, knowledge, label_source(settings, kg).available)
 
 
 def build_reply_check(knowledge: Callable[[], Knowledge] | None,
@@ -132,7 +147,10 @@ def build_reply_check(knowledge: Callable[[], Knowledge] | None,
     together (``shapes``)."""
     from pipeline.loop.checks import ReplyCheck
 
-    return ReplyCheck(_vocabulary_of(knowledge), _labels_of(knowledge), graph_names, shapes)
+    if knowledge is None:
+        return ReplyCheck(None, None, graph_names, shapes)
+    get: Callable[[], Knowledge] = knowledge
+    return ReplyCheck(lambda: get().prefixed, lambda: get().labels, graph_names, shapes)
 
 
 def _ground(part: Generator, grounding: Grounding | None) -> None:
@@ -150,20 +168,6 @@ def grounding_for(settings: Settings, kg: KnowledgeGraph, store: ChromaStore | F
     levers = Levers(settings.llm_schema, settings.llm_links, settings.llm_grammar, settings.llm_schema_budget)
     return Grounding(levers, kg, store.examples, graph_vocabulary(settings, kg).available,
                      label_source(settings, kg).available, settings.home / "labels")
-
-
-def _vocabulary_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], frozenset[str]] | None:
-    if knowledge is None:
-        return None
-    get: Callable[[], Knowledge] = knowledge
-    return lambda: get().prefixed
-
-
-def _labels_of(knowledge: Callable[[], Knowledge] | None) -> Callable[[], Labels] | None:
-    if knowledge is None:
-        return None
-    get: Callable[[], Knowledge] = knowledge
-    return lambda: get().labels
 
 
 def question_deadline(settings: Settings, generator: str | None = None) -> float | None:
@@ -222,7 +226,8 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     names = build_names(settings, graph)
     intent = IntentStep(knowledge, labels=label_source(settings, graph).available)
     made = build_generator(settings, generator, knowledge, threshold, grounding_for(settings, graph, searched))
-    writers = build_writers(settings, made, generator, knowledge, threshold)
+    reader = build_reader(settings, made, graph, generator, knowledge)
+    writers = build_writers(settings, made, generator, knowledge, threshold, reader)
     return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
                     max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
                     names=names, intent=intent, workers=settings.workers, writers=writers,

@@ -59,6 +59,13 @@ class Reaskable(Protocol):
         ...
 
 
+@runtime_checkable
+class Structured(Protocol):
+    """A language model whose reply can be held to a JSON schema (the model as a reader, ``pipeline.intent.reader``)."""
+
+    def structured(self, prompt: str, schema: dict[str, Any], max_tokens: int = ...) -> str: ...
+
+
 class KnowledgeGraph(Part, Protocol):
     """Runs read-only SPARQL queries (SELECT/ASK); the query arrives already gated and prefixed."""
 

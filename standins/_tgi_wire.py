@@ -127,3 +127,29 @@ def info(model_id: str) -> dict[str, Any]:
         "max_total_tokens": 4096, "validation_workers": 2, "max_client_batch_size": 4,
         "router": "text-generation-router", "version": "2.4.1", "sha": None, "docker_label": None,
     }
+
+
+def json_schema(body: dict[str, Any], chat: bool) -> dict[str, Any] | None:
+    """The JSON schema a request holds the reply to: OpenAI's ``response_format`` (``json_schema``) on the chat
+    route, TGI's ``parameters.grammar`` of type ``json`` on the others; None when unconstrained."""
+    if chat:
+        form = body.get("response_format") or {}
+        found = (form.get("json_schema") or {}).get("schema") if form.get("type") == "json_schema" else None
+    else:
+        grammar = (body.get("parameters") or {}).get("grammar") or {}
+        found = grammar.get("value") if grammar.get("type") == "json" else None
+    return found if isinstance(found, dict) else None
+
+
+def least_instance(schema: dict[str, Any]) -> str:
+    """The JSON text of the schema's least instance: an object of its required properties, each its first allowed
+    value (``enum``), 0, "" or false by type."""
+    def value(part: dict[str, Any]) -> Any:
+        if part.get("enum"):
+            return part["enum"][0]
+        if part.get("type") == "object":
+            props = part.get("properties") or {}
+            return {name: value(props.get(name) or {}) for name in part.get("required") or []}
+        empty: dict[str, Any] = {"integer": 0, "number": 0, "string": "", "boolean": False, "array": []}
+        return empty.get(str(part.get("type")))
+    return json.dumps(value(schema))

@@ -23,6 +23,10 @@ routes send half the body they announced), and ``"bad_json"`` (a 200 whose JSON,
 ``"trickle"`` (a stream that sends one event every ``trickle_seconds``, as a slow CPU model writes; a client that leaves
 is counted in ``srv.disconnects`` and nothing more is written, as llama.cpp stops a generation nobody reads).
 ``srv.requests`` holds ``(path, parsed JSON body)`` pairs, ``None`` for GETs, for asserting what the client sent.
+A request held to a JSON schema (OpenAI's ``response_format`` of type ``json_schema``, or TGI's ``grammar`` of type
+``json``) is answered, when nothing is scripted, with the schema's least instance (each required property's first
+allowed value), as a constrained server can only write JSON of that schema; ``srv.respond = fn`` scripts a model by
+its prompt (``fn(prompt)`` -> the text, or None for the scripted or usual answer).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
@@ -70,6 +75,7 @@ class TGIServer(LoopbackServer):
         self._fault: str | None = None
         self._fault_left: int | None = None  # requests the fault still applies to; None = until changed
         self._queue: deque[str] = deque()
+        self.respond: Callable[[str], str | None] | None = None
         self._lock = threading.Lock()
         self._recorded = load_recorded((seed_dir or default_seed_dir()).resolve())
         super().__init__(_Handler, "tgi-server")
@@ -118,16 +124,19 @@ class TGIServer(LoopbackServer):
                     self._fault, self._fault_left = None, None
             return fault
 
-    def _generate(self, prompt: str, fault: str | None, stop: list[str], max_new: int | None) -> Finished:
+    def _generate(self, prompt: str, fault: str | None, stop: list[str], max_new: int | None,
+                  schema: dict[str, Any] | None = None) -> Finished:
         parsed = parse_prompt(prompt)
         if fault == "garbage":
             text = GARBAGE_TEXT
         elif fault == "refusal":
             text = REFUSAL_TEMPLATE.format(question=parsed.asked or "the question")
         else:
+            scripted = self.respond(prompt) if self.respond is not None else None
             with self._lock:
-                queued = self._queue.popleft() if self._queue else None
-            text = queued if queued is not None else self._recorded.answer(parsed)
+                queued = self._queue.popleft() if self._queue and scripted is None else None
+            text = next((t for t in (scripted, queued) if t is not None), None) or (
+                wire.least_instance(schema) if schema is not None else self._recorded.answer(parsed))
         return finish(text, stop, max_new)
 
 
@@ -180,7 +189,7 @@ class _Handler(BaseHTTPRequestHandler):
         if fault == "hang" and tgi._closed.wait(tgi.hang_seconds):
             self.close_connection = True  # the server is closing: drop the request unanswered
             return
-        out = tgi._generate(prompt, fault, stop, max_new)
+        out = tgi._generate(prompt, fault, stop, max_new, wire.json_schema(body, chat))
         params = body.get("parameters") or {}
         if params.get("return_full_text"):
             out = Finished(prompt + out.text, out.tokens, out.finish_reason)

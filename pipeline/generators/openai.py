@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from pipeline.deadline import Stage, current
 from pipeline.errors import DeadlinePassed, GeneratorError, PromptTooLong, Reason
-from pipeline.generators.prompt import STOP_SEQUENCES, few_shot
+from pipeline.generators.prompt import READING_TOKENS, STOP_SEQUENCES, few_shot
 from pipeline.generators.reply import interpret
 from pipeline.generators.wire import Table, classify, generator_error
 from pipeline.records import Generation, Retrieved
@@ -62,14 +62,24 @@ class OpenAIGenerator:
         return self.url
 
     def complete(self, prompt: str) -> str:
+        return self._chat(prompt, {"max_tokens": self.max_new_tokens, "stop": STOP_SEQUENCES,
+                                   **self.constrained(self.constraints.of(prompt))})
+
+    def structured(self, prompt: str, schema: dict[str, Any], max_tokens: int = READING_TOKENS) -> str:
+        """The model's reply to ``prompt`` held to the JSON ``schema`` (OpenAI's structured outputs, which llama.cpp,
+        vLLM and TGI's ``/v1`` read as a constraint on decoding)."""
+        return self._chat(prompt, {"max_tokens": max_tokens, "response_format": {
+            "type": "json_schema", "json_schema": {"name": "reading", "schema": schema, "strict": True}}})
+
+    def _chat(self, prompt: str, options: dict[str, Any]) -> str:
+        """One user message, greedy; ``options``: the request's length, stops and constraint."""
         stage = current()
         if stage is not None:
             if stage.abandoned:
                 raise DeadlinePassed(GIVEN_UP)
             stage.sent(prompt)
         body = {"model": self.model, "messages": [{"role": "user", "content": prompt}], "temperature": 0.0,
-                "max_tokens": self.max_new_tokens, "stop": STOP_SEQUENCES, "stream": self.stream,
-                **self.constrained(self.constraints.of(prompt))}
+                "stream": self.stream, **options}
         url = self.base()
         conn = _connection(url, self.timeout)
         forget: Callable[[], None] = lambda: None  # noqa: E731

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from pipeline.errors import GeneratorError, Reason
-from pipeline.generators.prompt import STOP_SEQUENCES, few_shot, vicuna
+from pipeline.generators.prompt import READING_TOKENS, STOP_SEQUENCES, few_shot, vicuna
 from pipeline.generators.reply import interpret
 from pipeline.generators.wire import Table, mapped
 from pipeline.records import Generation, Retrieved
@@ -37,13 +37,22 @@ class TGIGenerator:
         self.constraints = Constraints()
 
     def complete(self, prompt: str) -> str:
+        return self._generate(prompt, self.max_new_tokens, STOP_SEQUENCES, _grammar(self.constraints.of(prompt)))
+
+    def structured(self, prompt: str, schema: dict[str, Any], max_tokens: int = READING_TOKENS) -> str:
+        """The model's reply to ``prompt`` (in Vicuna's conversation) held to the JSON ``schema``: TGI's ``grammar``
+        of type ``json``."""
+        from text_generation.types import Grammar, GrammarType
+
+        return self._generate(vicuna(prompt), max_tokens, ["</s>"], Grammar(type=GrammarType.Json, value=schema))
+
+    def _generate(self, prompt: str, max_tokens: int, stop: list[str], grammar: Any) -> str:
         """Greedy decoding is a pure read, so a retry is safe; it is bounded, and a timeout is never retried."""
-        grammar = _grammar(self.constraints.of(prompt))
         for attempt in range(self.retries + 1):
             try:
                 with mapped(_errors(), self.url, "TGI's format"):
-                    response = self.client.generate(prompt, max_new_tokens=self.max_new_tokens, do_sample=False,
-                                                     stop_sequences=STOP_SEQUENCES, grammar=grammar)
+                    response = self.client.generate(prompt, max_new_tokens=max_tokens, do_sample=False,
+                                                     stop_sequences=stop, grammar=grammar)
             except GeneratorError as exc:
                 if attempt < self.retries and exc.reason.transient:
                     time.sleep(BACKOFF_S * 2 ** attempt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.loop.notes import BY_ADAPTER_FIRST, blank_after, clip, gave_way, taken_after
+from pipeline.loop.notes import ADAPTER, BY_ADAPTER_FIRST, blank_after, clip, gave_way, taken_after
 from pipeline.loop.verdicts import Judgement, noted
 from pipeline.loop.writers import Writer
 from pipeline.records import Generation, Resolution
@@ -43,18 +43,18 @@ def taken(draft: Draft, before: Draft | None, writers: int) -> Draft:
     """The passing draft, saying why the writer before it gave way."""
     g = draft.generation
     if before is None:
-        if writers > 1 and not draft.writer.model and g.generator == draft.writer.label:
+        if writers > 1 and draft.writer.role == ADAPTER and g.generator == draft.writer.label:
             g = noted(g, (BY_ADAPTER_FIRST,))
         return replace(draft, generation=g)
     if g.generator != draft.writer.label:  # the composer's query: it says why it took over
         return draft
-    return replace(draft, generation=after(g, draft.writer.model, before))
+    return replace(draft, generation=after(g, draft.writer.role, before))
 
 
-def after(g: Generation, model: bool, before: Draft) -> Generation:
+def after(g: Generation, role: str, before: Draft) -> Generation:
     """``g`` saying why the writer before it gave way (the earlier model's replies kept)."""
-    why = gave_way(before.written, before.writer.model, before.raised, failing(before))
-    return taken_after(g, model, why, before.written.attempts)
+    why = gave_way(before.written, before.writer.role, before.raised, failing(before))
+    return taken_after(g, role, why, before.written.attempts)
 
 
 def failing(draft: Draft) -> str:
@@ -71,13 +71,13 @@ def reason_of(g: Generation) -> str:
 def standing_of(standing: Draft, drafts: Sequence[Draft]) -> Draft:
     """A failing query stands: why the writer before it gave way, and a later model that wrote none, in its notes."""
     at = drafts.index(standing)
-    g = after(standing.generation, standing.writer.model, drafts[at - 1]) if at else standing.generation
+    g = after(standing.generation, standing.writer.role, drafts[at - 1]) if at else standing.generation
     later = [b for b in drafts[at + 1:] if b.writer.model and not b.wrote and not standing.writer.model]
     if later:
         b = later[-1]
         said = f"could not be asked ({clip(b.raised)})" if b.raised else \
             f"wrote no usable query ({clip(b.written.reason or b.written.explanation or 'no text')})"
-        why = gave_way(standing.written, False, "", failing(standing))
+        why = gave_way(standing.written, standing.writer.role, "", failing(standing))
         g = noted(g, (f"{why}; the language model {said}",))
         g = replace(g, attempts=g.attempts or b.written.attempts)
     return replace(standing, generation=g)
@@ -89,6 +89,6 @@ def blank(drafts: Sequence[Draft]) -> Draft:
     first = drafts[0]
     out = first.generation
     for b in drafts[1:]:
-        out = blank_after(out, first.writer.model, first.raised, b.generation, b.writer.model, b.raised)
+        out = blank_after(out, first.writer.role, first.raised, b.generation, b.writer.role, b.raised)
     offer = next((d.offer for d in drafts if d.offer), "")
     return replace(first, generation=out, offer=offer)

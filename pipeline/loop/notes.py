@@ -9,7 +9,10 @@ from pipeline.records import Attempt, Generation
 BY_ADAPTER = "this answer was written by the offline adapter"
 BY_ADAPTER_FIRST = "the offline adapter wrote this query (adapter first)"
 BY_MODEL = "the language model wrote this query"
+BY_READER = "the language model read the question as one the project answers"
 MAX_REASON = 200
+ADAPTER, MODEL, READER = "adapter", "model", "reader"  # a writer's role (``Writer.role``)
+_BY = {ADAPTER: BY_ADAPTER, MODEL: BY_MODEL, READER: BY_READER}
 
 
 def clip(text: str) -> str:
@@ -17,10 +20,16 @@ def clip(text: str) -> str:
     return text if len(text) <= MAX_REASON else text[:MAX_REASON - 1] + "…"
 
 
-def gave_way(g: Generation, model: bool, raised: str = "", failing: str = "") -> str:
-    """Why a writer gave way, as a phrase: it raised (``raised``), its query failed a check (``failing``: why), or it
-    wrote none."""
-    if model:
+def gave_way(g: Generation, role: str, raised: str = "", failing: str = "") -> str:
+    """Why a writer (of ``role``) gave way, as a phrase: it raised (``raised``), its query failed a check
+    (``failing``: why), or it wrote none."""
+    if role == READER:
+        if raised:
+            return f"the language model could not read the question ({clip(raised)})"
+        if failing:
+            return f"the query of the language model's reading was not run ({clip(failing)})"
+        return f"the language model read the question as none it was shown ({clip(g.reason or 'no reading')})"
+    if role == MODEL:
         if raised:
             return f"the language model failed ({clip(raised)})"
         if failing:
@@ -29,17 +38,16 @@ def gave_way(g: Generation, model: bool, raised: str = "", failing: str = "") ->
     return f"the offline adapter declined ({clip(failing or g.reason or g.explanation or 'it wrote no query')})"
 
 
-def taken_after(taken: Generation, model: bool, why: str, attempts_before: tuple[Attempt, ...] = ()) -> Generation:
+def taken_after(taken: Generation, role: str, why: str, attempts_before: tuple[Attempt, ...] = ()) -> Generation:
     """The taken query's generation, saying why the writer before it gave way; the earlier model's replies kept."""
-    by = BY_MODEL if model else BY_ADAPTER
     kept = taken.attempts or attempts_before
-    return replace(taken, notes=(f"{why}; {by}",) + taken.notes, attempts=kept)
+    return replace(taken, notes=(f"{why}; {_BY[role]}",) + taken.notes, attempts=kept)
 
 
-def blank_after(first: Generation, first_model: bool, first_raised: str, later: Generation, later_model: bool,
+def blank_after(first: Generation, first_role: str, first_raised: str, later: Generation, later_role: str,
                 later_raised: str) -> Generation:
     """Neither of two writers wrote a query: the first's generation with the later one's reason after it."""
-    if first_model and not later_model:  # a model, then the adapter behind it
+    if first_role == MODEL and later_role == ADAPTER:  # a model, then the adapter behind it
         if first_raised:
             return replace(later, explanation=f"The language model failed ({clip(first_raised)}), and the offline "
                                               f"adapter could not write a query either: {later.explanation}")
@@ -47,7 +55,7 @@ def blank_after(first: Generation, first_model: bool, first_raised: str, later: 
                                           f"{later.explanation}".strip())
     said = f"could not be asked ({clip(later_raised)})" if later_raised else \
         f"wrote no usable query ({clip(later.reason or later.explanation or 'no text')})"
-    why = gave_way(first, first_model, first_raised)
+    why = gave_way(first, first_role, first_raised)
     return replace(first, notes=first.notes + (f"{why}; the language model {said}",),
                    explanation=f"{first.explanation} The language model was asked too, and {said}.".strip(),
                    attempts=later.attempts or first.attempts)

@@ -125,7 +125,7 @@ class Loop:
             written = Generation(writer.label, None, explanation=f"The language model failed ({exc}).",
                                  reason=str(exc))
             return Draft(writer, written, written, Judgement(Call.NEXT, "generate", why=str(exc)), raised=str(exc))
-        if not written.sparql and (q.composed or (writer.model and not last)):
+        if not written.sparql and (q.composed or ((writer.model or writer.reader) and not last)):
             # the composer's turn on a question with no query comes once, and after a model only when no writer follows
             return Draft(writer, written, written, Judgement(Call.NEXT, "generate", why=reason_of(written)))
         return self._judged(q, writer, written)

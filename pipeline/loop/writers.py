@@ -11,6 +11,7 @@ from pipeline.errors import GeneratorError, GeneratorTimeout, ModelUnavailable, 
 from pipeline.generators.prompt import NOTE
 from pipeline.generators.reply import interpret
 from pipeline.loop.checks import ReplyCheck
+from pipeline.loop.notes import ADAPTER, MODEL, READER
 from pipeline.loop.verdicts import Call, Judgement
 from pipeline.parts import Generator, Reaskable
 from pipeline.records import Ask, Attempt, Generation, Retrieved, Verdict
@@ -35,11 +36,17 @@ class Writer:
     name: str = ""
     model: bool = False
     fallback: bool = False
+    reader: bool = False  # the model as a reader: its "none" hands the question on (not to the composer's reading)
     retry_timeouts: bool = True  # a model that timed out is asked again (only when two waits fit the deadline)
 
     @property
     def label(self) -> str:
         return self.name or self.generator.name
+
+    @property
+    def role(self) -> str:
+        """What the answer's notes call it: the language model writing, reading, or the offline adapter."""
+        return MODEL if self.model else READER if self.reader else ADAPTER
 
 
 Record = Callable[[str, Judgement], None]  # (writer, judgement): the loop's record of every check

@@ -2,6 +2,7 @@
 fixture graph in pyoxigraph, and the pipeline's own intent and names steps."""
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from pipeline.core import Pipeline
@@ -104,3 +105,23 @@ def test_the_setting_chooses_the_order_and_none_means_the_model_alone(tgi: Any) 
     assert order(here, "local") == ["adapter", "local"]
     assert order(here.with_(llm_order="llm-first"), "local") == ["local", "adapter"]
     assert order(s.with_(llm_fallback="none"), "tgi") == ["tgi"]  # whatever the order: the model alone
+
+
+def test_the_reader_is_asked_right_before_the_model_writes(tgi: Any, local_kg: OxigraphKG, settings: Settings,
+                                                           tmp_path: Path) -> None:
+    from pipeline.factory import build_reader
+
+    def order(settings: Settings, name: str) -> list[str]:
+        made = build_generator(settings, name)
+        reader = build_reader(settings, made, local_kg, name)
+        return [w.label for w in build_writers(settings, made, name, reader=reader)]
+
+    s = settings.with_(tgi_url=tgi.url, llm_reader=True)
+    assert order(s, "tgi") == ["reader:tgi", "tgi", "adapter"]
+    assert order(s.with_(llm_order="adapter-first"), "tgi") == ["adapter", "reader:tgi", "tgi"]
+    assert order(s.with_(llm_fallback="none"), "tgi") == ["reader:tgi", "tgi"]
+    assert order(s.with_(llm_reader=False), "tgi") == ["tgi", "adapter"]
+    assert order(s, "adapter") == ["adapter"]  # no language model: nothing reads
+    recorded = tmp_path / "replies.json"
+    recorded.write_text("[]", encoding="utf-8")  # a recorded file cannot hold a reply to a schema: nothing reads
+    assert order(s.with_(llm_fallback="none"), f"repair:replay:{recorded}") == [f"repair:replay:{recorded}"]

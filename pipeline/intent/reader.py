@@ -1,0 +1,158 @@
+"""The model as a reader (``KGQA_LLM_READER``): the language model writes no SPARQL. It is shown the questions the
+project already answers — the composer's intent pairs and the stored pairs retrieved for the question — each
+written with the question's own names as the graph spells them, and says which one asks the same, as JSON held to
+a schema (it can only answer one of the numbers shown, or 0 for none). That question's query, filled with the
+names, is the reader's query; the loop's checks judge it as any writer's. A question naming nothing the graph
+holds, or a model that answers 0, leaves the question to the next writer; the model is then not asked to write."""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from pipeline.errors import GeneratorError, Reason
+from pipeline.intent.compose import Name, assign, filled, resolve, years
+from pipeline.intent.conditions import blanked, unaccounted
+from pipeline.intent.reading import Intent, ordinal, read_intent
+from pipeline.matching.forms import form_of
+from pipeline.names.index import LabelIndex
+from pipeline.parts import Generator, KnowledgeGraph, Structured
+from pipeline.question import printable
+from pipeline.records import Example, Generation, Retrieved
+from pipeline.sparql.text import parses
+from pipeline.store.knowledge import Knowledge
+
+MAX_OPTIONS = 16  # questions shown at most: the stored pairs retrieved first, then the intent pairs
+TASK = ("Task: Decide which numbered question asks exactly the same as the user's question: the same things, the same "
+        "conditions and the same kind of answer (a list, a count, a single best one, a value, yes or no). Answer 0 "
+        "if none of them does.\n")
+_NUMBER = re.compile(r"\b(?:top|first|best)\s+(\d+)\b", re.I)
+_PLACE = re.compile(r"\b(second|third|fourth|fifth)\b", re.I)
+
+
+@dataclass(frozen=True)
+class Option:
+    """A question the project answers, written with the user's names, and its query filled with them."""
+
+    question: str
+    sparql: str
+    pair: Example
+    names: tuple[Name, ...]
+
+
+def worded(pair: Example, names: Sequence[Name], intent: Intent) -> str:
+    """The pair's question with its slots written as ``names`` (in slot order), and its place or count in a ranking
+    as the user's question gives it ('the top 5', 'the third')."""
+    pieces = form_of(pair).pieces
+    text = pieces[0] + "".join(n.label + piece for n, piece in zip(names, pieces[1:]))
+    if "top" in intent.operators:
+        text = _NUMBER.sub(lambda m: m.group(0).replace(m.group(1), str(intent.rank)), text, count=1)
+    if "kth" in intent.operators:
+        text = _PLACE.sub(ordinal(intent.rank), text, count=1)
+    return " ".join(text.split())
+
+
+def _ranked(pair: Example, intent: Intent) -> Intent:
+    """The pair's own operators, with the user's place or count where the pair ranks the same way (a "top 3" pair
+    asked for the top 5 keeps 5 rows; a "highest" pair keeps one)."""
+    own = read_intent(pair.question)
+    same = own.operators & intent.operators & {"top", "kth"}
+    return Intent(own.operators, intent.rank if same else own.rank, own.highest)
+
+
+def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: Intent,
+            limit: int = MAX_OPTIONS) -> list[Option]:
+    """The pairs whose slots take every one of the question's names (by kind), each written with them, without
+    repeats and without those whose query leaves out a condition the question states (a number, code, 'only')."""
+    stated = blanked(text, [(n.start, n.end) for n in names])
+    out: list[Option] = []
+    seen: set[str] = set()
+    for pair in pairs:
+        if not parses(pair.sparql):
+            continue
+        chosen = assign(form_of(pair), names)
+        if chosen is None:
+            continue
+        ranked = _ranked(pair, intent)
+        question, sparql = worded(pair, chosen, ranked), filled(pair, chosen, ranked)
+        if question.lower() in seen or unaccounted(stated, sparql, measures=True):
+            continue
+        seen.add(question.lower())
+        out.append(Option(question, sparql, pair, tuple(chosen)))
+        if len(out) == limit:
+            break
+    return out
+
+
+def prompt(question: str, shown: Sequence[Option]) -> str:
+    """The reader's prompt: the task, the numbered questions, the user's question, and the answer's form."""
+    listed = "".join(f"{i}. {printable(o.question)}\n" for i, o in enumerate(shown, 1))
+    return (f"{TASK}Questions:\n{listed}User's question: {printable(question)}\n"
+            'Answer as JSON: {"same": N}')
+
+
+def schema(count: int) -> dict[str, object]:
+    """The JSON the model may write: one of the numbers shown, or 0."""
+    return {"type": "object", "properties": {"same": {"type": "integer", "enum": list(range(count + 1))}},
+            "required": ["same"], "additionalProperties": False}
+
+
+def picked(reply: str, count: int) -> int | None:
+    """The number the model answered (0: none), or None when the reply is not the JSON asked for."""
+    try:
+        value = json.loads(reply.strip()).get("same")
+    except (ValueError, AttributeError):
+        return None
+    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= count else None
+
+
+class ReaderGenerator:
+    """The model as a reader; ``model`` is the language model's part, ``kg`` the graph the names are looked up in,
+    ``pairs`` the composer's intent pairs, ``knowledge`` the stored pairs' forms, ``labels`` the graph's label index."""
+
+    def __init__(self, model: Generator, name: str, kg: KnowledgeGraph, pairs: Callable[[], Sequence[Example]],
+                 knowledge: Callable[[], Knowledge] | None = None,
+                 labels: Callable[[], LabelIndex | None] | None = None) -> None:
+        if not isinstance(model, Structured):
+            raise TypeError(f"{model.name} cannot hold its replies to a JSON schema, so it cannot read")
+        self.part = model
+        self.model: Structured = model
+        self.name = f"reader:{name}"
+        self.kg = kg
+        self.pairs = pairs
+        self.knowledge = knowledge
+        self.labels = labels
+
+    def ping(self, timeout: float = 2.0) -> bool:
+        return self.part.ping(timeout)
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        generic = self.knowledge().generic if self.knowledge is not None else frozenset()
+        index = self.labels() if self.labels is not None else None
+        found = resolve(question, self.kg, generic, index, known=index)
+        if not found:
+            return self._none("it names nothing the graph holds as a label")
+        names = sorted(found + years(question, found), key=lambda n: n.start)
+        intent = read_intent(blanked(question, [(n.start, n.end) for n in names]))
+        stored = [r.example for r in examples]
+        shown = options(question, names, stored + list(self.pairs()), intent)
+        if not shown:
+            return self._none("no question the project answers takes its names")
+        asked = prompt(question, shown)
+        raw = self.model.structured(asked, schema(len(shown)))
+        number = picked(raw, len(shown))
+        if number is None:
+            raise GeneratorError(f"the reader's reply is not the JSON asked for: {raw.strip()[:80]!r}",
+                                 Reason.BAD_REPLY)
+        if number == 0:
+            return Generation(self.name, None, raw=raw, prompt=asked, reason="the model read none of the questions "
+                              "shown as this one", explanation="None of the questions I know how to answer asks "
+                              "the same as this one.")
+        option = shown[number - 1]
+        used = ", ".join(f"'{n.label}'" for n in option.names)
+        return Generation(self.name, option.sparql, raw=raw, prompt=asked,
+                          notes=(f"read as '{option.question}' ({option.pair.id}, with {used})",))
+
+    def _none(self, why: str) -> Generation:
+        return Generation(self.name, None, reason=why, explanation=f"I could not read this question: {why}.")

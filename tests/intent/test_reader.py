@@ -1,0 +1,129 @@
+"""The model as a reader (KGQA_LLM_READER): the TGI stand-in plays the model, the fixture graph the ORKG, through the
+CLI. The model is shown the questions the project answers, written with the user's names, and may only answer one
+of their numbers (a JSON schema on the wire); the chosen question's query answers, the checks still judge it, and a
+"none", a reply that is not the JSON asked for, or a question naming nothing the graph holds hand the question on to
+the model writing SPARQL."""
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.intent.reader import TASK, picked, schema
+from standins._tgi_wire import least_instance
+
+STORY_MODELS = ["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"]
+COUNTED = ('SELECT (COUNT(DISTINCT ?model) AS ?n) WHERE { ?dataset a orkgc:Dataset; rdfs:label ?l. '
+           'FILTER(str(?l) = "Story Cloze Test") ?benchmark orkgp:HAS_DATASET ?dataset. '
+           '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. }')
+
+
+def choosing(fragment: str) -> Callable[[str], str | None]:
+    """A model that reads: it answers the number of the listed question holding ``fragment`` (0 when none does)."""
+    def respond(prompt: str) -> str | None:
+        if TASK not in prompt:
+            return None  # not asked to read: the usual answer
+        listed = re.findall(r"^(\d+)\. (.*)$", prompt, re.M)
+        return json.dumps({"same": next((int(n) for n, q in listed if fragment in q), 0)})
+    return respond
+
+
+def _ask(env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tgi: Any, question: str,
+         generator: str = "tgi") -> dict[str, Any]:
+    monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
+    monkeypatch.setenv("KGQA_OPENAI_URL", tgi.url + "/v1")
+    monkeypatch.setenv("KGQA_LLM_READER", "true")
+    monkeypatch.setenv("KGQA_LLM_ORDER", "llm-first")
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")  # the model alone: reader, then writer
+    assert main(["ask", "--generator", generator, "--kg", str(env), "--json", question]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def _prompts(tgi: Any) -> list[str]:
+    return [str(body.get("inputs") or body["messages"][0]["content"]) for _, body in tgi.requests if body]
+
+
+def test_the_model_reads_the_question_as_one_it_answers_and_that_query_answers(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = choosing("been benchmarked, by dataset")
+    out = _ask(env, monkeypatch, capsys, tgi, "which benchmarks was storylm-large tested on")
+    assert out["outcome"] == "answered" and out["generator"] == "reader:tgi"
+    assert sorted(out["flat_answer"]) == ["LoreQA Reading Set", "Story Cloze Test"]
+    assert any(n.startswith("read as 'Where has StoryLM-large been benchmarked, by dataset?'") for n in out["notes"])
+    (path, body), = tgi.requests  # one request: the reading; the model never wrote SPARQL
+    grammar = body["parameters"]["grammar"]
+    listed = re.findall(r"^(\d+)\. (.*)$", body["inputs"], re.M)
+    assert path == "/" and grammar["type"] == "json"  # text_generation posts to the base URL
+    assert grammar["value"]["properties"]["same"]["enum"] == list(range(len(listed) + 1))
+    assert all("StoryLM-large" in q for _, q in listed)  # the user's name, as the graph spells it
+
+
+def test_a_ranking_asked_for_its_top_k_is_shown_and_filled_with_that_k(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = choosing("top 2 models")
+    out = _ask(env, monkeypatch, capsys, tgi, "top 2 models on story cloze test by accuracy")
+    assert out["generator"] == "reader:tgi" and out["flat_answer"][:2] == ["StoryLM-large", "89.46"]
+    assert "LIMIT 2" in out["sparql"] and len(out["answer"]["rows"]) == 2
+    listed = re.findall(r"^\d+\. (.*)$", _prompts(tgi)[0], re.M)
+    assert all("2" in q for q in listed)  # a question that drops the 2 is never shown
+
+
+def test_none_hands_the_question_to_the_model_writing_sparql_not_to_the_composer(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = choosing("no such question")
+    tgi.enqueue(f" {COUNTED}\nUSER:")
+    out = _ask(env, monkeypatch, capsys, tgi, "How many models have been evaluated on Story Cloze Test?")
+    reading, writing = _prompts(tgi)
+    assert TASK in reading and writing.startswith("A chat between") and "Sparql:" in writing
+    assert out["generator"] == "tgi" and out["flat_answer"] == ["4"]
+
+
+def test_a_reply_that_is_not_the_json_asked_for_hands_the_question_on(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.enqueue("Option three, I think.", f" {COUNTED}\nUSER:")  # a server that ignores the schema
+    out = _ask(env, monkeypatch, capsys, tgi, "How many models have been evaluated on Story Cloze Test?")
+    assert out["outcome"] == "answered" and out["generator"] == "tgi" and out["flat_answer"] == ["4"]
+    assert len(tgi.requests) == 2
+
+
+def test_a_question_naming_nothing_the_graph_holds_is_not_read(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = choosing("models")
+    out = _ask(env, monkeypatch, capsys, tgi, "Which models have been evaluated on the Sunken Harbour Corpus?")
+    assert all(TASK not in p for p in _prompts(tgi)) and out["generator"] != "reader:tgi"
+
+
+def test_a_reading_the_checks_decline_is_not_what_runs(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = choosing("How many")  # a count, for a question asking which models
+    out = _ask(env, monkeypatch, capsys, tgi, "Which models have been evaluated on Story Cloze Test?")
+    assert out["flat_answer"] != ["4"]
+    assert any(c["writer"] == "reader:tgi" and c["call"] != "pass" for c in out["checks"])
+
+
+def test_an_openai_compatible_server_is_sent_the_schema_as_structured_output(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = choosing("Which models report numbers on the Story Cloze Test")
+    out = _ask(env, monkeypatch, capsys, tgi, "models with results on story cloze test?", generator="openai")
+    assert out["generator"] == "reader:openai" and sorted(out["flat_answer"]) == sorted(STORY_MODELS)
+    (path, body), = tgi.requests
+    form = body["response_format"]
+    assert path == "/v1/chat/completions" and form["type"] == "json_schema"
+    assert form["json_schema"]["schema"]["required"] == ["same"]
+
+
+@pytest.mark.parametrize(("reply", "count", "number"), [
+    ('{"same": 2}', 3, 2), (' {"same": 0} ', 3, 0), ('{"same": 4}', 3, None), ('{"same": true}', 3, None),
+    ('{"same": "2"}', 3, None), ("2", 3, None), ("", 3, None), ('{"other": 1}', 3, None)])
+def test_only_a_number_shown_is_a_reading(reply: str, count: int, number: int | None) -> None:
+    assert picked(reply, count) == number
+
+
+def test_a_constrained_server_can_only_write_the_schemas_json() -> None:
+    assert json.loads(least_instance(schema(4))) == {"same": 0}
