@@ -1,6 +1,7 @@
 """The LLM grounded in the graph (issue 40): each lever alone and together — the schema beside the examples
 (KGQA_LLM_SCHEMA), the question's names linked (KGQA_LLM_LINKS), decoding held to the graph's names
-(KGQA_LLM_GRAMMAR), the model as a reader of the question (KGQA_LLM_READER) — against today's prompt, the LLM alone (no adapter), on the real pipeline and the local model.
+(KGQA_LLM_GRAMMAR), the model as a reader of the question (KGQA_LLM_READER) — against today's prompt, the LLM
+alone (no adapter), on the real pipeline and the local model.
 
 Per variant: exact of the questions with a non-empty gold answer, answered wrong (rows returned, not the gold set),
 empty, declined, queries with vocabulary the graph lacks that reached the KG (and replies that wrote some), prompt

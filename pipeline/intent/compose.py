@@ -8,9 +8,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.conditions import blanked, unaccounted
+from pipeline.intent.conditions import blanked, measures, unaccounted
 from pipeline.intent.meaning import picks
-from pipeline.intent.reading import CODE, YEAR, Intent, asked_kinds, asks_who, read_intent
+from pipeline.intent.reading import CODE, YEAR, Intent, asked_kinds, asks_who, first_asked, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
@@ -230,10 +230,13 @@ class Composer:
             return None
         names = sorted(names + years(text, names), key=lambda n: n.start)
         best: tuple[float, Example, list[Name]] | None = None
+        head = first_asked(text, [(n.start, n.end) for n in names])
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
-        if asks_who(stated) and not asked:
-            asked = frozenset({Kind.MODEL})  # "who tops X": of the things a leaderboard pair answers, a model
+        if asks_who(stated) and not asked and intent.operators:
+            # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
+            # operator read: nothing is composed for it, rather than a list of every model)
+            asked = frozenset({Kind.MODEL})
         for pair in self.pairs():
             if not fits(read_intent(pair.question), intent, pair.sparql):
                 continue
@@ -247,9 +250,12 @@ class Composer:
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
 
+            if measures(blanked(pair.question, form_spans(pair))) - measures(stated):
+                continue  # an average nobody asked for is no list of the values
             if unaccounted(stated, filled(pair, chosen, intent), measures=True):
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
-            score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked)
+            score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
+                (head in theirs and head in asked)  # 'the metrics used to evaluate models': metrics, not models
             if best is None or score > best[0]:
                 best = (score, pair, chosen)
         if best is None:

@@ -20,7 +20,8 @@ _COMPARED = re.compile(r"\b(?:after|since|before|until|till|prior\s+to|(?:later|
                        r"greater|higher|lower|bigger|smaller)\s+than|over|above|below|under|at\s+(?:least|most)|"
                        r"exceeding|beyond|up\s+to)\s+(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)", re.I)
 _COMPARISONS = frozenset({"<", ">", "<=", ">="})
-_MEASURE = re.compile(r"\b(most|fewest|average|median|total)\b", re.I)  # a ranking or an aggregate the query must do
+# a ranking or an aggregate the query must do
+_MEASURE = re.compile(r"\b(most|fewest|average|mean|median|total)\b", re.I)
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
@@ -52,6 +53,11 @@ def numbers(words: str) -> list[str]:
     return _NUMBER.findall(words)
 
 
+def measures(words: str) -> frozenset[str]:
+    """The rankings and aggregates the words call for ('average' and 'mean' are one)."""
+    return frozenset(m.group().lower().replace("mean", "average") for m in _MEASURE.finditer(words))
+
+
 def companions(words: str) -> list[str]:
     """What the question asks for beside its answer ('with its score' -> value), in order."""
     return list(dict.fromkeys(_WORDS[m.group(1).lower()] for m in _BESIDE.finditer(words)
@@ -74,7 +80,7 @@ def compares(sparql: str, value: str) -> bool:
     return False
 
 
-def _excludes(sparql: str) -> bool:
+def excludes(sparql: str) -> bool:
     """Whether the query leaves things out by what they lack or have besides: NOT EXISTS, MINUS, a '!=' or a
     HAVING."""
     toks = [t.text.upper() for t in tokenize(sparql)]
@@ -82,7 +88,7 @@ def _excludes(sparql: str) -> bool:
         a == "NOT" and b == "EXISTS" for a, b in zip(toks, toks[1:]))
 
 
-def _gives(shape: Shape, companion: str) -> bool:
+def gives(shape: Shape, companion: str) -> bool:
     """Whether the query's answer holds the companion: a projected variable reached by its predicate, named for it, or
     (for a value) an aggregate of one."""
     predicates, stems = _COMPANIONS[companion]
@@ -112,13 +118,13 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
     if measure and not shape.aggregates and not shape.order:
         out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
     only = _ONLY.search(words)
-    if only and not _excludes(sparql):
+    if only and not excludes(sparql):
         out.append(f"the restriction '{only.group()}' (the query excludes nothing)")
     held = _numbers_in(sparql)
     out += [f"the number {n} the question states" for n in numbers(words) if n not in held]
     out += [f"the comparison '{m.group()}' (it does not compare with {m.group(1)})" for m in _COMPARED.finditer(words)
             if m.group(1) in held and not compares(sparql, m.group(1))]
     if shape.form == "SELECT":
-        out += [f"the {c} asked for beside the answer" for c in companions(words) if not _gives(shape, c)]
+        out += [f"the {c} asked for beside the answer" for c in companions(words) if not gives(shape, c)]
     return out
 

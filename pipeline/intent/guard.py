@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.intent.conditions import compares, unaccounted
+from pipeline.intent.conditions import compares, excludes, gives, unaccounted
 from pipeline.intent.meaning import (
     bare_things,
     conflicting_kinds,
@@ -36,6 +36,7 @@ READABLE = frozenset({"orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_EVA
                       "orkgp:HAS_VALUE", "orkgp:HAS_MODEL", "orkgp:HAS_SOURCE_CODE", "orkgp:P30", "orkgp:P31",
                       "orkgp:P32", "orkgc:Dataset", "orkgc:Model", "orkgc:Metric", "orkgc:Problem",
                       "orkgc:ResearchField", "orkgc:Paper"})
+VALUE_ASKED = "the value asked for (it answers with things, not their value)"
 _YES_NO = frozenset({"yes", "no", "true", "false", "t", "f"})
 
 
@@ -145,6 +146,8 @@ def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[st
         out.append(lacking("top", intent))
     if "every" in ops and not ops & {"top", "kth", "count"} and picks(shape):
         out.append(lacking("every", intent))
+    if "except" in ops and not excludes(sparql):
+        out.append(lacking("except", intent))
     return out
 
 
@@ -181,12 +184,15 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
 
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
           generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset(),
-          foreign: frozenset[str] = frozenset(), question: str = "", stated: str = "") -> Verdict:
+          foreign: frozenset[str] = frozenset(), question: str = "", stated: str = "", value: bool = False
+          ) -> Verdict:
     """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
     ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names);
     ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is);
     ``question``: its words, for the checks of the query's form (``pipeline.intent.meaning``); ``stated``: its words
-    with every name blanked, for the conditions it states (``pipeline.intent.conditions``)."""
+    with every name blanked, for the conditions it states (``pipeline.intent.conditions``); ``value``: it asks for a
+    value and names no kind of thing ('the highest Accuracy reported on X'), which a query of the leaderboard's
+    vocabulary must give."""
     shape = read(sparql)
     opaque = [t for t in opaque_terms(sparql) if t not in foreign]
     unused = unused_names(names, sparql, generic)
@@ -196,6 +202,8 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         unused = []
     operators = missing_operators(intent, shape, sparql)
     kinds = other_answer(asked, mentioned, shape)
+    if value and not asked and shape.form == "SELECT" and not gives(shape, "value"):
+        kinds.append(VALUE_ASKED)
     contrary = contradicted(question, sparql, intent, shape)
     if opaque and (operators or kinds):  # a query of another vocabulary than the guard reads: it cannot tell
         unsure = [o for o in operators if o not in {lacking(op, intent) for op in contrary}] + kinds

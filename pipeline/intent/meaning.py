@@ -182,7 +182,8 @@ def lacking(op: str, intent: Intent) -> str:
             "lowest": "the lowest value", "highest": "the highest value", "yesno": "a yes/no answer",
             "every": "every one asked for (a list, not the first of a ranking)",
             "top": f"the top {intent.rank} of a ranking", "common": "a ranking by how often",
-            "each": "a figure for each one", "list": "the things asked for (which ones, not how many)"}[op]
+            "each": "a figure for each one", "list": "the things asked for (which ones, not how many)",
+            "except": "those of one but not of the other (it excludes nothing)"}[op]
 
 
 def picks(shape: Shape) -> bool:

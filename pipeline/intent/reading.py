@@ -1,5 +1,5 @@
 """What a question asks beyond its names: the operators its words call for (how many, k-th, lowest, both, yes/no,
-every one of a list, the top k)."""
+every one of a list, the top k, those of one but not another)."""
 from __future__ import annotations
 
 import re
@@ -18,13 +18,14 @@ _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 _LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
+_EXCEPT = re.compile(r"\b(?:but|and)\s+not\b|\bexcept\b|\bexcluding\b|\bother than\b", re.I)  # "X but not Y"
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))", re.I)
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
 
-OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top")
+OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top", "except")
 CODE = "code"  # a thing a question may ask for that is no Kind of named thing: a paper's code links
 YEAR = "year"  # a value a question may ask for ("when was X published?") or restrict to ("in 2019")
 _WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b", re.I)
@@ -58,14 +59,17 @@ def mentioned_kinds(question: str) -> frozenset[str]:
                      if any(_near(w, t) for w in words for t in said.split()))
 
 
-_VALUE = re.compile(r"\b(score|value|result)s?\b", re.I)
+_VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X model get on X?", names blanked
+                    r"\b(?:did|does|do)\s+(?:\w+\s+){1,3}(?:get|obtain|achieve|reach|score)\b", re.I)
+_EXTREME_OF = re.compile(r"\b(?:highest|maximum|max|largest|greatest|best|top|lowest|minimum|smallest|worst)\s+X\b",
+                         re.I)  # "the highest X reported on X", names blanked: the metric's value
 _WHO = re.compile(r"\bwho\b", re.I)
 
 
 def asks_a_value(question: str) -> bool:
     """Whether a question that names no kind of thing it asks for asks for a score ('the top F1 score achieved on
-    X', with its names blanked) rather than for who holds it ('who tops X')."""
-    return bool(_VALUE.search(question)) and not _WHO.search(question)
+    X', 'the highest X reported on X', with its names blanked) rather than for who holds it ('who tops X')."""
+    return bool(_VALUE.search(question) or _EXTREME_OF.search(question)) and not _WHO.search(question)
 
 
 def asks_who(question: str) -> bool:
@@ -77,15 +81,25 @@ def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozens
     """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
     fields, code, a year — "when was …" too), except a name's own class word right after it ('the CoQA dataset',
     'X benchmark dataset') and the words inside a name ('XLNet (single model)')."""
-    out = set()
+    return frozenset(_asked_in_order(question, names))
+
+
+def first_asked(question: str, names: Sequence[tuple[int, int]] = ()) -> str | None:
+    """The kind the question asks for first, the head of its ask ('list the metrics used to evaluate models':
+    metrics); None when it names none."""
+    return next(iter(_asked_in_order(question, names)), None)
+
+
+def _asked_in_order(question: str, names: Sequence[tuple[int, int]]) -> list[str]:
+    out: dict[str, None] = {}
+    if _WHEN.search(question):
+        out[YEAR] = None
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
         if kind and not any((m.start() - b >= 0 and len(question[b:m.start()].split()) <= 1) or a <= m.start() < b
                             for a, b in names):
-            out.add(kind)
-    if _WHEN.search(question):
-        out.add(YEAR)
-    return frozenset(out)
+            out.setdefault(kind)
+    return list(out)
 
 
 @dataclass(frozen=True)
@@ -101,7 +115,7 @@ class Intent:
         """The operators in words, for a reply that declines."""
         words = {"count": "how many", "kth": f"the {ordinal(self.rank)} one", "lowest": "the lowest",
                  "both": "those on both", "yesno": "yes or no", "every": "every one, not the first",
-                 "top": f"the top {self.rank}"}
+                 "top": f"the top {self.rank}", "except": "those of one but not of the other"}
         return ", ".join(words[o] for o in OPERATORS if o in self.operators)
 
 
@@ -123,6 +137,8 @@ def read_intent(question: str) -> Intent:
         ops.add("lowest")
     if _BOTH.search(question):
         ops.add("both")
+    if _EXCEPT.search(question):
+        ops.add("except")
     if _YESNO.search(question):
         ops.add("yesno")
     if _EVERY.search(question) and "both" not in ops:

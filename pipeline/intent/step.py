@@ -10,6 +10,7 @@ from pipeline.intent.compose import Composer, Composition, graph_kinds, with_nor
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
+    VALUE_ASKED,
     answered_kinds,
     check,
     labelled,
@@ -77,9 +78,10 @@ class IntentStep:
         taken: dict[str, str] = {}  # the fitting query's names and the kinds it takes them for
         standing = generation
         if generation.sparql:
+            plain = blanked(text, [(a, b) for a, b, _ in found])
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
-                            _copied_terms(generation.sparql, names, generic, examples), words,
-                            blanked(text, [(a, b) for a, b, _ in found]))
+                            _copied_terms(generation.sparql, names, generic, examples), words, plain,
+                            value=asks_a_value(plain))
             missing = verdict.missing
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
@@ -90,7 +92,6 @@ class IntentStep:
                 # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
                 # what the question does not say it asks for ('who tops …'), the written query's answer says —
                 # unless it asks for a score ('the top F1 score achieved on X'): then no thing, the value
-                plain = blanked(text, [(a, b) for a, b, _ in found])
                 answer = asked or (frozenset() if asks_a_value(plain) else answered_kinds(read(generation.sparql)))
                 better = self.composer.compose(text, ranked, kg, generic, answer, index,
                                                string_literals(generation.sparql))
@@ -110,8 +111,11 @@ class IntentStep:
                     return Review(standing)
         # names typed loosely are composed with only to replace a query that does not fit (or none): a fitting query
         # stands, and the names step reads its names
-        composed = self.composer.compose(text, intent, kg, generic, asked,
-                                         index if missing or not generation.sparql else None)
+        loose = index if missing or not generation.sparql else None
+        composed = self.composer.compose(text, intent, kg, generic, asked, loose)
+        if composed is None and missing == (VALUE_ASKED,) and generation.sparql:
+            # the value of the ranking the query wrote ('the top F1 score on X': "top" read the way it ranks)
+            composed = self.composer.compose(text, _as_ranked(intent, generation.sparql), kg, generic, asked, loose)
         if composed is not None and not missing and _a_fragment(composed.names, taken):
             composed = None  # a fitting query about 'Long Short Transformer' is not one about 'Transformer'
         if composed is not None:

@@ -85,3 +85,15 @@ def papers_of_problem_in(problem: str, year: str) -> set[str]:
 
 def years() -> list[str]:
     return sorted({p.year for p in PAPERS})
+
+
+def papers_on(dataset: str) -> set[str]:
+    """The titles of the papers with a result on ``dataset``."""
+    return {p.title for p in PAPERS for c in p.contributions for b in c.benchmarks if b.dataset == dataset}
+
+
+def average(dataset: str, metric: str) -> float | None:
+    """The mean of one leaderboard's readable scores (every result, a model's repeats included)."""
+    values = [number(r.value) for _, _, d, r in results() if d == dataset and r.metric == metric]
+    read = [v for v in values if v is not None]
+    return sum(read) / len(read) if read else None

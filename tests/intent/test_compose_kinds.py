@@ -97,3 +97,64 @@ def test_who_is_answered_by_the_model_not_by_its_value(fixture_kg: OxigraphKG) -
             continue
         who = _asked(f"who is in second place on {dataset} by {metric}", fixture_kg)
         assert not isinstance(who, bool) and board[1][0] in {v for row in who for v in row}, (dataset, metric)
+
+
+def test_papers_of_a_dataset_and_of_a_field_in_a_year(fixture_kg: OxigraphKG) -> None:
+    for dataset in DATASETS:
+        if gold.papers_on(dataset):
+            question = f"Which papers report results on {dataset}?"
+            assert _asked(question, fixture_kg) == _one(gold.papers_on(dataset)), question
+    for field in FIELDS:
+        for year in gold.years():
+            titles = {p.title for p in PAPERS if p.field == field and p.year == year}
+            if titles:
+                question = f"Show me the papers from {year} in the {field} field."
+                assert _asked(question, fixture_kg) == _one(titles), question
+
+
+def test_the_average_of_every_leaderboard_and_no_average_for_a_list(fixture_kg: OxigraphKG) -> None:
+    for dataset, metric in gold.boards():
+        mean = _asked(f"What is the average {metric} reported on {dataset}?", fixture_kg)
+        assert not isinstance(mean, bool) and len(mean) == 1, (dataset, metric)
+        assert abs(float(next(iter(mean))[0]) - (gold.average(dataset, metric) or 0.0)) < 1e-6, (dataset, metric)
+    listed = _asked("Which models have an Accuracy result on Story Cloze Test?", fixture_kg)
+    assert not isinstance(listed, bool)  # a list, each model (with its score): no average composed for it
+    assert {v for row in listed for v in row} >= gold.models_on("Story Cloze Test")
+
+
+def test_the_models_of_one_dataset_but_not_of_another(fixture_kg: OxigraphKG) -> None:
+    for first in DATASETS:
+        for second in DATASETS:
+            models = gold.models_on(first)
+            if first == second or not models:
+                continue
+            question = f"Which models were evaluated on {first} but not on {second}?"
+            assert _asked(question, fixture_kg) == _one(models - gold.models_on(second)), question
+
+
+def test_who_leads_with_no_ranking_read_is_not_answered_by_a_list(fixture_kg: OxigraphKG) -> None:
+    """'leads', 'tops', 'state of the art' are not read as a ranking (which end is best depends on the metric):
+    nothing is composed, rather than every model of the leaderboard."""
+    review = IntentStep().review("who leads on Story Cloze Test for Accuracy?", Generation("adapter", None), [],
+                                 fixture_kg)
+    assert review.generation.sparql is None
+
+
+def test_the_highest_value_asked_of_a_query_giving_the_model_is_the_value(fixture_kg: OxigraphKG) -> None:
+    """'What is the highest Accuracy reported on X?' asks a value: a written query naming the best model is not
+    run, and the value of its ranking is composed in its place."""
+    from tests.intent.test_step_model import TIED_BEST
+
+    for dataset, metric in gold.boards():
+        written = TIED_BEST.format(dataset=dataset, metric=metric, order="DESC", extra="")
+        question = f"What is the highest {metric} reported on {dataset}?"
+        done = IntentStep().review(question, Generation("adapter", written), [], fixture_kg).generation
+        assert done.generator == "intent" and done.sparql, question
+        assert answer_of(fixture_kg, done.sparql) == {(gold.scores(dataset, metric)[0][1],)}, question
+
+
+def test_the_head_of_the_ask_is_what_is_composed(fixture_kg: OxigraphKG) -> None:
+    for dataset in DATASETS:
+        if gold.metrics_of(dataset):
+            question = f"Can you list the metrics used to evaluate models on the {dataset} dataset?"
+            assert _asked(question, fixture_kg) == _one(gold.metrics_of(dataset)), question

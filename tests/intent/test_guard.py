@@ -173,3 +173,31 @@ def test_a_name_compared_as_a_value_is_not_the_thing_it_names() -> None:
     held = adapted.replace('?date > "Acoustic Signal Processing"^^xsd:string',
                            'str(?date) = "Acoustic Signal Processing"')
     assert check(read_intent(question), ["Acoustic Signal Processing"], held, question=question).missing == ()
+
+
+def test_those_of_one_but_not_of_the_other_are_held_by_a_query_that_excludes() -> None:
+    question = "Which models were run on Story Cloze Test but not on LoreQA Reading Set?"
+    both = ('SELECT DISTINCT ?m WHERE { ?d rdfs:label ?dl. FILTER(str(?dl) = "Story Cloze Test") '
+            '?b orkgp:HAS_DATASET ?d. ?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?m. ?e rdfs:label ?el. '
+            'FILTER(str(?el) = "LoreQA Reading Set") ?f orkgp:HAS_DATASET ?e. ?g orkgp:HAS_BENCHMARK ?f; '
+            'orkgp:HAS_MODEL ?m. }')
+    names = ["Story Cloze Test", "LoreQA Reading Set"]
+    assert "those of one but not of the other (it excludes nothing)" in check(
+        read_intent(question), names, both, question=question).missing
+    minus = both.replace("?e rdfs:label", "FILTER NOT EXISTS { ?e rdfs:label")[:-1] + "} }"
+    assert check(read_intent(question), names, minus, question=question).missing == ()
+
+
+def test_a_value_asked_of_a_query_answering_with_things_is_not_run() -> None:
+    from pipeline.intent.guard import VALUE_ASKED
+
+    question = "What is the highest Accuracy reported on Story Cloze Test?"
+    best = ('SELECT ?model_lbl WHERE { ?d rdfs:label ?dl. FILTER(str(?dl) = "Story Cloze Test") '
+            '?b orkgp:HAS_DATASET ?d; orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?value. '
+            '?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?m. ?m rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1')
+    names = ["Accuracy", "Story Cloze Test"]
+    assert VALUE_ASKED in check(read_intent(question), names, best, question=question, value=True).missing
+    valued = best.replace("SELECT ?model_lbl", "SELECT ?value")
+    assert VALUE_ASKED not in check(read_intent(question), names, valued, question=question, value=True).missing
+    assert VALUE_ASKED not in check(read_intent(question), names, best, frozenset({"model"}), question=question,
+                                    value=True).missing  # a kind asked ('which model …') is what answers it

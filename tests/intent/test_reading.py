@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import asked_kinds, asks_a_value, mentioned_kinds, read_intent
+from pipeline.intent.reading import asked_kinds, asks_a_value, first_asked, mentioned_kinds, read_intent
 from pipeline.records import Kind
 
 
@@ -26,6 +26,8 @@ from pipeline.records import Kind
     ("Name the best five models on X", {"top"}, 5),
     ("Which model has the best Top 5 Accuracy on X?", set(), 1),  # a metric's name, not the top five
     ("What is the top performing model on X?", set(), 1),
+    ("Which models were run on X but not on Y?", {"except"}, 1),
+    ("models on X except those evaluated on Y", {"except"}, 1),
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
@@ -52,6 +54,9 @@ def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> 
     assert asked_kinds('When was "Attention is all you need" published?') == {"year"}
     assert asked_kinds("In which year did papers on X appear?") == {"year", "paper"}
     assert asked_kinds("Which model wins when ranked by F1?") == {"model"}  # 'when' of a condition asks no year
+    assert first_asked("Can you list the metrics used to evaluate models on X?") == "metric"
+    assert first_asked("Which models have metrics reported on X?") == "model"
+    assert first_asked("What is the F1 of X on Y?") is None
 
 
 def test_a_field_asked_for_or_mentioned_is_the_research_field_kind_typos_forgiven() -> None:
@@ -85,3 +90,10 @@ def test_a_question_naming_no_kind_asks_a_value_when_it_asks_for_a_score_not_who
     assert asks_a_value("the best value reported for X")
     assert not asks_a_value("who tops X on X?") and not asks_a_value("who has the best score on X?")
     assert not asks_a_value("What tops X on X?")
+
+
+def test_a_value_is_asked_in_the_words_of_a_score_or_of_a_superlative_before_the_metric() -> None:
+    assert asks_a_value("What is the highest X reported on X?")  # names blanked: the metric's highest value
+    assert asks_a_value("which X did the X model get on X?")
+    assert not asks_a_value("who has the highest X on X?")
+    assert not asks_a_value("Which models did X evaluate?")
