@@ -1,9 +1,13 @@
 """The model as a reader (``KGQA_LLM_READER``): the language model writes no SPARQL. It is shown the questions the
-project already answers — the composer's intent pairs and the stored pairs retrieved for the question — each
-written with the question's own names as the graph spells them, and says which one asks the same, as JSON held to
-a schema (it can only answer one of the numbers shown, or 0 for none). That question's query, filled with the
-names, is the reader's query; the loop's checks judge it as any writer's. A question naming nothing the graph
-holds, or a model that answers 0, leaves the question to the next writer; the model is then not asked to write."""
+project already answers that take the question's names — the composer's intent pairs and the stored pairs retrieved
+for it, each written with the names as the graph spells them, and only those whose query holds every condition the
+question states — and copies the one that asks the same, or writes "none of these", as JSON its server holds to a
+schema (the only strings it can write are those questions and "none of these"). The copied question's query, filled
+with the names, is the reader's query, and the loop's checks judge it as any writer's. A question naming nothing the
+graph holds, or "none of these", leaves the question to the next writer (the model writing SPARQL).
+Small models do this far better by copying a question than by naming its number or its labels: the 1.5B model, shown
+a numbered list, answered 1 whatever was asked, and asked for labels (what is asked for, in which form) it mislabelled
+most questions; asked to copy, it copied the right one or said none (docs/results/llm-grounded.md)."""
 from __future__ import annotations
 
 import json
@@ -23,10 +27,12 @@ from pipeline.records import Example, Generation, Retrieved
 from pipeline.sparql.text import parses
 from pipeline.store.knowledge import Knowledge
 
-MAX_OPTIONS = 16  # questions shown at most: the stored pairs retrieved first, then the intent pairs
-TASK = ("Task: Decide which numbered question asks exactly the same as the user's question: the same things, the same "
-        "conditions and the same kind of answer (a list, a count, a single best one, a value, yes or no). Answer 0 "
-        "if none of them does.\n")
+COPY_TOKENS = 160  # a copied question, in its JSON
+MAX_OPTIONS = 24  # questions the names fit, at most: the stored pairs retrieved first, then the intent pairs
+NONE = "none of these"
+TASK = ("Task: Which of the questions below asks exactly the same as the user's question: the same things, the same "
+        "conditions and the same kind of answer (a list, a count, a single best one, a value, yes or no)? Copy that "
+        f'question, or write "{NONE}".\n')
 _NUMBER = re.compile(r"\b(?:top|first|best)\s+(\d+)\b", re.I)
 _PLACE = re.compile(r"\b(second|third|fourth|fifth)\b", re.I)
 
@@ -86,25 +92,26 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
 
 
 def prompt(question: str, shown: Sequence[Option]) -> str:
-    """The reader's prompt: the task, the numbered questions, the user's question, and the answer's form."""
-    listed = "".join(f"{i}. {printable(o.question)}\n" for i, o in enumerate(shown, 1))
-    return (f"{TASK}Questions:\n{listed}User's question: {printable(question)}\n"
-            'Answer as JSON: {"same": N}')
+    """The reader's prompt: the task, the questions that take the user's names, the user's question."""
+    listed = "".join(f"- {printable(o.question)}\n" for o in shown)
+    return f'{TASK}Questions:\n{listed}User\'s question: {printable(question)}\nAnswer as JSON: {{"same_as": ...}}'
 
 
-def schema(count: int) -> dict[str, object]:
-    """The JSON the model may write: one of the numbers shown, or 0."""
-    return {"type": "object", "properties": {"same": {"type": "integer", "enum": list(range(count + 1))}},
-            "required": ["same"], "additionalProperties": False}
+def schema(shown: Sequence[Option]) -> dict[str, object]:
+    """The JSON the model may write: one of the questions shown, copied, or "none of these"."""
+    return {"type": "object", "properties": {"same_as": {"type": "string", "enum": [
+        *(printable(o.question) for o in shown), NONE]}}, "required": ["same_as"], "additionalProperties": False}
 
 
-def picked(reply: str, count: int) -> int | None:
-    """The number the model answered (0: none), or None when the reply is not the JSON asked for."""
+def picked(reply: str, shown: Sequence[Option]) -> Option | str | None:
+    """The question the model copied, ``NONE``, or None when the reply is not the JSON asked for."""
     try:
-        value = json.loads(reply.strip()).get("same")
-    except (ValueError, AttributeError):
+        same = json.loads(reply.strip())["same_as"]
+    except (ValueError, KeyError, TypeError):
         return None
-    return value if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= count else None
+    if same == NONE:
+        return NONE
+    return next((o for o in shown if printable(o.question) == same), None)
 
 
 class ReaderGenerator:
@@ -140,16 +147,15 @@ class ReaderGenerator:
         if not shown:
             return self._none("no question the project answers takes its names")
         asked = prompt(question, shown)
-        raw = self.model.structured(asked, schema(len(shown)))
-        number = picked(raw, len(shown))
-        if number is None:
+        raw = self.model.structured(asked, schema(shown), max_tokens=COPY_TOKENS)
+        option = picked(raw, shown)
+        if option is None:
             raise GeneratorError(f"the reader's reply is not the JSON asked for: {raw.strip()[:80]!r}",
                                  Reason.BAD_REPLY)
-        if number == 0:
-            return Generation(self.name, None, raw=raw, prompt=asked, reason="the model read none of the questions "
-                              "shown as this one", explanation="None of the questions I know how to answer asks "
-                              "the same as this one.")
-        option = shown[number - 1]
+        if isinstance(option, str):
+            return Generation(self.name, None, raw=raw, prompt=asked, reason="the model read none of the "
+                              f"{len(shown)} questions shown as this one", explanation="None of the questions I know "
+                              "how to answer about these names asks the same as this one.")
         used = ", ".join(f"'{n.label}'" for n in option.names)
         return Generation(self.name, option.sparql, raw=raw, prompt=asked,
                           notes=(f"read as '{option.question}' ({option.pair.id}, with {used})",))

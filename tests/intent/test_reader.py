@@ -1,8 +1,8 @@
 """The model as a reader (KGQA_LLM_READER): the TGI stand-in plays the model, the fixture graph the ORKG, through the
-CLI. The model is shown the questions the project answers, written with the user's names, and may only answer one
-of their numbers (a JSON schema on the wire); the chosen question's query answers, the checks still judge it, and a
-"none", a reply that is not the JSON asked for, or a question naming nothing the graph holds hand the question on to
-the model writing SPARQL."""
+CLI. The model is shown the questions the project answers, written with the user's names, and may only copy one of
+them or say "none of these" (a JSON schema on the wire); the copied question's query answers, the checks still judge
+it, and a "none", a reply that is not the JSON asked for, or a question naming nothing the graph holds hand the
+question on to the model writing SPARQL."""
 from __future__ import annotations
 
 import json
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from pipeline.cli import main
-from pipeline.intent.reader import TASK, picked, schema
+from pipeline.intent.reader import NONE, TASK, Option, picked, schema
 from standins._tgi_wire import least_instance
 
 STORY_MODELS = ["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"]
@@ -24,12 +24,12 @@ COUNTED = ('SELECT (COUNT(DISTINCT ?model) AS ?n) WHERE { ?dataset a orkgc:Datas
 
 
 def choosing(fragment: str) -> Callable[[str], str | None]:
-    """A model that reads: it answers the number of the listed question holding ``fragment`` (0 when none does)."""
+    """A model that reads: it copies the listed question holding ``fragment`` ("none of these" when none does)."""
     def respond(prompt: str) -> str | None:
         if TASK not in prompt:
-            return None  # not asked to read: the usual answer
-        listed = re.findall(r"^(\d+)\. (.*)$", prompt, re.M)
-        return json.dumps({"same": next((int(n) for n, q in listed if fragment in q), 0)})
+            return None  # not asked to read: the scripted or usual answer
+        listed = re.findall(r"^- (.*)$", prompt, re.M)
+        return json.dumps({"same_as": next((q for q in listed if fragment in q), NONE)})
     return respond
 
 
@@ -58,10 +58,10 @@ def test_the_model_reads_the_question_as_one_it_answers_and_that_query_answers(
     assert any(n.startswith("read as 'Where has StoryLM-large been benchmarked, by dataset?'") for n in out["notes"])
     (path, body), = tgi.requests  # one request: the reading; the model never wrote SPARQL
     grammar = body["parameters"]["grammar"]
-    listed = re.findall(r"^(\d+)\. (.*)$", body["inputs"], re.M)
+    listed = re.findall(r"^- (.*)$", body["inputs"], re.M)
     assert path == "/" and grammar["type"] == "json"  # text_generation posts to the base URL
-    assert grammar["value"]["properties"]["same"]["enum"] == list(range(len(listed) + 1))
-    assert all("StoryLM-large" in q for _, q in listed)  # the user's name, as the graph spells it
+    assert grammar["value"]["properties"]["same_as"]["enum"] == [*listed, NONE]  # nothing else can be written
+    assert all("StoryLM-large" in q for q in listed)  # the user's name, as the graph spells it
 
 
 def test_a_ranking_asked_for_its_top_k_is_shown_and_filled_with_that_k(
@@ -70,8 +70,8 @@ def test_a_ranking_asked_for_its_top_k_is_shown_and_filled_with_that_k(
     out = _ask(env, monkeypatch, capsys, tgi, "top 2 models on story cloze test by accuracy")
     assert out["generator"] == "reader:tgi" and out["flat_answer"][:2] == ["StoryLM-large", "89.46"]
     assert "LIMIT 2" in out["sparql"] and len(out["answer"]["rows"]) == 2
-    listed = re.findall(r"^\d+\. (.*)$", _prompts(tgi)[0], re.M)
-    assert all("2" in q for q in listed)  # a question that drops the 2 is never shown
+    listed = re.findall(r"^- (.*)$", _prompts(tgi)[0], re.M)
+    assert listed and all("2" in q for q in listed)  # a question that drops the 2 is never shown
 
 
 def test_none_hands_the_question_to_the_model_writing_sparql_not_to_the_composer(
@@ -115,15 +115,49 @@ def test_an_openai_compatible_server_is_sent_the_schema_as_structured_output(
     (path, body), = tgi.requests
     form = body["response_format"]
     assert path == "/v1/chat/completions" and form["type"] == "json_schema"
-    assert form["json_schema"]["schema"]["required"] == ["same"]
+    assert form["json_schema"]["schema"]["required"] == ["same_as"]
 
 
-@pytest.mark.parametrize(("reply", "count", "number"), [
-    ('{"same": 2}', 3, 2), (' {"same": 0} ', 3, 0), ('{"same": 4}', 3, None), ('{"same": true}', 3, None),
-    ('{"same": "2"}', 3, None), ("2", 3, None), ("", 3, None), ('{"other": 1}', 3, None)])
-def test_only_a_number_shown_is_a_reading(reply: str, count: int, number: int | None) -> None:
-    assert picked(reply, count) == number
+def _shown(*questions: str) -> list[Option]:
+    from pipeline.records import Example
+
+    return [Option(q, "ASK {}", Example(f"p{i}", q, "ASK {}"), ()) for i, q in enumerate(questions)]
+
+
+def test_only_a_question_shown_copied_whole_or_none_is_a_reading() -> None:
+    shown = _shown("Which models report numbers on X?", "How many models are on X?")
+    assert picked('{"same_as": "How many models are on X?"}', shown) is shown[1]
+    assert picked(' {"same_as": "none of these"} ', shown) == NONE
+    for reply in ('{"same_as": "How many models"}', '{"same_as": 2}', '{"same": "How many models are on X?"}', "2",
+                  "", "Option two"):
+        assert picked(reply, shown) is None, reply
 
 
 def test_a_constrained_server_can_only_write_the_schemas_json() -> None:
-    assert json.loads(least_instance(schema(4))) == {"same": 0}
+    shown = _shown("Which models report numbers on X?")
+    assert json.loads(least_instance(schema(shown))) == {"same_as": "Which models report numbers on X?"}
+
+
+@pytest.mark.slow
+def test_the_real_server_can_only_copy_a_question_shown_or_say_none(tmp_path: Path) -> None:
+    """The 0.5B model (installed by the test command) on llama.cpp's server, through the product's OpenAI-compatible
+    client: its reply, held to the reader's schema, is one of the questions shown or "none of these", whatever it
+    makes of the question."""
+    from pipeline.generators.embedded import EmbeddedLlamaGenerator
+    from pipeline.generators.llamacpp import LlamaServer, ServerConfig
+    from pipeline.generators.weights import CATALOGUE
+    from pipeline.intent.reader import prompt
+    from pipeline.settings import Settings
+
+    model = Settings.from_env(dotenv=None).models_dir / CATALOGUE["qwen2.5-coder-0.5b"].file
+    assert model.is_file(), f"{model} is missing: run `kgqa models fetch qwen2.5-coder-0.5b`"
+    shown = _shown("Which models report numbers on Story Cloze Test?", "How many models report on Story Cloze Test?",
+                   "Which metrics are reported for Story Cloze Test?")
+    server = LlamaServer(ServerConfig(str(model), 2, 2048, 1, "none", 3, 32), tmp_path / "llm.log")
+    try:
+        local = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=64)
+        replies = [local.structured(prompt(q, shown), schema(shown), 160) for q in (
+            "count the models with results on story cloze test", "what is the capital of France?")]
+    finally:
+        server.stop()
+    assert all(picked(reply, shown) is not None for reply in replies), replies
