@@ -135,7 +135,8 @@ class TGIServer(LoopbackServer):
             scripted = self.respond(prompt) if self.respond is not None else None
             with self._lock:
                 queued = self._queue.popleft() if self._queue and scripted is None else None
-            text = next((t for t in (scripted, queued) if t is not None), None) or (
+            given = scripted if scripted is not None else queued
+            text = given if given is not None else (
                 wire.least_instance(schema) if schema is not None else self._recorded.answer(parsed))
         return finish(text, stop, max_new)
 

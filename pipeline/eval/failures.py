@@ -63,6 +63,7 @@ class WrittenBy(str, Enum):
     LLM_GUARD_RETRY = "llm_after_guard_retry"  # asked again after the intent guard declined its first query
     ADAPTER = "adapter"
     COMPOSER = "intent_composer"
+    READER = "llm_reader"  # the language model reading the question as one the project answers (KGQA_LLM_READER)
     OTHER = "other"  # a recording (replay:) or a generator from elsewhere
 
 
@@ -78,6 +79,8 @@ def writer(g: Generation | None) -> WrittenBy | None:
     taken = [a for a in g.attempts if a.verdict is Verdict.TAKEN]
     if g.generator in _BY_NAME:
         return _BY_NAME[g.generator]
+    if g.generator.startswith("reader:"):
+        return WrittenBy.READER
     if taken:
         return _BY_ASK.get(taken[-1].ask, WrittenBy.LLM_REPROMPT)
     return WrittenBy.OTHER

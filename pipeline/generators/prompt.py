@@ -15,7 +15,7 @@ NOTE = "Note: Output only the SPARQL query."
 GROUNDED = ("Instruction: Use only the graph's names listed below or in the examples; copy the question's names as "
             "listed.\n")
 STOP_SEQUENCES = ["USER:", "\nQuestion:", "</s>"]
-READING_TOKENS = 32  # a reading under a JSON schema is a few tokens ({"same": 3})
+READING_TOKENS = 160  # a reading under a JSON schema: a question copied whole ({"same_as": "…"})
 
 
 def few_shot(question: str, examples: Sequence[Retrieved], graph: str = "") -> str:

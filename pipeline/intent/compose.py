@@ -233,7 +233,7 @@ class Composer:
         head = first_asked(text, [(n.start, n.end) for n in names])
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
-        if asks_who(stated) and not asked and intent.operators:
+        if asks_who(stated) and not asked and (intent.operators or intent.highest):
             # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
             # operator read: nothing is composed for it, rather than a list of every model)
             asked = frozenset({Kind.MODEL})

@@ -20,6 +20,8 @@ _COMPARED = re.compile(r"\b(?:after|since|before|until|till|prior\s+to|(?:later|
                        r"greater|higher|lower|bigger|smaller)\s+than|over|above|below|under|at\s+(?:least|most)|"
                        r"exceeding|beyond|up\s+to)\s+(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)", re.I)
 _COMPARISONS = frozenset({"<", ">", "<=", ">="})
+_SMALLER = re.compile(r"(?:before|until|till|prior|earlier|older|less|fewer|lower|smaller|below|under|at\s+most|up)\b",
+                      re.I)  # the comparisons of _COMPARED that keep what is smaller
 # a ranking or an aggregate the query must do
 _MEASURE = re.compile(r"\b(most|fewest|average|mean|median|total)\b", re.I)
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
@@ -69,23 +71,33 @@ def _numbers_in(sparql: str) -> set[str]:
     return held | {n for lit in string_literals(sparql) for n in _NUMBER.findall(lit)}
 
 
-def compares(sparql: str, value: str) -> bool:
-    """Whether the query compares something with ``value``, a number or a string (``?year > 2020``, ``"40" <= ?v``),
-    as greater or smaller: not only equal."""
+def compares(sparql: str, value: str, greater: bool | None = None) -> bool:
+    """Whether the query compares something with ``value``, a number or a string (``?year > 2020``,
+    ``xsd:decimal(?v) >= xsd:decimal("40")``), as greater or smaller, not only equal; with ``greater``, only the
+    comparisons that keep what is greater (True) or smaller (False) than it."""
     toks = tokenize(sparql)
     for i, tok in enumerate(toks):
         held = tok.text if tok.kind == "number" else literal_text(tok.text) if tok.kind == "string" else None
-        if held == value and any(0 <= j < len(toks) and toks[j].text in _COMPARISONS for j in (i - 1, i + 1)):
-            return True
+        if held != value:
+            continue
+        for step in (-1, 1):  # the operator before it (it is on the right) or after it (on the left)
+            j = i + step
+            while 0 <= j < len(toks) and (toks[j].text in ("(", ")") or toks[j].kind == "pname" or
+                                          toks[j].text.startswith("^^")):
+                j += step  # past a cast, its brackets and a datatype
+            if 0 <= j < len(toks) and toks[j].text in _COMPARISONS:
+                keeps_greater = (toks[j].text[0] == ">") == (step == -1)
+                if greater is None or keeps_greater == greater:
+                    return True
     return False
 
 
-def excludes(sparql: str) -> bool:
-    """Whether the query leaves things out by what they lack or have besides: NOT EXISTS, MINUS, a '!=' or a
-    HAVING."""
+def excludes(sparql: str, things: bool = False) -> bool:
+    """Whether the query leaves things out by what they lack or have besides: NOT EXISTS, MINUS, a '!=' or a HAVING
+    (``things``: only NOT EXISTS or MINUS, which leave out the things another pattern finds)."""
     toks = [t.text.upper() for t in tokenize(sparql)]
-    return "MINUS" in toks or "HAVING" in toks or "!=" in toks or any(
-        a == "NOT" and b == "EXISTS" for a, b in zip(toks, toks[1:]))
+    return "MINUS" in toks or any(a == "NOT" and b == "EXISTS" for a, b in zip(toks, toks[1:])) or (
+        not things and ("HAVING" in toks or "!=" in toks))
 
 
 def gives(shape: Shape, companion: str) -> bool:
@@ -122,8 +134,9 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
         out.append(f"the restriction '{only.group()}' (the query excludes nothing)")
     held = _numbers_in(sparql)
     out += [f"the number {n} the question states" for n in numbers(words) if n not in held]
-    out += [f"the comparison '{m.group()}' (it does not compare with {m.group(1)})" for m in _COMPARED.finditer(words)
-            if m.group(1) in held and not compares(sparql, m.group(1))]
+    out += [f"the comparison '{m.group()}' (it does not compare with {m.group(1)} that way)"
+            for m in _COMPARED.finditer(words)
+            if m.group(1) in held and not compares(sparql, m.group(1), not _SMALLER.match(m.group()))]
     if shape.form == "SELECT":
         out += [f"the {c} asked for beside the answer" for c in companions(words) if not gives(shape, c)]
     return out

@@ -33,8 +33,8 @@ from pipeline.sparql.text import string_literals, tokenize
 
 # the vocabulary the guard reads: the classes and properties of the leaderboard questions (anything else is opaque)
 READABLE = frozenset({"orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_EVALUATION", "orkgp:HAS_METRIC",
-                      "orkgp:HAS_VALUE", "orkgp:HAS_MODEL", "orkgp:HAS_SOURCE_CODE", "orkgp:P30", "orkgp:P31",
-                      "orkgp:P32", "orkgc:Dataset", "orkgc:Model", "orkgc:Metric", "orkgc:Problem",
+                      "orkgp:HAS_VALUE", "orkgp:HAS_MODEL", "orkgp:HAS_SOURCE_CODE", "orkgp:P29", "orkgp:P30",
+                      "orkgp:P31", "orkgp:P32", "orkgc:Dataset", "orkgc:Model", "orkgc:Metric", "orkgc:Problem",
                       "orkgc:ResearchField", "orkgc:Paper"})
 VALUE_ASKED = "the value asked for (it answers with things, not their value)"
 _YES_NO = frozenset({"yes", "no", "true", "false", "t", "f"})
@@ -146,7 +146,7 @@ def missing_operators(intent: Intent, shape: Shape, sparql: str = "") -> list[st
         out.append(lacking("top", intent))
     if "every" in ops and not ops & {"top", "kth", "count"} and picks(shape):
         out.append(lacking("every", intent))
-    if "except" in ops and not excludes(sparql):
+    if "except" in ops and not excludes(sparql, things=True):
         out.append(lacking("except", intent))
     return out
 
@@ -157,7 +157,7 @@ def answered_kinds(shape: Shape) -> frozenset[str]:
     classes = shape.classes()
     labelled, reached = shape.labelled(), reached_kinds(shape)
     stems = {Kind.PAPER: ("paper",), Kind.MODEL: ("model",), Kind.DATASET: ("dataset",), Kind.METRIC: ("metric",),
-             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",), YEAR: ("year", "date")}
+             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",), YEAR: ("year",)}
     out: set[str] = set()
     for v in shape.projection:
         led = reached.get(labelled.get(v, v))

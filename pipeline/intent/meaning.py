@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from pipeline.intent.conditions import excludes
 from pipeline.intent.reading import CODE, YEAR, Intent, ordinal
 from pipeline.records import Kind
 from pipeline.sparql.joins import Joins, joins
@@ -21,6 +22,11 @@ _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  
 # answered by listing the datasets used (its gold queries count nothing), so that form is not held to a count.
 _COMMON = re.compile(r"\b(?:most|least)\s+(?:common(?:ly)?|frequent(?:ly)?|popular|often)\b", re.I)
 _LISTED = re.compile(r"most\s+commonly\s+used\b", re.I)
+# "run on the most datasets", "the fewest papers": a ranking by how many, which a query counting nothing cannot give
+_MOST_OF = re.compile(r"\bthe\s+(?:most|fewest|least)\s+(?:number\s+of\s+)?(?:models?|datasets?|benchmarks?|papers?|"
+                      r"articles?|studies|metrics?|problems?|results?|evaluations?)\b", re.I)
+_ONLY = re.compile(r"\b(?:only|exclusively|solely|not|except|excluding|other\s+than|without|lack(?:s|ing)?|missing|"
+                   r"never|no)\b|n't\b", re.I)  # words that ask to leave some things out
 _AMOUNT = re.compile(r"\b(how\s+(?:many|much)|numbers?|total|amount|counts?|tally|frequency|size|often)\b", re.I)
 _EACH = re.compile(r"\b(?:for|of|in)\s+(?:each|every)\s+\w+|\bper\s+(?!cent\b)\w+", re.I)
 THINGS = frozenset({"Paper", "Model", "Dataset", "Metric", "Problem", "ResearchField", "Benchmark", "Contribution"})
@@ -129,9 +135,11 @@ def contrary_form(question: str, intent: Intent, shape: Shape, sparql: str, coun
     if "yesno" in ops and "count" not in ops and question and not _WH.search(question) and not yes_no \
             and shape.form == "SELECT" and not counts:
         out["yesno"] = "it lists things instead" if things else "it lists values instead"
-    common = _COMMON.search(question)
+    common = _COMMON.search(question) or _MOST_OF.search(question)
     if common and not counts and not _LISTED.match(question, common.start()):
         out["common"] = f"'{common.group()}' is a matter of how often, and it counts nothing"
+    if shape.form == "SELECT" and excludes(sparql, things=True) and not _ONLY.search(question):
+        out["unasked"] = "it leaves out things another pattern finds, which the question does not ask"
     if not ops & {"count", "yesno"} and counts_only(shape) and _WH.search(question) and \
             not _AMOUNT.search(question):
         out["list"] = "it counts them instead of naming them"
@@ -183,7 +191,8 @@ def lacking(op: str, intent: Intent) -> str:
             "every": "every one asked for (a list, not the first of a ranking)",
             "top": f"the top {intent.rank} of a ranking", "common": "a ranking by how often",
             "each": "a figure for each one", "list": "the things asked for (which ones, not how many)",
-            "except": "those of one but not of the other (it excludes nothing)"}[op]
+            "except": "those of one but not of the other (it excludes nothing)",
+            "unasked": "no restriction the question does not state"}[op]
 
 
 def picks(shape: Shape) -> bool:

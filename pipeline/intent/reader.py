@@ -15,10 +15,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pipeline.errors import GeneratorError, Reason
 from pipeline.intent.compose import Name, assign, filled, resolve, years
 from pipeline.intent.conditions import blanked, unaccounted
-from pipeline.intent.reading import Intent, ordinal, read_intent
+from pipeline.intent.reading import YEAR, Intent, ordinal, read_intent
 from pipeline.matching.forms import form_of
 from pipeline.names.index import LabelIndex
 from pipeline.parts import Generator, KnowledgeGraph, Structured
@@ -27,7 +26,6 @@ from pipeline.records import Example, Generation, Retrieved
 from pipeline.sparql.text import parses
 from pipeline.store.knowledge import Knowledge
 
-COPY_TOKENS = 160  # a copied question, in its JSON
 MAX_OPTIONS = 24  # questions the names fit, at most: the stored pairs retrieved first, then the intent pairs
 NONE = "none of these"
 TASK = ("Task: Which of the questions below asks exactly the same as the user's question: the same things, the same "
@@ -50,12 +48,14 @@ class Option:
 def worded(pair: Example, names: Sequence[Name], intent: Intent) -> str:
     """The pair's question with its slots written as ``names`` (in slot order), and its place or count in a ranking
     as the user's question gives it ('the top 5', 'the third')."""
-    pieces = form_of(pair).pieces
+    pieces = list(form_of(pair).pieces)
+    for i, piece in enumerate(pieces):  # in the pair's own words, never inside a name
+        if "top" in intent.operators:
+            piece = _NUMBER.sub(lambda m: m.group(0).replace(m.group(1), str(intent.rank)), piece)
+        if "kth" in intent.operators:
+            piece = _PLACE.sub(ordinal(intent.rank), piece)
+        pieces[i] = piece
     text = pieces[0] + "".join(n.label + piece for n, piece in zip(names, pieces[1:]))
-    if "top" in intent.operators:
-        text = _NUMBER.sub(lambda m: m.group(0).replace(m.group(1), str(intent.rank)), text, count=1)
-    if "kth" in intent.operators:
-        text = _PLACE.sub(ordinal(intent.rank), text, count=1)
     return " ".join(text.split())
 
 
@@ -71,7 +71,7 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
             limit: int = MAX_OPTIONS) -> list[Option]:
     """The pairs whose slots take every one of the question's names (by kind), each written with them, without
     repeats and without those whose query leaves out a condition the question states (a number, code, 'only')."""
-    stated = blanked(text, [(n.start, n.end) for n in names])
+    stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])  # 'after 2020' is read whole
     out: list[Option] = []
     seen: set[str] = set()
     for pair in pairs:
@@ -141,17 +141,17 @@ class ReaderGenerator:
         if not found:
             return self._none("it names nothing the graph holds as a label")
         names = sorted(found + years(question, found), key=lambda n: n.start)
-        intent = read_intent(blanked(question, [(n.start, n.end) for n in names]))
+        intent = read_intent(blanked(question, [(n.start, n.end) for n in names if YEAR not in n.kinds]))
         stored = [r.example for r in examples]
         shown = options(question, names, stored + list(self.pairs()), intent)
         if not shown:
             return self._none("no question the project answers takes its names")
         asked = prompt(question, shown)
-        raw = self.model.structured(asked, schema(shown), max_tokens=COPY_TOKENS)
+        raw = self.model.structured(asked, schema(shown))
         option = picked(raw, shown)
-        if option is None:
-            raise GeneratorError(f"the reader's reply is not the JSON asked for: {raw.strip()[:80]!r}",
-                                 Reason.BAD_REPLY)
+        if option is None:  # a server that does not hold replies to a schema: the next writer's turn
+            return Generation(self.name, None, raw=raw, prompt=asked, reason="the model's reading is not the JSON "
+                              f"asked for ({raw.strip()[:80]!r})", explanation="I could not read this question.")
         if isinstance(option, str):
             return Generation(self.name, None, raw=raw, prompt=asked, reason="the model read none of the "
                               f"{len(shown)} questions shown as this one", explanation="None of the questions I know "

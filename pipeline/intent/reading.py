@@ -18,7 +18,12 @@ _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 _LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
-_EXCEPT = re.compile(r"\b(?:but|and)\s+not\b|\bexcept\b|\bexcluding\b|\bother than\b", re.I)  # "X but not Y"
+# "X but not Y"; not "including but not limited to", "and not only"
+_EXCEPT = re.compile(r"\b(?:but|and)\s+not\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|\bexcluding\b|"
+                     r"\bother than\b", re.I)
+# "Do you know which …", "Can you tell me what …": a question asked politely, not a yes/no one
+_POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someone|we)\s+"
+                     r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))", re.I)
@@ -28,12 +33,13 @@ _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|b
 OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top", "except")
 CODE = "code"  # a thing a question may ask for that is no Kind of named thing: a paper's code links
 YEAR = "year"  # a value a question may ask for ("when was X published?") or restrict to ("in 2019")
-_WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b", re.I)
+# a year asked for: "when was X published", "in which year ..." (not "over the years")
+_WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b", re.I)
 _ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "models": Kind.MODEL,
           "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
           "problem": Kind.PROBLEM, "problems": Kind.PROBLEM, "field": Kind.RESEARCHFIELD,
           "fields": Kind.RESEARCHFIELD, "area": Kind.RESEARCHFIELD, "areas": Kind.RESEARCHFIELD, "code": CODE,
-          "year": YEAR, "years": YEAR}
+          "year": YEAR}  # "the publication year of X"; not "years" ("over the years" asks for none)
 
 
 _SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
@@ -57,6 +63,17 @@ def mentioned_kinds(question: str) -> frozenset[str]:
     words = {w.lower().rstrip("s") or w.lower() for w in re.findall(r"[A-Za-z]+", question)}
     return frozenset(kind for kind, said in _SAID.items()
                      if any(_near(w, t) for w in words for t in said.split()))
+
+
+_CLASS_WORD = re.compile(r"\bX\s+(?:benchmark\s+)?(?:dataset|benchmark|corpus|model|metric|task|problem|field)s?\b",
+                         re.I)
+
+
+def names_things(question: str) -> bool:
+    """Whether a question (names blanked as 'X') names a kind of thing it is about beside its names, in any of the
+    usual words ('which approach', 'which benchmarks'); a name's own class word ('the X benchmark') and the words of
+    a score aside."""
+    return bool(mentioned_kinds(_CLASS_WORD.sub("X", question)) - {Kind.METRIC})
 
 
 _VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X model get on X?", names blanked
@@ -139,7 +156,7 @@ def read_intent(question: str) -> Intent:
         ops.add("both")
     if _EXCEPT.search(question):
         ops.add("except")
-    if _YESNO.search(question):
+    if _YESNO.search(question) and not _POLITE.search(question):
         ops.add("yesno")
     if _EVERY.search(question) and "both" not in ops:
         ops.add("every")

@@ -23,7 +23,7 @@ from pipeline.intent.guard import (
 )
 from pipeline.intent.meaning import rankings
 from pipeline.intent.pairs import intent_pairs
-from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, read_intent
+from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
 from pipeline.names.check import respelled
@@ -81,7 +81,7 @@ class IntentStep:
             plain = blanked(text, [(a, b) for a, b, _ in found])
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples), words, plain,
-                            value=asks_a_value(plain))
+                            value=asks_a_value(plain) and not names_things(plain))
             missing = verdict.missing
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)

@@ -55,7 +55,8 @@ def blank_after(first: Generation, first_role: str, first_raised: str, later: Ge
                                           f"{later.explanation}".strip())
     said = f"could not be asked ({clip(later_raised)})" if later_raised else \
         f"wrote no usable query ({clip(later.reason or later.explanation or 'no text')})"
+    who = "the offline adapter" if later_role == ADAPTER else "the language model"
     why = gave_way(first, first_role, first_raised)
-    return replace(first, notes=first.notes + (f"{why}; the language model {said}",),
-                   explanation=f"{first.explanation} The language model was asked too, and {said}.".strip(),
+    return replace(first, notes=first.notes + (f"{why}; {who} {said}",),
+                   explanation=f"{first.explanation} {who[0].upper()}{who[1:]} was asked too, and {said}.".strip(),
                    attempts=later.attempts or first.attempts)

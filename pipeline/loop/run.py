@@ -1,8 +1,9 @@
 """The loop: the writers in order, each query judged once by every check, one try budget for asking again.
 
 1. Each writer in turn writes a query (a language model's reply read and checked, and asked once more when it
-   could not be used); the intent check and the names check judge it, and the first that passes runs. A query the
-   intent check finds lacking gives way to the composer's query for the ask when there is one. A fallback writer
+   could not be used; the model reading the question, when asked to, picks one the project answers); the intent
+   check and the names check judge it, and the first that passes runs. A query the intent check finds lacking
+   gives way to the composer's query for the ask when there is one. A fallback writer
    (the offline adapter behind a model) replaces a failing query only with one that passes; else the failing query
    of the last writer that is no fallback stands, and says why it cannot run.
 2. When that was a model's query the intent check declined, the model is asked once more, told why; its second
@@ -102,10 +103,12 @@ class Loop:
     def _first(self, q: _Ask) -> Draft:
         drafts: list[Draft] = []  # every writer's draft so far, in order
         standing: Draft | None = None  # the failing query that stands when none passes
+        # a model server that fails ends the question when only it writes (reading, then writing: one server)
+        alone = len(self.writers) == 1 or all(w.model or w.reader for w in self.writers)
         for i, writer in enumerate(self.writers):
             if i:
                 q.progress(Step.RETRY)
-            draft = self._draft(q, writer, alone=len(self.writers) == 1, last=i == len(self.writers) - 1)
+            draft = self._draft(q, writer, alone=alone, last=i == len(self.writers) - 1)
             if draft.ok:
                 return taken(draft, drafts[-1] if drafts else None, len(self.writers))
             if not (writer.fallback and standing is not None) and draft.wrote:
@@ -126,7 +129,8 @@ class Loop:
                                  reason=str(exc))
             return Draft(writer, written, written, Judgement(Call.NEXT, "generate", why=str(exc)), raised=str(exc))
         if not written.sparql and (q.composed or ((writer.model or writer.reader) and not last)):
-            # the composer's turn on a question with no query comes once, and after a model only when no writer follows
+            # the composer's turn on a question with no query comes once, and after a model (writing or reading) only
+            # when no writer follows
             return Draft(writer, written, written, Judgement(Call.NEXT, "generate", why=reason_of(written)))
         return self._judged(q, writer, written)
 

@@ -28,9 +28,10 @@ def told_declined(why: str) -> str:
 @dataclass(frozen=True)
 class Writer:
     """One writer of the ordered list. ``model``: a language model — its reply is read and checked, and it can be
-    asked again; ``fallback``: it replaces a failing query of the writers before it only when its own passes every
-    check (the offline adapter behind a model, LLM first); ``name``: what its queries are marked with (a model's
-    generator spec, e.g. ``repair:replay:FILE``), else the generator's own name."""
+    asked again; ``reader``: the language model reading the question (``pipeline.intent.reader``), never asked again,
+    its "none" handing the question on; ``fallback``: it replaces a failing query of the writers before it only when
+    its own passes every check (the offline adapter behind a model, LLM first); ``name``: what its queries are marked
+    with (a model's generator spec, e.g. ``repair:replay:FILE``), else the generator's own name."""
 
     generator: Generator
     name: str = ""

@@ -68,6 +68,7 @@ def taken(ask: Ask) -> Attempt:
     (Generation("adapter", RAN, attempts=(Attempt(Ask.PROMPT, "", None, Verdict.FAILED),)), WrittenBy.ADAPTER),
     (Generation("intent", RAN, attempts=(taken(Ask.PROMPT),)), WrittenBy.COMPOSER),
     (Generation("replay:x.json", RAN), WrittenBy.OTHER),
+    (Generation("reader:local", RAN), WrittenBy.READER),
     (Generation("openai", None, attempts=(taken(Ask.PROMPT),)), None),
 ], ids=lambda v: v.value if isinstance(v, WrittenBy) else "")
 def test_who_wrote_the_query(generation: Generation, expected: WrittenBy | None) -> None:

@@ -39,7 +39,12 @@ def test_a_name_is_blanked_so_its_digits_and_words_are_its_own() -> None:
     ("Which models were evaluated on X since 2019?", IN_YEAR.replace(
         "orkgp:P29 \"2019\".", "orkgp:P29 ?y. FILTER(xsd:integer(?y) >= 2019)"), ""),
     ("Which models get more than 40 on X?", WITH_VALUE[:-1] + 'FILTER(?value = "40") }', "more than 40"),
-    ("Which models get more than 40 on X?", WITH_VALUE[:-1] + 'FILTER("40" < ?value) }', ""),
+    ("Which models get more than 40 on X?", WITH_VALUE[:-1] + "FILTER(40 < xsd:decimal(?value)) }", ""),
+    ("Which models get more than 40 on X?", WITH_VALUE[:-1] + "FILTER(xsd:decimal(?value) < 40) }", "more than 40"),
+    ("Which models were evaluated on X before 2019?", IN_YEAR.replace(
+        "orkgp:P29 \"2019\".", "orkgp:P29 ?y. FILTER(?y < xsd:integer(\"2019\"))"), ""),
+    ("Which models were evaluated on X before 2019?", IN_YEAR.replace(
+        "orkgp:P29 \"2019\".", "orkgp:P29 ?y. FILTER(\"2019\"^^xsd:integer < ?y)"), "before 2019"),
 ])
 def test_what_a_query_leaves_out_is_said(words: str, sparql: str, lacks: str) -> None:
     found = unaccounted(words, sparql)

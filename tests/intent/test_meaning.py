@@ -222,6 +222,26 @@ def test_a_count_answering_a_question_that_asks_which_ones_is_not_run() -> None:
                     + " GROUP BY ?tool") == ()
 
 
+def test_the_most_of_a_kind_is_a_ranking_by_how_many() -> None:
+    listed = "SELECT DISTINCT ?model WHERE { ?c orkgp:HAS_MODEL ?model; orkgp:HAS_BENCHMARK ?b. }"
+    ranked = ("SELECT ?model WHERE { ?c orkgp:HAS_MODEL ?model; orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_DATASET ?d. } "
+              "GROUP BY ?model ORDER BY DESC(COUNT(DISTINCT ?d)) LIMIT 1")
+    question = "Which model has been run on the most datasets?"
+    assert _missing(question, [], listed)[0].startswith("a ranking by how often ('the most datasets'")
+    assert _missing(question, [], ranked) == ()
+
+
+def test_leaving_things_out_is_a_restriction_the_question_must_state() -> None:
+    both = ('SELECT DISTINCT ?m WHERE { ?d rdfs:label "A". ?b orkgp:HAS_DATASET ?d. ?c orkgp:HAS_BENCHMARK ?b; '
+            'orkgp:HAS_MODEL ?m. FILTER NOT EXISTS { ?e rdfs:label "B". ?f orkgp:HAS_DATASET ?e. '
+            '?g orkgp:HAS_BENCHMARK ?f; orkgp:HAS_MODEL ?m. } }')
+    assert any(m.startswith("no restriction the question does not state") for m in _missing(
+        "Which models were run on both A and B?", [], both))
+    for asked in ("Which models were run on A but not on B?", "Which models were run on A only?",
+                  "Which models run on A don't have results on B?", "Models on A without results on B"):
+        assert not any("restriction" in m for m in _missing(asked, [], both)), asked
+
+
 def test_no_gold_query_of_sciqa_contradicts_its_question_in_form(sciqa: SciQA) -> None:
     """Every form the guard holds whatever the vocabulary, against all 2,565 of SciQA's gold pairs: none vetoed."""
     vetoed = [r.id for r in sciqa.all() if contradicted(r.question, r.sparql)]

@@ -156,8 +156,23 @@ def test_the_real_server_can_only_copy_a_question_shown_or_say_none(tmp_path: Pa
     server = LlamaServer(ServerConfig(str(model), 2, 2048, 1, "none", 3, 32), tmp_path / "llm.log")
     try:
         local = EmbeddedLlamaGenerator(server, timeout=1800.0, max_new_tokens=64)
-        replies = [local.structured(prompt(q, shown), schema(shown), 160) for q in (
+        replies = [local.structured(prompt(q, shown), schema(shown)) for q in (
             "count the models with results on story cloze test", "what is the capital of France?")]
     finally:
         server.stop()
     assert all(picked(reply, shown) is not None for reply in replies), replies
+
+
+def test_a_model_server_that_is_down_ends_the_question_with_the_reason_and_is_asked_once(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Reading and writing are one server: with the model alone, its failure ends the question (not a decline), and
+    the writer is not sent to a server the reader found down."""
+    tgi.set_fault("500")
+    monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
+    monkeypatch.setenv("KGQA_LLM_READER", "true")
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
+          "How many models were evaluated on Story Cloze Test?"])
+    out = json.loads(capsys.readouterr().out)
+    assert out["outcome"] == "failed" and "CUDA out of memory" in out["error"] and out["sparql"] is None
+    assert all(TASK in p for p in _prompts(tgi))  # only the reading was sent (TGI's client tries a failure once more)

@@ -28,6 +28,8 @@ from pipeline.records import Kind
     ("What is the top performing model on X?", set(), 1),
     ("Which models were run on X but not on Y?", {"except"}, 1),
     ("models on X except those evaluated on Y", {"except"}, 1),
+    ("Which models, including but not limited to X, are on Y?", set(), 1),
+    ("Do you know which papers address X?", set(), 1),  # asked politely: a list, not yes or no
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
@@ -53,6 +55,7 @@ def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> 
     assert asked_kinds("What is the F1 score of BERT on SQuAD1.1?") == set()
     assert asked_kinds('When was "Attention is all you need" published?') == {"year"}
     assert asked_kinds("In which year did papers on X appear?") == {"year", "paper"}
+    assert asked_kinds("What F1 has X reached on Y over the years?") == set()  # no year asked for
     assert asked_kinds("Which model wins when ranked by F1?") == {"model"}  # 'when' of a condition asks no year
     assert first_asked("Can you list the metrics used to evaluate models on X?") == "metric"
     assert first_asked("Which models have metrics reported on X?") == "model"
@@ -90,6 +93,14 @@ def test_a_question_naming_no_kind_asks_a_value_when_it_asks_for_a_score_not_who
     assert asks_a_value("the best value reported for X")
     assert not asks_a_value("who tops X on X?") and not asks_a_value("who has the best score on X?")
     assert not asks_a_value("What tops X on X?")
+
+
+def test_a_question_naming_a_kind_of_thing_in_any_word_names_things() -> None:
+    from pipeline.intent.reading import names_things
+
+    assert names_things("Which approach has the highest X on X?") and names_things("Which benchmarks did X get on?")
+    assert not names_things("top X score achieved on the X benchmark")  # the name's own class word
+    assert not names_things("What is the highest X reported on X?")
 
 
 def test_a_value_is_asked_in_the_words_of_a_score_or_of_a_superlative_before_the_metric() -> None:
