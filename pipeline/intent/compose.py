@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pipeline.errors import KgqaError
 from pipeline.intent.conditions import blanked, measures, unaccounted
 from pipeline.intent.meaning import picks
-from pipeline.intent.reading import CODE, YEAR, Intent, asked_kinds, asks_who, first_asked, read_intent
+from pipeline.intent.reading import CODE, YEAR, Intent, asked_kinds, asks_one, asks_who, first_asked, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
@@ -250,6 +250,8 @@ class Composer:
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
 
+            if "every" in read_intent(pair.question).operators - intent.operators and asks_one(stated):
+                continue  # "the top model on X": one, not every model with its score
             if measures(blanked(pair.question, form_spans(pair))) - measures(stated):
                 continue  # an average nobody asked for is no list of the values
             if unaccounted(stated, filled(pair, chosen, intent), measures=True):

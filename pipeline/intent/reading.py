@@ -89,6 +89,15 @@ def asks_a_value(question: str) -> bool:
     return bool(_VALUE.search(question) or _EXTREME_OF.search(question)) and not _WHO.search(question)
 
 
+_ONE = re.compile(r"\bthe\s+(?:top|best|leading|winning|strongest)(?:[\s-]+performing)?\s+(?:model|system|method|"
+                  r"approach|one)\b(?!s)", re.I)
+
+
+def asks_one(question: str) -> bool:
+    """Whether the question asks for the one at the top ('the top model on X in terms of M'): no list of every one."""
+    return bool(_ONE.search(question))
+
+
 def asks_who(question: str) -> bool:
     """Whether the question asks who ('who is in second place on X'): a thing answers it, never a bare value."""
     return bool(_WHO.search(question))
