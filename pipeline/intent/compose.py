@@ -8,9 +8,9 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.conditions import blanked, measures, unaccounted
+from pipeline.intent.conditions import blanked, comparisons, measures, unaccounted
 from pipeline.intent.meaning import picks
-from pipeline.intent.reading import CODE, YEAR, Intent, asked_kinds, asks_one, asks_who, first_asked, read_intent
+from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS
@@ -26,7 +26,7 @@ _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
     "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
     "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
 _EDGE = "?!.,;:\"'“”‘’()"
-_YEAR = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w.-])")
+_YEAR = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w-]|\.\d)")  # "in 2021." ends a sentence; "2021.5" is no year
 _QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
 
 
@@ -226,11 +226,12 @@ class Composer:
         """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for;
         ``index``: the graph's labels, for names typed loosely; ``prefer``: names to read the question with first."""
         names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
-        if not names:
-            return None
-        names = sorted(names + years(text, names), key=lambda n: n.start)
+        names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
         best: tuple[float, Example, list[Name]] | None = None
-        head = first_asked(text, [(n.start, n.end) for n in names])
+        typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
+                             for n in names]
+        asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
+        head = first_asked(text, typed)
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
         if asks_who(stated) and not asked and (intent.operators or intent.highest):
@@ -252,9 +253,11 @@ class Composer:
 
             if "every" in read_intent(pair.question).operators - intent.operators and asks_one(stated):
                 continue  # "the top model on X": one, not every model with its score
+            if comparisons(pair.question) and not comparisons(stated):
+                continue  # a bound nobody stated is no list of them all
             if measures(blanked(pair.question, form_spans(pair))) - measures(stated):
                 continue  # an average nobody asked for is no list of the values
-            if unaccounted(stated, filled(pair, chosen, intent), measures=True):
+            if unaccounted(stated, filled(pair, chosen, intent, text), measures=True):
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
                 (head in theirs and head in asked)  # 'the metrics used to evaluate models': metrics, not models
@@ -263,13 +266,23 @@ class Composer:
         if best is None:
             return None
         _, pair, chosen = best
-        return Composition(filled(pair, chosen, intent), pair, tuple(chosen))
+        return Composition(filled(pair, chosen, intent, text), pair, tuple(chosen))
 
 
-def filled(pair: Example, chosen: Sequence[Name], intent: Intent) -> str:
-    """The pair's query with the question's names in its slots, and its place or count in the ranking."""
+def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = "") -> str:
+    """The pair's query with the question's names in its slots, and its place or count in the ranking; a year the
+    question ``text`` compares with ('after 2021') compared so, not matched."""
     values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
     sparql = replace_literals(pair.sparql, values)
+    stated = comparisons(text)
+    for year, op in stated.items():
+        if any(YEAR in n.kinds and n.label == year for n in chosen):
+            sparql = re.sub(rf'FILTER\s*\(\s*str\(\?(\w+)\)\s*=\s*"{year}"\s*\)',
+                            rf"FILTER(xsd:integer(?\1) {op} {year})", sparql)
+    bounds = [(n, op) for n, op in stated.items() if not any(YEAR in c.kinds and c.label == n for c in chosen)]
+    if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1:  # 'above 60': the pair's bound, as said
+        sparql = re.sub(rf"(\?\w+)\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
+                        rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)
     if "kth" in intent.operators:
         sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
     if "top" in intent.operators:

@@ -23,7 +23,11 @@ _COMPARISONS = frozenset({"<", ">", "<=", ">="})
 _SMALLER = re.compile(r"(?:before|until|till|prior|earlier|older|less|fewer|lower|smaller|below|under|at\s+most|up)\b",
                       re.I)  # the comparisons of _COMPARED that keep what is smaller
 # a ranking or an aggregate the query must do
-_MEASURE = re.compile(r"\b(most|fewest|average|mean|median|total)\b", re.I)
+_MEASURE = re.compile(r"\b(most|fewest|average|mean|median|total|earliest|oldest|(?:largest|greatest|biggest)\s+number|"
+                      r"first(?=\s+(?:paper|publication|study|article)\b))\b", re.I)
+_SAME = {"mean": "average", "oldest": "earliest", "first": "earliest", "largest number": "most",
+         "greatest number": "most", "biggest number": "most"}  # one measure in other words
+_COMPUTED = {"average": {"AVG"}, "mean": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
@@ -56,14 +60,24 @@ def numbers(words: str) -> list[str]:
 
 
 def measures(words: str) -> frozenset[str]:
-    """The rankings and aggregates the words call for ('average' and 'mean' are one)."""
-    return frozenset(m.group().lower().replace("mean", "average") for m in _MEASURE.finditer(words))
+    """The rankings and aggregates the words call for ('average' and 'mean' are one, 'the largest number' is 'most',
+    'the first paper' 'earliest')."""
+    return frozenset(_SAME.get(low := " ".join(m.group().lower().split()), low) for m in _MEASURE.finditer(words))
 
 
 def companions(words: str) -> list[str]:
     """What the question asks for beside its answer ('with its score' -> value), in order."""
     return list(dict.fromkeys(_WORDS[m.group(1).lower()] for m in _BESIDE.finditer(words)
                               if m.group(1).lower() in _WORDS))
+
+
+_INCLUSIVE = re.compile(r"(?:since|until|till|at\s+(?:least|most)|up)\b", re.I)
+
+
+def comparisons(words: str) -> dict[str, str]:
+    """Each number the question compares with and how ('after 2020' -> {'2020': '>'}, 'at most 3' -> '<=')."""
+    return {m.group(1): ("<" if _SMALLER.match(m.group()) else ">") + ("=" if _INCLUSIVE.match(m.group()) else "")
+            for m in _COMPARED.finditer(words)}
 
 
 def _numbers_in(sparql: str) -> set[str]:
@@ -118,9 +132,9 @@ def gives(shape: Shape, companion: str) -> bool:
 def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
     """The conditions of the question (``words``: its text with the names blanked) that ``sparql`` does not hold, in
     words, for a reply that declines: code it does not reach, numbers it does not use, companions it does not give;
-    with ``measures``, also a ranking or aggregate the question's words call for ('the most common'). SciQA's own
-    "most commonly used datasets" query lists them, so a query written for the question is not held to that; a
-    query the composer chooses is."""
+    an average or a total it does not compute; with ``measures``, also a ranking or aggregate the question's words
+    call for ('the most common'). SciQA's own "most commonly used datasets" query lists them, so a query written
+    for the question is not held to that; a query the composer chooses is."""
     shape = read(sparql)
     out: list[str] = []
     code = _CODE.search(words)
@@ -129,6 +143,9 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
     measure = _MEASURE.search(words) if measures else None
     if measure and not shape.aggregates and not shape.order:
         out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
+    functions = {t.text.upper() for t in tokenize(sparql) if t.kind == "word"}
+    out += [f"the '{m.group()}' the question asks for (the query does not compute it)"
+            for m in _MEASURE.finditer(words) if _COMPUTED.get(m.group().lower(), functions).isdisjoint(functions)]
     only = _ONLY.search(words)
     if only and not excludes(sparql):
         out.append(f"the restriction '{only.group()}' (the query excludes nothing)")

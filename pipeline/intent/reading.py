@@ -20,13 +20,15 @@ _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+not\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|\bexcluding\b|"
-                     r"\bother than\b", re.I)
+                     r"\bother than\b|\b(?:were|was|have|has|had)\s+never\b", re.I)
 # "Do you know which …", "Can you tell me what …": a question asked politely, not a yes/no one
 _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someone|we)\s+"
                      r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
-_TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))", re.I)
+_TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))"
+                  r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest)\b", re.I)
+_MOST_NUMBER = re.compile(r"\b(?:largest|greatest|biggest)\s+(?:number|count)\s+of\b", re.I)
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
 
@@ -39,6 +41,7 @@ _ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "model
           "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
           "problem": Kind.PROBLEM, "problems": Kind.PROBLEM, "field": Kind.RESEARCHFIELD,
           "fields": Kind.RESEARCHFIELD, "area": Kind.RESEARCHFIELD, "areas": Kind.RESEARCHFIELD, "code": CODE,
+          "github": CODE, "repository": CODE, "repositories": CODE, "repo": CODE,
           "year": YEAR}  # "the publication year of X"; not "years" ("over the years" asks for none)
 
 
@@ -103,29 +106,42 @@ def asks_who(question: str) -> bool:
     return bool(_WHO.search(question))
 
 
-def asked_kinds(question: str, names: Sequence[tuple[int, int]] = ()) -> frozenset[str]:
+Span = tuple[int, int] | tuple[int, int, str]  # a name's place, and its kind where known
+
+
+def asked_kinds(question: str, names: Sequence[Span] = ()) -> frozenset[str]:
     """The kinds of thing the question asks for: its words naming one (papers, models, datasets, metrics, problems,
     fields, code, a year — "when was …" too), except a name's own class word right after it ('the CoQA dataset',
-    'X benchmark dataset') and the words inside a name ('XLNet (single model)')."""
+    'X benchmark dataset': not after a name of another kind, 'count (a metric) of papers') and the words inside a
+    name ('XLNet (single model)')."""
     return frozenset(_asked_in_order(question, names))
 
 
-def first_asked(question: str, names: Sequence[tuple[int, int]] = ()) -> str | None:
+def first_asked(question: str, names: Sequence[Span] = ()) -> str | None:
     """The kind the question asks for first, the head of its ask ('list the metrics used to evaluate models':
     metrics); None when it names none."""
     return next(iter(_asked_in_order(question, names)), None)
 
 
-def _asked_in_order(question: str, names: Sequence[tuple[int, int]]) -> list[str]:
+def _asked_in_order(question: str, names: Sequence[Span]) -> list[str]:
     out: dict[str, None] = {}
     if _WHEN.search(question):
         out[YEAR] = None
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
-        if kind and not any((m.start() - b >= 0 and len(question[b:m.start()].split()) <= 1) or a <= m.start() < b
-                            for a, b in names):
+        if kind and not any(_inside_or_after(m.start(), kind, question, name) for name in names):
             out.setdefault(kind)
     return list(out)
+
+
+def _inside_or_after(at: int, kind: str, question: str, name: Span) -> bool:
+    """Whether the word at ``at`` is inside the name or its class word right after it (a name of another known
+    kind has none: 'count' a metric's name, 'count of papers' asks for papers)."""
+    a, b = name[0], name[1]
+    if a <= at < b:
+        return True
+    other = len(name) > 2 and bool(name[-1]) and name[-1] != kind
+    return at - b >= 0 and len(question[b:at].split()) <= 1 and not other
 
 
 @dataclass(frozen=True)
@@ -151,6 +167,7 @@ def ordinal(k: int) -> str:
 
 def read_intent(question: str) -> Intent:
     """The operators ``question`` asks for, read from its words alone."""
+    question = _MOST_NUMBER.sub("most", question)  # 'on the largest number of datasets': a ranking, no count
     ops: set[str] = set()
     if _COUNT.search(question):
         ops.add("count")
@@ -170,7 +187,8 @@ def read_intent(question: str) -> Intent:
     if _EVERY.search(question) and "both" not in ops:
         ops.add("every")
     top = _TOP.search(question)
-    if top and "kth" not in ops and (k := _NUMBERS.get(top.group(1).lower()) or int(top.group(1))) > 1:
+    said = top and (top.group(1) or top.group(2)).lower()
+    if said and "kth" not in ops and (k := _NUMBERS.get(said) or int(said)) > 1:
         ops.add("top")
         rank = k
     return Intent(frozenset(ops), rank, bool(_HIGHEST.search(question)))

@@ -73,7 +73,7 @@ class IntentStep:
         words = _masked(text, found)
         intent = read_intent(words)  # 'Number of params' is a metric, not a count
         names = [text[a:b] for a, b, _ in found]
-        asked = asked_kinds(text, [(a, b) for a, b, _ in found])
+        asked = asked_kinds(text, found)
         missing: tuple[str, ...] = ()
         taken: dict[str, str] = {}  # the fitting query's names and the kinds it takes them for
         standing = generation

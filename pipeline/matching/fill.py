@@ -14,6 +14,10 @@ ALIGN_MIN = 0.55  # below this an alignment's spans are not trusted on their own
 ALIGN_SURE = 0.8  # from here the alignment's spans are taken as they are
 _CONNECTORS = frozenset({"-", "+", "&", "/", "–"})
 _VERSION = re.compile(r"v?\d+(?:\.\d+)*")  # "1.1", "2.0", "v2": a version that belongs to the word before it
+# a number after these is compared with ('above 60', 'after 2021'), not a version of a name typed in lowercase
+_NUMBER = re.compile(r"\d+(?:\.\d+)?%?")
+_COMPARING = frozenset({"above", "over", "under", "below", "after", "before", "since", "until", "than", "least", "most",
+                        "exceeding", "beyond"})
 Name = tuple[int, int, str]  # (start, end, kind or "")
 
 
@@ -47,12 +51,13 @@ def name_runs(text: str, found: Sequence[Name], generic: frozenset[str]) -> list
     run: list[tuple[int, int]] = []
     pending: tuple[int, int] | None = None  # a connector ('-', '+', '&', '/') that may join two name parts
     before: tuple[int, int] | None = None  # the word just before, when a version number after it would name it
+    last = ""  # the word before, lowercased
     for m in re.finditer(r"\S+", text):
         word = m.group().strip("?!.,;:\"'")
-        low = word.lower()
+        low, compared, last = word.lower(), last in _COMPARING and _NUMBER.fullmatch(word) is not None, word.lower()
         inside = any(s <= m.start() < e for s, e, _ in found)
         namey = (any(c.isupper() or c.isdigit() for c in word[1:]) or (word[:1].isupper() and m.start() > 0)) \
-            and low not in generic and low not in STOPWORDS
+            and low not in generic and low not in STOPWORDS and not compared
         if namey and not inside:
             if pending is not None:
                 run.append(pending)
@@ -69,7 +74,8 @@ def name_runs(text: str, found: Sequence[Name], generic: frozenset[str]) -> list
             out.append((run[0][0], run[-1][1]))
             run, pending = [], None
         before = (m.start(), m.end()) if (word == m.group() and word.isalpha() and word.islower() and not inside
-                                          and low not in generic and low not in STOPWORDS) else None
+                                          and low not in generic and low not in STOPWORDS
+                                          and low not in _COMPARING) else None
     if run:
         out.append((run[0][0], run[-1][1]))
     return out

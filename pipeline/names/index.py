@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Iterable
@@ -43,15 +44,28 @@ def kind_of(name: str) -> Kind | Literal[""]:
     return Kind(low) if low in CLASSES else _ALIASES.get(low) or ""
 
 
+_UNMARKED = str.maketrans({"ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "ß": "ss", "æ": "ae",
+                           "Æ": "AE", "œ": "oe", "Œ": "OE", "ı": "i"})
+
+
+def unmarked(text: str) -> str:
+    """The text without accents and marks ('Fjällröst Øst' as 'Fjallrost Ost'): how names are typed on a keyboard
+    that lacks them."""
+    if text.isascii():
+        return text
+    return "".join(c for c in unicodedata.normalize("NFKD", text.translate(_UNMARKED)) if not unicodedata.combining(c))
+
+
 def squeeze(text: str) -> str:
-    """Lowercase letters and digits only: names equal up to punctuation, blanks and case ('NCBI-disease' ~ 'NCBI
-    Disease', 'StoryLM-large' ~ 'storylm large'), which may still be two names of the graph."""
-    return _PUNCTUATION.sub("", text.lower())
+    """Lowercase letters and digits only, without accents: names equal up to punctuation, blanks and case
+    ('NCBI-disease' ~ 'NCBI Disease', 'StoryLM-large' ~ 'storylm large'), which may still be two names of the graph."""
+    return _PUNCTUATION.sub("", unmarked(text).lower())
 
 
 def squash(text: str) -> str:
-    """The text lowercased, 'version 2'/'v. 2' as 'v2', without blanks, hyphens, underscores and apostrophes."""
-    return _DROP.sub("", _VERSION.sub("v", text)).lower()
+    """The text lowercased and without accents, 'version 2'/'v. 2' as 'v2', without blanks, hyphens, underscores and
+    apostrophes."""
+    return _DROP.sub("", _VERSION.sub("v", unmarked(text))).lower()
 
 
 @dataclass

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import asked_kinds, asks_a_value, first_asked, mentioned_kinds, read_intent
+from pipeline.intent.reading import CODE, asked_kinds, asks_a_value, first_asked, mentioned_kinds, read_intent
 from pipeline.records import Kind
 
 
@@ -24,6 +24,9 @@ from pipeline.records import Kind
     ("Which models are evaluated on all of X, Y and Z?", {"both"}, 1),  # "all of": on each of them
     ("What are the top 3 models on X by F1?", {"top"}, 3),
     ("Name the best five models on X", {"top"}, 5),
+    ("List the three best models on X by M and what they scored", {"top"}, 3),
+    ("Which are the 4 leading systems on X?", {"top"}, 4),
+    ("Is the best model on X among the two best on Y?", {"yesno", "top"}, 2),
     ("Which model has the best Top 5 Accuracy on X?", set(), 1),  # a metric's name, not the top five
     ("What is the top performing model on X?", set(), 1),
     ("Which models were run on X but not on Y?", {"except"}, 1),
@@ -108,3 +111,11 @@ def test_a_value_is_asked_in_the_words_of_a_score_or_of_a_superlative_before_the
     assert asks_a_value("which X did the X model get on X?")
     assert not asks_a_value("who has the highest X on X?")
     assert not asks_a_value("Which models did X evaluate?")
+
+
+def test_a_word_after_a_name_of_another_kind_is_asked_not_its_class_word() -> None:
+    assert asked_kinds("count of papers in X", [(0, 5, "metric")]) == {Kind.PAPER}
+    assert asked_kinds("Which Computational Semantics papers came out?", [(6, 29, "researchfield")]) == {Kind.PAPER}
+    assert asked_kinds("Which github repository holds X?", [(29, 30, "model")]) == {CODE}
+    assert asked_kinds("What is the CoQA dataset about?", [(12, 16, "dataset")]) == set()  # its own class word
+    assert asked_kinds("What is the CoQA dataset about?", [(12, 16)]) == set()  # a name of no known kind: the same

@@ -26,6 +26,9 @@ def test_a_version_number_names_the_word_before_it(text: str, names: list[str]) 
     ("papers published in 2019 on ImageNet", ["2019", "ImageNet"]),  # a stopword is not a name
     ("the top 10 accuracy on ImageNet", ["10", "ImageNet"]),  # nor a word of the stored questions' own wording
     ("what is on squad, 1.1 or 2.0?", ["1.1", "2.0"]),  # nor a word the clause ends at
+    ("which models score above 60 macro-f1 on pharmavigil-22", ["macro-f1", "pharmavigil-22"]),  # a bound, no name
+    ("Show me Birdsong papers published after 2021.", ["Birdsong"]),
+    ("models with at least 40 EM on HopTrail-3k", ["EM", "HopTrail-3k"]),
 ])
 def test_a_number_does_not_pull_in_a_word_that_cannot_be_a_name(text: str, names: list[str]) -> None:
     assert runs(text) == names

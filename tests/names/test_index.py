@@ -9,7 +9,8 @@ LABELS = [("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("ImageNet", "datase
           ("Walker, walk (DMControl500k)", "dataset"), ("Go-Explore", "model"), ("BERT-Large", "model"),
           ("GPT-2 (1.5B)", "model"), ("MRPC", "dataset"), ("F1", "metric"), ("Accuracy", "metric"),
           ("Yelp Fine-grained classification", "dataset"), ("Atari 2600 Pong", "dataset"),
-          ("Atari 2600 HERO", "dataset"), ("Rock'n'Roll Net", "model"), ("BERT v2", "model")]
+          ("Atari 2600 HERO", "dataset"), ("Rock'n'Roll Net", "model"), ("BERT v2", "model"),
+          ("Fjällröst Dialects", "dataset"), ("Dialekt-Øst", "model"), ("Łódź Streets", "dataset")]
 
 
 def index() -> LabelIndex:
@@ -32,6 +33,15 @@ def test_case_blanks_hyphens_apostrophes_and_version_spacing_read_as_the_graphs_
         found = ix.find(typed, kind_of("Dataset") if label in ("SQuAD1.1", "SQuAD2.0", "ImageNet", "ImageNet ReaL",
                                                                  "Story Cloze Test") else "model")
         assert (found.match, found.chosen) == (Match.NORMALISED, label), typed
+
+
+def test_a_name_typed_without_its_accents_reads_as_the_graphs_label() -> None:
+    ix = index()
+    for typed, label, kind in [("fjallrost dialects", "Fjällröst Dialects", "dataset"),
+                               ("Dialekt-Ost", "Dialekt-Øst", "model"), ("lodz streets", "Łódź Streets", "dataset")]:
+        found = ix.find(typed, kind)
+        assert (found.match, found.chosen) == (Match.NORMALISED, label), typed
+    assert squash("Fjällröst") == squash("Fjallrost") != squash("Fjallrosts")
 
 
 def test_one_slip_or_dropped_last_words_read_as_the_one_close_label() -> None:
@@ -81,7 +91,7 @@ def test_squash_and_kinds() -> None:
     assert squash("BERT version 2") == squash("BERT v. 2") == "bertv2"
     assert kind_of("ResearchField") == kind_of("research_fields") == "researchfield"
     assert kind_of("Contribution") == ""
-    assert index().counts()["dataset"] == 11
+    assert index().counts()["dataset"] == 13
 
 
 def test_another_word_is_not_a_slip() -> None:

@@ -1,0 +1,70 @@
+"""Bounds and rankings of the whole graph composed over the fixture graph (no query written), each answer compared
+with one computed in Python from the fixture's records (tests/intent/gold.py): 'above 60', 'the most datasets',
+'the earliest paper'. Ties are left out: a ranking of one row is asked only where the top is one thing."""
+from __future__ import annotations
+
+from collections import Counter
+
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from standins.orkg_fixture import PAPERS, PROBLEMS
+from tests.intent import gold
+from tests.intent.conftest import answer_of
+
+
+def _rows(question: str, kg: OxigraphKG) -> set[tuple[str, ...]]:
+    done = IntentStep().review(question, Generation("adapter", None), [], kg).generation
+    assert done.generator == "intent" and done.sparql, question
+    answer = answer_of(kg, done.sparql)
+    assert not isinstance(answer, bool), question
+    return answer
+
+
+def _things(rows: set[tuple[str, ...]]) -> set[str]:
+    return {v for row in rows for v in row if not v.startswith("http")}
+
+
+def _top(counts: Counter[str]) -> str | None:
+    """The one thing counted most; None on a tie."""
+    (first, n), *rest = counts.most_common(2) or [("", 0)]
+    return first if not rest or rest[0][1] < n else None
+
+
+def test_a_bound_on_a_score_keeps_the_models_past_it_each_way(fixture_kg: OxigraphKG) -> None:
+    for dataset, metric in gold.boards():
+        values = sorted({v for _, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None})
+        bound = values[len(values) // 2]
+        for words, keeps in (("more than", lambda v: v > bound), ("below", lambda v: v < bound),
+                             ("at least", lambda v: v >= bound)):
+            want = {m for m, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None and keeps(v)}
+            shown = f"{bound:g}"
+            rows = _rows(f"Which models reach {words} {shown} {metric} on {dataset}?", fixture_kg)
+            assert want <= _things(rows) and not _things(rows) - want - {s for _, s in gold.scores(dataset, metric)}, \
+                (dataset, metric, words)
+
+
+def test_no_bound_is_composed_for_a_question_that_states_none(fixture_kg: OxigraphKG) -> None:
+    dataset, metric = gold.boards()[0]
+    done = IntentStep().review(f"Which models have a {metric} result on {dataset}?", Generation("adapter", None),
+                               [], fixture_kg).generation
+    assert done.sparql is None or not any(op in done.sparql for op in (" > ", " < ", " >= ", " <= "))
+
+
+def test_the_dataset_the_model_and_the_year_with_the_most(fixture_kg: OxigraphKG) -> None:
+    models = Counter({d: len(gold.models_on(d)) for d in {d for _, _, d, _ in gold.results()}})
+    datasets = Counter({m: len(gold.datasets_of(m)) for m in {c.model for _, c, _, _ in gold.results() if c.model}})
+    years = Counter(p.year for p in PAPERS)
+    for question, counts in (("Which dataset has the most models evaluated on it?", models),
+                             ("which model has been run on the largest number of datasets", datasets),
+                             ("In which year were the most papers published?", years)):
+        top = _top(counts)
+        if top is not None:
+            assert top in {v for row in _rows(question, fixture_kg) for v in row}, question
+
+
+def test_the_earliest_paper_on_each_problem(fixture_kg: OxigraphKG) -> None:
+    for problem in PROBLEMS:
+        dated = sorted((int(p.year), p.title) for p in PAPERS if any(c.problem == problem for c in p.contributions))
+        if dated and (len(dated) == 1 or dated[0][0] < dated[1][0]):
+            assert dated[0][1] in _things(_rows(f"What is the earliest paper on {problem}?", fixture_kg)), problem
