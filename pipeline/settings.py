@@ -139,7 +139,7 @@ class Settings(BaseSettings):
     llm_schema_budget: Annotated[int, Field(ge=0)] = env("KGQA_LLM_SCHEMA_BUDGET", 300)
     # the model as a reader (pipeline.intent.reader): it says which question the project answers is the one asked,
     # as JSON held to a schema, before it is asked to write SPARQL itself
-    llm_reader: bool = env("KGQA_LLM_READER", False)
+    llm_reader: bool = env("KGQA_LLM_READER", True)
     redis_url: str | None = env("KGQA_REDIS_URL")  # redis://host:6379/0: state shared by replicas on many hosts
     redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
     mcp_token: Secret = env("KGQA_MCP_TOKEN", secret=True)  # bearer token `kgqa mcp --http` requires

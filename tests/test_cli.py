@@ -104,6 +104,7 @@ def test_ask_through_an_llm_server_and_a_real_endpoint(generator: str, env: pyte
              '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
     tgi.enqueue(f" {query}\nUSER:")
     env.setenv("KGQA_TGI_URL", tgi.url)  # the openai generator uses its /v1 route
+    env.setenv("KGQA_LLM_READER", "false")  # the model writes the query (its reading: tests/intent/test_reader.py)
     # the question this query answers (the intent guard declines a query that drops a name the question gives)
     question = "What models are being evaluated on the Story Cloze Test dataset?"
     code, out, _ = run(capsys, "ask", "--generator", generator, "--kg", virtuoso.endpoint, "--json", question)
@@ -278,6 +279,7 @@ def test_ask_reads_a_loose_name_as_the_endpoints_label(env: pytest.MonkeyPatch, 
     tgi.enqueue(f" {query}\nUSER:")
     env.setenv("KGQA_TGI_URL", tgi.url)
     env.setenv("KGQA_CACHE_TTL", "0")
+    env.setenv("KGQA_LLM_READER", "false")  # the model's own query, its name typed loosely
     code, out, _ = run(capsys, "ask", "--generator", "tgi", "--kg", virtuoso.endpoint, "--json",
                        "Which models were evaluated on the story cloze-test?")
     assert code == 0 and "CoherenceNet" in out["flat_answer"]
@@ -325,6 +327,7 @@ def test_ask_json_records_every_reply_of_the_model(env: pytest.MonkeyPatch, tgi:
     tgi.enqueue(broken, good)
     env.setenv("KGQA_TGI_URL", tgi.url)
     env.setenv("KGQA_LLM_FALLBACK", "none")
+    env.setenv("KGQA_LLM_READER", "false")  # every reply is one the model wrote
     code, out, _ = run(capsys, "ask", "--generator", "openai", "--kg", str(orkg_fixture_nt), "--json",
                        "What models are being evaluated on the Story Cloze Test dataset?")
     assert code == 0 and out["outcome"] == "answered" and out["raw_generation"] == good

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from pipeline.intent.compose import Name, assign, filled, resolve, years
 from pipeline.intent.conditions import blanked, unaccounted
+from pipeline.intent.guard import core
 from pipeline.intent.reading import YEAR, Intent, ordinal, read_intent
 from pipeline.matching.forms import form_of
 from pipeline.names.index import LabelIndex
@@ -81,7 +82,7 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
         if chosen is None:
             continue
         ranked = _ranked(pair, intent)
-        question, sparql = worded(pair, chosen, ranked), filled(pair, chosen, ranked)
+        question, sparql = worded(pair, chosen, ranked), filled(pair, chosen, ranked, text)
         if question.lower() in seen or unaccounted(stated, sparql, measures=True):
             continue
         seen.add(question.lower())
@@ -89,6 +90,19 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
         if len(out) == limit:
             break
     return out
+
+
+def whole(text: str, names: Sequence[Name], spans: Sequence[tuple[int, int, str]], generic: frozenset[str]
+          ) -> list[Name]:
+    """The names that are not a part of a longer name the question writes ('Transformer' in 'Long Short
+    Transformer', a model the graph may lack; the form words at a span's edges aside: 'F1' is all of 'F1 score'): a
+    reading with a part of a name would answer about another thing."""
+    cores = []
+    for a, b, _ in spans:
+        kept = core(text[a:b], generic)
+        start = a + text[a:b].find(kept)
+        cores.append((start, start + len(kept)))
+    return [n for n in names if not any(a <= n.start and n.end <= b and b - a > n.end - n.start for a, b in cores)]
 
 
 def prompt(question: str, shown: Sequence[Option]) -> str:
@@ -137,7 +151,8 @@ class ReaderGenerator:
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
         generic = self.knowledge().generic if self.knowledge is not None else frozenset()
         index = self.labels() if self.labels is not None else None
-        found = resolve(question, self.kg, generic, index, known=index)
+        found = whole(question, resolve(question, self.kg, generic, index, known=index),
+                      self.knowledge().names(question) if self.knowledge is not None else [], generic)
         if not found:
             return self._none("it names nothing the graph holds as a label")
         names = sorted(found + years(question, found), key=lambda n: n.start)

@@ -61,11 +61,11 @@ def _near(word: str, target: str) -> bool:
     return word == target or (min(len(word), len(target)) >= 3 and within_edits(word, target))
 
 
-def mentioned_kinds(question: str) -> frozenset[str]:
-    """Every kind of thing the question mentions anywhere, in any of its usual words, typos forgiven."""
+def mentioned_kinds(question: str, typos: bool = True) -> frozenset[str]:
+    """Every kind of thing the question mentions anywhere, in any of its usual words, typos forgiven (unless not)."""
     words = {w.lower().rstrip("s") or w.lower() for w in re.findall(r"[A-Za-z]+", question)}
     return frozenset(kind for kind, said in _SAID.items()
-                     if any(_near(w, t) for w in words for t in said.split()))
+                     if any(_near(w, t) if typos else w == t for w in words for t in said.split()))
 
 
 _CLASS_WORD = re.compile(r"\bX\s+(?:benchmark\s+)?(?:dataset|benchmark|corpus|model|metric|task|problem|field)s?\b",
@@ -76,7 +76,7 @@ def names_things(question: str) -> bool:
     """Whether a question (names blanked as 'X') names a kind of thing it is about beside its names, in any of the
     usual words ('which approach', 'which benchmarks'); a name's own class word ('the X benchmark') and the words of
     a score aside."""
-    return bool(mentioned_kinds(_CLASS_WORD.sub("X", question)) - {Kind.METRIC})
+    return bool(mentioned_kinds(_CLASS_WORD.sub("X", question), typos=False) - {Kind.METRIC})  # 'tiles' is no title
 
 
 _VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X model get on X?", names blanked

@@ -16,7 +16,7 @@ from pipeline.names.vocabulary import unknown
 from pipeline.parts import IntentReview, KnowledgeGraph
 from pipeline.records import Ask, Generation, Retrieved, Verdict
 from pipeline.schema.shapes import Shapes, never_met
-from pipeline.sparql.scope import required_after_optional, selected_but_unbound
+from pipeline.sparql.scope import filtered_but_unbound, required_after_optional, selected_but_unbound
 
 SYNTAX_NOTE = "re-asked the model with the parser's error"
 
@@ -50,7 +50,8 @@ class ReplyCheck:
         shapes = self.shapes() if self.shapes and not missing else None
         apart = never_met(result.fixed, shapes) if shapes else ""
         never, late = selected_but_unbound(result.fixed), required_after_optional(result.fixed)
-        unbound = "; ".join(filter(None, (never, late)))
+        unread = filtered_but_unbound(result.fixed)
+        unbound = "; ".join(filter(None, (never, late, unread)))
         told = [(missing, f"the query uses names the graph does not have: {missing}",
                  f"That query uses names the knowledge graph does not have: {missing}. Use only the graph's own "
                  "predicates and classes."),
@@ -60,7 +61,10 @@ class ReplyCheck:
                  "a triple pattern of the WHERE clause, or select only variables its patterns bind."),
                 (late, late, f"In that query {late}, so where the OPTIONAL finds nothing the pattern after it "
                  "matches anything in the graph. Put the patterns that use it inside the OPTIONAL, or make the "
-                 "OPTIONAL's patterns required.")]
+                 "OPTIONAL's patterns required."),
+                (unread, unread, f"In that query {unread}, so the FILTER fails on every row and it answers with "
+                 "nothing. Bind that variable in a triple pattern (its label: ?thing rdfs:label ?thing_lbl) before "
+                 "filtering on it.")]
         faults = [(reason, ask) for fault, reason, ask in told if fault]
         if not faults:
             return passed("syntax", generation, fixed)

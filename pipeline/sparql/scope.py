@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.sparql.groups import Expression, Group, Select, Values, read
+from pipeline.sparql.groups import Expression, Group, Part, Select, Values, read
 from pipeline.sparql.text import Token
 from pipeline.sparql.triples import Triples
 
@@ -37,6 +37,50 @@ def selected_but_unbound(query: str) -> str:
         return ""
     names = " and ".join([", ".join(unbound[:-1]), unbound[-1]] if len(unbound) > 1 else unbound)
     return f"{names} {'is' if len(unbound) == 1 else 'are'} selected but never bound in WHERE"
+
+
+def filtered_but_unbound(query: str) -> str:
+    """The defect in words when a FILTER reads a variable nothing in the query binds ("?metric_lbl is filtered on
+    but never bound"): the FILTER is an error for every row, so the query answers with nothing. Lenient: a variable
+    bound anywhere in the query, in any group or sub-SELECT, counts as bound. "" when none."""
+    found = read(query)
+    if found.select is None or not found.first or found.faults:
+        return ""
+    bound: set[str] = set()
+    filtered: list[str] = []
+    for part in _every_part(found.select):
+        if isinstance(part, Triples):
+            bound |= _names(part.variables, found.tokens)
+        elif isinstance(part, Values):
+            bound |= _names(part.variables, found.tokens)
+        elif isinstance(part, Expression):
+            if part.alias is not None:
+                bound.add(_key(found.tokens[part.alias].text))
+            if part.kind == "filter":
+                filtered += [_key(found.tokens[k].text) for k in part.terms if found.tokens[k].kind == "var"]
+        elif isinstance(part, Select):
+            bound |= _names(part.grouped, found.tokens)
+    never = [v for v in dict.fromkeys(filtered) if v not in bound]
+    if not never:
+        return ""
+    names = " and ".join([", ".join(never[:-1]), never[-1]] if len(never) > 1 else never)
+    return f"{names} {'is' if len(never) == 1 else 'are'} filtered on but never bound"
+
+
+def _every_part(select: Select) -> list[Part]:
+    """Every part of a SELECT, its sub-groups, sub-SELECTs and EXISTS patterns included, and the SELECTs."""
+    out: list[Part] = [select, *(e for e in select.projection if isinstance(e, Expression))]
+    stack: list[Part] = [select.where, *select.tail]
+    while stack:
+        part = stack.pop()
+        out.append(part)
+        if isinstance(part, Group):
+            stack += part.parts
+        elif isinstance(part, Select):
+            stack += [part.where, *part.tail, *(e for e in part.projection if isinstance(e, Expression))]
+        elif isinstance(part, Expression):
+            stack += part.groups
+    return out
 
 
 def required_after_optional(query: str) -> str:

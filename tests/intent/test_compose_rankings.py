@@ -3,6 +3,7 @@ with one computed in Python from the fixture's records (tests/intent/gold.py): '
 'the earliest paper'. Ties are left out: a ranking of one row is asked only where the top is one thing."""
 from __future__ import annotations
 
+import operator
 from collections import Counter
 
 from pipeline.intent.step import IntentStep
@@ -35,9 +36,9 @@ def test_a_bound_on_a_score_keeps_the_models_past_it_each_way(fixture_kg: Oxigra
     for dataset, metric in gold.boards():
         values = sorted({v for _, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None})
         bound = values[len(values) // 2]
-        for words, keeps in (("more than", lambda v: v > bound), ("below", lambda v: v < bound),
-                             ("at least", lambda v: v >= bound)):
-            want = {m for m, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None and keeps(v)}
+        for words, keeps in (("more than", operator.gt), ("below", operator.lt), ("at least", operator.ge)):
+            want = {m for m, s in gold.scores(dataset, metric)
+                    if (v := gold.number(s)) is not None and keeps(v, bound)}
             shown = f"{bound:g}"
             rows = _rows(f"Which models reach {words} {shown} {metric} on {dataset}?", fixture_kg)
             assert want <= _things(rows) and not _things(rows) - want - {s for _, s in gold.scores(dataset, metric)}, \

@@ -176,3 +176,15 @@ def test_a_model_server_that_is_down_ends_the_question_with_the_reason_and_is_as
     out = json.loads(capsys.readouterr().out)
     assert out["outcome"] == "failed" and "CUDA out of memory" in out["error"] and out["sparql"] is None
     assert all(TASK in p for p in _prompts(tgi))  # only the reading was sent (TGI's client tries a failure once more)
+
+
+def test_a_part_of_a_longer_name_the_question_writes_is_no_name_to_read_with() -> None:
+    from pipeline.intent.compose import Name
+    from pipeline.intent.reader import whole
+
+    text = "List the code links of the Long Short Transformer model, by F1 score"
+    part = Name(text.index("Transformer"), text.index("Transformer") + 11, "Transformer", frozenset({"model"}))
+    metric = Name(text.index("F1"), text.index("F1") + 2, "F1", frozenset({"metric"}))
+    spans = [(text.index("Long"), part.end, ""), (metric.start, len(text), "metric")]
+    assert whole(text, [part, metric], spans, frozenset({"score"})) == [metric]  # 'F1' is all of 'F1 score'
+    assert whole(text, [part, metric], [], frozenset()) == [part, metric]

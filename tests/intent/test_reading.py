@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import CODE, asked_kinds, asks_a_value, first_asked, mentioned_kinds, read_intent
+from pipeline.intent.reading import (CODE, asked_kinds, asks_a_value, first_asked, mentioned_kinds, names_things,
+                                     read_intent)
 from pipeline.records import Kind
 
 
@@ -119,3 +120,8 @@ def test_a_word_after_a_name_of_another_kind_is_asked_not_its_class_word() -> No
     assert asked_kinds("Which github repository holds X?", [(29, 30, "model")]) == {CODE}
     assert asked_kinds("What is the CoQA dataset about?", [(12, 16, "dataset")]) == set()  # its own class word
     assert asked_kinds("What is the CoQA dataset about?", [(12, 16)]) == set()  # a name of no known kind: the same
+
+
+def test_a_loosely_typed_name_left_in_the_words_is_no_kind_of_thing_named() -> None:
+    assert not names_things("best X on moraine tiles")  # 'tiles' one letter from 'title', and no paper asked
+    assert names_things("which approach is best on X")

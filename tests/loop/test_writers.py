@@ -260,6 +260,16 @@ def test_a_variable_only_an_optional_binds_then_required_is_asked_again_with_the
     assert twice.sparql is None and twice.reason == "?model is bound only inside an OPTIONAL and required after it"
 
 
+def test_a_filter_on_a_variable_nothing_binds_is_asked_again_with_the_reason(tgi: Any) -> None:
+    """A FILTER on ?metric_lbl that no pattern binds fails on every row: an empty answer whatever the graph holds."""
+    unread = GOOD.rstrip().removesuffix("}") + 'FILTER (str(?never_lbl) = "F1") }'
+    tgi.enqueue(unread, GOOD)
+    model = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True)
+    g = repairing(model).generate(QUESTION, EXAMPLES)
+    asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
+    assert g.sparql == GOOD and "?never_lbl is filtered on but never bound" in asked
+
+
 def test_predicates_no_node_carries_together_are_told_with_where_the_graph_uses_them(tgi: Any) -> None:
     """The model hung the model on the benchmark: the query would find nothing. Told which predicates never meet and
     what HAS_MODEL is found with, it moves it; asked with only "it found nothing" it wrote the same query again."""

@@ -49,7 +49,7 @@ def model() -> Iterator[Any]:
 @pytest.fixture(scope="module")
 def pipeline(train_settings: Settings, train_store: Any, model: Any) -> Iterator[Pipeline]:
     settings = train_settings.with_(generator="openai", openai_url=model.url + "/v1", llm_fallback="none",
-                                    kg="sciqa")
+                                    kg="sciqa", llm_reader=False)  # the model's written query replayed: no reading
     with build_pipeline(settings) as pipe:
         yield pipe
 
