@@ -49,9 +49,7 @@ def filtered_but_unbound(query: str) -> str:
     bound: set[str] = set()
     filtered: list[str] = []
     for part in _every_part(found.select):
-        if isinstance(part, Triples):
-            bound |= _names(part.variables, found.tokens)
-        elif isinstance(part, Values):
+        if isinstance(part, (Triples, Values)):
             bound |= _names(part.variables, found.tokens)
         elif isinstance(part, Expression):
             if part.alias is not None:

@@ -3,8 +3,15 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.reading import (CODE, asked_kinds, asks_a_value, first_asked, mentioned_kinds, names_things,
-                                     read_intent)
+from pipeline.intent.reading import (
+    CODE,
+    asked_kinds,
+    asks_a_value,
+    first_asked,
+    mentioned_kinds,
+    names_things,
+    read_intent,
+)
 from pipeline.records import Kind
 
 

@@ -7,8 +7,12 @@ from typing import Any
 import pytest
 
 from pipeline.sciqa import SciQA
-from pipeline.sparql.scope import (filtered_but_unbound, required_after_optional, selected_but_unbound,
-                                   unbound_projection)
+from pipeline.sparql.scope import (
+    filtered_but_unbound,
+    required_after_optional,
+    selected_but_unbound,
+    unbound_projection,
+)
 
 DATASET = '?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. FILTER (str(?dataset_lbl) = "ClueWeb09-B")'
 BENCH = "?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval."
