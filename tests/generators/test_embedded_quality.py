@@ -2,7 +2,8 @@
 writes every query (no adapter) for a fixed handful of final-phase and new-intent questions on the graph rebuilt from
 SciQA, with the product's grounding defaults (KGQA_LLM_*), scored exactly as the evaluation scores them: a refactor
 that breaks what the model gets right fails here. The 0.5B answered all 6 exactly on 2026-12-02 (the store of SciQA's
-train pairs, greedy decoding: the figure does not depend on the machine's load); the floor sits one under it."""
+train pairs, greedy decoding: the figure does not depend on the machine's load); the floor sits one under it. Since
+2026-12-04 the defaults have the model read each question first (KGQA_LLM_READER): it held the floor so."""
 from __future__ import annotations
 
 import json

@@ -7,6 +7,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from pipeline.errors import GeneratorError, GeneratorTimeout
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.openai import OpenAIGenerator
@@ -246,28 +248,23 @@ def test_a_query_selecting_what_it_never_binds_is_asked_again_then_declined_with
     assert [a.verdict for a in twice.attempts] == [Verdict.UNBOUND, Verdict.UNBOUND]
 
 
-def test_a_variable_only_an_optional_binds_then_required_is_asked_again_with_the_reason(tgi: Any) -> None:
-    """Where the OPTIONAL finds no model, "?model rdfs:label ?l" after it matches every labelled thing: rows of
-    unrelated names, a wrong answer. The model is told why; the same defect twice is a decline."""
-    late = GOOD.rstrip().removesuffix("}") + "?model rdfs:label ?model_label. }"
-    tgi.enqueue(late, GOOD)
+@pytest.mark.parametrize(("tail", "said"), [
+    # where the OPTIONAL finds no model, "?model rdfs:label ?l" after it matches every labelled thing: unrelated rows
+    ("?model rdfs:label ?model_label. }", "?model is bound only inside an OPTIONAL and required after it"),
+    # a FILTER on a variable no pattern binds fails on every row: an empty answer whatever the graph holds
+    ('FILTER (str(?never_lbl) = "F1") }', "?never_lbl is filtered on but never bound"),
+])
+def test_a_query_that_cannot_answer_rightly_is_asked_again_with_the_reason(tgi: Any, tail: str, said: str) -> None:
+    """The model is told why; the same defect twice is a decline."""
+    faulty = GOOD.rstrip().removesuffix("}") + tail
+    tgi.enqueue(faulty, GOOD)
     model = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True)
     g = repairing(model).generate(QUESTION, EXAMPLES)
     asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
-    assert g.sparql == GOOD and "?model is bound only inside an OPTIONAL and required after it" in asked
-    tgi.enqueue(late, late)
+    assert g.sparql == GOOD and said in asked
+    tgi.enqueue(faulty, faulty)
     twice = repairing(model).generate(QUESTION, EXAMPLES)
-    assert twice.sparql is None and twice.reason == "?model is bound only inside an OPTIONAL and required after it"
-
-
-def test_a_filter_on_a_variable_nothing_binds_is_asked_again_with_the_reason(tgi: Any) -> None:
-    """A FILTER on ?metric_lbl that no pattern binds fails on every row: an empty answer whatever the graph holds."""
-    unread = GOOD.rstrip().removesuffix("}") + 'FILTER (str(?never_lbl) = "F1") }'
-    tgi.enqueue(unread, GOOD)
-    model = OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512, stream=True)
-    g = repairing(model).generate(QUESTION, EXAMPLES)
-    asked = " ".join(m["content"] for m in tgi.requests[-1][1]["messages"])
-    assert g.sparql == GOOD and "?never_lbl is filtered on but never bound" in asked
+    assert twice.sparql is None and twice.reason == said
 
 
 def test_predicates_no_node_carries_together_are_told_with_where_the_graph_uses_them(tgi: Any) -> None:
