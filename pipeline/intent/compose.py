@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
 from pipeline.intent.conditions import blanked, comparisons, measures, unaccounted
-from pipeline.intent.meaning import picks
+from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
@@ -253,6 +253,8 @@ class Composer:
 
             if "every" in read_intent(pair.question).operators - intent.operators and asks_one(stated):
                 continue  # "the top model on X": one, not every model with its score
+            if "most" in measures(pair.question) and listed_as_most(stated):
+                continue  # 'the most commonly used datasets for X': SciQA's list of every one, no top one
             if comparisons(pair.question) and not comparisons(stated):
                 continue  # a bound nobody stated is no list of them all
             if measures(blanked(pair.question, form_spans(pair))) - measures(stated):

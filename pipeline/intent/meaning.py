@@ -22,6 +22,12 @@ _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  
 # answered by listing the datasets used (its gold queries count nothing), so that form is not held to a count.
 _COMMON = re.compile(r"\b(?:most|least)\s+(?:common(?:ly)?|frequent(?:ly)?|popular|often)\b", re.I)
 _LISTED = re.compile(r"most\s+commonly\s+used\b", re.I)
+
+
+def listed_as_most(question: str) -> bool:
+    """Whether the question says "the most commonly used …", which SciQA's own queries answer with every one used,
+    not a ranking."""
+    return _LISTED.search(question) is not None
 # "run on the most datasets", "the fewest papers": a ranking by how many, which a query counting nothing cannot give
 _MOST_OF = re.compile(r"\bthe\s+(?:most|fewest|least)\s+(?:number\s+of\s+)?(?:models?|datasets?|benchmarks?|papers?|"
                       r"articles?|studies|metrics?|problems?|results?|evaluations?)\b", re.I)

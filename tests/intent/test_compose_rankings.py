@@ -69,3 +69,11 @@ def test_the_earliest_paper_on_each_problem(fixture_kg: OxigraphKG) -> None:
         dated = sorted((int(p.year), p.title) for p in PAPERS if any(c.problem == problem for c in p.contributions))
         if dated and (len(dated) == 1 or dated[0][0] < dated[1][0]):
             assert dated[0][1] in _things(_rows(f"What is the earliest paper on {problem}?", fixture_kg)), problem
+
+
+def test_the_most_commonly_used_is_never_composed_as_the_top_one(fixture_kg: OxigraphKG) -> None:
+    """SciQA's 'the most commonly used datasets for X' lists every one used: no ranking pair answers it."""
+    for problem in PROBLEMS:
+        done = IntentStep().review(f"What are the most commonly used benchmark datasets for the {problem} research "
+                                   "field?", Generation("adapter", None), [], fixture_kg).generation
+        assert done.sparql is None or "LIMIT 1" not in done.sparql, problem
