@@ -14,9 +14,6 @@ from pipeline.eval.questions import load_questions
 from pipeline.factory import build_pipeline
 from pipeline.generators.prompt import few_shot
 from pipeline.intent import reader
-from pipeline.intent.compose import resolve, years
-from pipeline.intent.conditions import blanked
-from pipeline.intent.reading import YEAR, read_intent
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 
@@ -41,13 +38,8 @@ def main(kg: str, path: str) -> dict[str, object]:
         for q in asked:
             examples = pipe.lookup(q.question, settings.shots)
             written.append(tokens(few_shot(q.question, examples)))
-            index = read.labels() if read.labels else None
-            generic = read.knowledge().generic if read.knowledge else frozenset()
-            found = resolve(q.question, read.kg, generic, index, known=index)
-            names = sorted(found + years(q.question, found), key=lambda n: n.start)
-            intent = read_intent(blanked(q.question, [(n.start, n.end) for n in names if YEAR not in n.kinds]))
-            shown = reader.options(q.question, names, [r.example for r in examples] + list(read.pairs()), intent)
-            if found and shown:
+            shown, _ = read.shown(q.question, examples)  # exactly what the reader would show the model
+            if shown:
                 reading.append(tokens(reader.prompt(q.question, shown)))
     finally:
         pipe.generator.server.stop()  # type: ignore[attr-defined]

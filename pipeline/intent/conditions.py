@@ -27,7 +27,7 @@ _MEASURE = re.compile(r"\b(most|fewest|average|mean|median|total|earliest|oldest
                       r"first(?=\s+(?:paper|publication|study|article)\b))\b", re.I)
 _SAME = {"mean": "average", "oldest": "earliest", "first": "earliest", "largest number": "most",
          "greatest number": "most", "biggest number": "most"}  # one measure in other words
-_COMPUTED = {"average": {"AVG"}, "mean": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
+_COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
@@ -145,7 +145,8 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
         out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
     functions = {t.text.upper() for t in tokenize(sparql) if t.kind == "word"}
     out += [f"the '{m.group()}' the question asks for (the query does not compute it)"
-            for m in _MEASURE.finditer(words) if _COMPUTED.get(m.group().lower(), functions).isdisjoint(functions)]
+            for m in _MEASURE.finditer(words) if _COMPUTED.get(_SAME.get(m.group().lower(), m.group().lower()),
+                                                                    functions).isdisjoint(functions)]
     only = _ONLY.search(words)
     if only and not excludes(sparql):
         out.append(f"the restriction '{only.group()}' (the query excludes nothing)")

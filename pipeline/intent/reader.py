@@ -148,19 +148,23 @@ class ReaderGenerator:
     def ping(self, timeout: float = 2.0) -> bool:
         return self.part.ping(timeout)
 
-    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+    def shown(self, question: str, examples: Sequence[Retrieved]) -> tuple[list[Option], str]:
+        """The questions the model is shown for ``question``, or none and why."""
         generic = self.knowledge().generic if self.knowledge is not None else frozenset()
         index = self.labels() if self.labels is not None else None
         found = whole(question, resolve(question, self.kg, generic, index, known=index),
                       self.knowledge().names(question) if self.knowledge is not None else [], generic)
         if not found:
-            return self._none("it names nothing the graph holds as a label")
+            return [], "it names nothing the graph holds as a label"
         names = sorted(found + years(question, found), key=lambda n: n.start)
         intent = read_intent(blanked(question, [(n.start, n.end) for n in names if YEAR not in n.kinds]))
-        stored = [r.example for r in examples]
-        shown = options(question, names, stored + list(self.pairs()), intent)
+        shown = options(question, names, [r.example for r in examples] + list(self.pairs()), intent)
+        return shown, "" if shown else "no question the project answers takes its names"
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        shown, why = self.shown(question, examples)
         if not shown:
-            return self._none("no question the project answers takes its names")
+            return self._none(why)
         asked = prompt(question, shown)
         raw = self.model.structured(asked, schema(shown))
         option = picked(raw, shown)
