@@ -16,4 +16,5 @@ cd "$here"
 "$here/.venv/bin/kgqa" models fetch qwen2.5-coder-0.5b >/dev/null
 # ruff (pinned in the test extra, [tool.ruff] in pyproject.toml) before the tests: a finding fails the run
 "$here/.venv/bin/ruff" check --no-cache "$here"
-exec "$here/.venv/bin/python" -m pytest "$@"
+# two workers (pytest-xdist) on the two cores, each test taken by whichever is free; KGQA_TEST_WORKERS=0 runs in one
+exec "$here/.venv/bin/python" -m pytest -n "${KGQA_TEST_WORKERS:-2}" --dist worksteal "$@"

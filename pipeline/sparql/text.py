@@ -263,6 +263,8 @@ def _engine_accepts(query: str) -> bool:
 def _syntax_errors(query: str, strict: bool = False) -> tuple[str, ...]:
     from rdflib.plugins.sparql.parser import parseQuery  # heavy import, only when needed
 
+    if not strict and _standard_view(query) == query:  # the grammar reads the same text: one parse serves both
+        return _syntax_errors(query, strict=True)
     try:
         with _PARSER_LOCK:
             parseQuery(query if strict else _standard_view(query))
