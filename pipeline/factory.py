@@ -101,7 +101,7 @@ def build_writers(settings: Settings, part: Generator, name: str | None = None,
     """Who writes a question's query, in order (``pipeline.loop``). A language model (``llm`` in its registration,
     and ``repair:GENERATOR``) has its replies checked and is asked again; the offline adapter backs it
     (``KGQA_LLM_FALLBACK``): first, the model when it declines (``adapter-first``: the fewest wrong answers,
-    docs/RESULTS.md), or behind the model, replacing its query only with one that passes (``llm-first``, the paper's
+    docs/results/llm.md), or behind the model, replacing its query only with one that passes (``llm-first``, the paper's
     order); ``KGQA_LLM_FALLBACK=none``: the model alone, whatever the order. ``reader``: the model as a reader
     (``KGQA_LLM_READER``), asked right before the model is asked to write."""
     from pipeline.loop.writers import Writer
@@ -180,7 +180,7 @@ def question_deadline(settings: Settings, generator: str | None = None) -> float
 
 def llm_order(settings: Settings, generator: str | None = None) -> str:
     """KGQA_LLM_ORDER; unset: adapter first for a model run on this machine (a small CPU model: its own queries
-    were the wrong answers on new asks, docs/RESULTS.md), the paper's LLM first for a model server."""
+    were the wrong answers on new asks, docs/results/llm.md), the paper's LLM first for a model server."""
     if settings.llm_order is not None:
         return settings.llm_order
     return "adapter-first" if _runs_here(settings, generator) else "llm-first"

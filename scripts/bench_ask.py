@@ -3,7 +3,7 @@
 Usage: python scripts/bench_ask.py [--questions final] [--n 100] [--home DIR] [--before CHECKOUT] [--rounds 1]
 ``--before``: an older checkout's own bench_ask.py runs too (its code, this Python, the same home and questions),
 alternating with this one for ``--rounds`` rounds, so that both are measured under the same load.
-Prints a markdown table for docs/RESULTS.md. Stand-ins for TGI and the KG are not involved: the adapter and the
+Prints a markdown table for docs/results/speed.md. Stand-ins for TGI and the KG are not involved: the adapter and the
 snapshot run in-process, so the figures are this project's own cost.
 """
 from __future__ import annotations

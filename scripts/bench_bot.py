@@ -15,7 +15,7 @@ Usage: SCIQA_DIR=../shared/sciqa python scripts/bench_bot.py [--n 100] [--concur
 query (``llm_fallback="none"``), so the figures are the LLM's cost, not the adapter's.
 ``--before``: every round also with each question calling the model itself (no encoder worker batching concurrent
 questions: the bot before issue 13), alternating with the batched rounds in the same run (the machine is noisy).
-Prints markdown for docs/RESULTS.md. Latencies are measured from just before the event is POSTed to the arrival of
+Prints markdown for docs/results/speed.md. Latencies are measured from just before the event is POSTed to the arrival of
 the Web API call at the stand-in, in one process and one monotonic clock. Real Slack adds its own network time.
 """
 from __future__ import annotations

@@ -4,7 +4,7 @@ Usage: python scripts/bench_glance.py [--copies 100] [--runs 5]
 Every T01, T04 and T05 question of the fixture graph (standins/fixture_questions.py) runs through the pipeline
 on the fixture plus N relabelled copies (`orkg_fixture.write_copies`), on pyoxigraph (in memory) and Virtuoso
 (HTTP). Per question: KG round trips, the median of the `kg` stage (the pipeline's query) and of the `leaderboard`
-stage (the companion), over --runs runs. Prints markdown for docs/RESULTS.md: p50 over the questions.
+stage (the companion), over --runs runs. Prints markdown for docs/results/speed.md: p50 over the questions.
 Needs Virtuoso installed (.ci/virtuoso.sh).
 """
 from __future__ import annotations

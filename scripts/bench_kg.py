@@ -3,7 +3,7 @@
 Usage: python scripts/bench_kg.py [--copies 5000]   (5000 copies of the test fixture graph = ~1.05 M triples)
 The graph is the project's fixture (standins/orkg_fixture.py) plus N relabelled copies with fresh IRIs, so
 the template queries (TEMPLATE_CASES in standins/fixture_questions.py) keep their answers over ~1 M triples.
-Needs Virtuoso installed (.ci/virtuoso.sh). Prints markdown for docs/RESULTS.md.
+Needs Virtuoso installed (.ci/virtuoso.sh). Prints markdown for docs/results/kg.md.
 """
 from __future__ import annotations
 

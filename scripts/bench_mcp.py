@@ -5,7 +5,7 @@ Each question is asked through `ask` over stdio and over streamable HTTP on loop
 by the SDK's client), and, for scale, of the pipeline in this process, interleaved so that the machine's noise falls
 on all alike. Overhead of a call = its round trip at the client minus the pipeline's own time for it, measured
 inside the server (`provenance.elapsed_ms`): what MCP adds (JSON-RPC, validation, admission, the worker hop, the
-transport), free of the differences between processes. Prints a markdown table for docs/RESULTS.md.
+transport), free of the differences between processes. Prints a markdown table for docs/results/speed.md.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ Labels are random ORKG-like names ("Mabo-Ruk 12", "Tovi Lanet v3 (large)") sprea
 datasets and models); each question is a two-filter query (a dataset and a metric) whose names are a label as it is,
 lowercased, with a blank dropped, with one swapped letter, or unknown. Besides, one dataset name looked up alone
 each of those ways (``LabelIndex.find``): the p50 of each, a slip and an unknown name being the fuzzy search's.
-Several ``--labels`` give one row each. Prints markdown for docs/RESULTS.md.
+Several ``--labels`` give one row each. Prints markdown for docs/results/quality.md.
 """
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 # registry needed): the image answers the README's question offline, `python -m bot` passes its HEALTHCHECK and
 # answers a signed Slack event (Slack's Web API played by standins on this host), it runs as its non-root user and
 # its store survives a restart in the volume; then compose.yaml's `here` profile (two replicas + Redis + Chroma, the
-# adapter generator) answers one event once. Prints the figures docs/RESULTS.md quotes (build time, image size, time
+# adapter generator) answers one event once. Prints the figures docs/results/operations.md quotes (build time, image size, time
 # to the first answer). Needs root (apt-get, debootstrap); about 10-30 minutes, most of it the build.
 # Usage: bash scripts/container_check.sh        (SCIQA_DIR: default ../shared/sciqa)
 #   KGQA_CHECK_KEEP=1   keep the image built (the base image is always kept: it is the cache)

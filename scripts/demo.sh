@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the embedded defaults: install, build the example store if missing, answer a sample question.
-# Offline, no Slack, no GPU: the adapter generator and the live ORKG endpoint with the SciQA snapshot as fallback.
+# No Slack, no GPU; the network only to install packages on the first run: the adapter generator and the live ORKG
+# endpoint, with the graph rebuilt from SciQA as fallback when it cannot be reached (so, once installed, offline).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 "$here/scripts/install.sh"

@@ -1,11 +1,11 @@
 """Generated new-intent sets over the fixture graph (issue 39): every intent of pipeline.eval.generated.intents
-asked about every name of its kind, written to docs/eval/generated-sample.json (one wording each, in turn from one the
-seed draws), docs/eval/generated-every.json (every wording) and docs/eval/generated-per-intent.json (one question of
-each intent of the sample, for a language model on a CPU). Each question carries its gold query, not an answer:
-`kgqa eval` runs it on the graph it evaluates. ``--check`` only compares with the committed files.
+asked about every name of its kind, written to tests/data/eval/generated-sample.json (one wording each, in turn from
+one the seed draws), tests/data/eval/generated-every.json (every wording) and tests/data/eval/generated-per-intent.json
+(one question of each intent of the sample, for a language model on a CPU). Each question carries its gold query,
+not an answer: `kgqa eval` runs it on the graph it evaluates. ``--check`` only compares with the committed files.
 
     python scripts/gen_intent_sets.py [--seed 39] [--check]
-    python scripts/gen_intent_sets.py --breakdown docs/eval/generated-every.json REPORT_DIR   # by name form
+    python scripts/gen_intent_sets.py --breakdown tests/data/eval/generated-every.json REPORT_DIR   # by name form
     python scripts/gen_intent_sets.py --record REPORT_DIR ...   # a live LLM run's queries, for replay:FILE
 """
 from __future__ import annotations
@@ -26,7 +26,7 @@ from pipeline.kg.oxigraph import OxigraphKG
 from standins.orkg_fixture import write_ntriples
 
 ROOT = Path(__file__).resolve().parent.parent
-EVAL = ROOT / "docs" / "eval"
+EVAL = ROOT / "tests" / "data" / "eval"
 SEED = 39
 REPLIES = EVAL / "generated-per-intent-replies.json"
 

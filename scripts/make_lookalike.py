@@ -1,5 +1,5 @@
-"""Write the look-alike graph (docs/eval/lookalike.nt) and its loose-name question set
-(docs/eval/loose-lookalike.json): an ORKG-shaped graph whose labels come in near pairs (SQuAD1.1/SQuAD2.0,
+"""Write the look-alike graph (tests/data/eval/lookalike.nt) and its loose-name question set
+(tests/data/eval/loose-lookalike.json): an ORKG-shaped graph whose labels come in near pairs (SQuAD1.1/SQuAD2.0,
 ImageNet/ImageNet ReaL/ImageNet V2, CIFAR-10/CIFAR-100, BERT-Large/BERT-Base, BLEU/BLEU score, ...), and questions in
 SciQA's template wordings that type those names loosely. Each gold answer is what the graph returns for the question
 with the name typed exactly (SciQA's train query of that template with the graph's label filled in, run on the graph).
@@ -17,7 +17,7 @@ from pipeline.settings import Settings
 from pipeline.sparql.shape import read, replace_literals
 from pipeline.sparql.text import add_prefixes
 
-OUT = Path(__file__).resolve().parents[1] / "docs" / "eval"
+OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "eval"
 R, P, C = "http://orkg.org/orkg/resource/", "http://orkg.org/orkg/predicate/", "http://orkg.org/orkg/class/"
 TYPE, LABEL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type", "http://www.w3.org/2000/01/rdf-schema#label"
 # (model, dataset, metric, value, code link or "")
@@ -115,8 +115,8 @@ def main() -> int:
         assert answer, (template, labels)
         items.append({"id": f"LA{n:02d}", "question": WORDING[template].format(**typed), "answer": answer,
                       "template_id": template, "typed": typed, "graph_label": labels})
-    about = ("Loose names over an invented ORKG-shaped graph with look-alike labels (docs/eval/lookalike.nt), "
-             "written by scripts/make_lookalike.py (issue 12): run with --kg docs/eval/lookalike.nt.")
+    about = ("Loose names over an invented ORKG-shaped graph with look-alike labels (tests/data/eval/lookalike.nt), "
+             "written by scripts/make_lookalike.py (issue 12): run with --kg tests/data/eval/lookalike.nt.")
     (OUT / "loose-lookalike.json").write_text(json.dumps({"about": about, "questions": items}, ensure_ascii=False,
                                                          indent=1) + "\n", encoding="utf-8")
     print(f"{len(nt.splitlines())} triples, {len(items)} questions")

@@ -1,4 +1,4 @@
-"""Expected answers of the novel-intent set: run each hand-written query of docs/eval/novel-intents.txt (and of
+"""Expected answers of the novel-intent set: run each hand-written query of tests/data/eval/novel-intents.txt (and of
 the dev list novel-intents-dev.txt) on the fixture graph and write the .json beside it (the `kgqa eval --questions`
 format). ``--check`` only compares.
 
@@ -19,7 +19,7 @@ from standins.orkg_fixture import write_ntriples
 ROOT = Path(__file__).resolve().parent.parent
 
 SETS = {"held-out": "novel-intents", "dev": "novel-intents-dev"}
-EVAL = ROOT / "docs" / "eval"
+EVAL = ROOT / "tests" / "data" / "eval"
 PREFIXES = """PREFIX orkgp: <http://orkg.org/orkg/predicate/>
 PREFIX orkgc: <http://orkg.org/orkg/class/>
 PREFIX orkgr: <http://orkg.org/orkg/resource/>
@@ -41,7 +41,8 @@ def answered(source: Path, kg: KnowledgeGraph, about: str, graph: str) -> dict[s
         gold = item.pop("sparql")
         questions.append({**item, "gold_sparql": gold, "answer": sorted(kg.select(PREFIXES + gold).flat())})
     return {"about": f"Novel-intent questions over {about} (issue 18); answers from gold_sparql, generated "
-                     f"by scripts/novel_gold.py from docs/eval/{source.name}.", "graph": graph, "questions": questions}
+                     f"by scripts/novel_gold.py from tests/data/eval/{source.name}.", "graph": graph,
+            "questions": questions}
 
 
 def build_sciqa(source: Path) -> dict[str, object]:

@@ -4,12 +4,13 @@ Usage: KGQA_HOME=H python scripts/same_answers.py --before DIR [--kg snapshot sc
        [--generator SPEC --phase final|dev]
 Asks every final-phase, dev and SciQA valid question, 60 final-phase questions wrapped in a mention, a greeting and
 thanks, and the questions of the given sets (default: the loose look-alike, reworded and novel-intent sets of
-docs/eval/) through the pipeline (offline adapter) on each graph, once with this checkout and once with the checkout
-at DIR (a `git worktree` of an older commit), as separate processes on one store. With ``--generator`` (e.g.
+tests/data/eval/) through the pipeline (offline adapter) on each graph, once with this checkout and once with the
+checkout at DIR (a `git worktree` of an older commit), as separate processes on one store. With ``--generator`` (e.g.
 ``repair:replay:FILE``, a language model's recorded queries), only the questions of ``--phase`` are asked, with that
 generator and the orders KGQA_LLM_ORDER / KGQA_LLM_FALLBACK say. Prints the questions whose query,
 outcome or rows differ, and a line per graph. Which member of a question form is a prompt example is not compared:
-checkouts before the exact neighbour search (Chroma's approximate one) vary it between runs (docs/RESULTS.md, "Speed").
+checkouts before the exact neighbour search (Chroma's approximate one) vary it between runs (docs/results/speed.md,
+"Speed").
 """
 from __future__ import annotations
 
@@ -78,7 +79,7 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--before", type=Path, help="the other checkout")
     ap.add_argument("--kg", nargs="+", default=["snapshot", "sciqa"])
-    ap.add_argument("--sets", type=Path, nargs="*", default=[REPO / "docs" / "eval" / name for name in SETS])
+    ap.add_argument("--sets", type=Path, nargs="*", default=[REPO / "tests" / "data" / "eval" / name for name in SETS])
     ap.add_argument("--limit", type=int, default=0, help="only the first N questions (a quick look)")
     ap.add_argument("--generator", default="adapter", help="e.g. repair:replay:FILE (a model's recorded queries)")
     ap.add_argument("--phase", choices=["final", "dev"], help="with --generator: the questions of this phase only")

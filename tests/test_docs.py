@@ -1,5 +1,6 @@
-"""The docs stay true: every command block of README.md and docs/ that needs no server runs as written (and exits
-0), every relative link resolves, every setting is in docs/configuration.md, and the README stays short.
+"""The docs stay true: every command block of README.md and docs/ (and of the evaluation sets' notes in
+tests/data/eval/) that needs no server runs as written (and exits 0), every relative link resolves, every setting is
+in docs/configuration.md, docs/layout.md names every package and no other, and the README stays short.
 
 A command block is a fenced block whose info string starts with ``bash`` (or ``sh``, ``shell``); words after it say
 what the block needs, and a block with any of them is not run here: ``setup`` (installs: the two set-up commands),
@@ -23,7 +24,7 @@ import pytest
 from pipeline.settings import variables
 
 REPO = Path(__file__).resolve().parents[1]
-DOCS = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+DOCS = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md")), *sorted((REPO / "tests" / "data").rglob("*.md"))]
 SHELLS = {"bash", "sh", "shell"}
 MARKERS = {"setup", "server", "model", "slow"}
 NEWCOMER = [REPO / "README.md", *(REPO / "docs" / f"{name}.md" for name in
@@ -31,6 +32,8 @@ NEWCOMER = [REPO / "README.md", *(REPO / "docs" / f"{name}.md" for name in
 # Files other branches of issue 37 write; a link to one is allowed while it is absent, and checked once it is there.
 FENCE = re.compile(r"^(`{3,})(.*)$")
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+PACKAGE_ROOTS = ("pipeline", "bot", "standins")  # the three packages docs/layout.md maps
+FOLDER = re.compile(r"`([A-Za-z_][\w.-]*(?:/[\w.-]+)*)/`")  # `pipeline/state/limits/`: a folder, from the root
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,20 @@ def test_every_setting_has_its_row_in_the_configuration_tables_and_every_row_is_
     rows = set(re.findall(r"^\| `([A-Z][A-Z0-9_]+)` \|", text, re.MULTILINE))
     assert set(variables().values()) - rows == set(), "settings the tables lack"
     assert rows - set(variables().values()) == set(), "rows that name no setting"
+
+
+def test_the_layout_names_every_package_by_its_path_and_no_folder_that_is_not_there() -> None:
+    """Each package under pipeline/, bot/ and standins/ (a folder with an ``__init__.py``) is named in docs/layout.md
+    by its path from the repository root, and every folder the page names is there (a name left from a package
+    removed or moved, or written relative to its parent, fails)."""
+    packages = {init.parent.relative_to(REPO).as_posix() for root in PACKAGE_ROOTS
+                for init in (REPO / root).rglob("__init__.py") if init.parent != REPO / root}
+    named = set(FOLDER.findall(fenced(REPO / "docs" / "layout.md")[1]))
+    assert {"pipeline/cli", "bot/state"} <= packages  # the walk sees the packages
+    assert sorted(packages - named) == [], "packages docs/layout.md leaves out"
+    assert sorted(n for n in named if n.split("/")[0] in PACKAGE_ROOTS and "/" in n and n not in packages) == [], \
+        "packages docs/layout.md names that do not exist"
+    assert sorted(n for n in named if not (REPO / n).is_dir()) == [], "folders docs/layout.md names that are not there"
 
 
 def test_the_readme_is_read_in_five_minutes_and_newcomers_type_kgqa_commands() -> None:

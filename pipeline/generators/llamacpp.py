@@ -218,7 +218,8 @@ def launch_params(config: ServerConfig) -> Any:
     params.use_jinja = True  # the model's own chat template
     params.warmup = False
     # Greedy decoding verifies every drafted token against the model's own choice, so a draft changes the cost,
-    # never the text: the model's query is mostly a copy of an example with a few names changed (docs/RESULTS.md).
+    # never the text: the model's query is mostly a copy of an example with a few names changed
+    # (docs/results/llm.md, "The local LLM's cost per question, and the exact speedups").
     params.speculative.types = [_speculative_type(config.draft)]
     params.speculative.ngram_simple.size_n = config.draft_ngram
     params.speculative.ngram_simple.size_m = config.draft_max

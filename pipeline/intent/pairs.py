@@ -1,5 +1,5 @@
 """Question->SPARQL pairs written as text blocks (``## ID category`` / question / query): the intent pairs the
-composer learns from, and the novel-intent evaluation sets (docs/eval/novel-intents*.txt)."""
+composer learns from, and the novel-intent evaluation sets (tests/data/eval/novel-intents*.txt)."""
 from __future__ import annotations
 
 from functools import lru_cache

@@ -23,8 +23,9 @@ _ALIASES = {"datasets": Kind.DATASET, "benchmark": Kind.DATASET, "models": Kind.
             "problems": Kind.PROBLEM, "research_problem": Kind.PROBLEM, "research_problems": Kind.PROBLEM,
             "research_field": Kind.RESEARCHFIELD, "research_fields": Kind.RESEARCHFIELD, "rf": Kind.RESEARCHFIELD,
             "field": Kind.RESEARCHFIELD, "papers": Kind.PAPER}
-# Calibrated on the seed-1 loose-name tuning set (docs/RESULTS.md, "Loose names"): the lowest rapidfuzz ratio (0-100,
-# on squashed text) at which a close label is taken; below it the name is unknown and the closest labels are listed.
+# Calibrated on the seed-1 loose-name tuning set (docs/results/quality.md, "Names typed loosely"): the lowest
+# rapidfuzz ratio (0-100, on squashed text) at which a close label is taken; below it the name is unknown and the
+# closest labels are listed.
 THRESHOLD = 85.0
 SHORT = 5  # a name this short with one wrong letter is another name (an acronym: BERT, BART)
 MARGIN = 4.0  # a runner-up of the same kind this close to the best makes the choice a question for the user

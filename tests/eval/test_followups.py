@@ -1,5 +1,5 @@
 """Follow-up sets: built outside the challenge subsets, deterministic per seed; the held-out sets (seed 2) and the
-hand-written set answered in their threads above floors a little under today's figures (docs/RESULTS.md)."""
+hand-written set answered in their threads above floors a little under today's figures (docs/results/quality.md)."""
 from __future__ import annotations
 
 import json
@@ -20,7 +20,7 @@ from pipeline.names.sources import LabelSource
 from pipeline.sciqa import SciQA
 from pipeline.store.retrieval import FormAwareStore
 
-HAND = Path(__file__).resolve().parents[2] / "docs" / "eval" / "followups-hand.json"
+HAND = Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "followups-hand.json"
 # measured: same 0.9982, cross 1.0, hand 0.98507
 FLOORS = [("same", 0.97), ("cross", 0.97), ("hand", 0.95)]
 

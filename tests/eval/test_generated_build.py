@@ -21,7 +21,7 @@ from pipeline.sparql.gate import gate
 from standins import orkg_fixture as fx
 
 ROOT = Path(__file__).resolve().parents[2]
-EVAL = ROOT / "docs" / "eval"
+EVAL = ROOT / "tests" / "data" / "eval"
 _SLOTS = re.compile(r"\{(\w+)\}")
 
 

@@ -33,7 +33,7 @@ def test_the_taken_query_before_any_retry_is_recorded_and_questions_without_one_
 
 
 def test_the_committed_replies_are_of_questions_of_the_per_intent_set_as_asked() -> None:
-    root = Path(__file__).resolve().parents[2] / "docs" / "eval"
+    root = Path(__file__).resolve().parents[2] / "tests" / "data" / "eval"
     asked = {q["id"]: q["question"] for q in json.loads((root / "generated-per-intent.json").read_text("utf-8"))
              ["questions"]}
     items = json.loads((root / "generated-per-intent-replies.json").read_text(encoding="utf-8"))

@@ -23,14 +23,14 @@ from pipeline.settings import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 TEMPLATES = ("T01", "T02", "T04", "T05")  # the first final-phase question of each
-NEW_INTENTS = ("NS-C1", "NS-V1")  # a count and a value, docs/eval/novel-intents-sciqa.json
+NEW_INTENTS = ("NS-C1", "NS-V1")  # a count and a value, tests/data/eval/novel-intents-sciqa.json
 FLOOR = 5  # of 6 exact: one under the measured 6
 
 
 def handful(sciqa: SciQA) -> list[EvalQuestion]:
     final = load_questions("final", sciqa)
     picked = [next(q for q in final if q.template_id == t) for t in TEMPLATES]
-    return picked + [q for q in load_questions(str(REPO / "docs/eval/novel-intents-sciqa.json"), sciqa)
+    return picked + [q for q in load_questions(str(REPO / "tests/data/eval/novel-intents-sciqa.json"), sciqa)
                      if q.id in NEW_INTENTS]
 
 

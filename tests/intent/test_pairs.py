@@ -1,6 +1,6 @@
 """The composer's own pairs are written on other wordings than any question the project is measured on: every
-evaluation set in the tree (docs/eval/*.json and *.txt, globbed, so sets added later are held too), the questions the
-tests ask, and SciQA's valid and test questions."""
+evaluation set in the tree (tests/data/eval/*.json and *.txt, globbed, so sets added later are held too), the
+questions the tests ask, and SciQA's valid and test questions."""
 from __future__ import annotations
 
 import ast
@@ -31,14 +31,15 @@ def _asked(item: Any) -> Iterator[str]:
 
 
 def evaluation_questions() -> Iterator[str]:
-    """Every question of the evaluation sets in docs/eval (JSON ``{"questions": [...]}`` or a list; block texts)."""
-    for path in sorted((ROOT / "docs" / "eval").glob("*.json")):
+    """Every question of the evaluation sets in tests/data/eval (JSON ``{"questions": [...]}`` or a list; block
+    texts)."""
+    for path in sorted((ROOT / "tests" / "data" / "eval").glob("*.json")):
         data = json.loads(path.read_text(encoding="utf-8"))
         items = data.get("questions", []) if isinstance(data, dict) else data
         for item in items if isinstance(items, list) else []:
             if isinstance(item, dict):
                 yield from _asked(item)
-    for path in sorted((ROOT / "docs" / "eval").glob("*.txt")):
+    for path in sorted((ROOT / "tests" / "data" / "eval").glob("*.txt")):
         yield from (b["question"] for b in blocks(path.read_text(encoding="utf-8")))
 
 
