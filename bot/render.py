@@ -224,8 +224,14 @@ def render_answer(answer: Answer, *, elapsed_ms: float | None = None, feedback: 
 
 
 def did_you_mean(answer: Answer) -> Block | None:
-    """Up to five buttons, one per candidate label of the first name the graph did not settle; each carries the
-    question with that label in the name's place (None when no name is held or it cannot be found in the question)."""
+    """Up to five buttons: one per choice the bot asks back ('which metric?'), else one per candidate label of the
+    first name the graph did not settle; each carries the question it asks (the choice's, or the question with that
+    label in the name's place), so a click needs no state (None when there is nothing to pick)."""
+    if answer.choices:
+        picks = [(c.label, c.question) for c in answer.choices[:PICKS]]
+        buttons = [button(clip(label, 75), f"{PICK}{n}", value) for n, (label, question) in enumerate(picks)
+                   if len(value := json.dumps({"q": question}, ensure_ascii=False)) <= MAX_BUTTON_VALUE]
+        return actions("kgqa_did_you_mean", buttons) if buttons else None
     held = next((r for r in answer.resolutions if not r.match.settled and r.candidates), None)
     at = answer.question.lower().find(held.typed.lower()) if held is not None else -1
     if held is None or at < 0:

@@ -102,13 +102,26 @@ class Judged:
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One answer to a question the bot asks back ('which metric?'): what the button says, and the question a pick
+    asks in its place."""
+
+    label: str
+    question: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"label": self.label, "question": self.question}
+
+
+@dataclass(frozen=True)
 class Review:
     """The intent step's verdict: the generation to go on with (``sparql`` None: declined) and, when declined, the
-    closest question that can be answered."""
+    closest question that can be answered, or the choices the answer depends on (the bot asks back)."""
 
     generation: Generation
     offer: str = ""
     why: str = ""  # when it declined a query written: what the query lacks (the model is told so once)
+    choices: tuple[Choice, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -307,6 +320,7 @@ class Answer:
     resolutions: list[Resolution] = field(default_factory=list)  # the names the query filters on, checked in the graph
     read_as: str = ""  # a follow-up in a thread, as the standalone question that was answered ("I read this as: …")
     offer: str = ""  # when declined: the closest question that can be answered (the bot offers it as a button)
+    choices: tuple[Choice, ...] = ()  # when the answer depends on what the question left out: the bot asks which
     checks: tuple[Judged, ...] = ()  # every check's verdict on every query written, in order (pipeline.loop)
     outcome: Outcome = Outcome.FAILED  # set by the pipeline once it knows
     failure: Exception | None = field(default=None, repr=False, compare=False)  # the error behind FAILED/TIMED_OUT/...
@@ -343,5 +357,6 @@ class Answer:
             "resolutions": [r.to_json() for r in self.resolutions],
             "read_as": self.read_as,
             "offer": self.offer,
+            "choices": [c.to_json() for c in self.choices],
             "checks": [c.to_json() for c in self.checks],
         }

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
 from pipeline.conversation.followup import read_in_thread
+from pipeline.matching.wording import within_edits
 from pipeline.names.index import LabelIndex
 from pipeline.records import Answer, Step
 from pipeline.sparql.shape import read
@@ -33,9 +34,24 @@ def names_of(answer: Answer) -> list[dict[str, str]]:
 
 
 def turn_of(answer: Answer, asked: str) -> dict[str, Any]:
-    """What a thread remembers of one turn: plain JSON (any ThreadMemory backend keeps it as it is)."""
+    """What a thread remembers of one turn: plain JSON (any ThreadMemory backend keeps it as it is), with the choices
+    it asked back, so that a reply naming one is that choice's question on any replica and after a restart."""
     return {"asked": asked, "question": answer.question, "names": names_of(answer), "sparql": answer.sparql or "",
-            "at": time.time()}
+            "choices": [c.to_json() for c in answer.choices], "at": time.time()}
+
+
+def picked(reply: str, turns: Sequence[dict[str, Any]]) -> str | None:
+    """The question of the choice a reply picks when the thread's last turn asked back: its number ('2') or its
+    label as typed (case, blanks and one slip forgiven: 'f1', 'exact mach'); None for any other reply."""
+    choices = turns[-1].get("choices") if turns else None
+    if not choices:
+        return None
+    said = " ".join(reply.strip().strip("?.!").lower().split())
+    if said.isdigit() and 1 <= int(said) <= len(choices):
+        return str(choices[int(said) - 1]["question"])
+    hits = [c for c in choices if " ".join(str(c["label"]).lower().split()) == said]
+    hits = hits or [c for c in choices if within_edits(" ".join(str(c["label"]).lower().split()), said)]
+    return str(hits[0]["question"]) if len(hits) == 1 else None
 
 
 class Conversation:
@@ -49,7 +65,13 @@ class Conversation:
 
     def ask(self, thread: str, question: str, shots: int | None = None,
             progress: Callable[[Step], None] | None = None) -> Answer:
-        reading = read_in_thread(question, self.memory.turns(thread), self.index() if self.index else None)
+        turns = self.memory.turns(thread)
+        choice = picked(question, turns)
+        if choice is not None:  # the reply to a question asked back
+            answer = replace(self.pipeline.ask(choice, shots=shots, progress=progress), read_as=choice)
+            self.memory.remember(thread, turn_of(answer, question))
+            return answer
+        reading = read_in_thread(question, turns, self.index() if self.index else None)
         answer = self.pipeline.ask(reading.question, shots=shots, progress=progress)
         if reading.rewritten:
             answer = replace(answer, read_as=answer.question)

@@ -69,6 +69,9 @@ def answer(a: Answer) -> str:
             parts.append(f"Reading: {a.reading}")
     if a.explanation:
         parts.append(f"Explanation: {a.explanation}")
+    if a.choices:  # asked back: a number or the label, typed next, asks that one
+        parts.append("Which one? Type its number or its name:\n" + "\n".join(
+            f"  {n}. {c.label}" for n, c in enumerate(a.choices, 1)))
     gen = a.generation
     prov = [f"generator {a.generator}"] if gen else []
     prov.append(f"kg {a.kg}")

@@ -8,13 +8,14 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.conditions import blanked, comparisons, measures, unaccounted
+from pipeline.intent.account import FILLER, lower_is_better, meanings, unasked, unplaced
+from pipeline.intent.conditions import blanked, compared_spans, comparisons, measures, unaccounted
 from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
-from pipeline.matching.wording import STOPWORDS
-from pipeline.names.index import KINDS, LabelIndex
+from pipeline.matching.wording import STOPWORDS, within_edits
+from pipeline.names.index import KINDS, LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph, LowersLabels, native
 from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
@@ -45,6 +46,30 @@ class Composition:
     sparql: str
     pair: Example
     names: tuple[Name, ...]
+    read: tuple[tuple[str, str], ...] = ()  # (as typed, the graph's label) for each name typed with a slip
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """What composing found: the query (None when no pair fits), and the question's words the best pair that fits
+    otherwise does not say (its reading would be partial: the reply names them)."""
+
+    composition: Composition | None
+    unplaced: tuple[str, ...] = ()
+    unmeasured: str = ""  # a ranking asked on this dataset with no metric named: the answer depends on which
+
+
+def metrics_of(kg: KnowledgeGraph, dataset: str) -> list[str]:
+    """The metrics the graph has scores of on ``dataset`` (its label), sorted; none when it cannot say."""
+    query = ("SELECT DISTINCT ?metric_lbl WHERE { ?dataset rdfs:label ?dataset_lbl. FILTER(str(?dataset_lbl) = "
+             f"{quoted(dataset)}) ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. "
+             "?eval orkgp:HAS_METRIC ?metric. ?metric rdfs:label ?metric_lbl. }")
+    check = gate(query, 200)
+    try:
+        rows = kg.select(check.fixed) if check.ok else None
+    except KgqaError:
+        return []
+    return sorted({row["metric_lbl"]["value"] for row in rows.rows if "metric_lbl" in row}) if rows else []
 
 
 def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
@@ -145,7 +170,7 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
     graph = graph_kinds(sorted(keys), kg, loose=True, spelled=spelled, known=known if known is not None else index)
     if graph is None:  # a graph that cannot say what its names are (the recorded snapshot): nothing to compose with
         return []
-    graph = with_normalised(graph, keys, index)
+    graph = with_slips(with_normalised(graph, keys, index), keys, index)
     names: list[Name] = []
     def key(span: tuple[int, int]) -> tuple[bool, int, int]:
         hit = graph.get(" ".join(text[span[0]:span[1]].lower().split()))
@@ -188,6 +213,29 @@ def with_normalised(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
     return out
 
 
+def with_slips(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
+               index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` with the keys it lacks that are one label of the graph typed with a slip in its words ('land cover
+    segmentaion'): the same words, each the label's or one typo from it, and no other label as close."""
+    if index is None:
+        return graph
+    out = dict(graph)
+    for key in sorted(set(keys) - out.keys()):
+        typed = re.findall(r"[^\W_]+", key)
+        if len("".join(typed)) < 5 or all(w in FILLER or meanings(w) for w in typed):
+            continue  # a slip is in a name: no run of the question's own words ('scored' is no 'Score')
+        found = index.find(key)
+        if found.match is not Match.CLOSE or found.chosen is None:
+            continue
+        theirs = re.findall(r"[^\W_]+", found.chosen.lower())
+        if len(theirs) == len(typed) and all(a == b or (min(len(a), len(b)) >= 4 and within_edits(a, b))
+                                             for a, b in zip(typed, theirs)):
+            kinds: set[str] = {kind for kind in KINDS if index.has(found.chosen, kind)}
+            if kinds:
+                out[key] = (found.chosen, kinds)
+    return out
+
+
 def form_spans(pair: Example) -> list[tuple[int, int]]:
     """Where a pair's slot literals stand in its question."""
     out = []
@@ -222,12 +270,25 @@ class Composer:
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
                 asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
-                prefer: Collection[str] = ()) -> Composition | None:
-        """The best-fitting intent pair filled with the question's names; ``asked``: the kinds it asks for;
-        ``index``: the graph's labels, for names typed loosely; ``prefer``: names to read the question with first."""
+                prefer: Collection[str] = (), by_metric: bool = True) -> Composition | None:
+        """The best-fitting intent pair filled with the question's names (``attempt``'s composition)."""
+        return self.attempt(text, intent, kg, generic, asked, index, prefer, by_metric).composition
+
+    def attempt(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
+                asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
+                prefer: Collection[str] = (), by_metric: bool = True) -> Attempt:
+        """The best-fitting intent pair whose question says every word of the user's, filled with the question's
+        names; ``asked``: the kinds it asks for; ``index``: the graph's labels, for names typed loosely; ``prefer``:
+        names to read the question with first; ``by_metric``: "best" read by the metric's direction (else as
+        ``intent`` reads it: the way a written query ranks, SciQA's templates' "best" always the highest)."""
         names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
         names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
+        lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
+        compared = compared_spans(text)  # 'after 2020': applied by ``filled`` to whichever pair holds the year
+        if by_metric:
+            intent = directed(intent, blanked(text, [(n.start, n.end) for n in names]), lower)  # 'Top-1': a name
         best: tuple[float, Example, list[Name]] | None = None
+        partial: tuple[float, tuple[str, ...]] | None = None  # the best pair that fits but leaves words out
         typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
                              for n in names]
         asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
@@ -248,6 +309,9 @@ class Composer:
             theirs = asked_kinds(pair.question, form_spans(pair))
             if theirs and not theirs & asked and "yesno" not in intent.operators:
                 continue  # it returns things the question does not ask for ('the best score on Pong': not its problems)
+            their_head = first_asked(pair.question, form_spans(pair))
+            if head and their_head and head != their_head and head in theirs and their_head in asked:
+                continue  # the same two kinds the other way round: 'the dataset with the most metrics' is no metric
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
 
@@ -263,12 +327,27 @@ class Composer:
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
                 (head in theirs and head in asked)  # 'the metrics used to evaluate models': metrics, not models
+            said = (pair.question, form_spans(pair), pair.sparql)
+            if unasked(text, [(n.start, n.end) for n in names], said, compared, lower):
+                continue  # the pair does what the question does not ask ('without code', 'the lowest')
+            left = unplaced(text, [(n.start, n.end) for n in names], said, compared, lower,
+                            things="yesno" not in intent.operators)
+            if left:  # the pair's query would not do what these words ask: a partial reading, never answered
+                if partial is None or score > partial[0]:
+                    partial = (score, tuple(left))
+                continue
             if best is None or score > best[0]:
                 best = (score, pair, chosen)
         if best is None:
-            return None
+            ranked = bool(intent.operators & {"lowest", "top", "kth"}) or intent.highest
+            datasets = [n.label for n in names if Kind.DATASET in n.kinds]
+            unmeasured = datasets[0] if ranked and len(datasets) == 1 and not any(
+                Kind.METRIC in n.kinds for n in names) else ""
+            return Attempt(None, partial[1] if partial else (), unmeasured)
         _, pair, chosen = best
-        return Composition(filled(pair, chosen, intent, text), pair, tuple(chosen))
+        slips = tuple((text[n.start:n.end], n.label) for n in chosen
+                      if squeeze(text[n.start:n.end]) != squeeze(n.label) and YEAR not in n.kinds)
+        return Attempt(Composition(filled(pair, chosen, intent, text), pair, tuple(chosen), slips))
 
 
 def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = "") -> str:
@@ -290,6 +369,24 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
     if "top" in intent.operators:
         sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
     return sparql
+
+
+_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning)\b", re.I)
+_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom)\b", re.I)
+_ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|greatest)\b", re.I)
+
+
+def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
+    """The direction of the question's ranking: "best" is the highest value, or the lowest on a metric where lower is
+    better (an error rate), where "worst" is the highest; "highest" and "lowest" mean what they say."""
+    if _ABSOLUTE.search(text):
+        return intent
+    if _WORST.search(text) and lower_better:
+        return Intent(intent.operators - {"lowest"}, intent.rank, True)
+    if _BEST.search(text):  # 'the three best by WER': the three lowest; 'the best by F1': the highest
+        return Intent(intent.operators | {"lowest"}, intent.rank, False) if lower_better else \
+            Intent(intent.operators, intent.rank, True)
+    return intent
 
 
 def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:

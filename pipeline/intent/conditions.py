@@ -80,6 +80,11 @@ def comparisons(words: str) -> dict[str, str]:
             for m in _COMPARED.finditer(words)}
 
 
+def compared_spans(words: str) -> list[tuple[int, int]]:
+    """Where the question compares with a number ('after 2020', 'more than 40'): words the reading applies."""
+    return [m.span() for m in _COMPARED.finditer(words)]
+
+
 def _numbers_in(sparql: str) -> set[str]:
     held = {t.text for t in tokenize(sparql) if t.kind == "number"}
     return held | {n for lit in string_literals(sparql) for n in _NUMBER.findall(lit)}

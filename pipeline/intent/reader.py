@@ -32,7 +32,7 @@ NONE = "none of these"
 TASK = ("Task: Which of the questions below asks exactly the same as the user's question: the same things, the same "
         "conditions and the same kind of answer (a list, a count, a single best one, a value, yes or no)? Copy that "
         f'question, or write "{NONE}".\n')
-_NUMBER = re.compile(r"\b(?:top|first|best)\s+(\d+)\b", re.I)
+_NUMBER = re.compile(r"\b(?:top|first|best)\s+(\d+)\b|\bthe\s+(\d+)(?=\s+(?:best|top|highest|lowest|worst))", re.I)
 _PLACE = re.compile(r"\b(second|third|fourth|fifth)\b", re.I)
 
 
@@ -52,7 +52,7 @@ def worded(pair: Example, names: Sequence[Name], intent: Intent) -> str:
     pieces = list(form_of(pair).pieces)
     for i, piece in enumerate(pieces):  # in the pair's own words, never inside a name
         if "top" in intent.operators:
-            piece = _NUMBER.sub(lambda m: m.group(0).replace(m.group(1), str(intent.rank)), piece)
+            piece = _NUMBER.sub(lambda m: m.group(0).replace(m.group(1) or m.group(2), str(intent.rank)), piece)
         if "kth" in intent.operators:
             piece = _PLACE.sub(ordinal(intent.rank), piece)
         pieces[i] = piece

@@ -27,7 +27,8 @@ _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someo
 _YESNO = re.compile(r"^\s*(is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)", re.I)  # "are there any X": a list
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))"
-                  r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest)\b", re.I)
+                  r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest|lowest|smallest|worst)\b",
+                  re.I)
 _MOST_NUMBER = re.compile(r"\b(?:largest|greatest|biggest)\s+(?:number|count)\s+of\b", re.I)
 _NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)

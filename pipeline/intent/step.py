@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
-from pipeline.intent.compose import Composer, Composition, graph_kinds, with_normalised
+from pipeline.intent.compose import Composer, Composition, graph_kinds, metrics_of, with_normalised
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
@@ -29,11 +29,13 @@ from pipeline.matching.forms import Labels, slot_values
 from pipeline.names.check import respelled
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
-from pipeline.records import Example, Generation, Match, Retrieved, Review
+from pipeline.records import Choice, Example, Generation, Match, Retrieved, Review
 from pipeline.sparql.explain import explain
 from pipeline.sparql.shape import read, replace_literals
 from pipeline.sparql.text import canonical, string_literals
 from pipeline.store.knowledge import Knowledge
+
+MAX_CHOICES = 5  # buttons a question asked back offers (Slack shows five to a row)
 
 
 class IntentStep:
@@ -94,7 +96,7 @@ class IntentStep:
                 # unless it asks for a score ('the top F1 score achieved on X'): then no thing, the value
                 answer = asked or (frozenset() if asks_a_value(plain) else answered_kinds(read(generation.sparql)))
                 better = self.composer.compose(text, ranked, kg, generic, answer, index,
-                                               string_literals(generation.sparql))
+                                               string_literals(generation.sparql), by_metric=False)
                 if better is not None:
                     return _composed(better, generation, f"the query {generation.generator} wrote used "
                                      f"{_listed(verdict.unjoined)} only where its answer does not depend on it")
@@ -112,7 +114,13 @@ class IntentStep:
         # names typed loosely are composed with only to replace a query that does not fit (or none): a fitting query
         # stands, and the names step reads its names
         loose = index if missing or not generation.sparql else None
-        composed = self.composer.compose(text, intent, kg, generic, asked, loose)
+        attempt = self.composer.attempt(text, intent, kg, generic, asked, loose)
+        composed = attempt.composition
+        if composed is None and attempt.unmeasured and (missing or not generation.sparql):
+            back = self._which_metric(text, attempt.unmeasured, kg, generation, lambda q: self.composer.compose(
+                q, intent, kg, generic, asked, loose))
+            if back is not None:
+                return back
         if composed is None and missing == (VALUE_ASKED,) and generation.sparql:
             # the value of the ranking the query wrote ('the top F1 score on X': "top" read the way it ranks)
             composed = self.composer.compose(text, _as_ranked(intent, generation.sparql), kg, generic, asked, loose)
@@ -122,10 +130,30 @@ class IntentStep:
             return _composed(composed, generation, f"the query {generation.generator} wrote lacked {missing[0]}"
                              if missing else "")
         if not generation.sparql:
-            return Review(generation, "" if generation.off_topic else _closest(examples))  # no unrelated offer
+            return Review(_unplaced(generation, attempt.unplaced),
+                          "" if generation.off_topic else _closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(standing)
-        return self._declined(generation, intent, missing, examples)
+        return self._declined(generation, intent, missing + _words(attempt.unplaced), examples)
+
+    def _which_metric(self, text: str, dataset: str, kg: KnowledgeGraph, generation: Generation,
+                      compose: Callable[[str], Composition | None]) -> Review | None:
+        """A ranking asked on a dataset with no metric named: with one metric, composed by it (and said); with
+        several, asked back, each a choice that asks the question by that metric."""
+        metrics = metrics_of(kg, dataset)
+        choices = tuple(Choice(m, f"{text.rstrip(' ?.!')} by {m}?") for m in metrics[:MAX_CHOICES])
+        if len(metrics) == 1:
+            composed = compose(choices[0].question)
+            return None if composed is None else _composed(composed, generation, f"'{dataset}' has scores by "
+                                                           f"{metrics[0]} alone")
+        if not choices:
+            return None
+        listed = ", ".join(f"'{m}'" for m in metrics[:MAX_CHOICES]) + (", …" if len(metrics) > MAX_CHOICES else "")
+        said = (f"'{dataset}' is measured by {len(metrics)} metrics ({listed}), and which is best depends on the "
+                "metric: which one do you mean?")
+        return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
+                                 explanation=said, notes=generation.notes + ("asked back: which metric",),
+                                 attempts=generation.attempts), why="no metric named", choices=choices)
 
     def _declined(self, generation: Generation, intent: Intent, missing: Sequence[str],
                   examples: Sequence[Retrieved]) -> Review:
@@ -144,11 +172,28 @@ class IntentStep:
                                  attempts=generation.attempts), offer, "; nor ".join(missing))
 
 
+def _words(unplaced: Sequence[str]) -> tuple[str, ...]:
+    """The words of a partial reading, as one thing the closest query leaves out."""
+    if not unplaced:
+        return ()
+    return (f"what {_listed(unplaced)} say{'s' if len(unplaced) == 1 else ''} (no query I can write does)",)
+
+
+def _unplaced(generation: Generation, unplaced: Sequence[str]) -> Generation:
+    """A generation that wrote nothing, with the words no query could place added to its explanation."""
+    if not unplaced:
+        return generation
+    said = f"I could not place {_listed(unplaced)} in any query I can write."
+    return replace(generation, explanation=f"{generation.explanation} {said}".strip() if generation.explanation
+                   else said)
+
+
 def _composed(composed: Composition, generation: Generation, why: str) -> Review:
     """The composed query in place of the one written (the model's prompt and replies stay on record), saying why."""
     used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
+    read = "".join(f"; read '{typed}' as '{label}'" for typed, label in composed.read)
     return Review(Generation("intent", composed.sparql, raw=composed.sparql, prompt=generation.prompt, notes=(
-        f"{why + '; ' if why else ''}composed from intent pair {composed.pair.id} with {used}",),
+        f"{why + '; ' if why else ''}composed from intent pair {composed.pair.id} with {used}{read}",),
         attempts=generation.attempts))
 
 

@@ -93,7 +93,8 @@ class IntentCheck:
             return Judgement(Call.NEXT, "intent", after, why=_lacked(after))
         if after.sparql:
             return passed("intent", generation, after)
-        return Judgement(Call.DECLINE, "intent", after, why=reviewed.why, offer=reviewed.offer)
+        return Judgement(Call.DECLINE, "intent", after, why=reviewed.why, offer=reviewed.offer,
+                         choices=reviewed.choices)
 
 
 def _lacked(composed: Generation) -> str:

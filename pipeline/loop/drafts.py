@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from pipeline.loop.notes import ADAPTER, BY_ADAPTER_FIRST, blank_after, clip, gave_way, taken_after
 from pipeline.loop.verdicts import Judgement, noted
 from pipeline.loop.writers import Writer
-from pipeline.records import Generation, Resolution
+from pipeline.records import Choice, Generation, Resolution
 
 
 @dataclass
@@ -22,6 +22,7 @@ class Draft:
     failed: Judgement | None = None
     resolutions: tuple[Resolution, ...] = ()
     offer: str = ""
+    choices: tuple[Choice, ...] = ()
     raised: str = ""
     sparql: str = ""  # the query to run, as the names step left it ("": the generation's)
 
@@ -91,4 +92,5 @@ def blank(drafts: Sequence[Draft]) -> Draft:
     for b in drafts[1:]:
         out = blank_after(out, first.writer.role, first.raised, b.generation, b.writer.role, b.raised)
     offer = next((d.offer for d in drafts if d.offer), "")
-    return replace(first, generation=out, offer=offer)
+    choices = next((d.choices for d in drafts if d.choices), ())
+    return replace(first, generation=out, offer=offer, choices=choices)

@@ -163,7 +163,7 @@ class Loop:
             generation = judged.generation or written
             q.known = generation
             if judged.call is Call.DECLINE:
-                return Draft(writer, written, generation, judged, offer=judged.offer)
+                return Draft(writer, written, generation, judged, offer=judged.offer, choices=judged.choices)
         if not generation.sparql:
             return Draft(writer, written, generation, Judgement(Call.DECLINE, "intent"))
         if self.names is None:
@@ -204,7 +204,8 @@ class Loop:
     # -- 3. run, and once more after a model's empty answer ---------------------------------------------------
 
     def _ran(self, q: _Ask, base: Answer, draft: Draft) -> Answer:
-        written = replace(base, generation=draft.generation, resolutions=list(draft.resolutions), offer=draft.offer)
+        written = replace(base, generation=draft.generation, resolutions=list(draft.resolutions), offer=draft.offer,
+                          choices=draft.choices)
         if draft.failed is not None:
             return _declined(written, draft)
         q.progress(Step.RUN)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
-from pipeline.records import Ask, Generation, Resolution, Verdict
+from pipeline.records import Ask, Choice, Generation, Resolution, Verdict
 
 
 class Call(StrEnum):
@@ -31,6 +31,7 @@ class Judgement:
     note: str = ""  # ASK_AGAIN: the note its next query carries
     verdict: Verdict = Verdict.TAKEN  # ASK_AGAIN: what became of the reply, on its attempt record
     offer: str = ""  # DECLINE: the closest question that can be answered
+    choices: tuple[Choice, ...] = ()  # DECLINE: what the answer depends on, for the user to pick
     resolutions: tuple[Resolution, ...] = ()  # the names step's reading of the query's names
     sparql: str = ""  # the query to run when a check respelled it (the names step); "": ``generation``'s
 

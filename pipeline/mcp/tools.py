@@ -71,6 +71,9 @@ class AskResult(QueryRows):
                                                            "metric, order, entries with model, value as stored, "
                                                            "value as a number, paper), sorted by number; else null")
     provenance: Provenance
+    choices: list[dict[str, str]] = Field(default_factory=list, description=(
+        "when the answer depends on what the question left out (e.g. which metric ranks a dataset several measure): "
+        "each choice's label and the question that asks it; ask one of them. Empty otherwise"))
 
 
 class LabelMatch(BaseModel):
@@ -101,13 +104,15 @@ class Tools:
         started = time.perf_counter()
         answer = self.pipeline.ask(self._text(question, "question"), shots)
         elapsed_ms = (time.perf_counter() - started) * 1000
-        _refuse_unanswered(answer)
+        if not answer.choices:  # asked back: the choices are the answer
+            _refuse_unanswered(answer)
         rows = _query_rows(answer)
         board = answer.leaderboard.to_json() if answer.leaderboard else None
         return AskResult(**rows.model_dump(), question=answer.question, leaderboard=board, provenance=Provenance(
             generator=answer.generator, kg=answer.kg, source=rows.source, caveat=rows.caveat,
             examples=[_pair(r) for r in answer.examples],
-            timings_ms={k: round(v, 2) for k, v in answer.timings_ms.items()}, elapsed_ms=round(elapsed_ms, 2)))
+            timings_ms={k: round(v, 2) for k, v in answer.timings_ms.items()}, elapsed_ms=round(elapsed_ms, 2)),
+            choices=[c.to_json() for c in answer.choices])
 
     def run_sparql(self, query: str) -> QueryRows:
         if len(query) > MAX_QUERY_CHARS:

@@ -61,6 +61,8 @@ def as_the_question_writes(literal: str, kind: str, question: str, index: LabelI
     loose = [label for label in alike if _written(label, question, case=False)]
     if loose:
         return loose[0] if len(loose) == 1 else None
+    if literal in mine:  # the question writes the query's own label loosely: no other is its slip
+        return None
     close = [label for label in mine if fuzz.ratio(squash(literal), squash(label)) >= CLOSE
              and _digits(literal) == _digits(label) and label != literal]
     return close[0] if len(close) == 1 else None

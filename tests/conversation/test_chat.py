@@ -8,7 +8,7 @@ from pipeline.conversation.chat import chat
 from pipeline.core import Pipeline
 from pipeline.names.check import NameCheck
 from standins.fakes import RecordingKG
-from tests.conversation.test_talk import INDEX, Naive
+from tests.conversation.test_talk import INDEX, Naive, asking_back
 from tests.test_core import FixedStore
 
 
@@ -38,3 +38,13 @@ def test_end_of_input_ends_the_chat_and_json_prints_one_object_per_answer() -> N
     shown: list[str] = []
     assert chat(pipeline, as_json=True, read=read, write=shown.append) == 0
     assert json.loads(shown[-1])["question"] == "Which models were evaluated on the SQuAD1.1 dataset?"
+
+
+def test_a_question_asked_back_is_a_numbered_choice_and_a_number_picks_it(tmp_path: Path) -> None:
+    talking = asking_back(tmp_path)
+    lines = iter(["top 2 models on LoreQA Reading Set", "1", "exit"])
+    shown: list[str] = []
+    assert chat(talking.pipeline, read=lambda _: next(lines), write=shown.append) == 0
+    assert "Which one? Type its number or its name:\n  1. Exact Match\n  2. F1" in shown[1]
+    assert "I read this as: top 2 models on LoreQA Reading Set by Exact Match?" in shown[2]
+    assert "QuickReader" in shown[2]

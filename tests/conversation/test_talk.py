@@ -3,10 +3,15 @@ thread changes nothing about the read-only gate."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
 
 from pipeline.conversation.talk import Conversation
 from pipeline.core import Pipeline
 from pipeline.glance.textview import answer as as_text
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.check import NameCheck
 from pipeline.names.index import LabelIndex
 from pipeline.records import Generation, Retrieved
@@ -14,6 +19,7 @@ from pipeline.sparql.gate import gate
 from pipeline.sparql.text import forbidden_words
 from pipeline.state.threads.memory import local_memory
 from standins.fakes import RecordingKG
+from standins.orkg_fixture import write_ntriples
 from tests.test_core import FixedStore
 
 INDEX = LabelIndex([("SQuAD1.1", "dataset"), ("SQuAD2.0", "dataset"), ("F1", "metric")], threshold=85.0)
@@ -74,3 +80,40 @@ def test_a_hostile_thread_changes_nothing_about_the_read_only_gate() -> None:
     assert kg.queries, "the harmless queries still run"
     for query in kg.queries:
         assert gate(query).ok and not forbidden_words(query)
+
+
+class Silent:
+    """Writes no query: every question goes to the intent step's composer."""
+
+    name = "silent"
+
+    def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        return Generation(self.name, None)
+
+
+def asking_back(tmp_path: Path) -> Conversation:
+    """A conversation over the ORKG-shaped fixture graph, where LoreQA Reading Set has scores by two metrics."""
+    kg = OxigraphKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
+    pipeline = Pipeline(FixedStore(), Silent(), kg, intent=IntentStep(), shots=3, row_cap=1000,
+                        max_question_chars=2000, workers=4)
+    return Conversation(pipeline, local_memory())
+
+
+@pytest.mark.parametrize("reply", ["2", "F1", "f1?", "f 1"])
+def test_a_reply_naming_a_choice_asked_back_asks_that_choice(tmp_path: Path, reply: str) -> None:
+    talking = asking_back(tmp_path)
+    back = talking.ask("C1:1.0", "top 2 models on LoreQA Reading Set")
+    assert back.rows is None and [c.label for c in back.choices] == ["Exact Match", "F1"]
+    assert "1. Exact Match" in as_text(back) and back.to_json()["choices"][1]["label"] == "F1"
+    assert talking.memory.turns("C1:1.0")[-1]["choices"][1]["label"] == "F1"  # kept where replicas find it
+    answer = talking.ask("C1:1.0", reply)
+    assert answer.read_as == "top 2 models on LoreQA Reading Set by F1?"
+    assert answer.rows is not None and len(answer.rows.rows) == 2
+
+
+def test_a_reply_that_names_no_choice_is_a_question_of_its_own(tmp_path: Path) -> None:
+    talking = asking_back(tmp_path)
+    talking.ask("C1:1.0", "top 2 models on LoreQA Reading Set")
+    answer = talking.ask("C1:1.0", "which models were evaluated on LoreQA Reading Set?")
+    assert answer.read_as == "" and answer.rows is not None and not answer.choices
+    assert talking.ask("C1:1.0", "3").choices == ()  # a number past the choices is no pick (and none are open now)

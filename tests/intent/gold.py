@@ -97,3 +97,19 @@ def average(dataset: str, metric: str) -> float | None:
     values = [number(r.value) for _, _, d, r in results() if d == dataset and r.metric == metric]
     read = [v for v in values if v is not None]
     return sum(read) / len(read) if read else None
+
+
+def coded_models() -> set[str]:
+    """The models some contribution links code for."""
+    return {c.model for p in PAPERS for c in p.contributions if c.code and c.model}
+
+
+def papers_of_problem(problem: str, code: bool | None = None) -> set[str]:
+    """The titles of the papers with a contribution on ``problem``; with ``code``, only those that link code (True)
+    or link none in any contribution (False)."""
+    return {p.title for p in PAPERS if any(c.problem == problem for c in p.contributions)
+            and (code is None or any(c.code for c in p.contributions) == code)}
+
+
+def fields_of(dataset: str) -> set[str]:
+    return {p.field for p in PAPERS for c in p.contributions for b in c.benchmarks if b.dataset == dataset}

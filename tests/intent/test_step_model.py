@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pipeline.cli import main
+from tests.intent import gold
 from tests.intent.test_step import _outcomes
 
 TIED_BEST = ('SELECT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?d. FILTER(str(?d) = "{dataset}") '
@@ -112,18 +113,19 @@ def test_a_models_query_meaning_another_thing_is_mended_or_replaced(
     assert any(why in note for note in out["notes"]), out["notes"]
 
 
-def test_a_models_name_taken_for_the_kind_asked_is_declined_saying_what_the_graph_has(
+def test_a_models_name_taken_for_the_kind_asked_is_answered_as_the_model_it_is(
         env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    """'QuikReader' taken for a dataset (the kind asked for): the graph has the model QuickReader; the reply declines
-    and names it, instead of "no dataset called 'QuikReader'"."""
+    """'QuikReader' taken for a dataset (the kind asked for) by the model: the graph has the model QuickReader, one
+    slip away; the composed query answers with its datasets and says how it read the name (it was declined, naming
+    the model, before names with a slip were composed with)."""
     asked = "which datasets has QuikReader been evaluated on?"
     _model_says(tgi, monkeypatch, 'SELECT DISTINCT ?dataset WHERE { ?dataset a orkgc:Dataset; rdfs:label ?l. FILTER('
                 'str(?l) = "QuikReader") ?benchmark orkgp:HAS_DATASET ?dataset. }')
     monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
     main(["ask", "--generator", "tgi", "--kg", str(env), "--json", asked])
     out = json.loads(capsys.readouterr().out)
-    assert out["sparql"] is None and "'QuikReader' as the model it is in the graph ('QuickReader')" in \
-        out["explanation"]
+    assert out["generator"] == "intent" and sorted(out["flat_answer"]) == sorted(gold.datasets_of("QuickReader"))
+    assert any("read 'QuikReader' as 'QuickReader'" in note for note in out["notes"])
 
 
 def test_a_query_held_by_the_names_step_counts_as_declined(

@@ -2,6 +2,8 @@
 Virtuoso's dialect made SPARQL 1.1), what breaks the grammar is a one-line tool error naming the place."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pyoxigraph as ox
 import pytest
 
@@ -11,6 +13,7 @@ from pipeline.eval.given import NoExamples
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.mcp.tools import ToolRefusal, Tools
 from standins.fakes import RecordingProxy
+from tests.conversation.test_talk import asking_back
 
 EX = "http://example.org/"
 
@@ -59,3 +62,14 @@ def test_what_cannot_run_is_a_one_line_tool_error_before_the_graph(tools: tuple[
         tool.run_sparql(query)
     assert reason in str(refused.value) and "\n" not in str(refused.value)
     assert proxy.queries == []
+
+
+def test_ask_returns_the_choices_of_a_question_asked_back(tmp_path: Path) -> None:
+    """A ranking on a dataset two metrics measure: no tool error, the choices to ask next; one of them answers."""
+    talking = asking_back(tmp_path)
+    tool = Tools(talking.pipeline)  # type: ignore[arg-type]
+    back = tool.ask("top 2 models on LoreQA Reading Set")
+    assert [c["label"] for c in back.choices] == ["Exact Match", "F1"] and not back.rows
+    assert "which one do you mean" in back.explanation
+    picked = tool.ask(back.choices[1]["question"])
+    assert len(picked.rows) == 2 and picked.choices == []

@@ -1,0 +1,194 @@
+"""Every word of a question accounted for (a closed world): each is inside a name the graph has, one of the few filler
+words kept here, or a word whose meaning the query to run also says. A query composed from an intent pair is run only
+when the pair's own question says everything the user's does (in its words or others of the same meaning); any other
+word makes the reading *partial*, and a partial reading is never answered as if whole: the reply names the words it
+could not place. A metric where lower is better (an error rate) turns "best" and "worst" around."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from pipeline.matching.wording import STOPWORDS, stem, word_sim
+
+# Words that say nothing a query must do: greetings, requests, the question's own scaffolding. One list, kept short:
+# growing it is no fix for a word the reading does not understand.
+_FILLER = """hey hi hello please pls plz thanks thx tell show list give name find know idea anyone someone anybody want
+need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
+different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
+theres im among across actually really"""
+FILLER = STOPWORDS | frozenset(_FILLER.split())
+
+# Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
+_MEANINGS: dict[str, str] = {
+    "paper": "paper papers article articles publication publications study studies title titles work works",
+    "model": "model models method methods system systems approach approaches architecture architectures",
+    "dataset": "dataset datasets benchmark benchmarks corpus corpora data set sets",
+    "metric": "metric metrics measure measures measured",
+    "value": "score scores value values result results number numbers performance",
+    "problem": "problem problems task tasks challenge challenges",
+    "field": "field fields area areas domain domains discipline",
+    "code": "code codes public open opensource link links repository repositories repo repos github implementation "
+            "implementations source url",
+    "year": "year years when date dated",
+    # the links between the kinds a question names: in an ORKG-shaped graph two kinds are linked one way, so these
+    # words are read with the kinds (a paper 'introduces' and 'evaluates' its model along the same path)
+    "link": "evaluated evaluate evaluates evaluation evaluations tested test tests benchmarked run ran runs used use "
+            "uses using report reports reported reporting achieved achieve achieves obtained obtain obtains got get "
+            "gets scored reach reaches reached trained applied apply addressed address tackle tackles tackled studied "
+            "working cover covers covered appear appears appeared published publish released release introduced "
+            "introduce introduces proposed propose presented describe described came come comes out belong belongs "
+            "include includes including result results recorded record performed perform performs performing done "
+            "measured fall falls part under sit sits",
+    "count": "count counts number many total amount",
+    "up": "highest maximum max largest greatest biggest",
+    "down": "lowest minimum min smallest",
+    "kth": "second third fourth fifth 2nd 3rd 4th 5th runner place placed rank ranked position",
+    "compare": "after since before until till prior later earlier newer older more less fewer greater higher lower "
+               "above below over under exceeding beyond than between",
+    "most": "most fewest least common commonly frequent frequently popular often",
+    "average": "average mean avg",
+    "early": "earliest oldest first",
+    "late": "latest newest recent last",
+    "both": "both",
+    "every": "every each together along alongside",
+    "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
+           "lacking lack lacks missing but other none neither nor",
+}
+# phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
+_PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
+            (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),
+            (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
+            (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
+            (re.compile(r"\bin\s+terms\s+of\b", re.I), "link")]
+# what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
+_REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
+            "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",
+            "Model": "model", "Dataset": "dataset", "Metric": "metric", "Problem": "problem", "ResearchField": "field",
+            "Paper": "paper"}
+_RELATIVE = {"best": "best top tops leading leads strongest winning wins sota", "worst": "worst weakest poorest bottom"}
+_EXACT = {"not"}  # a negation is never read into a look-alike word
+_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\d+(?:st|nd|rd|th)\b|\d+(?:\.\d+)?")
+_NUMERAL = re.compile(r"\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten")
+# a metric whose smaller values are better: its best is its lowest
+_LOWER_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|distance|rmse|mse|mae|wer|cer|eer|ter|fid|"
+                           r"latency|time|miss\s+rate|false\s+(?:positive|negative)|fpr|fnr|bpc|bpb|nll|"
+                           r"bits\s+per)\b|(?:rmse|mae|mse)$", re.I)
+
+
+def lower_is_better(metric: str) -> bool:
+    """Whether a metric's label says smaller is better (an error rate, a loss, a distance, perplexity)."""
+    return _LOWER_BETTER.search(metric.replace("-", " ")) is not None
+
+
+def words(text: str) -> list[tuple[int, int, str]]:
+    """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont")."""
+    return [(m.start(), m.end(), re.sub(r"['’]", "", m.group().lower())) for m in _WORD.finditer(text)]
+
+
+def _near(word: str, target: str, exact: bool) -> bool:
+    return word == target if exact else word_sim(word, target) >= 0.85
+
+
+@lru_cache(maxsize=4096)
+def meanings(word: str, lower_better: bool = False) -> frozenset[str]:
+    """What a word may mean among the meanings a query says ("best" is "up", or "down" on a metric where lower is
+    better): the meanings it is a word of (or an ending away from), else those it is one typo away from (never a
+    negation)."""
+    if _NUMERAL.fullmatch(word):
+        return frozenset({"numeral"})
+    for exact in (True, False):
+        out = {m for m, said in _MEANINGS.items()
+               if any(_same(word, t) if exact else m not in _EXACT and _near(word, t, False) for t in said.split())}
+        out |= {("up" if (m == "best") != lower_better else "down") for m, said in _RELATIVE.items()
+                if any(_same(word, t) if exact else _near(word, t, False) for t in said.split())}
+        if out:
+            return frozenset(out)
+    return frozenset()
+
+
+def _same(word: str, target: str) -> bool:
+    return word == target or (len(word) > 4 and stem(word) == stem(target))
+
+
+KINDS = frozenset({"paper", "model", "dataset", "metric", "problem", "field", "code", "year", "value"})
+
+
+def reached(sparql: str, implied: bool = True) -> frozenset[str]:
+    """The meanings of the kinds a query reaches through its ORKG predicates and classes; ``implied``: with the
+    models every result on a dataset is of (a model 'evaluated' there, never the kind it answers with)."""
+    out = {_REACHES[m.group(1)] for m in re.finditer(r"\borkg[pc]:(\w+)", sparql) if m.group(1) in _REACHES}
+    if implied and out & {"value", "metric", "dataset"}:
+        out.add("model")
+    return frozenset(out)
+
+
+@lru_cache(maxsize=4096)
+def _filler(word: str) -> bool:
+    """A filler word, or one a typo or an ending away from one ('pleas', 'names'), that has no meaning of its own."""
+    return word in FILLER or (not meanings(word) and any(word_sim(word, f) >= 0.85 for f in FILLER if len(f) > 3))
+
+
+# what a query does to its answer: a pair whose question says one of these the user's does not, answers another ask
+OPERATORS = frozenset({"not", "up", "down", "most", "average", "count", "early", "late", "kth", "compare", "both"})
+
+
+def unasked(question: str, names: Iterable[tuple[int, int]], pair: tuple[str, Sequence[tuple[int, int]], str],
+            consumed: Iterable[tuple[int, int]] = (), lower_better: bool = False) -> list[str]:
+    """The words of the ``pair``'s question that say an operator (one meaning, unambiguously) the user's question
+    does not: a pair for 'models *without* code' never answers 'models with code'."""
+    spans = list(names)
+    mine: set[str] = {m for a, _, w in words(question) if not any(s <= a < e for s, e in spans)
+                      for m in meanings(w, lower_better)}
+    mine |= {m for rx, m in _PHRASES for _ in rx.finditer(question)}
+    if list(consumed):
+        mine.add("compare")
+    if mine & {"kth", "numeral"} and "down" not in mine:
+        mine.add("up")  # 'second on X', 'top 3': counted from the best
+    text, slots, _ = pair
+    out = []
+    for a, _, word in words(text):
+        said = meanings(word)
+        if word in FILLER or any(s <= a < e for s, e in slots) or len(said) != 1 or not said <= OPERATORS:
+            continue
+        if not said & mine:
+            out.append(word)
+    return out
+
+
+def unplaced(question: str, names: Iterable[tuple[int, int]], pair: tuple[str, Sequence[tuple[int, int]], str],
+             consumed: Iterable[tuple[int, int]] = (), lower_better: bool = False, things: bool = True) -> list[str]:
+    """The words of ``question`` that are in none of its ``names`` nor the spans the reading ``consumed`` (a
+    comparison it applies), not filler and not said by the ``pair`` (its question, where its own names stand in it,
+    its query) in the same words or in others of the same meaning: what a query composed from it would leave out.
+    ``things``: the question asks for things (not yes or no), so the first kind it names must be the pair's own."""
+    text, slots, sparql = pair
+    theirs = {w for a, b, w in words(text) if not any(s <= a < e for s, e in slots)}
+    own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for w in theirs if w not in FILLER))
+    said = own | reached(sparql)
+    spans = list(names) + list(consumed)
+    phrased = [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(question)]
+    out = []
+    head = things  # the first kind the question names is what it asks for: the pair must say it, not imply it
+    for a, _, word in words(question):
+        if any(s <= a < e for s, e in spans):
+            continue
+        phrase = next((m for s, e, m in phrased if s <= a < e), None)
+        if phrase is not None:
+            if phrase not in said:
+                out.append(word)
+            continue
+        if word in FILLER:
+            continue
+        mine = meanings(word, lower_better)
+        if not mine and _filler(word):
+            continue
+        if head and mine & KINDS:
+            head = False
+            if not mine & own and not any(_near(word, t, False) for t in theirs):
+                out.append(word)
+            continue
+        if any(_near(word, t, bool(mine & _EXACT)) for t in theirs) or mine & said:
+            continue
+        out.append(word)
+    return list(dict.fromkeys(out))

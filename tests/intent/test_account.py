@@ -1,0 +1,78 @@
+"""Every word accounted for: a query composed from an intent pair answers only when the pair says every word of the
+question (a name, filler, or a word of the same meaning); otherwise the reading is partial and the reply declines,
+naming the words it could not place. A metric where lower is better turns "best" and "worst" around."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.intent.account import lower_is_better, meanings, unplaced
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from tests.intent import gold
+from tests.intent.conftest import answer_of
+
+LIST = ("Name models benchmarked on GlyphBench-3 whose code is published.", [(27, 39)],
+        "SELECT ?m WHERE { ?c orkgp:HAS_MODEL ?m; orkgp:HAS_SOURCE_CODE ?code; orkgp:HAS_BENCHMARK ?b. "
+        "?b orkgp:HAS_DATASET ?d }")
+
+
+def _at(question: str, name: str) -> list[tuple[int, int]]:
+    start = question.index(name)
+    return [(start, start + len(name))]
+
+
+@pytest.mark.parametrize("question", ["wich modls on Story Cloze Test were evaluted and have code?",
+                                      "hey, which models tested on Story Cloze Test have published code pls"])
+def test_typos_filler_and_links_are_placed(question: str) -> None:
+    assert unplaced(question, _at(question, "Story Cloze Test"), LIST) == []
+
+
+@pytest.mark.parametrize(("question", "left"), [
+    ("models on Story Cloze Test that dont have code", ["dont"]),  # a negation typed without its apostrophe
+    ("models on Story Cloze Test without code", ["without"]),
+    ("models on Story Cloze Test with code and their year", ["year"]),  # two things asked, the pair gives one
+    ("models on Story Cloze Test with code, frobnicated", ["frobnicated"]),  # a word no list holds
+])
+def test_a_word_the_pair_does_not_say_is_left(question: str, left: list[str]) -> None:
+    assert unplaced(question, _at(question, "Story Cloze Test"), LIST) == left
+
+
+def test_best_and_worst_follow_the_metric() -> None:
+    assert lower_is_better("Word Error Rate (WER)") and lower_is_better("Test perplexity")
+    assert lower_is_better("RMSE") and not lower_is_better("Accuracy") and not lower_is_better("F1")
+    assert meanings("best") == {"up"} and meanings("best", lower_better=True) == {"down"}
+    assert meanings("worst") == {"down"} and meanings("worst", lower_better=True) == {"up"}
+    assert meanings("highest", lower_better=True) == {"up"}  # "highest" says what it means
+    assert meanings("dont") == {"not"} and meanings("dent") == frozenset()  # no negation read into a look-alike
+
+
+def _review(question: str, kg: OxigraphKG) -> Generation:
+    """The intent step's answer when no stored query came close (no query written)."""
+    return IntentStep().review(question, Generation("adapter", None), [], kg).generation
+
+
+@pytest.mark.parametrize(("question", "word"), [("papers on Story Cloze Test that dont have code", "dont"),
+                                              ("which story cloze test papers have no code", "papers")])
+def test_a_negation_no_pair_holds_is_declined_with_its_word(fixture_kg: OxigraphKG, question: str, word: str) -> None:
+    done = _review(question, fixture_kg)
+    assert done.sparql is None, done.sparql  # never the papers *with* code
+    assert "could not place" in done.explanation and f"'{word}'" in done.explanation
+
+
+def test_best_and_worst_on_an_error_rate(fixture_kg: OxigraphKG) -> None:
+    board = dict(gold.scores("LibriVoice (clean)", "Word Error Rate (WER)"))
+    low, high = min(board, key=lambda m: float(board[m])), max(board, key=lambda m: float(board[m]))
+    for question, expected in [("worst model on LibriVoice (clean) by Word Error Rate (WER)?", high),
+                               ("which model is best on LibriVoice (clean) by Word Error Rate (WER)", low),
+                               ("which model has the highest Word Error Rate (WER) on LibriVoice (clean)", high)]:
+        done = _review(question, fixture_kg)
+        assert done.sparql is not None, question
+        found = answer_of(fixture_kg, done.sparql)
+        assert not isinstance(found, bool), question
+        assert {v for row in found for v in row} & {expected, *board} == {expected}, question
+
+
+def test_two_things_asked_are_not_answered_with_one(fixture_kg: OxigraphKG) -> None:
+    done = _review("which paper introduced CoherenceNet and what year was it published", fixture_kg)
+    assert done.sparql is None and "'year'" in done.explanation

@@ -1,0 +1,78 @@
+"""Kinds composed from the pairs added with the closed-world reading (issue 52): code asked for and asked against,
+the field of a dataset or a paper, the field with most papers, the newest paper of a problem, the top k on an error
+rate; each asked about every name of its kind in the fixture graph, its answer the one computed from the graph's
+records (tests/intent/gold.py)."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from standins.orkg_fixture import DATASETS, PAPERS, PROBLEMS
+from tests.intent import gold
+from tests.intent.conftest import answer_of
+
+
+def _things(question: str, kg: OxigraphKG) -> set[str]:
+    """Every value of the composed query's answer (labels, IRIs, years, counts), for a question no stored query
+    came close to."""
+    done = IntentStep().review(question, Generation("adapter", None), [], kg).generation
+    assert done.generator == "intent" and done.sparql, (question, done.explanation)
+    found = answer_of(kg, done.sparql)
+    assert not isinstance(found, bool)
+    return {value for row in found for value in row if not value.startswith("http://orkg.org/")}
+
+
+def _titles(values: set[str]) -> set[str]:
+    return values & {p.title for p in PAPERS}
+
+
+KINDS: list[tuple[str, tuple[str, ...], Callable[[set[str]], set[str]], Callable[[str], set[str]]]] = [
+    ("which models on {} dont have any code", DATASETS, set, lambda d: gold.models_on(d) - gold.coded_models()),
+    ("{} papers that do not have code", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=False)),
+    ("papers on {} with code", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=True)),
+    ("which reserach field does {} belong to", tuple(d for d in DATASETS if gold.fields_of(d)), set, gold.fields_of),
+]
+
+
+@pytest.mark.parametrize(("wording", "names", "read", "expected"), KINDS, ids=[k[0][:30] for k in KINDS])
+def test_each_kind_for_every_name_of_its_kind(fixture_kg: OxigraphKG, wording: str, names: tuple[str, ...],
+                                              read: Callable[[set[str]], set[str]],
+                                              expected: Callable[[str], set[str]]) -> None:
+    for name in names:
+        question = wording.format(name)
+        if not expected(name):  # nothing to list: answered with nothing, or declined, never with something
+            done = IntentStep().review(question, Generation("adapter", None), [], fixture_kg).generation
+            assert not done.sparql or not answer_of(fixture_kg, done.sparql), question
+            continue
+        assert read(_things(question, fixture_kg)) == expected(name), question
+
+
+def test_the_field_of_every_paper_and_the_field_with_most_papers(fixture_kg: OxigraphKG) -> None:
+    for paper in PAPERS:
+        assert _things(f'what field is the paper "{paper.title}" in', fixture_kg) == {paper.field}
+    counts = Counter(p.field for p in PAPERS)
+    top = max(counts.values())
+    assert _things("which research field has the most papers?", fixture_kg) & set(counts) == \
+        {f for f, n in counts.items() if n == top}
+
+
+def test_the_newest_and_the_oldest_paper_of_every_problem(fixture_kg: OxigraphKG) -> None:
+    for problem in PROBLEMS:
+        years = {p.year: p.title for p in PAPERS if any(c.problem == problem for c in p.contributions)}
+        newest, oldest = max(years), min(years)
+        if list(years.values()).count(years[newest]) == 1:
+            assert years[newest] in _things(f"most recent paper about {problem}?", fixture_kg), problem
+        assert years[oldest] in _things(f"earliest paper on {problem}", fixture_kg) or \
+            sum(1 for p in PAPERS if p.year == oldest) > 1, problem
+
+
+def test_the_top_two_on_an_error_rate_are_the_lowest(fixture_kg: OxigraphKG) -> None:
+    board = gold.scores("LibriVoice (clean)", "Word Error Rate (WER)")
+    lowest = sorted(board, key=lambda row: gold.number(row[1]) or 0.0)[:2]
+    got = _things("top 2 models on librivoice (clean) by Word Error Rate (WER)", fixture_kg)
+    assert {m for m, _ in lowest} <= got and len(got & {m for m, _ in board}) == 2

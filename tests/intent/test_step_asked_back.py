@@ -1,0 +1,48 @@
+"""Asking back (issue 52): a ranking asked on a dataset that several metrics measure, none named, is never answered
+by one metric picked for the user; the reply asks which, each choice a question that answers. A dataset measured by
+one metric is ranked by it, and the reply says so."""
+from __future__ import annotations
+
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from tests.intent import gold
+from tests.intent.conftest import answer_of
+
+
+def _review(question: str, kg: OxigraphKG) -> Generation:
+    return IntentStep().review(question, Generation("adapter", None), [], kg).generation
+
+
+def test_a_ranking_on_a_dataset_of_several_metrics_is_asked_back_with_each_metric(fixture_kg: OxigraphKG) -> None:
+    for dataset in sorted({d for d, _ in gold.boards()}):
+        metrics = sorted(gold.metrics_of(dataset))
+        if len(metrics) < 2:
+            continue
+        reviewed = IntentStep().review(f"top 2 models on {dataset}", Generation("adapter", None), [], fixture_kg)
+        assert reviewed.generation.sparql is None and "which one do you mean" in reviewed.generation.explanation
+        assert [c.label for c in reviewed.choices] == metrics[:5], dataset
+        for choice in reviewed.choices:  # each choice answers: the top two by that metric
+            picked = _review(choice.question, fixture_kg)
+            assert picked.sparql is not None, choice.question
+            found = answer_of(fixture_kg, picked.sparql)
+            board = gold.scores(dataset, choice.label)
+            assert not isinstance(found, bool) and len(found) == min(2, len(board)), choice.question
+            assert {board[0][0]} <= {v for row in found for v in row}, choice.question
+
+
+def test_a_dataset_of_one_metric_is_ranked_by_it_and_says_so(fixture_kg: OxigraphKG) -> None:
+    for dataset in sorted({d for d, _ in gold.boards()}):
+        metrics = sorted(gold.metrics_of(dataset))
+        if len(metrics) != 1 or len(gold.scores(dataset, metrics[0])) < 2:
+            continue
+        done = _review(f"which model is best on {dataset}?", fixture_kg)
+        assert done.sparql is not None and f"by {metrics[0]} alone" in " ".join(done.notes), dataset
+        best = gold.extreme(dataset, metrics[0], highest="Error" not in metrics[0])
+        assert {v for row in answer_of(fixture_kg, done.sparql) for v in row} & {m for m, _ in gold.scores(
+            dataset, metrics[0])} == best, dataset
+
+
+def test_a_list_of_a_dataset_is_not_asked_back(fixture_kg: OxigraphKG) -> None:
+    done = _review("which models were evaluated on LoreQA Reading Set?", fixture_kg)
+    assert done.sparql is not None and "asked back" not in " ".join(done.notes)
