@@ -12,7 +12,7 @@ import pytest
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
-from standins.orkg_fixture import DATASETS, PAPERS, PROBLEMS
+from standins.orkg_fixture import DATASETS, FIELDS, MODELS, PAPERS, PROBLEMS
 from tests.intent import gold
 from tests.intent.conftest import answer_of
 
@@ -36,6 +36,10 @@ KINDS: list[tuple[str, tuple[str, ...], Callable[[set[str]], set[str]], Callable
     ("{} papers that do not have code", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=False)),
     ("papers on {} with code", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=True)),
     ("which reserach field does {} belong to", tuple(d for d in DATASETS if gold.fields_of(d)), set, gold.fields_of),
+    ("list the {} papers pls", FIELDS, _titles, gold.papers_in),
+    ("which papers address {}?", PROBLEMS, _titles, gold.papers_of_problem),
+    ("which paper introduced {} and what year was it published", MODELS, set,
+     lambda m: {v for p in PAPERS for c in p.contributions if c.model == m for v in (p.title, p.year)}),
 ]
 
 
@@ -69,6 +73,19 @@ def test_the_newest_and_the_oldest_paper_of_every_problem(fixture_kg: OxigraphKG
             assert years[newest] in _things(f"most recent paper about {problem}?", fixture_kg), problem
         assert years[oldest] in _things(f"earliest paper on {problem}", fixture_kg) or \
             sum(1 for p in PAPERS if p.year == oldest) > 1, problem
+
+
+def test_papers_between_two_years_both_years_kept(fixture_kg: OxigraphKG) -> None:
+    years = gold.years()
+    for first, last in zip(years, years[2:]):
+        within = {p.title for p in PAPERS if first <= p.year <= last}
+        assert _titles(_things(f"all papers from between {first} and {last}", fixture_kg)) == within
+        for field in FIELDS:
+            asked = f"papers of the {field} field published between {first} and {last} (inclusive)"
+            done = IntentStep().review(asked, Generation("adapter", None), [], fixture_kg).generation
+            found = answer_of(fixture_kg, done.sparql) if done.sparql else set()
+            assert not isinstance(found, bool)
+            assert {v for row in found for v in row} & {p.title for p in PAPERS} == within & gold.papers_in(field)
 
 
 def test_the_top_two_on_an_error_rate_are_the_lowest(fixture_kg: OxigraphKG) -> None:
