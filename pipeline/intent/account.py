@@ -60,7 +60,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
-            (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link")]
+            (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
+            (re.compile(r"\bw/o\b", re.I), "not")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
 _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
             "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",

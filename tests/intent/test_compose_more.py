@@ -34,6 +34,7 @@ def _titles(values: set[str]) -> set[str]:
 KINDS: list[tuple[str, tuple[str, ...], Callable[[set[str]], set[str]], Callable[[str], set[str]]]] = [
     ("which models on {} dont have any code", DATASETS, set, lambda d: gold.models_on(d) - gold.coded_models()),
     ("{} papers that do not have code", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=False)),
+    ("{} papers w/o a code link", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=False)),
     ("papers on {} with code", PROBLEMS, _titles, lambda p: gold.papers_of_problem(p, code=True)),
     ("which reserach field does {} belong to", tuple(d for d in DATASETS if gold.fields_of(d)), set, gold.fields_of),
     ("list the {} papers pls", FIELDS, _titles, gold.papers_in),
