@@ -16,7 +16,7 @@ from pipeline.matching.wording import STOPWORDS, stem, word_sim
 _FILLER = """hey hi hello please pls plz thanks thx tell show list give name find know idea anyone someone anybody want
 need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
-theres im among across actually really indicate provide identify specify mention display return"""
+theres im among across actually really indicate provide identify specify mention display return anywhere"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -39,7 +39,7 @@ _MEANINGS: dict[str, str] = {
             "working cover covers covered appear appears appeared published publish released release introduced "
             "introduce introduces proposed propose presented describe described came come comes out belong belongs "
             "include includes including result results recorded record performed perform performs performing done "
-            "measured fall falls part under sit sits",
+            "measured fall falls part under sit sits addressing put",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -61,7 +61,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
-            (re.compile(r"\bw/o\b", re.I), "not")]
+            (re.compile(r"\bw/o\b", re.I), "not"),
+            (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+better\b", re.I), "link")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
 _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
             "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",

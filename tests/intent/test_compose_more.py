@@ -39,6 +39,8 @@ KINDS: list[tuple[str, tuple[str, ...], Callable[[set[str]], set[str]], Callable
     ("which reserach field does {} belong to", tuple(d for d in DATASETS if gold.fields_of(d)), set, gold.fields_of),
     ("list the {} papers pls", FIELDS, _titles, gold.papers_in),
     ("which papers address {}?", PROBLEMS, _titles, gold.papers_of_problem),
+    ("what problem is {} for", MODELS, set,
+     lambda m: {c.problem for p in PAPERS for c in p.contributions if c.model == m}),
     ("which paper introduced {} and what year was it published", MODELS, set,
      lambda m: {v for p in PAPERS for c in p.contributions if c.model == m for v in (p.title, p.year)}),
 ]
@@ -74,6 +76,22 @@ def test_the_newest_and_the_oldest_paper_of_every_problem(fixture_kg: OxigraphKG
             assert years[newest] in _things(f"most recent paper about {problem}?", fixture_kg), problem
         assert years[oldest] in _things(f"earliest paper on {problem}", fixture_kg) or \
             sum(1 for p in PAPERS if p.year == oldest) > 1, problem
+
+
+def test_the_oldest_and_newest_paper_and_datasets_of_one_metric_but_not_another(fixture_kg: OxigraphKG) -> None:
+    by_year = sorted(PAPERS, key=lambda p: p.year)
+    if [p.year for p in by_year].count(by_year[0].year) == 1:
+        assert by_year[0].title in _things("what's the oldest paper in the graph?", fixture_kg)
+    if [p.year for p in by_year].count(by_year[-1].year) == 1:
+        assert by_year[-1].title in _things("newest paper?", fixture_kg)
+    metrics = sorted({r.metric for _, _, _, r in gold.results()})
+    for one, other in zip(metrics, metrics[1:]):
+        expected = {d for _, _, d, r in gold.results() if r.metric == one} - \
+            {d for _, _, d, r in gold.results() if r.metric == other}
+        done = IntentStep().review(f"which datasets report {one} but not {other}", Generation("adapter", None), [],
+                                   fixture_kg).generation
+        found = answer_of(fixture_kg, done.sparql) if done.sparql else set()
+        assert not isinstance(found, bool) and {v for row in found for v in row} & set(DATASETS) == expected, one
 
 
 def test_papers_between_two_years_both_years_kept(fixture_kg: OxigraphKG) -> None:
