@@ -23,8 +23,9 @@ _COMPARISONS = frozenset({"<", ">", "<=", ">="})
 _SMALLER = re.compile(r"(?:before|until|till|prior|earlier|older|less|fewer|lower|smaller|below|under|at\s+most|up)\b",
                       re.I)  # the comparisons of _COMPARED that keep what is smaller
 # a ranking or an aggregate the query must do
-_MEASURE = re.compile(r"\b(most|fewest|average|avg|mean|median|total|earliest|oldest|(?:largest|greatest|biggest)\s+number|"
-                      r"first(?=\s+(?:paper|publication|study|article)\b))\b", re.I)
+_MEASURE = re.compile(r"\b(most|fewest|average|avg|mean|median|total|earliest|oldest|"
+                      r"(?:largest|greatest|biggest)\s+number|first(?=\s+(?:paper|publication|study|article)\b))\b",
+                      re.I)
 _SAME = {"mean": "average", "avg": "average", "oldest": "earliest", "first": "earliest", "largest number": "most",
          "greatest number": "most", "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
