@@ -23,11 +23,12 @@ _COMPARISONS = frozenset({"<", ">", "<=", ">="})
 _SMALLER = re.compile(r"(?:before|until|till|prior|earlier|older|less|fewer|lower|smaller|below|under|at\s+most|up)\b",
                       re.I)  # the comparisons of _COMPARED that keep what is smaller
 # a ranking or an aggregate the query must do
-_MEASURE = re.compile(r"\b(most|fewest|average|avg|mean|median|total|earliest|oldest|"
+_MEASURE = re.compile(r"\b(most\s+recent|most|fewest|average|avg|mean|median|total|earliest|oldest|latest|newest|"
                       r"(?:largest|greatest|biggest)\s+number|first(?=\s+(?:paper|publication|study|article)\b))\b",
                       re.I)
-_SAME = {"mean": "average", "avg": "average", "oldest": "earliest", "first": "earliest", "largest number": "most",
-         "greatest number": "most", "biggest number": "most"}  # one measure in other words
+_SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent": "latest", "oldest": "earliest",
+         "first": "earliest", "largest number": "most", "greatest number": "most",
+         "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:its|their|the)\s+([A-Za-z]+)", re.I)
