@@ -6,7 +6,8 @@ could not place. A metric where lower is better (an error rate) turns "best" and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from pipeline.matching.wording import STOPWORDS, stem, word_sim
@@ -133,57 +134,69 @@ def _filler(word: str) -> bool:
 
 # what a query does to its answer: a pair whose question says one of these the user's does not, answers another ask
 OPERATORS = frozenset({"not", "up", "down", "most", "average", "count", "early", "late", "kth", "compare", "both"})
+Pair = tuple[str, tuple[tuple[int, int], ...], str]  # a pair's question, where its own names stand in it, its query
 
 
-def unasked(question: str, names: Iterable[tuple[int, int]], pair: tuple[str, Sequence[tuple[int, int]], str],
-            consumed: Iterable[tuple[int, int]] = (), lower_better: bool = False) -> list[str]:
+@dataclass(frozen=True)
+class Question:
+    """A question's words read once, for every pair it is held against: each word outside its names and the spans
+    the reading applies (place, word, what it may mean, the meaning of a phrase it stands in), and every meaning its
+    words outside its names say."""
+
+    words: tuple[tuple[int, str, frozenset[str], str | None], ...]
+    says: frozenset[str]
+
+
+def read_question(question: str, names: Iterable[tuple[int, int]], consumed: Iterable[tuple[int, int]] = (),
+                  lower_better: bool = False) -> Question:
+    """``question`` read for ``unasked`` and ``unplaced`` (``consumed``: the comparisons the reading applies)."""
+    named, applied = list(names), list(consumed)
+    found = words(question)
+    phrased = [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(question)]
+    says = {m for a, _, w in found if not any(s <= a < e for s, e in named) for m in meanings(w, lower_better)}
+    says |= {meaning for _, _, meaning in phrased}
+    if applied:
+        says.add("compare")
+    if says & {"kth", "numeral"} and "down" not in says:
+        says.add("up")  # 'second on X', 'top 3': counted from the best
+    kept = tuple((a, w, meanings(w, lower_better), next((m for s, e, m in phrased if s <= a < e), None))
+                 for a, _, w in found if not any(s <= a < e for s, e in named + applied))
+    return Question(kept, frozenset(says))
+
+
+@lru_cache(maxsize=1024)
+def _pair(pair: Pair) -> tuple[frozenset[str], frozenset[str], frozenset[str], tuple[tuple[str, str], ...]]:
+    """What a pair says, read once: its own words (outside its names), the meanings its words and its query's own
+    kinds say, those with the kinds its query implies, and its words that say one operator (word, operator)."""
+    text, slots, sparql = pair
+    placed = [(a, w) for a, _, w in words(text) if not any(s <= a < e for s, e in slots)]
+    theirs = frozenset(w for _, w in placed)
+    own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for w in theirs if w not in FILLER))
+    operators = tuple((w, next(iter(meanings(w)))) for _, w in placed
+                      if w not in FILLER and len(meanings(w)) == 1 and meanings(w) <= OPERATORS)
+    return theirs, own, own | reached(sparql), operators
+
+
+def unasked(question: Question, pair: Pair) -> list[str]:
     """The words of the ``pair``'s question that say an operator (one meaning, unambiguously) the user's question
     does not: a pair for 'models *without* code' never answers 'models with code'."""
-    spans = list(names)
-    mine: set[str] = {m for a, _, w in words(question) if not any(s <= a < e for s, e in spans)
-                      for m in meanings(w, lower_better)}
-    mine |= {m for rx, m in _PHRASES for _ in rx.finditer(question)}
-    if list(consumed):
-        mine.add("compare")
-    if mine & {"kth", "numeral"} and "down" not in mine:
-        mine.add("up")  # 'second on X', 'top 3': counted from the best
-    text, slots, _ = pair
-    out = []
-    for a, _, word in words(text):
-        said = meanings(word)
-        if word in FILLER or any(s <= a < e for s, e in slots) or len(said) != 1 or not said <= OPERATORS:
-            continue
-        if not said & mine:
-            out.append(word)
-    return out
+    return [word for word, operator in _pair(pair)[3] if operator not in question.says]
 
 
-def unplaced(question: str, names: Iterable[tuple[int, int]], pair: tuple[str, Sequence[tuple[int, int]], str],
-             consumed: Iterable[tuple[int, int]] = (), lower_better: bool = False, things: bool = True) -> list[str]:
-    """The words of ``question`` that are in none of its ``names`` nor the spans the reading ``consumed`` (a
-    comparison it applies), not filler and not said by the ``pair`` (its question, where its own names stand in it,
-    its query) in the same words or in others of the same meaning: what a query composed from it would leave out.
-    ``things``: the question asks for things (not yes or no), so the first kind it names must be the pair's own."""
-    text, slots, sparql = pair
-    theirs = {w for a, b, w in words(text) if not any(s <= a < e for s, e in slots)}
-    own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for w in theirs if w not in FILLER))
-    said = own | reached(sparql)
-    spans = list(names) + list(consumed)
-    phrased = [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(question)]
+def unplaced(question: Question, pair: Pair, things: bool = True) -> list[str]:
+    """The words of the question that are in none of its names nor the spans the reading applied, not filler and not
+    said by the ``pair`` in the same words or in others of the same meaning: what a query composed from it would
+    leave out. ``things``: the question asks for things (not yes or no), so the first kind it names must be the
+    pair's own."""
+    theirs, own, said, _ = _pair(pair)
     out = []
     head = things  # the first kind the question names is what it asks for: the pair must say it, not imply it
-    for a, _, word in words(question):
-        if any(s <= a < e for s, e in spans):
-            continue
-        phrase = next((m for s, e, m in phrased if s <= a < e), None)
+    for _, word, mine, phrase in question.words:
         if phrase is not None:
             if phrase not in said:
                 out.append(word)
             continue
-        if word in FILLER:
-            continue
-        mine = meanings(word, lower_better)
-        if not mine and _filler(word):
+        if word in FILLER or (not mine and _filler(word)):
             continue
         if head and mine & KINDS:
             head = False

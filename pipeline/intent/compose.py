@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.account import FILLER, lower_is_better, meanings, unasked, unplaced
+from pipeline.intent.account import FILLER, lower_is_better, meanings, read_question, unasked, unplaced
 from pipeline.intent.conditions import blanked, compared_spans, comparisons, measures, unaccounted
 from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
@@ -284,7 +284,8 @@ class Composer:
         names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
         names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
         lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
-        compared = compared_spans(text)  # 'after 2020': applied by ``filled`` to whichever pair holds the year
+        # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
+        reading = read_question(text, [(n.start, n.end) for n in names], compared_spans(text), lower)
         if by_metric:
             intent = directed(intent, blanked(text, [(n.start, n.end) for n in names]), lower)  # 'Top-1': a name
         best: tuple[float, Example, list[Name]] | None = None
@@ -327,11 +328,10 @@ class Composer:
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
                 (head in theirs and head in asked)  # 'the metrics used to evaluate models': metrics, not models
-            said = (pair.question, form_spans(pair), pair.sparql)
-            if unasked(text, [(n.start, n.end) for n in names], said, compared, lower):
+            said = (pair.question, tuple(form_spans(pair)), pair.sparql)
+            if unasked(reading, said):
                 continue  # the pair does what the question does not ask ('without code', 'the lowest')
-            left = unplaced(text, [(n.start, n.end) for n in names], said, compared, lower,
-                            things="yesno" not in intent.operators)
+            left = unplaced(reading, said, things="yesno" not in intent.operators)
             if left:  # the pair's query would not do what these words ask: a partial reading, never answered
                 if partial is None or score > partial[0]:
                     partial = (score, tuple(left))

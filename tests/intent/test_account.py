@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.account import lower_is_better, meanings, unplaced
+from pipeline.intent.account import lower_is_better, meanings, read_question, unplaced
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
 from tests.intent import gold
 from tests.intent.conftest import answer_of
 
-LIST = ("Name models benchmarked on GlyphBench-3 whose code is published.", [(27, 39)],
+LIST = ("Name models benchmarked on GlyphBench-3 whose code is published.", ((27, 39),),
         "SELECT ?m WHERE { ?c orkgp:HAS_MODEL ?m; orkgp:HAS_SOURCE_CODE ?code; orkgp:HAS_BENCHMARK ?b. "
         "?b orkgp:HAS_DATASET ?d }")
 
@@ -25,7 +25,7 @@ def _at(question: str, name: str) -> list[tuple[int, int]]:
 @pytest.mark.parametrize("question", ["wich modls on Story Cloze Test were evaluted and have code?",
                                       "hey, which models tested on Story Cloze Test have published code pls"])
 def test_typos_filler_and_links_are_placed(question: str) -> None:
-    assert unplaced(question, _at(question, "Story Cloze Test"), LIST) == []
+    assert unplaced(read_question(question, _at(question, "Story Cloze Test")), LIST) == []
 
 
 @pytest.mark.parametrize(("question", "left"), [
@@ -35,7 +35,7 @@ def test_typos_filler_and_links_are_placed(question: str) -> None:
     ("models on Story Cloze Test with code, frobnicated", ["frobnicated"]),  # a word no list holds
 ])
 def test_a_word_the_pair_does_not_say_is_left(question: str, left: list[str]) -> None:
-    assert unplaced(question, _at(question, "Story Cloze Test"), LIST) == left
+    assert unplaced(read_question(question, _at(question, "Story Cloze Test")), LIST) == left
 
 
 def test_best_and_worst_follow_the_metric() -> None:
