@@ -227,22 +227,20 @@ def did_you_mean(answer: Answer) -> Block | None:
     """Up to five buttons: one per choice the bot asks back ('which metric?'), else one per candidate label of the
     first name the graph did not settle; each carries the question it asks (the choice's, or the question with that
     label in the name's place), so a click needs no state (None when there is nothing to pick)."""
-    if answer.choices:
-        picks = [(c.label, c.question) for c in answer.choices[:PICKS]]
-        buttons = [button(clip(label, 75), f"{PICK}{n}", value) for n, (label, question) in enumerate(picks)
-                   if len(value := json.dumps({"q": question}, ensure_ascii=False)) <= MAX_BUTTON_VALUE]
-        return actions("kgqa_did_you_mean", buttons) if buttons else None
+    picks = [(c.label, c.question) for c in answer.choices] or _relabelled(answer)
+    buttons = [button(clip(label, 75), f"{PICK}{n}", value) for n, (label, question) in enumerate(picks[:PICKS])
+               if len(value := json.dumps({"q": question}, ensure_ascii=False)) <= MAX_BUTTON_VALUE]
+    return actions("kgqa_did_you_mean", buttons) if buttons else None
+
+
+def _relabelled(answer: Answer) -> list[tuple[str, str]]:
+    """(label, the question with it in the name's place) for each candidate of the first name the graph did not
+    settle; none when no name is held or it cannot be found in the question."""
     held = next((r for r in answer.resolutions if not r.match.settled and r.candidates), None)
     at = answer.question.lower().find(held.typed.lower()) if held is not None else -1
     if held is None or at < 0:
-        return None
-    buttons = []
-    for n, label in enumerate(held.candidates[:PICKS]):
-        value = json.dumps({"q": answer.question[:at] + label + answer.question[at + len(held.typed):]},
-                           ensure_ascii=False)
-        if len(value) <= MAX_BUTTON_VALUE:
-            buttons.append(button(clip(label, 75), f"{PICK}{n}", value))
-    return actions("kgqa_did_you_mean", buttons) if buttons else None
+        return []
+    return [(label, answer.question[:at] + label + answer.question[at + len(held.typed):]) for label in held.candidates]
 
 
 def picked_question(value: str) -> str | None:
