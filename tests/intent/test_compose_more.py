@@ -80,11 +80,12 @@ def test_the_newest_and_the_oldest_paper_of_every_problem(fixture_kg: OxigraphKG
 
 def test_the_oldest_and_newest_paper_and_datasets_of_one_metric_but_not_another(fixture_kg: OxigraphKG) -> None:
     by_year = sorted(PAPERS, key=lambda p: p.year)
-    if [p.year for p in by_year].count(by_year[0].year) == 1:
-        assert by_year[0].title in _things("what's the oldest paper in the graph?", fixture_kg)
-    if [p.year for p in by_year].count(by_year[-1].year) == 1:
-        assert by_year[-1].title in _things("newest paper?", fixture_kg)
+    oldest = {p.title for p in PAPERS if p.year == by_year[0].year}  # one of them, if several share the year
+    newest = {p.title for p in PAPERS if p.year == by_year[-1].year}
+    assert _titles(_things("what's the oldest paper in the graph?", fixture_kg)) & oldest
+    assert _titles(_things("newest paper?", fixture_kg)) & newest
     metrics = sorted({r.metric for _, _, _, r in gold.results()})
+    answered = 0
     for one, other in zip(metrics, metrics[1:]):
         expected = {d for _, _, d, r in gold.results() if r.metric == one} - \
             {d for _, _, d, r in gold.results() if r.metric == other}
@@ -92,6 +93,8 @@ def test_the_oldest_and_newest_paper_and_datasets_of_one_metric_but_not_another(
                                    fixture_kg).generation
         found = answer_of(fixture_kg, done.sparql) if done.sparql else set()
         assert not isinstance(found, bool) and {v for row in found for v in row} & set(DATASETS) == expected, one
+        answered += bool(expected)
+    assert answered  # some pairs of metrics have datasets to list, not only nothing
 
 
 def test_papers_between_two_years_both_years_kept(fixture_kg: OxigraphKG) -> None:

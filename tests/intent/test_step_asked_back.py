@@ -15,10 +15,10 @@ def _review(question: str, kg: OxigraphKG) -> Generation:
 
 
 def test_a_ranking_on_a_dataset_of_several_metrics_is_asked_back_with_each_metric(fixture_kg: OxigraphKG) -> None:
-    for dataset in sorted({d for d, _ in gold.boards()}):
+    several = [d for d in sorted({d for d, _ in gold.boards()}) if len(gold.metrics_of(d)) >= 2]
+    assert several  # the fixture graph has such datasets: the loop below asks about each
+    for dataset in several:
         metrics = sorted(gold.metrics_of(dataset))
-        if len(metrics) < 2:
-            continue
         reviewed = IntentStep().review(f"top 2 models on {dataset}", Generation("adapter", None), [], fixture_kg)
         assert reviewed.generation.sparql is None and "which one do you mean" in reviewed.generation.explanation
         assert [c.label for c in reviewed.choices] == metrics[:5], dataset
@@ -32,10 +32,11 @@ def test_a_ranking_on_a_dataset_of_several_metrics_is_asked_back_with_each_metri
 
 
 def test_a_dataset_of_one_metric_is_ranked_by_it_and_says_so(fixture_kg: OxigraphKG) -> None:
-    for dataset in sorted({d for d, _ in gold.boards()}):
+    single = [d for d in sorted({d for d, _ in gold.boards()})
+              if len(gold.metrics_of(d)) == 1 and len(gold.scores(d, next(iter(gold.metrics_of(d))))) >= 2]
+    assert single
+    for dataset in single:
         metrics = sorted(gold.metrics_of(dataset))
-        if len(metrics) != 1 or len(gold.scores(dataset, metrics[0])) < 2:
-            continue
         done = _review(f"which model is best on {dataset}?", fixture_kg)
         assert done.sparql is not None and f"by {metrics[0]} alone" in " ".join(done.notes), dataset
         best = gold.extreme(dataset, metrics[0], highest="Error" not in metrics[0])
