@@ -123,7 +123,9 @@ class Pipeline:
         """``base`` with ``query`` gated, run and what it found (or why it did not run)."""
         with timed(t, "validate"):
             check = gate(query, self.row_cap, virtuoso=self.virtuoso)
-        ran = replace(base, sparql=check.fixed or query, reading=explain(query))
+        g = base.generation
+        said = g.reading_record.said if g is not None and g.reading_record is not None and g.sparql == query else ""
+        ran = replace(base, sparql=check.fixed or query, reading=said or explain(query))
         if not check.ok:
             refused = Refused("; ".join(check.errors))
             return replace(ran, outcome=Outcome.REFUSED, failure=refused, error=str(refused),

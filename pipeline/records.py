@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from typing import Any
 
+from pipeline.intent.record import Reading
+
 Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
 
 
@@ -86,6 +88,7 @@ class Generation:
     off_topic: bool = False  # declined because the question is about nothing the stored questions cover
     reason: str = ""  # without a query: why, as a phrase a wrapper can quote ("" = the explanation says it)
     attempts: tuple[Attempt, ...] = ()  # every reply of a language model behind it, in order (none: no model asked)
+    reading_record: Reading | None = None  # the typed reading its query was compiled from (pipeline.intent.record)
 
 
 @dataclass(frozen=True)
@@ -352,6 +355,8 @@ class Answer:
             "attempts": [a.to_json() for a in self.generation.attempts] if self.generation else [],
             "timings_ms": {k: round(v, 2) for k, v in self.timings_ms.items()},
             "reading": self.reading,
+            "reading_record": self.generation.reading_record.to_json()
+            if self.generation and self.generation.reading_record else None,
             "summary": self.summary,
             "leaderboard": self.leaderboard.to_json() if self.leaderboard else None,
             "resolutions": [r.to_json() for r in self.resolutions],

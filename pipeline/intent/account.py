@@ -17,7 +17,7 @@ from pipeline.matching.wording import STOPWORDS, stem, word_sim
 _FILLER = """hey hi hello please pls plz thanks thx tell show list give name find know idea anyone someone anybody want
 need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
-theres im among across actually really indicate provide identify specify mention display return anywhere"""
+theres im among across actually really indicate provide identify specify mention display return anywhere diff"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -40,7 +40,9 @@ _MEANINGS: dict[str, str] = {
             "working cover covers covered appear appears appeared published publish released release introduced "
             "introduce introduces proposed propose presented describe described came come comes out belong belongs "
             "include includes including result results recorded record performed perform performs performing done "
-            "measured fall falls part under sit sits addressing put",
+            "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
+            "examined investigate investigates investigated focus focuses focused consider considers considered "
+            "involve involves involved",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -60,6 +62,8 @@ _MEANINGS: dict[str, str] = {
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
             (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
+            (re.compile(r"\b(?:show|shows|showed|shown|turn|turns|turned|come|comes|came|pop|pops|popped)\s+up\b",
+                        re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
@@ -82,6 +86,11 @@ _LOWER_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|distance|rmse
 def lower_is_better(metric: str) -> bool:
     """Whether a metric's label says smaller is better (an error rate, a loss, a distance, perplexity)."""
     return _LOWER_BETTER.search(metric.replace("-", " ")) is not None
+
+
+def phrases(text: str) -> list[tuple[int, int, str]]:
+    """The phrases of ``text`` read as one meaning each, with their places."""
+    return [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(text)]
 
 
 def words(text: str) -> list[tuple[int, int, str]]:
@@ -152,7 +161,7 @@ def read_question(question: str, names: Iterable[tuple[int, int]], consumed: Ite
     """``question`` read for ``unasked`` and ``unplaced`` (``consumed``: the comparisons the reading applies)."""
     named, applied = list(names), list(consumed)
     found = words(question)
-    phrased = [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(question)]
+    phrased = phrases(question)
     says = {m for a, _, w in found if not any(s <= a < e for s, e in named) for m in meanings(w, lower_better)}
     says |= {meaning for _, _, meaning in phrased}
     if applied:

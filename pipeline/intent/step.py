@@ -3,9 +3,12 @@ never run; a query composed for the ask takes its place when one can be, else th
 closest question that can be answered."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from pipeline.intent.comparison_reader import read_comparison
+from pipeline.intent.comparisons import ComparisonFacts
+from pipeline.intent.compile import compile_reading, sentence
 from pipeline.intent.compose import Composer, Composition, graph_kinds, metrics_of, with_normalised
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.conditions import blanked
@@ -43,11 +46,14 @@ class IntentStep:
 
     def __init__(self, knowledge: Callable[[], Knowledge] | None = None,
                  pairs: Callable[[], Sequence[Example]] = intent_pairs,
-                 labels: Callable[[], LabelIndex | None] | None = None) -> None:
-        """``labels``: the graph's label index (pipeline.names), to compose with names typed loosely."""
+                 labels: Callable[[], LabelIndex | None] | None = None,
+                 vocabulary: Callable[[], Mapping[str, str] | None] | None = None) -> None:
+        """``labels``: the graph's label index (pipeline.names), to compose with names typed loosely;
+        ``vocabulary``: predicate labels from the ORKG's vocabulary, for a graph that lacks its own."""
         self.knowledge = knowledge
         self.labels = labels
         self.composer = Composer(pairs, labels)
+        self.comparisons = ComparisonFacts(vocabulary)
 
     def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
         """The question's names (as retrieval read them) and the stored forms' own words."""
@@ -66,6 +72,9 @@ class IntentStep:
     def _review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                 kg: KnowledgeGraph) -> Review:
         text = question
+        compared = self._compared(text, generation, examples, kg)
+        if compared is not None:
+            return compared
         found, generic = self._read(text)
         index = self.labels() if self.labels else None
         if generation.sparql and index is not None:  # judged with the names as the question writes them
@@ -135,6 +144,27 @@ class IntentStep:
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(standing)
         return self._declined(generation, intent, missing + _words(attempt.unplaced), examples)
+
+    def _compared(self, text: str, generation: Generation, examples: Sequence[Retrieved],
+                  kg: KnowledgeGraph) -> Review | None:
+        """A question about the graph's comparisons read whole: its compiled query in place of the one written (a
+        stored pair asked in the same words stands); read in part: declined, naming the words it could not place,
+        unless the query written uses what the reading linked. None: not about the comparisons as far as the
+        graph's labels tell."""
+        facts = self.comparisons.get(kg)
+        reading = read_comparison(text, facts, kg) if facts is not None else None
+        if reading is None or (examples and squeeze(examples[0].example.question) == squeeze(text)):
+            return None
+        if reading.whole:
+            sparql = compile_reading(reading)
+            reading = replace(reading, said=sentence(reading))
+            return Review(Generation("intent", sparql, raw=sparql, prompt=generation.prompt, notes=(
+                f"read as a question about the graph's comparisons; {reading.said}",), attempts=generation.attempts,
+                reading_record=reading))
+        if generation.sparql and any(n.iri in generation.sparql for n in reading.names):
+            return None
+        declined = replace(generation, sparql=None, reading_record=reading, explanation="")
+        return Review(_unplaced(declined, reading.unplaced), _closest(examples), "a partial reading")
 
     def _which_metric(self, text: str, dataset: str, kg: KnowledgeGraph, generation: Generation,
                       compose: Callable[[str], Composition | None]) -> Review | None:

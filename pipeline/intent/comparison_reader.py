@@ -1,0 +1,184 @@
+"""The rules' reading of a question about the graph's comparisons, word by word (a closed world): each word is a
+value the graph holds, a comparison's name, a property's label, an operator's phrasing (``operators.TABLE``), a year
+bound, a kind's word, a linking verb or filler; any other word leaves the reading partial, and it is not answered."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from pipeline.intent.account import FILLER, meanings, phrases, words
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named
+from pipeline.intent.compose import spans
+from pipeline.intent.linking import (
+    KIND_WORDS,
+    SCOPE_WORDS,
+    Word,
+    content,
+    heads,
+    inside,
+    label_runs,
+    near,
+    properties_named,
+    scope_named,
+    unit,
+)
+from pipeline.intent.operators import TABLE, operators_in
+from pipeline.intent.record import Condition, Linked, Reading
+from pipeline.parts import KnowledgeGraph
+
+_RANGE = re.compile(r"\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till)\s*"
+                    r"(?P<high>(?:19|20)\d\d)\b", re.I)
+_BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|prior\s+to|earlier\s+than|later\s+than|from|in|"
+                    r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
+                    r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
+_NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
+                     r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most)\s+(?P<n>\d+(?:\.\d+)?)\b", re.I)
+_OPS = {"before": "<", "prior to": "<", "earlier than": "<", "until": "<=", "till": "<=", "by": "<=", "after": ">",
+        "later than": ">", "since": ">=", "as of": ">=", "from": "=", "in": "=", "during": "=", "above": ">",
+        "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "exceeding": ">", "at least": ">=",
+        "below": "<", "under": "<", "less than": "<", "fewer than": "<", "lower than": "<", "at most": "<="}
+
+
+def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
+    """The question as a reading over the graph's comparisons; None when it names no comparison, no property of one
+    and no value of one (it is about something else)."""
+    if not facts.labels:
+        return None
+    values = values_named(kg, text, spans(text, frozenset()))
+    read = _read(text, facts, values)
+    named = [v for v in values if not _names_a_comparison(text[slice(*v.span)], facts)]
+    if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
+        other = _read(text, facts, named)
+        if other is not None and (read is None or (other.whole, other.scope is not None) >= (read.whole,
+                                                                                               read.scope is not None)):
+            return other
+    return read
+
+
+def _names_a_comparison(typed: str, facts: Comparisons) -> bool:
+    """Whether every word of ``typed`` is a word of one comparison's label."""
+    mine = [w for _, _, w in words(typed)]
+    return any(all(any(near(w, t) for t in content(label)) for w in mine) for label in facts.labels.values())
+
+
+def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
+    """``read_comparison`` with ``values`` the things of the graph it names."""
+    found = words(text)
+    taken = [v.span for v in values]
+    ranges = list(_RANGE.finditer(text))
+    bounds = [m for m in _BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
+              and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges])]
+    numbers = list(_NUMBER.finditer(text))
+    taken += [m.span() for m in ranges + bounds + numbers]
+    labelled = label_runs(found, facts)  # 'number of participants' is a property, not a count
+    ops = [(op, span) for op, span in operators_in(text)
+           if not any(a <= span[0] < b for a, b in taken + labelled)]
+    taken += [span for _, span in ops]
+    free = [w for w in found if not inside(w, taken)]
+    scoped = scope_named(free, facts)
+    scope = scoped[0] if scoped else ""
+    free = [w for w in free if not scoped or w not in scoped[1]]
+    props = properties_named(free, facts, scope)
+    claimed = {w for _, ws in props for w in ws}
+    free = [w for w in free if w not in claimed]
+    if not (scoped or props or values) or (not scoped and not all(_labelled(v, facts) for v in values)):
+        return None  # about something else: a dataset, a model (no comparison named, a value of no labelled property)
+    names = [Linked(v.span, "value", v.iri, v.label) for v in values]
+    names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
+    scope_link = Linked((scoped[1][0][0], scoped[1][-1][1]), "comparison", scope, facts.labels[scope]) \
+        if scoped else None
+    conditions = _conditions(values, props, bounds, numbers, text)
+    if conditions is not None:
+        conditions += [Condition(m.span(), "year", op, m.group(g)) for m in ranges
+                       for g, op in (("low", ">="), ("high", "<="))]
+    if conditions is None:
+        return Reading(text, "", "list", tuple(names), (), scope_link,
+                       unplaced=("(which property a value or a number is of)",))
+    linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]
+    free = [w for w in free if not inside(w, linking) and not heads(w, found, [n.span for n in names])
+            and not unit(w, found)]
+    named = {n.iri for n in names}
+    names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
+              if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
+    kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
+    unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and not _scaffold(w[2])]
+    operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
+    if len({op.name for op, _ in ops}) > 1:
+        unplaced += [text[a:b] for _, (a, b) in ops[1:]]
+    conditioned = {c.on for c in conditions}
+    open_props = [p for p, _ in props if p not in conditioned]
+    asked, by = _asked(found, kinds, open_props, props, operator.name, bool(scoped))
+    asked = asked or ("paper" if operator.ask else "")  # 'was any of it done in Norway?': any contribution
+    if not asked:
+        unplaced.append("(what is asked)")
+    if operator.numeric and not by:
+        unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
+    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by,
+                   unplaced=tuple(dict.fromkeys(unplaced)))
+
+
+def _labelled(value: Value, facts: Comparisons) -> bool:
+    """A value of properties the comparisons' contributions carry with labels (not a paper's field, not a
+    leaderboard's dataset)."""
+    return bool(value.properties) and all(p in facts.property_labels and p not in STRUCTURAL
+                                          for p in value.properties)
+
+
+def _scaffold(word: str) -> bool:
+    """A word the question's scaffolding holds: filler, a linking verb ('used', 'reported'), a kind the reading
+    implies."""
+    said = meanings(word)
+    return word in FILLER or any(near(word, t) for t in SCOPE_WORDS) or \
+        (bool(said & {"link", "value"}) and not said & {"not"})
+
+
+_WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}
+
+
+def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props: Sequence[str],
+           props: Sequence[tuple[str, list[Word]]], operator: str, scoped: bool) -> tuple[str, str]:
+    """What the answer lists (a kind, or a property's IRI) and what an operator ranks or aggregates by: the kind or
+    unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
+    names the one it is asked of, when one is named)."""
+    firsts = [(w[0], k) for w, k in kinds if k != "comparison" or not (props or scoped)]
+    firsts += [(ws[0][0], p) for p, ws in props if p in open_props]
+    before = {w[0]: found[i - 1][2] if i else "" for i, w in enumerate(found)}
+    firsts.sort(key=lambda f: (before.get(f[0]) not in _WH, f[0]))
+    if not firsts:
+        return "", ""
+    asked = firsts[0][1]
+    numeric = TABLE[operator].numeric
+    if TABLE[operator].by_year:
+        return asked if asked in STRUCTURAL.values() and asked != "year" else "paper", "year"
+    if numeric:
+        by = next((p for _, p in firsts if p.startswith("orkgp:")), "")
+        return (by, by) if asked == by or asked not in KIND_WORDS else (asked, by)
+    return asked, ""
+
+
+def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bounds: Sequence[re.Match[str]],
+                numbers: Sequence[re.Match[str]], text: str) -> list[Condition] | None:
+    """The question's restrictions: each value on the property the question names it with (the one it is a value of,
+    when only one); a year bounded as worded; a number bounding the nearest property named before it. None when a
+    value's property cannot be told."""
+    named = [p for p, _ in props]
+    out = []
+    for v in values:
+        on = [p for p in named if p in v.properties] or sorted(v.properties)
+        if len(on) != 1:
+            return None
+        out.append(Condition(v.span, on[0], "=", v.label, v.iri))
+    for m in bounds:
+        word, tail = (m.group("word") or "").lower(), (m.group("tail") or "").lower()
+        op = _OPS.get(" ".join(word.split()), "=")
+        if tail:
+            op = ">=" if any(t in tail for t in ("later", "after", "newer", "onward", "up")) else "<="
+        out.append(Condition(m.span(), "year", op, m.group("year")))
+    for m in numbers:
+        after = [p for p, ws in props if 0 <= ws[0][0] - m.end() <= 2]  # 'fewer than 40 participants'
+        before = [p for p, ws in props if ws[0][0] < m.start()]
+        if not (after or before):
+            return None
+        out.append(Condition(m.span(), (after or before[-1:])[0], _OPS[" ".join(m.group("word").lower().split())],
+                             m.group("n")))
+    return out

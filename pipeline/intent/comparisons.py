@@ -1,0 +1,145 @@
+"""What the graph holds of its comparisons, for reading questions about them: each comparison's label and the
+properties its contributions carry, with the properties' labels (the graph's own, else the ORKG vocabulary's); and
+the things a question names that are values of those properties. Read once per graph by a few read-only queries."""
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pipeline.errors import KgqaError
+from pipeline.parts import KnowledgeGraph
+from pipeline.schema.graph import COMPARISONS, LABELS
+from pipeline.sparql.gate import gate
+from pipeline.sparql.literal import quoted
+from pipeline.sparql.text import PREFIXES
+
+# properties every comparison's papers and contributions have: asked for by their kind's words, never by label
+STRUCTURAL = {"orkgp:P31": "paper", "orkgp:P32": "problem", "orkgp:P30": "field", "orkgp:P29": "year",
+              "orkgp:HAS_VENUE": "venue"}
+_VALUES = ("SELECT DISTINCT ?key ?v ?label ?p WHERE {{ "
+           "{{ VALUES ?key {{ {keys} }} ?v rdfs:label ?label . FILTER(LCASE(STR(?label)) = ?key) "
+           "{{ ?cmp orkgp:compareContribution ?cont . ?cont ?p ?v }} UNION "
+           "{{ ?cmp orkgp:compareContribution ?cont . ?paper orkgp:P31 ?cont ; ?p ?v }} }} UNION "
+           "{{ VALUES ?key {{ {keys} }} ?cmp orkgp:compareContribution ?cont . ?cont ?p ?v . "
+           "FILTER(isLiteral(?v) && LCASE(STR(?v)) = ?key) BIND(STR(?v) AS ?label) }} }}")
+
+
+def _short(iri: str) -> str:
+    """An ORKG IRI prefixed (orkgr:R12, orkgp:P5049); "" for any other."""
+    for prefix in ("orkgr", "orkgp", "orkgc"):
+        if iri.startswith(PREFIXES[prefix]):
+            return f"{prefix}:{iri[len(PREFIXES[prefix]):]}"
+    return ""
+
+
+def _long(name: str) -> str:
+    prefix, _, local = name.partition(":")
+    return PREFIXES[prefix] + local
+
+
+@dataclass(frozen=True)
+class Comparisons:
+    """The graph's comparisons (orkgr: IRI -> label, "" when it has none), the properties their contributions carry,
+    and the labels of those properties."""
+
+    labels: Mapping[str, str]
+    properties: Mapping[str, tuple[str, ...]]
+    property_labels: Mapping[str, str]
+
+    def carried(self, scope: str = "") -> list[str]:
+        """The labelled properties of the contributions of ``scope`` (every comparison's when none), not the
+        structural ones."""
+        held = self.properties.get(scope, ()) if scope else sorted({p for ps in self.properties.values() for p in ps})
+        return [p for p in held if p in self.property_labels and p not in STRUCTURAL]
+
+
+@dataclass(frozen=True)
+class Value:
+    """A thing of the graph a question names that is the value of a property of a comparison's contributions (or of
+    their papers): where it is named, its IRI ("" for a literal), its label and the properties it is a value of."""
+
+    span: tuple[int, int]
+    iri: str
+    label: str
+    properties: frozenset[str]
+
+
+def read_comparisons(kg: KnowledgeGraph, labels: Mapping[str, str] | None = None) -> Comparisons | None:
+    """The graph's comparisons; ``labels``: property labels from elsewhere (the ORKG vocabulary), the graph's own
+    winning. None when the graph cannot say (the recorded snapshot) or has no comparison."""
+    try:
+        rows = kg.select(COMPARISONS).rows
+    except KgqaError:
+        return None
+    parts: defaultdict[str, set[str]] = defaultdict(set)
+    for row in rows:
+        c, p = _short(row.get("c", {}).get("value", "")), _short(row.get("p", {}).get("value", ""))
+        if c.startswith("orkgr:") and p.startswith("orkgp:"):
+            parts[c].add(p)
+    if not parts:
+        return Comparisons({}, {}, {})
+    wanted = sorted(set(parts) | {p for ps in parts.values() for p in ps})
+    found: dict[str, str] = {}
+    for start in range(0, len(wanted), 200):
+        iris = " ".join(f"<{_long(n)}>" for n in wanted[start:start + 200])
+        try:
+            got = kg.select(LABELS.format(terms=iris)).rows
+        except KgqaError:
+            return None
+        for row in got:
+            iri, label = row.get("t", {}).get("value", ""), row.get("l", {}).get("value", "")
+            name = _short(iri)
+            if name and label:
+                found.setdefault(name, label)
+    props = {p: found.get(p) or (labels or {}).get(p, "") for ps in parts.values() for p in ps}
+    return Comparisons({c: found.get(c, "") for c in parts}, {c: tuple(sorted(ps)) for c, ps in parts.items()},
+                       {p: label for p, label in props.items() if label})
+
+
+def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]) -> list[Value]:
+    """The values of comparison properties the question names (a label equal to a span, any case), longest first,
+    none overlapping."""
+    keys: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for a, b in spans:
+        key = " ".join(text[a:b].lower().split())
+        keys[key].append((a, b))
+        if key.endswith("s") and not key.endswith("ss") and len(key) > 4:  # 'infrared heaters': 'Infrared heater'
+            keys[key[:-1]].append((a, b))
+    if not keys:
+        return []
+    check = gate(_VALUES.format(keys=" ".join(map(quoted, sorted(keys)))), 5000)
+    try:
+        rows = kg.select(check.fixed).rows if check.ok else []
+    except KgqaError:
+        return []
+    by_key: dict[str, tuple[str, str, set[str]]] = {}
+    for row in rows:
+        key, p = row.get("key", {}).get("value", ""), _short(row.get("p", {}).get("value", ""))
+        v = row.get("v", {})
+        iri = _short(v.get("value", "")) if v.get("type") == "uri" else ""
+        if key and p.startswith("orkgp:"):
+            by_key.setdefault(key, (iri, row.get("label", {}).get("value", key), set()))[2].add(p)
+    out: list[Value] = []
+    for key in sorted(by_key, key=lambda k: -len(k)):
+        iri, label, props = by_key[key]
+        for a, b in keys[key]:
+            if not any(v.span[0] < b and a < v.span[1] for v in out):
+                out.append(Value((a, b), iri, label, frozenset(props)))
+    return sorted(out, key=lambda v: v.span)
+
+
+class ComparisonFacts:
+    """``read_comparisons`` once per graph (None while the graph cannot say, asked again next time)."""
+
+    def __init__(self, labels: Callable[[], Mapping[str, str] | None] | None = None) -> None:
+        self.labels = labels
+        self._read: dict[str, Comparisons | None] = {}
+
+    def get(self, kg: KnowledgeGraph) -> Comparisons | None:
+        if kg.name not in self._read:
+            facts = read_comparisons(kg, self.labels() if self.labels else None)
+            if facts is None:
+                return None
+            self._read[kg.name] = facts
+        return self._read[kg.name]

@@ -1,0 +1,138 @@
+"""One compiler from a ``Reading`` of the graph's comparisons to SPARQL a person can read, and the sentence that says
+what it asks, both from the same record: what the user is told is what ran. The operator's shape comes from the one
+table (``pipeline.intent.operators``); the ORKG's structure (a comparison compares contributions, a paper has them,
+its year, its field) is written here once."""
+from __future__ import annotations
+
+import re
+
+from pipeline.intent.comparisons import STRUCTURAL
+from pipeline.intent.operators import TABLE
+from pipeline.intent.record import Condition, Reading
+from pipeline.sparql.literal import quoted
+
+_PLURAL = {"paper": "papers", "problem": "research problems", "field": "research fields", "year": "years",
+           "venue": "venues", "comparison": "comparisons"}
+_ON_PAPER = {"orkgp:P30", "orkgp:P29", "orkgp:HAS_VENUE"}  # a paper's, not its contribution's
+
+
+def _var(label: str) -> str:
+    words = re.findall(r"[a-z0-9]+", label.lower())
+    words = [w for w in words if w not in {"has", "the", "of", "a", "an"}] or ["value"]
+    return "?" + "_".join(words)[:40]
+
+
+def _said(reading: Reading, what: str) -> str:
+    """What a kind or a property is called in a sentence."""
+    return _PLURAL.get(what) or f"'{reading.label_of(what)}' values"
+
+
+def _subject(on: str) -> str:
+    return "?paper" if on in _ON_PAPER else "?contribution"
+
+
+class _Body:
+    """The WHERE clause being written: lines, and the variables already bound."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.n = 0
+
+    def add(self, line: str) -> None:
+        if line not in self.lines:
+            self.lines.append(line)
+
+    def fresh(self, label: str) -> str:
+        self.n += 1
+        return f"{_var(label)}{self.n}" if self.n > 1 else _var(label)
+
+    def value(self, subject: str, predicate: str, label: str) -> str:
+        """A property's value bound and its label (the literal itself when it has none): the label's variable."""
+        node = self.fresh(label)
+        self.add(f"{subject} {predicate} {node} .")
+        self.add(f"OPTIONAL {{ {node} rdfs:label {node}_label . }}")
+        self.add(f"BIND(COALESCE({node}_label, STR({node})) AS {node}_lbl)")
+        return f"{node}_lbl"
+
+
+def _condition(body: _Body, c: Condition, reading: Reading) -> None:
+    if c.on == "year":
+        body.add("?paper orkgp:P29 ?year .")
+        body.add(f"FILTER(xsd:integer(?year) {c.op} {int(c.value)})")
+    elif c.op == "=" and c.iri:
+        body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
+    elif c.op == "=":
+        node = body.fresh(reading.label_of(c.on))
+        body.add(f"{_subject(c.on)} {c.on} {node} .")
+        body.add(f"FILTER(LCASE(STR({node})) = {quoted(c.value.lower())})")
+    else:
+        node = body.fresh(reading.label_of(c.on))
+        body.add(f"{_subject(c.on)} {c.on} {node} .")
+        body.add(f"FILTER(xsd:decimal({node}) {c.op} {c.value})")
+
+
+def _answer(body: _Body, reading: Reading, what: str) -> str:
+    """The variable whose values answer ``what`` (a kind, or a property's IRI)."""
+    if what == "paper":
+        body.add("?paper rdfs:label ?paper_lbl .")
+        return "?paper_lbl"
+    if what == "comparison":
+        body.add("?comparison rdfs:label ?comparison_lbl .")
+        return "?comparison_lbl"
+    if what == "year":
+        body.add("?paper orkgp:P29 ?year .")
+        return "?year"
+    if what in ("problem", "field", "venue"):
+        predicate = next(p for p, k in STRUCTURAL.items() if k == what)
+        body.add(f"{_subject(predicate)} {predicate} ?{what} .")
+        body.add(f"?{what} rdfs:label ?{what}_lbl .")
+        return f"?{what}_lbl"
+    return body.value(_subject(what), what, reading.label_of(what))
+
+
+def compile_reading(reading: Reading) -> str:
+    """The SPARQL of a whole reading."""
+    op = TABLE[reading.operator]
+    body = _Body()
+    scope = reading.scope.iri if reading.scope else "?comparison"
+    body.add(f"{scope} orkgp:compareContribution ?contribution .")
+    body.add("?paper orkgp:P31 ?contribution .")
+    for c in reading.conditions:
+        _condition(body, c, reading)
+    answer = _answer(body, reading, reading.asked)
+    if op.ask:
+        return "ASK WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
+    by = ""
+    if op.by_year:
+        body.add("?paper orkgp:P29 ?year .")
+        by = "xsd:integer(?year)"
+    elif reading.by:
+        by = f"xsd:decimal({answer if reading.by == reading.asked else _answer(body, reading, reading.by)})"
+    where = "WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
+    if op.aggregate == "COUNT":
+        counted = answer if reading.asked in STRUCTURAL.values() or reading.asked == "comparison" else \
+            answer.removesuffix("_lbl")
+        return f"SELECT (COUNT(DISTINCT {counted}) AS ?count) {where}"
+    if op.often:
+        return f"SELECT {answer} (COUNT(DISTINCT ?contribution) AS ?contributions) {where}\nGROUP BY {answer}\n" \
+            f"ORDER BY {op.order}(?contributions)\nLIMIT 1"
+    if op.aggregate and reading.by == reading.asked:
+        return f"SELECT ({op.aggregate}({by}) AS ?{op.name}) {where}"
+    if op.order and by:
+        return f"SELECT DISTINCT {answer} {where}\nORDER BY {op.order}({by})\nLIMIT {reading.k}"
+    return f"SELECT DISTINCT {answer} {where}"
+
+
+def sentence(reading: Reading) -> str:
+    """What the compiled query asks, in one sentence, from the same reading."""
+    op = TABLE[reading.operator]
+    what = _said(reading, reading.asked)
+    by = "year" if op.by_year else f"'{reading.label_of(reading.by)}'" if reading.by else ""
+    said = op.says.format(what=what, by=by or what)
+    if op.order and by and reading.by != reading.asked and not op.often:
+        said = f"the {what} with the {'highest' if op.order == 'DESC' else 'lowest'} {by}"
+    where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
+    conditions = [f"{'year' if c.on == 'year' else repr(reading.label_of(c.on))} {c.op} {c.value}"
+                  for c in reading.conditions]
+    return f"It asks for {said} among the contributions {where}" + \
+        (f" where {' and '.join(conditions)}" if conditions else "") + "."

@@ -1,0 +1,63 @@
+"""The one table of what a reading does to its answer: each operator's phrasings (the words that ask for it), the
+shape of the SPARQL it compiles to (an aggregate, an order and a limit, a count of how often, a yes/no), and the
+sentence that says it. Adding an operator is one entry here, its phrasings and its tests: the reader finds it by its
+phrasings and the compiler (``pipeline.intent.compile``) builds its query from its shape."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Operator:
+    """``aggregate``: applied to the values (numbers) of what is asked; ``order``: the answer ranked by its values
+    (or by the property ``by``) and cut at ``k``; ``often``: ranked by how many contributions carry each value;
+    ``ask``: answered yes or no; ``numeric``: needs numbers; ``by_year``: ranks papers by their year."""
+
+    name: str
+    phrasings: str  # a regular expression over the question, lower case
+    says: str  # "{what}" is what is asked, "{by}" what it is ranked or aggregated by
+    aggregate: str = ""
+    order: str = ""
+    often: bool = False
+    ask: bool = False
+    numeric: bool = False
+    by_year: bool = False
+
+    def found(self, text: str) -> list[tuple[int, int]]:
+        """Where the question asks for this operator."""
+        return [m.span() for m in re.finditer(self.phrasings, text.lower())] if self.phrasings else []
+
+
+_MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest)"
+_LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest)"
+# the order matters: the first entry whose phrasing a word stands in takes it ('most common' before 'most')
+TABLE: dict[str, Operator] = {op.name: op for op in (
+    Operator("list", "", "the {what}"),
+    Operator("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount(?:\s+of)?\b|\bhow\s+much\s+different\b",
+             "how many different {what} there are", aggregate="COUNT"),
+    Operator("most", r"\b(?:the\s+)?most\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used|widely\s+used|"
+             r"studied|investigated|reported|considered)\b|\bmost\s+of\s+the\b|\b(?:common|frequent|popular)est\b|"
+             r"\bappears?\s+most\b|\bused\s+most\b",
+             "the {what} the most contributions have", order="DESC", often=True),
+    Operator("rarest", r"\b(?:least|rarest)\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used)?\b",
+             "the {what} the fewest contributions have", order="ASC", often=True),
+    Operator("latest", r"\b(?:latest|newest|most\s+recent(?:ly)?|last|youngest)\b",
+             "the most recent {what}", order="DESC", by_year=True),
+    Operator("earliest", r"\b(?:earliest|oldest|first)\b", "the earliest {what}", order="ASC", by_year=True),
+    Operator("average", r"\b(?:average|mean|avg)\b", "the average {by}", aggregate="AVG", numeric=True),
+    Operator("max", rf"\b{_MORE}\b", "the highest {by}", aggregate="MAX", order="DESC", numeric=True),
+    Operator("min", rf"\b{_LESS}\b", "the lowest {by}", aggregate="MIN", order="ASC", numeric=True),
+    Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*(?:is|are|was|were|does|do|did|has|have"
+             r"|had)\b(?!\s+there\b)", "whether any {what} exist", ask=True),
+)}
+
+
+def operators_in(text: str) -> list[tuple[Operator, tuple[int, int]]]:
+    """The operators the question's words ask for, each with its words, in table order, none overlapping another."""
+    taken: list[tuple[Operator, tuple[int, int]]] = []
+    for op in TABLE.values():
+        for span in op.found(text):
+            if not any(span[0] < b and a < span[1] for _, (a, b) in taken):
+                taken.append((op, span))
+    return taken

@@ -1,0 +1,105 @@
+"""The rules' reading of questions about comparisons, over a small graph of two comparisons (standins): what each
+question is read as, and which words leave a reading partial (never compiled)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.intent.comparison_reader import read_comparison
+from pipeline.intent.comparisons import Comparisons, read_comparisons
+from pipeline.intent.record import Reading
+from pipeline.kg.oxigraph import OxigraphKG
+from standins.comparison_fixture import write_comparisons
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> tuple[OxigraphKG, Comparisons]:
+    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=1000)
+    facts = read_comparisons(kg)
+    assert facts is not None
+    return kg, facts
+
+
+def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
+    reading = read_comparison(question, graph[1], graph[0])
+    assert reading is not None, question
+    return reading
+
+
+@pytest.mark.parametrize(("question", "asked", "operator", "scope"), [
+    ("where were the urban tree studies done?", "orkgp:P9001", "list", "orkgr:R9100"),
+    ("which tree species are most common in the urban tree survival comparison", "orkgp:P9003", "most",
+     "orkgr:R9100"),
+    ("what is the average sample size of the tree survival studies", "orkgp:P9002", "average", "orkgr:R9100"),
+    ("which study had the largest sample size", "paper", "max", ""),
+    ("how many papers in the green roof comparison were published after 2015", "paper", "count", "orkgr:R9200"),
+    ("what research problems do the green roof papers address", "problem", "list", "orkgr:R9200"),
+    ("hey, which soil types show up in the urban tree comparison?", "orkgp:P9004", "list", "orkgr:R9100"),
+    ("how many different soil types are there in the tree survival studies", "orkgp:P9004", "count", "orkgr:R9100"),
+    ("which cities have studies been run in?", "orkgp:P9001", "list", ""),
+    ("does any study use gravel as roof material?", "paper", "yesno", ""),
+])
+def test_questions_are_read_whole(graph: tuple[OxigraphKG, Comparisons], question: str, asked: str,
+                                  operator: str, scope: str) -> None:
+    reading = _read(question, graph)
+    assert reading.whole, reading.unplaced
+    assert (reading.asked, reading.operator) == (asked, operator)
+    assert (reading.scope.iri if reading.scope else "") == scope
+
+
+def test_a_value_named_is_a_condition_on_the_property_it_is_a_value_of(
+        graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("which species were studied in lisbon", graph)
+    assert [(c.on, c.op, c.value) for c in reading.conditions] == [("orkgp:P9001", "=", "Lisbon")]
+    assert reading.asked == "orkgp:P9003" and reading.label_of("orkgp:P9001") == "Study location"
+    plural = _read("which papers in the green roof comparison used sedum mats", graph)  # the label is singular
+    assert [c.value for c in plural.conditions] == ["Sedum mat"]
+
+
+@pytest.mark.parametrize(("question", "bounds"), [
+    ("list papers since 2016 in the green roof comparison", [(">=", "2016")]),
+    ("green roof papers published before 2016", [("<", "2016")]),
+    ("which green roof papers are from 2016", [("=", "2016")]),
+    ("green roof papers from 2016 onwards", [(">=", "2016")]),
+    ("green roof papers between 2012 and 2016", [(">=", "2012"), ("<=", "2016")]),
+])
+def test_year_bounds_are_inclusive_or_not_as_worded(graph: tuple[OxigraphKG, Comparisons], question: str,
+                                                   bounds: list[tuple[str, str]]) -> None:
+    reading = _read(question, graph)
+    assert reading.whole and [(c.op, c.value) for c in reading.conditions if c.on == "year"] == bounds
+
+
+def test_a_number_bounds_the_property_named_before_it(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("which tree species were studied with a sample size above 100", graph)
+    assert [(c.on, c.op, c.value) for c in reading.conditions] == [("orkgp:P9002", ">", "100")]
+
+
+@pytest.mark.parametrize(("question", "unplaced"), [
+    ("which studies were not in lisbon", "not"),
+    ("which tree species were studied without clay", "without"),
+    ("what soil types do the urban tree studies in norwegian towns use", "norwegian"),
+])
+def test_words_no_part_of_the_reading_holds_leave_it_partial(graph: tuple[OxigraphKG, Comparisons],
+                                                            question: str, unplaced: str) -> None:
+    reading = _read(question, graph)
+    assert not reading.whole and unplaced in reading.unplaced
+
+
+def test_a_question_about_something_else_is_no_comparison_reading(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    assert read_comparison("Which model has the highest accuracy on SQuAD?", graph[1], graph[0]) is None
+
+
+def test_a_graph_with_no_labels_on_its_comparisons_reads_nothing(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    bare = Comparisons({iri: "" for iri in graph[1].labels}, graph[1].properties, {})
+    assert read_comparison("where were the urban tree studies done?", bare, graph[0]) is None
+
+
+def test_the_record_says_where_each_part_came_from(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    question = "which papers in the green roof comparison used gravel"
+    reading = _read(question, graph)
+    value = next(n for n in reading.names if n.kind == "value")
+    assert question[slice(*value.span)] == "gravel" and value.label == "Gravel"
+    assert reading.scope is not None and "green roof" in question[slice(*reading.scope.span)]
+    data = reading.to_json()
+    assert data["whole"] and data["asked"] == "paper" and data["conditions"][0]["iri"] == value.iri

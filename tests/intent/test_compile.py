@@ -1,0 +1,77 @@
+"""Readings of comparison questions compiled to SPARQL and run on the small comparison graph: the answers, and the
+sentence the reply shows, said from the same record."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.intent.comparison_reader import read_comparison
+from pipeline.intent.comparisons import read_comparisons
+from pipeline.intent.compile import compile_reading, sentence
+from pipeline.intent.record import Condition, Linked, Reading
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.sparql.gate import gate
+from standins.comparison_fixture import write_comparisons
+
+
+@pytest.fixture(scope="module")
+def kg(tmp_path_factory: pytest.TempPathFactory) -> OxigraphKG:
+    return OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=1000)
+
+
+def _answer(question: str, kg: OxigraphKG) -> list[str] | bool:
+    facts = read_comparisons(kg)
+    assert facts is not None
+    reading = read_comparison(question, facts, kg)
+    assert reading is not None and reading.whole, question
+    check = gate(compile_reading(reading), 1000)
+    assert check.ok, check.errors
+    rows = kg.select(check.fixed)
+    if rows.boolean is not None:
+        return rows.boolean
+    return sorted(next(iter(r.values()))["value"] for r in rows.rows)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("where were the urban tree studies done?", ["Athens", "Lisbon", "Oslo"]),
+    ("which tree species are most common in the urban tree survival comparison", ["Linden"]),
+    ("what is the average sample size of the tree survival studies", ["136.25"]),
+    ("which study had the largest sample size", ["Linden mortality in parks"]),
+    ("which study had the smallest sample size in the urban tree comparison", ["Roots under pavement"]),
+    ("how many papers in the green roof comparison were published after 2016", ["1"]),
+    ("how many papers in the green roof comparison were published in 2016 or later", ["2"]),
+    ("what research fields are the green roof papers in", ["Architecture", "Building Physics"]),
+    ("which species were studied in lisbon", ["Linden", "Plane tree"]),
+    ("what is the max energy saving for sedum mat roofs", ["18"]),
+    ("does any study use gravel as roof material?", True),
+    ("did any green roof study use clay?", False),
+    ("which papers studied linden trees with a sample size above 100",
+     ["Linden mortality in parks"]),
+    ("what is the earliest paper in the green roof comparison", ["Sedum roofs in winter"]),
+    ("how many different soil types are there in the tree survival studies", ["3"]),
+])
+def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[str] | bool) -> None:
+    assert _answer(question, kg) == answer
+
+
+def test_the_most_common_value_comes_with_how_many_contributions_have_it(kg: OxigraphKG) -> None:
+    facts = read_comparisons(kg)
+    assert facts is not None
+    reading = read_comparison("most common soil type in the urban tree comparison", facts, kg)
+    assert reading is not None
+    rows = kg.select(gate(compile_reading(reading), 100).fixed).rows
+    assert [(r["soil_type_lbl"]["value"], r["contributions"]["value"]) for r in rows] == [("Clay", "2")]
+
+
+def test_the_sentence_names_what_ran_in_the_graphs_words() -> None:
+    reading = Reading("q", "paper", "count", names=(Linked((0, 1), "property", "orkgp:P9001", "Study location"),),
+                      conditions=(Condition((0, 1), "orkgp:P9001", "=", "Oslo", "orkgr:R1"),
+                                  Condition((2, 3), "year", ">=", "2015")),
+                      scope=Linked((4, 5), "comparison", "orkgr:R9", "Green roof cooling comparison"))
+    said = sentence(reading)
+    assert said == ("It asks for how many different papers there are among the contributions of the comparison "
+                    "'Green roof cooling comparison' where 'Study location' = Oslo and year >= 2015.")
+    sparql = compile_reading(reading)
+    assert "orkgr:R9 orkgp:compareContribution ?contribution" in sparql and "orkgp:P9001 orkgr:R1" in sparql
+    assert "xsd:integer(?year) >= 2015" in sparql and sparql.startswith("SELECT (COUNT(DISTINCT ?paper_lbl)")

@@ -1,0 +1,29 @@
+"""The one operator table: each entry found by its phrasings, the more specific phrasing first."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.intent.operators import TABLE, operators_in
+
+
+@pytest.mark.parametrize(("question", "names"), [
+    ("how many locations are there", ["count"]),
+    ("whats the most common method", ["most"]),
+    ("which treatment comes up most often", ["most"]),
+    ("the most recent paper", ["latest"]),
+    ("the highest efficiency", ["max"]),
+    ("the shortest follow-up", ["min"]),
+    ("avg biomass change", ["average"]),
+    ("does any study use gravel", ["yesno"]),
+    ("are there studies in kenya", []),
+    ("which papers are from 2015", []),
+])
+def test_operators_are_found_by_their_phrasings(question: str, names: list[str]) -> None:
+    assert [op.name for op, _ in operators_in(question)] == names
+
+
+def test_every_entry_says_what_it_does_and_has_a_shape() -> None:
+    for op in TABLE.values():
+        assert "{what}" in op.says or "{by}" in op.says
+        assert op.name == "list" or op.phrasings
+        assert not (op.ask and (op.aggregate or op.order))
