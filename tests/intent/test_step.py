@@ -212,7 +212,11 @@ def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_ada
     # issue 52: two sets of 48 and 45 written by helpers given only the graph's shape, each over a graph of its own;
     # a: 24 / 14 / 10 right / declined / wrong before, 25 / 19 / 4 measured once, 43 / 4 / 1 after its misses were
     # read (in-sample); b: 27 / 14 / 4 before, 29 / 16 / 0 measured once, 40 / 5 / 0 after (tests/data/eval/fresh.md)
-    ("fresh-a", "fresh-a", 41, 1), ("fresh-b", "fresh-b", 38, 1)])
+    ("fresh-a", "fresh-a", 41, 1), ("fresh-b", "fresh-b", 38, 1),
+    # issue 53: questions about ORKG comparisons (real ORKG predicates and labels) by a helper that had not read the
+    # code: 0 / 30 / 0 on both before; the probe read while building (27 / 3 / 0), the held-out measured once
+    # (13 / 17 / 0), then read: in-sample since (23 / 7 / 0) (tests/data/eval/comparisons.md)
+    ("comparisons-probe", "comparisons", 26, 0), ("comparisons-heldout", "comparisons", 22, 0)])
 def test_the_fresh_sets_over_a_graph_of_names_no_other_set_uses(env: Path, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str],
                                                                 name: str, graph: str, right: int, wrong: int) -> None:
@@ -227,3 +231,18 @@ def test_the_fresh_sets_over_a_graph_of_names_no_other_set_uses(env: Path, tmp_p
     report = json.loads((tmp_path / "r" / "report.json").read_text(encoding="utf-8"))
     counts = Counter(q["verdict"] for q in report["questions"])  # the same things, IRIs shown or not
     assert counts["wrong"] <= wrong and counts["right"] >= right, counts
+
+
+def test_a_comparison_question_is_answered_from_its_reading_and_says_what_ran(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from standins.comparison_fixture import write_comparisons
+
+    graph = write_comparisons(tmp_path / "cmp.nt")
+    out = _ask("which papers in the green roof comparison used gravel?", graph, capsys)
+    assert out["flat_answer"] == ["Gravel versus grass roofs"] and out["generator"] == "intent"
+    record = out["reading_record"]
+    assert record["whole"] and record["asked"] == "paper" and record["scope"]["iri"] == "orkgr:R9200"
+    assert out["reading"] == record["said"] and "'Roof material' = Gravel" in out["reading"]
+    partial = _ask("which papers in the green roof comparison did not use gravel?", graph, capsys)
+    assert partial["sparql"] is None and partial["answer"]["rows"] == [] and partial["outcome"] == "declined"
+    assert "'not'" in partial["explanation"] and partial["reading_record"]["unplaced"] == ["not"]
