@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pipeline.intent.account import FILLER, meanings, phrases, words
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named
@@ -100,6 +101,8 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     named = {n.iri for n in names}
     names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
+    conditions, negations = _negated(conditions, free)
+    free = [w for w in free if w not in negations]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and not _scaffold(w[2])]
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
@@ -107,14 +110,30 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
         unplaced += [text[a:b] for _, (a, b) in ops[1:]]
     conditioned = {c.on for c in conditions}
     open_props = [p for p, _ in props if p not in conditioned]
-    asked, by = _asked(found, kinds, open_props, props, operator.name, bool(scoped))
+    asked, by, also = _asked(found, kinds, open_props, props, operator.name, bool(scoped))
+    if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
+        unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     asked = asked or ("paper" if operator.ask else "")  # 'was any of it done in Norway?': any contribution
     if not asked:
         unplaced.append("(what is asked)")
     if operator.numeric and not by:
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
-    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by,
+    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, also=tuple(also),
                    unplaced=tuple(dict.fromkeys(unplaced)))
+
+
+def _negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list[Condition], list[Word]]:
+    """The conditions a negation word stands right before (within five words, no other condition between: 'did not
+    use tai chi', 'without clay', 'not in 2015') turned around, and the negation words so read."""
+    out, used = list(conditions), []
+    for w in free:
+        if "not" not in meanings(w[2]) or w[2] not in _NEGATIONS:
+            continue
+        after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
+        if after:
+            out[out.index(after[0])] = replace(after[0], op="!=")
+            used.append(w)
+    return out, used
 
 
 def _labelled(value: Value, facts: Comparisons) -> bool:
@@ -132,11 +151,14 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value"}) and not said & {"not"})
 
 
+_NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
+              "hasnt", "hadnt", "except", "excluding", "lacking"}
+_ALSO = {"and", "plus", "its", "their", "with"}
 _WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}
 
 
 def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props: Sequence[str],
-           props: Sequence[tuple[str, list[Word]]], operator: str, scoped: bool) -> tuple[str, str]:
+           props: Sequence[tuple[str, list[Word]]], operator: str, scoped: bool) -> tuple[str, str, list[str]]:
     """What the answer lists (a kind, or a property's IRI) and what an operator ranks or aggregates by: the kind or
     unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
     names the one it is asked of, when one is named)."""
@@ -145,15 +167,17 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     before = {w[0]: found[i - 1][2] if i else "" for i, w in enumerate(found)}
     firsts.sort(key=lambda f: (before.get(f[0]) not in _WH, f[0]))
     if not firsts:
-        return "", ""
+        return "", "", []
     asked = firsts[0][1]
+    also = [k for at, k in firsts[1:] if before.get(at) in _ALSO and k != asked]  # 'the paper and its year'
     numeric = TABLE[operator].numeric
     if TABLE[operator].by_year:
-        return asked if asked in STRUCTURAL.values() and asked != "year" else "paper", "year"
+        return (asked if asked in STRUCTURAL.values() and asked != "year" else "paper"), "year", also
     if numeric:
         by = next((p for _, p in firsts if p.startswith("orkgp:")), "")
-        return (by, by) if asked == by or asked not in KIND_WORDS else (asked, by)
-    return asked, ""
+        also = [a for a in also if a != by]
+        return ((by, by, also) if asked == by or asked not in KIND_WORDS else (asked, by, also))
+    return asked, "", also
 
 
 def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bounds: Sequence[re.Match[str]],

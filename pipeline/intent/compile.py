@@ -59,6 +59,11 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
     if c.on == "year":
         body.add("?paper orkgp:P29 ?year .")
         body.add(f"FILTER(xsd:integer(?year) {c.op} {int(c.value)})")
+    elif c.op == "!=":  # none of its contributions' values is it (or it has none)
+        node = body.fresh(reading.label_of(c.on))
+        test = f"{_subject(c.on)} {c.on} {c.iri} ." if c.iri else \
+            f"{_subject(c.on)} {c.on} {node} . FILTER(LCASE(STR({node})) = {quoted(c.value.lower())})"
+        body.add(f"FILTER NOT EXISTS {{ {test} }}")
     elif c.op == "=" and c.iri:
         body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
     elif c.op == "=":
@@ -100,6 +105,7 @@ def compile_reading(reading: Reading) -> str:
     for c in reading.conditions:
         _condition(body, c, reading)
     answer = _answer(body, reading, reading.asked)
+    shown = " ".join([answer] + [_answer(body, reading, also) for also in reading.also])
     if op.ask:
         return "ASK WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
     by = ""
@@ -119,8 +125,8 @@ def compile_reading(reading: Reading) -> str:
     if op.aggregate and reading.by == reading.asked:
         return f"SELECT ({op.aggregate}({by}) AS ?{op.name}) {where}"
     if op.order and by:
-        return f"SELECT DISTINCT {answer} {where}\nORDER BY {op.order}({by})\nLIMIT {reading.k}"
-    return f"SELECT DISTINCT {answer} {where}"
+        return f"SELECT DISTINCT {shown} {where}\nORDER BY {op.order}({by})\nLIMIT {reading.k}"
+    return f"SELECT DISTINCT {shown} {where}"
 
 
 def sentence(reading: Reading) -> str:
@@ -132,7 +138,9 @@ def sentence(reading: Reading) -> str:
     if op.order and by and reading.by != reading.asked and not op.often:
         said = f"the {what} with the {'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
-    conditions = [f"{'year' if c.on == 'year' else repr(reading.label_of(c.on))} {c.op} {c.value}"
-                  for c in reading.conditions]
+    conditions = [f"{'year' if c.on == 'year' else repr(reading.label_of(c.on))} "
+                  f"{'is not' if c.op == '!=' else c.op} {c.value}" for c in reading.conditions]
+    if reading.also:
+        said += " with their " + " and ".join(_said(reading, a) for a in reading.also)
     return f"It asks for {said} among the contributions {where}" + \
         (f" where {' and '.join(conditions)}" if conditions else "") + "."

@@ -53,6 +53,7 @@ class Reading:
     scope: Linked | None = None
     by: str = ""
     k: int = 1  # how many a top-k keeps
+    also: tuple[str, ...] = ()  # more asked beside it ('the paper and its year')
     unplaced: tuple[str, ...] = ()
     writer: str = "rules"
     said: str = ""  # what its compiled query asks, in one sentence (set by the compiler's caller)
@@ -67,7 +68,7 @@ class Reading:
         return next((n.label for n in self.names if n.iri == iri), iri.split(":", 1)[-1])
 
     def to_json(self) -> dict[str, Any]:
-        return {"asked": self.asked, "operator": self.operator, "by": self.by, "k": self.k,
+        return {"asked": self.asked, "also": list(self.also), "operator": self.operator, "by": self.by, "k": self.k,
                 "scope": self.scope.to_json() if self.scope else None,
                 "names": [n.to_json() for n in self.names], "conditions": [c.to_json() for c in self.conditions],
                 "unplaced": list(self.unplaced), "whole": self.whole, "writer": self.writer, "said": self.said}

@@ -2,8 +2,6 @@
 question is read as, and which words leave a reading partial (never compiled)."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.intent.comparison_reader import read_comparison
@@ -76,9 +74,9 @@ def test_a_number_bounds_the_property_named_before_it(graph: tuple[OxigraphKG, C
 
 
 @pytest.mark.parametrize(("question", "unplaced"), [
-    ("which studies were not in lisbon", "not"),
-    ("which tree species were studied without clay", "without"),
     ("what soil types do the urban tree studies in norwegian towns use", "norwegian"),
+    ("which urban tree studies were not done", "not"),  # a negation of nothing the reading holds
+    ("how many papers and their years are in the green roof comparison", "(also year)"),
 ])
 def test_words_no_part_of_the_reading_holds_leave_it_partial(graph: tuple[OxigraphKG, Comparisons],
                                                             question: str, unplaced: str) -> None:
@@ -91,7 +89,7 @@ def test_a_question_about_something_else_is_no_comparison_reading(graph: tuple[O
 
 
 def test_a_graph_with_no_labels_on_its_comparisons_reads_nothing(graph: tuple[OxigraphKG, Comparisons]) -> None:
-    bare = Comparisons({iri: "" for iri in graph[1].labels}, graph[1].properties, {})
+    bare = Comparisons(dict.fromkeys(graph[1].labels, ""), graph[1].properties, {})
     assert read_comparison("where were the urban tree studies done?", bare, graph[0]) is None
 
 
@@ -103,3 +101,17 @@ def test_the_record_says_where_each_part_came_from(graph: tuple[OxigraphKG, Comp
     assert reading.scope is not None and "green roof" in question[slice(*reading.scope.span)]
     data = reading.to_json()
     assert data["whole"] and data["asked"] == "paper" and data["conditions"][0]["iri"] == value.iri
+
+
+@pytest.mark.parametrize(("question", "value"), [
+    ("which studies were not in lisbon", "Lisbon"), ("which tree species were studied without clay", "Clay"),
+    ("which green roof papers didn't use gravel", "Gravel")])
+def test_a_negation_turns_the_condition_it_stands_before_around(graph: tuple[OxigraphKG, Comparisons],
+                                                                question: str, value: str) -> None:
+    reading = _read(question, graph)
+    assert reading.whole and [(c.op, c.value) for c in reading.conditions] == [("!=", value)]
+
+
+def test_two_things_asked_at_once_are_both_asked(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("which paper had the largest sample size and when was it published", graph)
+    assert reading.whole and (reading.asked, reading.by, reading.also) == ("paper", "orkgp:P9002", ("year",))

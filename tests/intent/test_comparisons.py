@@ -3,8 +3,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from pipeline.errors import KnowledgeGraphError
 from pipeline.intent.comparisons import ComparisonFacts, read_comparisons, values_named
 from pipeline.kg.oxigraph import OxigraphKG

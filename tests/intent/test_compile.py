@@ -2,8 +2,6 @@
 sentence the reply shows, said from the same record."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pipeline.intent.comparison_reader import read_comparison
@@ -50,6 +48,7 @@ def _answer(question: str, kg: OxigraphKG) -> list[str] | bool:
      ["Linden mortality in parks"]),
     ("what is the earliest paper in the green roof comparison", ["Sedum roofs in winter"]),
     ("how many different soil types are there in the tree survival studies", ["3"]),
+    ("which green roof papers did not use gravel", ["Cool roofs for schools", "Sedum roofs in winter"]),
 ])
 def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[str] | bool) -> None:
     assert _answer(question, kg) == answer
@@ -75,3 +74,14 @@ def test_the_sentence_names_what_ran_in_the_graphs_words() -> None:
     sparql = compile_reading(reading)
     assert "orkgr:R9 orkgp:compareContribution ?contribution" in sparql and "orkgp:P9001 orkgr:R1" in sparql
     assert "xsd:integer(?year) >= 2015" in sparql and sparql.startswith("SELECT (COUNT(DISTINCT ?paper_lbl)")
+
+
+def test_two_things_at_once_are_two_columns(kg: OxigraphKG) -> None:
+    facts = read_comparisons(kg)
+    assert facts is not None
+    reading = read_comparison("which paper had the largest sample size and when was it published", facts, kg)
+    assert reading is not None
+    rows = kg.select(gate(compile_reading(reading), 100).fixed).rows
+    assert [(r["paper_lbl"]["value"], r["year"]["value"]) for r in rows] == [("Linden mortality in parks", "2019")]
+    assert sentence(reading).startswith("It asks for the papers with the highest 'has sample size'") and \
+        "with their years" in sentence(reading)
