@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compile import compile_reading, sentence
 from pipeline.intent.compose import Composer, Composition, graph_kinds, metrics_of, with_normalised
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.conditions import blanked
@@ -27,6 +25,7 @@ from pipeline.intent.guard import (
 from pipeline.intent.meaning import rankings
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
+from pipeline.intent.writer import comparison_reading, compiled
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
 from pipeline.names.check import respelled
@@ -151,16 +150,13 @@ class IntentStep:
         stored pair asked in the same words stands); read in part: declined, naming the words it could not place,
         unless the query written uses what the reading linked. None: not about the comparisons as far as the
         graph's labels tell."""
-        facts = self.comparisons.get(kg)
-        reading = read_comparison(text, facts, kg) if facts is not None else None
+        if generation.sparql and generation.reading_record is not None:
+            return None  # the rules' own reading, written before (pipeline.intent.writer)
+        reading = comparison_reading(text, self.comparisons, kg)
         if reading is None or (examples and squeeze(examples[0].example.question) == squeeze(text)):
             return None
         if reading.whole:
-            sparql = compile_reading(reading)
-            reading = replace(reading, said=sentence(reading))
-            return Review(Generation("intent", sparql, raw=sparql, prompt=generation.prompt, notes=(
-                f"read as a question about the graph's comparisons; {reading.said}",), attempts=generation.attempts,
-                reading_record=reading))
+            return Review(compiled(reading, generation))
         if generation.sparql and any(n.iri in generation.sparql for n in reading.names):
             return None
         declined = replace(generation, sparql=None, reading_record=reading, explanation="")
