@@ -17,7 +17,8 @@ from pipeline.matching.wording import STOPWORDS, stem, word_sim
 _FILLER = """hey hi hello please pls plz thanks thx tell show list give name find know idea anyone someone anybody want
 need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
-theres im among across actually really indicate provide identify specify mention display return anywhere diff"""
+theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
+everything something"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -62,6 +63,8 @@ _MEANINGS: dict[str, str] = {
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
             (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
+            (re.compile(r"\bat\s+least\s+(?:one|1)\b", re.I), "link"),  # 'with at least one paper': any
+            (re.compile(r"\bi\s+mean\b", re.I), "link"),  # 'venues i mean': not an average
             (re.compile(r"\b(?:show|shows|showed|shown|turn|turns|turned|come|comes|came|pop|pops|popped)\s+up\b",
                         re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
@@ -136,7 +139,7 @@ def reached(sparql: str, implied: bool = True) -> frozenset[str]:
 
 
 @lru_cache(maxsize=4096)
-def _filler(word: str) -> bool:
+def filler(word: str) -> bool:
     """A filler word, or one a typo or an ending away from one ('pleas', 'names'), that has no meaning of its own."""
     return word in FILLER or (not meanings(word) and any(word_sim(word, f) >= 0.85 for f in FILLER if len(f) > 3))
 
@@ -205,7 +208,7 @@ def unplaced(question: Question, pair: Pair, things: bool = True) -> list[str]:
             if phrase not in said:
                 out.append(word)
             continue
-        if word in FILLER or (not mine and _filler(word)):
+        if word in FILLER or (not mine and filler(word)):
             continue
         if head and mine & KINDS:
             head = False

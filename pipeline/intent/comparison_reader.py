@@ -7,8 +7,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pipeline.intent.account import FILLER, meanings, phrases, words
-from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named
+from pipeline.intent.account import filler, meanings, phrases, words
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.compose import spans
 from pipeline.intent.linking import (
     KIND_WORDS,
@@ -27,7 +27,7 @@ from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.parts import KnowledgeGraph
 
-_RANGE = re.compile(r"\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till)\s*"
+_RANGE = re.compile(r"\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)\s*"
                     r"(?P<high>(?:19|20)\d\d)\b", re.I)
 _BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|prior\s+to|earlier\s+than|later\s+than|from|in|"
                     r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
@@ -47,6 +47,12 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
         return None
     values = values_named(kg, text, spans(text, frozenset()))
     read = _read(text, facts, values)
+    if read is not None and read.scope is not None and not read.whole:  # a value typed with a slip ('kenia')?
+        slipped = _slipped(text, read, values_of(kg, read.scope.iri))
+        if slipped:
+            again = _read(text, facts, sorted([*values, *slipped], key=lambda v: v.span))
+            read = again if again is not None and len(again.unplaced) < len(read.unplaced) else read
+            values = [*values, *slipped] if read is again else values
     named = [v for v in values if not _names_a_comparison(text[slice(*v.span)], facts)]
     if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
         other = _read(text, facts, named)
@@ -54,6 +60,22 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
                                                                                                read.scope is not None)):
             return other
     return read
+
+
+def _slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
+    """The runs of words the reading could not place that are one of the comparison's values typed with a slip in
+    each word (the same number of words, each the label's or a typo from it), no other value as close."""
+    found = [w for w in words(text) if w[2] in read.unplaced]
+    out: list[Value] = []
+    for value in held:
+        theirs = [w for _, _, w in words(value.label)]
+        for i in range(len(found) - len(theirs) + 1):
+            run = found[i:i + len(theirs)]
+            if len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs)) and \
+                    all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
+                out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
+    spans_ = [v.span for v in out]
+    return [v for v in out if spans_.count(v.span) == 1]
 
 
 def _names_a_comparison(typed: str, facts: Comparisons) -> bool:
@@ -72,6 +94,7 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     numbers = list(_NUMBER.finditer(text))
     taken += [m.span() for m in ranges + bounds + numbers]
     labelled = label_runs(found, facts)  # 'number of participants' is a property, not a count
+    labelled += [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]  # 'at least one', 'i mean'
     ops = [(op, span) for op, span in operators_in(text)
            if not any(a <= span[0] < b for a, b in taken + labelled)]
     taken += [span for _, span in ops]
@@ -79,10 +102,13 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     scoped = scope_named(free, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
-    props = properties_named(free, facts, scope)
+    published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
+    venue = [w for w in free if w[2] == "where" and published]
+    props = properties_named([w for w in free if w not in venue], facts, scope)
     claimed = {w for _, ws in props for w in ws}
     free = [w for w in free if w not in claimed]
-    if not (scoped or props or values) or (not scoped and not all(_labelled(v, facts) for v in values)):
+    said = any(w[2] in ("comparison", "comparisons") for w in found)  # 'which comparisons have a 2019 paper'
+    if not (scoped or props or values or said) or (not scoped and not all(_labelled(v, facts) for v in values)):
         return None  # about something else: a dataset, a model (no comparison named, a value of no labelled property)
     names = [Linked(v.span, "value", v.iri, v.label) for v in values]
     names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
@@ -97,13 +123,14 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
                        unplaced=("(which property a value or a number is of)",))
     linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]
     free = [w for w in free if not inside(w, linking) and not heads(w, found, [n.span for n in names])
-            and not unit(w, found)]
+            and not unit(w, found, text)]
     named = {n.iri for n in names}
     names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
     conditions, negations = _negated(conditions, free)
     free = [w for w in free if w not in negations]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
+    kinds += [(w, "venue") for w in venue]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and not _scaffold(w[2])]
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
     if len({op.name for op, _ in ops}) > 1:
@@ -113,7 +140,8 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     asked, by, also = _asked(found, kinds, open_props, props, operator.name, bool(scoped))
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
-    asked = asked or ("paper" if operator.ask else "")  # 'was any of it done in Norway?': any contribution
+    # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
+    asked = asked or ("paper" if operator.ask or published or _ANY.search(text) else "")
     if not asked:
         unplaced.append("(what is asked)")
     if operator.numeric and not by:
@@ -147,13 +175,15 @@ def _scaffold(word: str) -> bool:
     """A word the question's scaffolding holds: filler, a linking verb ('used', 'reported'), a kind the reading
     implies."""
     said = meanings(word)
-    return word in FILLER or any(near(word, t) for t in SCOPE_WORDS) or \
-        (bool(said & {"link", "value"}) and not said & {"not"})
+    return filler(word) or any(near(word, t) for t in SCOPE_WORDS) or \
+        (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
 _NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
               "hasnt", "hadnt", "except", "excluding", "lacking"}
 _ALSO = {"and", "plus", "its", "their", "with"}
+_PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
+_ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)
 _WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}
 
 
@@ -164,12 +194,14 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     names the one it is asked of, when one is named)."""
     firsts = [(w[0], k) for w, k in kinds if k != "comparison" or not (props or scoped)]
     firsts += [(ws[0][0], p) for p, ws in props if p in open_props]
-    before = {w[0]: found[i - 1][2] if i else "" for i, w in enumerate(found)}
-    firsts.sort(key=lambda f: (before.get(f[0]) not in _WH, f[0]))
+    before = {w[0]: [v[2] for v in found[max(i - 3, 0):i]] for i, w in enumerate(found)}
+    wh = next((w[0] for w in found if w[2] in _WH), None)  # what follows the first 'which' / 'what' is asked
+    firsts.sort(key=lambda f: (wh is None or f[0] < wh, f[0]))
     if not firsts:
         return "", "", []
     asked = firsts[0][1]
-    also = [k for at, k in firsts[1:] if before.get(at) in _ALSO and k != asked]  # 'the paper and its year'
+    # 'the paper and its year', 'and what year was it published'
+    also = [k for at, k in firsts[1:] if set(before.get(at, [])) & _ALSO and k != asked]
     numeric = TABLE[operator].numeric
     if TABLE[operator].by_year:
         return (asked if asked in STRUCTURAL.values() and asked != "year" else "paper"), "year", also

@@ -103,6 +103,8 @@ def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]
     keys: dict[str, list[tuple[int, int]]] = defaultdict(list)
     for a, b in spans:
         key = " ".join(text[a:b].lower().split())
+        if key.replace(".", "").replace(",", "").isdigit():
+            continue  # a number is a bound or a year, read as such
         keys[key].append((a, b))
         if key.endswith("s") and not key.endswith("ss") and len(key) > 4:  # 'infrared heaters': 'Infrared heater'
             keys[key[:-1]].append((a, b))
@@ -127,6 +129,26 @@ def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]
             if not any(v.span[0] < b and a < v.span[1] for v in out):
                 out.append(Value((a, b), iri, label, frozenset(props)))
     return sorted(out, key=lambda v: v.span)
+
+
+_SCOPED = ("SELECT DISTINCT ?v ?label ?p WHERE {{ {scope} orkgp:compareContribution ?cont . ?cont ?p ?v . "
+           "?v rdfs:label ?label . }} LIMIT 5000")
+
+
+def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
+    """Every labelled value of the properties of ``scope``'s contributions (spans left empty): for names typed with
+    a slip, matched word by word by the reader."""
+    check = gate(_SCOPED.format(scope=scope), 5000)
+    try:
+        rows = kg.select(check.fixed).rows if check.ok else []
+    except KgqaError:
+        return []
+    found: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for row in rows:
+        p = _short(row.get("p", {}).get("value", ""))
+        if p.startswith("orkgp:"):
+            found[(_short(row.get("v", {}).get("value", "")), row.get("label", {}).get("value", ""))].add(p)
+    return [Value((0, 0), iri, label, frozenset(props)) for (iri, label), props in sorted(found.items())]
 
 
 class ComparisonFacts:

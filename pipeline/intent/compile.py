@@ -108,12 +108,13 @@ def compile_reading(reading: Reading) -> str:
     shown = " ".join([answer] + [_answer(body, reading, also) for also in reading.also])
     if op.ask:
         return "ASK WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
-    by = ""
+    by, ranked = "", ""  # what it is ranked by, and its variable: shown beside the thing ranked first
     if op.by_year:
         body.add("?paper orkgp:P29 ?year .")
-        by = "xsd:integer(?year)"
+        by, ranked = "xsd:integer(?year)", "?year"
     elif reading.by:
-        by = f"xsd:decimal({answer if reading.by == reading.asked else _answer(body, reading, reading.by)})"
+        ranked = answer if reading.by == reading.asked else _answer(body, reading, reading.by)
+        by = f"xsd:decimal({ranked})"
     where = "WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
     if op.aggregate == "COUNT":
         counted = answer if reading.asked in STRUCTURAL.values() or reading.asked == "comparison" else \
@@ -125,6 +126,8 @@ def compile_reading(reading: Reading) -> str:
     if op.aggregate and reading.by == reading.asked:
         return f"SELECT ({op.aggregate}({by}) AS ?{op.name}) {where}"
     if op.order and by:
+        if ranked != answer and not reading.also:  # the value it is ranked by, unless other things are asked
+            shown += f" {ranked}"
         return f"SELECT DISTINCT {shown} {where}\nORDER BY {op.order}({by})\nLIMIT {reading.k}"
     return f"SELECT DISTINCT {shown} {where}"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.intent.account import FILLER, words
+from pipeline.intent.account import FILLER, meanings, words
 from pipeline.intent.comparisons import Comparisons
 from pipeline.matching.wording import word_sim
 
@@ -34,18 +34,27 @@ _HEADS = {"method", "methods", "approach", "approaches", "type", "types", "kind"
           "sort", "sorts", "technique", "techniques", "values", "value"}
 _UNITS = {"months", "month", "weeks", "week", "days", "day", "hours", "hour", "minutes", "seconds", "percent",
           "percentage", "ev", "kw", "kwh", "mw", "mwh", "gw", "kg", "g", "mg", "m", "cm", "mm", "km", "celsius",
-          "degrees", "k", "usd", "eur", "dollars", "euros"}
+          "degrees", "k", "usd", "eur", "dollars", "euros", "yr", "yrs", "per", "h", "s", "c", "l", "ml"}
 
 
 def heads(word: Word, found: Sequence[Word], spans: Sequence[tuple[int, int]]) -> bool:
-    """Whether ``word`` is a generic noun right after a linked name (``spans``), part of that name's phrase."""
-    return word[2] in _HEADS and any(0 <= word[0] - b <= 2 for _, b in spans)
+    """Whether ``word`` is a generic noun of a linked name's phrase (``spans``): right after it ('data collection
+    methods') or before 'of' it ('kinds of bridges')."""
+    if word[2] not in _HEADS:
+        return False
+    at = found.index(word)
+    of = at + 1 < len(found) and found[at + 1][2] == "of"
+    return any(0 <= word[0] - b <= 2 or (of and 0 <= a - found[at + 1][1] <= 5) for a, b in spans)
 
 
-def unit(word: Word, found: Sequence[Word]) -> bool:
-    """Whether ``word`` is a unit, after 'in' or a number."""
-    at = next((i for i, w in enumerate(found) if w == word), -1)
-    return word[2] in _UNITS and at > 0 and (found[at - 1][2] == "in" or found[at - 1][2].replace(".", "").isdigit())
+def unit(word: Word, found: Sequence[Word], text: str) -> bool:
+    """Whether ``word`` is a unit: after 'in', 'per', a number or another unit, or in brackets ('(m/yr)')."""
+    at = found.index(word)
+    if word[2] not in _UNITS or at == 0:
+        return False
+    before = found[at - 1][2]
+    bracketed = text.rfind("(", 0, word[0]) > text.rfind(")", 0, word[0])
+    return bracketed or before in ("in", "per") or before.replace(".", "").isdigit() or before in _UNITS
 
 
 def label_runs(found: Sequence[Word], facts: Comparisons) -> list[tuple[int, int]]:
@@ -64,9 +73,26 @@ def content(label: str) -> list[str]:
     return [w for _, _, w in words(label) if w not in _LABEL_FILLER]
 
 
+def singular(word: str) -> str:
+    """A plural's singular, roughly ('batteries': 'battery', 'apps': 'app', 'processes': 'process')."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("sses", "xes", "ches", "shes")):
+        return word[:-2]
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def near(a: str, b: str) -> bool:
-    """The same word, an ending or a typo away (two for long words: 'treatmnets', 'grasland')."""
+    """The same word, a plural, an ending or a typo away (two for long words: 'treatmnets', 'grasland')."""
+    a, b = singular(a), singular(b)
     return word_sim(a, b) >= (0.75 if min(len(a), len(b)) >= 7 else 0.85)
+
+
+def _prefix(short: str, word: str) -> bool:
+    """A word cut short ('vocab': 'vocabulary', 'coast' of 'coastal': 'coasts')."""
+    a, b = singular(short), singular(word)
+    a, b = (a, b) if len(a) <= len(b) else (b, a)
+    return len(a) >= 4 and len(b) >= len(a) + 2 and b.startswith(a)
 
 
 def _initials(label: str) -> str:
@@ -81,11 +107,16 @@ def _claim(free: Sequence[Word], label: str) -> list[Word]:
     own = [t for t in theirs if t not in KINDS] or theirs
     initials = _initials(label)
     place = bool(set(theirs) & _PLACE_SAID)
-    got = [w for w in free if any(near(w[2], t) for t in own) or (len(initials) >= 2 and w[2] == initials)
+    got = [w for w in free if any(_said(w[2], t) for t in own) or (len(initials) >= 2 and w[2] == initials)
            or (place and w[2] in _PLACE_ASKED)]
     # the label's own kind word right beside its other words ('study designs' is 'Study design', not papers)
     return sorted(got + [w for w in free if w not in got and w[2] in KINDS and any(near(w[2], t) for t in theirs)
                          and any(0 <= g[0] - w[1] <= 1 or 0 <= w[0] - g[1] <= 1 for g in got)])
+
+
+def _said(word: str, label_word: str) -> bool:
+    """A label's word said by a question's word: a kind's word only as itself ('fields' is never 'Yield')."""
+    return singular(word) == singular(label_word) if word in KINDS else near(word, label_word)
 
 
 def _strong(got: Sequence[Word], label: str) -> bool:
@@ -115,15 +146,17 @@ def _abbreviates(short: str, word: str) -> bool:
 
 def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
     """The comparison the question names by words of its label (two or more, or one no other comparison's label
-    has), and the words that name it; a word that names one of its properties whole is left to it ('materials' of
-    'blade materials' where a property is 'Material'). None when none is named, or two as well."""
+    has), and the words that name it: with a word between two of them ('the coastal *erosion* comparison') and its
+    abbreviations ('oa'); a word that names one of its properties whole and stands apart from the others is left to
+    the property ('materials' in 'which materials did the wind turbine studies use'). None when none is named, or two
+    as well."""
     own = {iri: {w for w in content(label) if w not in SCOPE_WORDS} for iri, label in facts.labels.items()}
     scored = []
     for iri, mine in own.items():
-        props = [got for p in facts.carried(iri) if _full(got := _claim(free, facts.property_labels[p]),
-                                                           facts.property_labels[p])]
-        kept = [w for w in free if not any(w in got for got in props)]
-        got = [w for w in kept if w[2] not in SCOPE_WORDS and any(near(w[2], t) for t in mine)]
+        got = [w for w in free if w[2] not in SCOPE_WORDS and any(near(w[2], t) or _prefix(w[2], t) for t in mine)]
+        props = [c for p in facts.carried(iri) if _full(c := _claim(free, facts.property_labels[p]),
+                                                        facts.property_labels[p])]
+        got = [w for w in got if not any(w in c for c in props) or _beside(w, got, free)]
         unique = any(not any(near(w[2], t) for o, theirs in own.items() if o != iri for t in theirs) for w in got)
         if len(got) >= 2 or (got and unique):
             scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got))
@@ -132,7 +165,20 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
         return None
     iri, got = scored[0][1], scored[0][2]
     short = [w for w in free if w not in got and any(_abbreviates(w[2], t) for t in own[iri])]
-    return iri, sorted(got + short)
+    got = sorted(got + short)
+    between = [w for i, w in enumerate(free) if w not in got and 0 < i < len(free) - 1 and w[2].isalpha()
+               and _in_name(free[i - 1], got) and _in_name(free[i + 1], got) and not meanings(w[2]) & {"not"}]
+    return iri, sorted(got + between)
+
+
+def _beside(w: Word, got: Sequence[Word], free: Sequence[Word]) -> bool:
+    """Whether ``w`` stands right beside another of the words naming the comparison."""
+    i = free.index(w)
+    return any(0 <= j < len(free) and free[j] in got and free[j] != w for j in (i - 1, i + 1))
+
+
+def _in_name(w: Word, got: Sequence[Word]) -> bool:
+    return w in got or w[2] in SCOPE_WORDS or w[2] in {"one", "papers", "paper", "trials", "experiments"}
 
 
 def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> list[tuple[str, list[Word]]]:

@@ -40,7 +40,7 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
              r"studied|investigated|reported|considered)\b|\bmost\s+of\s+the\b|\b(?:common|frequent|popular)est\b|"
              r"\bappears?\s+most\b|\bused\s+most\b",
              "the {what} the most contributions have", order="DESC", often=True),
-    Operator("rarest", r"\b(?:least|rarest)\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used)?\b",
+    Operator("rarest", r"\bleast\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used)\b|\brarest\b",
              "the {what} the fewest contributions have", order="ASC", often=True),
     Operator("latest", r"\b(?:latest|newest|most\s+recent(?:ly)?|last|youngest)\b",
              "the most recent {what}", order="DESC", by_year=True),

@@ -3,7 +3,7 @@ never run; a query composed for the ask takes its place when one can be, else th
 closest question that can be answered."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from pipeline.intent.comparisons import ComparisonFacts
@@ -46,13 +46,13 @@ class IntentStep:
     def __init__(self, knowledge: Callable[[], Knowledge] | None = None,
                  pairs: Callable[[], Sequence[Example]] = intent_pairs,
                  labels: Callable[[], LabelIndex | None] | None = None,
-                 vocabulary: Callable[[], Mapping[str, str] | None] | None = None) -> None:
+                 comparisons: ComparisonFacts | None = None) -> None:
         """``labels``: the graph's label index (pipeline.names), to compose with names typed loosely;
-        ``vocabulary``: predicate labels from the ORKG's vocabulary, for a graph that lacks its own."""
+        ``comparisons``: what the graph holds of its comparisons (shared with the rules' writer)."""
         self.knowledge = knowledge
         self.labels = labels
         self.composer = Composer(pairs, labels)
-        self.comparisons = ComparisonFacts(vocabulary)
+        self.comparisons = comparisons or ComparisonFacts()
 
     def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
         """The question's names (as retrieval read them) and the stored forms' own words."""
