@@ -85,3 +85,7 @@ def test_two_things_at_once_are_two_columns(kg: OxigraphKG) -> None:
     assert [(r["paper_lbl"]["value"], r["year"]["value"]) for r in rows] == [("Linden mortality in parks", "2019")]
     assert sentence(reading).startswith("It asks for the papers with the highest 'has sample size'") and \
         "with their years" in sentence(reading)
+
+
+def test_a_sum_is_compiled_from_its_table_entry(kg: OxigraphKG) -> None:
+    assert _answer("what is the total sample size of the urban tree studies", kg) == ["545"]
