@@ -54,12 +54,16 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
     assert _answer(question, kg) == answer
 
 
-def test_the_most_common_value_comes_with_how_many_contributions_have_it(kg: OxigraphKG) -> None:
+def _rows(question: str, kg: OxigraphKG) -> tuple[Reading, list[dict[str, dict[str, str]]]]:
     facts = read_comparisons(kg)
     assert facts is not None
-    reading = read_comparison("most common soil type in the urban tree comparison", facts, kg)
+    reading = read_comparison(question, facts, kg)
     assert reading is not None
-    rows = kg.select(gate(compile_reading(reading), 100).fixed).rows
+    return reading, kg.select(gate(compile_reading(reading), 100).fixed).rows  # type: ignore[return-value]
+
+
+def test_the_most_common_value_comes_with_how_many_contributions_have_it(kg: OxigraphKG) -> None:
+    _, rows = _rows("most common soil type in the urban tree comparison", kg)
     assert [(r["soil_type_lbl"]["value"], r["contributions"]["value"]) for r in rows] == [("Clay", "2")]
 
 
@@ -77,11 +81,7 @@ def test_the_sentence_names_what_ran_in_the_graphs_words() -> None:
 
 
 def test_two_things_at_once_are_two_columns(kg: OxigraphKG) -> None:
-    facts = read_comparisons(kg)
-    assert facts is not None
-    reading = read_comparison("which paper had the largest sample size and when was it published", facts, kg)
-    assert reading is not None
-    rows = kg.select(gate(compile_reading(reading), 100).fixed).rows
+    reading, rows = _rows("which paper had the largest sample size and when was it published", kg)
     assert [(r["paper_lbl"]["value"], r["year"]["value"]) for r in rows] == [("Linden mortality in parks", "2019")]
     assert sentence(reading).startswith("It asks for the papers with the highest 'has sample size'") and \
         "with their years" in sentence(reading)
