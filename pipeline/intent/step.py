@@ -147,9 +147,9 @@ class IntentStep:
     def _compared(self, text: str, generation: Generation, examples: Sequence[Retrieved],
                   kg: KnowledgeGraph) -> Review | None:
         """A question about the graph's comparisons read whole: its compiled query in place of the one written (a
-        stored pair asked in the same words stands); read in part: declined, naming the words it could not place,
-        unless the query written uses what the reading linked. None: not about the comparisons as far as the
-        graph's labels tell."""
+        stored pair asked in the same words stands); read in part: declined, naming the words it could not place
+        (a query written for it, a model's too, would answer a question nobody read whole). None: not about the
+        comparisons as far as the graph's labels tell."""
         if generation.sparql and generation.reading_record is not None:
             return None  # the rules' own reading, written before (pipeline.intent.writer)
         reading = comparison_reading(text, self.comparisons, kg)
@@ -157,8 +157,6 @@ class IntentStep:
             return None
         if reading.whole:
             return Review(compiled(reading, generation))
-        if generation.sparql and any(n.iri in generation.sparql for n in reading.names):
-            return None
         declined = replace(generation, sparql=None, reading_record=reading, explanation="")
         return Review(_unplaced(declined, reading.unplaced), _closest(examples), "a partial reading")
 
