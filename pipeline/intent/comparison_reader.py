@@ -137,7 +137,8 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
         unplaced += [text[a:b] for _, (a, b) in ops[1:]]
     conditioned = {c.on for c in conditions}
     open_props = [p for p, _ in props if p not in conditioned]
-    asked, by, also = _asked(found, kinds, open_props, props, operator.name, bool(scoped))
+    at = next((span[1] for op, span in ops if op is operator), -1)
+    asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
@@ -188,7 +189,7 @@ _WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}
 
 
 def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props: Sequence[str],
-           props: Sequence[tuple[str, list[Word]]], operator: str, scoped: bool) -> tuple[str, str, list[str]]:
+           props: Sequence[tuple[str, list[Word]]], op: tuple[str, int], scoped: bool) -> tuple[str, str, list[str]]:
     """What the answer lists (a kind, or a property's IRI) and what an operator ranks or aggregates by: the kind or
     unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
     names the one it is asked of, when one is named)."""
@@ -197,6 +198,7 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     before = {w[0]: [v[2] for v in found[max(i - 3, 0):i]] for i, w in enumerate(found)}
     wh = next((w[0] for w in found if w[2] in _WH), None)  # what follows the first 'which' / 'what' is asked
     firsts.sort(key=lambda f: (wh is None or f[0] < wh, f[0]))
+    operator, at = op
     if not firsts:
         return "", "", []
     asked = firsts[0][1]
@@ -205,10 +207,11 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     numeric = TABLE[operator].numeric
     if TABLE[operator].by_year:
         return (asked if asked in STRUCTURAL.values() and asked != "year" else "paper"), "year", also
-    if numeric:
-        by = next((p for _, p in firsts if p.startswith("orkgp:")), "")
+    if numeric:  # by the property the operator's words stand before ('the least response time'), else the first
+        after = sorted((ws[0][0], p) for p, ws in props if p in open_props and 0 <= ws[0][0] - at <= 30)
+        by = after[0][1] if after else next((p for _, p in firsts if p.startswith("orkgp:")), "")
         also = [a for a in also if a != by]
-        return ((by, by, also) if asked == by or asked not in KIND_WORDS else (asked, by, also))
+        return (by, by, also) if asked == by else (asked, by, also)
     return asked, "", also
 
 

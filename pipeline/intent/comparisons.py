@@ -3,6 +3,7 @@ properties its contributions carry, with the properties' labels (the graph's own
 the things a question names that are values of those properties. Read once per graph by a few read-only queries."""
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import PREFIXES
 
+_NUMBERED = re.compile(r"orkgp:P\d+")
 # properties every comparison's papers and contributions have: asked for by their kind's words, never by label
 STRUCTURAL = {"orkgp:P31": "paper", "orkgp:P32": "problem", "orkgp:P30": "field", "orkgp:P29": "year",
               "orkgp:HAS_VENUE": "venue"}
@@ -48,10 +50,11 @@ class Comparisons:
     property_labels: Mapping[str, str]
 
     def carried(self, scope: str = "") -> list[str]:
-        """The labelled properties of the contributions of ``scope`` (every comparison's when none), not the
-        structural ones."""
+        """The labelled properties of the contributions of ``scope`` (every comparison's when none): the numbered
+        ones a comparison describes its contributions by, not the structural ones nor a leaderboard's
+        (``HAS_BENCHMARK``, ``HAS_MODEL``: the intent composer's)."""
         held = self.properties.get(scope, ()) if scope else sorted({p for ps in self.properties.values() for p in ps})
-        return [p for p in held if p in self.property_labels and p not in STRUCTURAL]
+        return [p for p in held if p in self.property_labels and p not in STRUCTURAL and _NUMBERED.fullmatch(p)]
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,12 @@ _PLURAL = {"paper": "papers", "problem": "research problems", "field": "research
 _ON_PAPER = {"orkgp:P30", "orkgp:P29", "orkgp:HAS_VENUE"}  # a paper's, not its contribution's
 
 
+def number(var: str) -> str:
+    """A value read as a number, its unit and signs other than a minus dropped ('90 ms', '~12.5 %'): ORKG values are
+    plain strings, often with a unit."""
+    return f'xsd:decimal(REPLACE(STR({var}), "[^0-9.-]", ""))'
+
+
 def _var(label: str) -> str:
     words = re.findall(r"[a-z0-9]+", label.lower())
     words = [w for w in words if w not in {"has", "the", "of", "a", "an"}] or ["value"]
@@ -73,7 +79,7 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
     else:
         node = body.fresh(reading.label_of(c.on))
         body.add(f"{_subject(c.on)} {c.on} {node} .")
-        body.add(f"FILTER(xsd:decimal({node}) {c.op} {c.value})")
+        body.add(f"FILTER({number(node)} {c.op} {c.value})")
 
 
 def _answer(body: _Body, reading: Reading, what: str) -> str:
@@ -114,7 +120,7 @@ def compile_reading(reading: Reading) -> str:
         by, ranked = "xsd:integer(?year)", "?year"
     elif reading.by:
         ranked = answer if reading.by == reading.asked else _answer(body, reading, reading.by)
-        by = f"xsd:decimal({ranked})"
+        by = number(ranked)
     where = "WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
     if op.aggregate == "COUNT":
         counted = answer if reading.asked in STRUCTURAL.values() or reading.asked == "comparison" else \

@@ -31,12 +31,13 @@ from pipeline.matching.forms import Labels, slot_values
 from pipeline.names.check import respelled
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
-from pipeline.records import Choice, Example, Generation, Match, Retrieved, Review
+from pipeline.records import Choice, Example, Generation, Kind, Match, Retrieved, Review
 from pipeline.sparql.explain import explain
 from pipeline.sparql.shape import read, replace_literals
 from pipeline.sparql.text import canonical, string_literals
 from pipeline.store.knowledge import Knowledge
 
+_LEADERBOARD = frozenset({Kind.DATASET, Kind.MODEL})
 MAX_CHOICES = 5  # buttons a question asked back offers (Slack shows five to a row)
 
 
@@ -152,9 +153,14 @@ class IntentStep:
         comparisons as far as the graph's labels tell."""
         if generation.sparql and generation.reading_record is not None:
             return None  # the rules' own reading, written before (pipeline.intent.writer)
+        known = {kind for _, _, kind in self._read(text)[0]}
+        if known & _LEADERBOARD:
+            return None  # it names a dataset or a model the stored pairs know: a leaderboard's question
         reading = comparison_reading(text, self.comparisons, kg)
         if reading is None or (examples and squeeze(examples[0].example.question) == squeeze(text)):
             return None
+        if reading.scope is None and (not reading.whole or Kind.METRIC in known):
+            return None  # no comparison named, and a word read in part or a leaderboard's metric: too little
         if reading.whole:
             return Review(compiled(reading, generation))
         declined = replace(generation, sparql=None, reading_record=reading, explanation="")
