@@ -20,6 +20,7 @@ from pipeline.intent.linking import (
     label_runs,
     near,
     properties_named,
+    scope_meant,
     scope_named,
     unit,
 )
@@ -99,7 +100,7 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
            if not any(a <= span[0] < b for a, b in taken + labelled)]
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
-    scoped = scope_named(free, facts)
+    scoped = scope_named(free, facts) or scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
     published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place

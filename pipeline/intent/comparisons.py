@@ -6,10 +6,10 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from pipeline.errors import KgqaError
-from pipeline.parts import KnowledgeGraph
+from pipeline.parts import Encoder, KnowledgeGraph
 from pipeline.schema.graph import COMPARISONS, LABELS
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
@@ -48,6 +48,8 @@ class Comparisons:
     labels: Mapping[str, str]
     properties: Mapping[str, tuple[str, ...]]
     property_labels: Mapping[str, str]
+    # the comparisons a phrase means, best first with their cosines (the encoder over their labels), when one is given
+    meant: Callable[[str], list[tuple[float, str]]] | None = field(default=None, compare=False, repr=False)
 
     def carried(self, scope: str = "") -> list[str]:
         """The labelled properties of the contributions of ``scope`` (every comparison's when none): the numbered
@@ -157,8 +159,11 @@ def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
 class ComparisonFacts:
     """``read_comparisons`` once per graph (None while the graph cannot say, asked again next time)."""
 
-    def __init__(self, labels: Callable[[], Mapping[str, str] | None] | None = None) -> None:
-        self.labels = labels
+    def __init__(self, labels: Callable[[], Mapping[str, str] | None] | None = None,
+                 encoder: Encoder | None = None) -> None:
+        """``labels``: property labels from the ORKG's vocabulary; ``encoder``: to find a comparison named in other
+        words than its label's (the example store's sentence encoder)."""
+        self.labels, self.encoder = labels, encoder
         self._read: dict[str, Comparisons | None] = {}
 
     def get(self, kg: KnowledgeGraph) -> Comparisons | None:
@@ -166,5 +171,20 @@ class ComparisonFacts:
             facts = read_comparisons(kg, self.labels() if self.labels else None)
             if facts is None:
                 return None
+            named = [(iri, label) for iri, label in facts.labels.items() if label]
+            if self.encoder is not None and named:
+                facts = replace(facts, meant=_meaning(self.encoder, named))
             self._read[kg.name] = facts
         return self._read[kg.name]
+
+
+def _meaning(encoder: Encoder, named: Sequence[tuple[str, str]]) -> Callable[[str], list[tuple[float, str]]]:
+    """The comparisons a phrase means by the cosine of its embedding to each label's (embedded once, here)."""
+    vectors = encoder.encode([label for _, label in named])
+
+    def meant(phrase: str) -> list[tuple[float, str]]:
+        mine = encoder.encode([phrase])[0]
+        scored = [(sum(a * b for a, b in zip(mine, v)), iri) for (iri, _), v in zip(named, vectors)]
+        return sorted(scored, reverse=True)
+
+    return meant

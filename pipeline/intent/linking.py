@@ -171,6 +171,41 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
     return iri, sorted(got + between)
 
 
+MEANT = 0.45  # the least cosine of a phrase to a comparison's label to read it as naming it
+MARGIN = 0.1  # over the next comparison's
+_NAME_END = SCOPE_WORDS | {"one", "papers", "paper", "trials", "experiments", "surveys", "comparisons", "studies"}
+
+
+def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
+    """The comparison a run of the question's words names in other words than its label's ('the remote work
+    wellbeing comparison' for 'telework and employee wellbeing surveys'): the words right before 'comparison',
+    'one', 'studies', … that nothing else holds, whose meaning (the sentence encoder's) is one comparison's label's
+    clearly more than any other's."""
+    if facts.meant is None:
+        return None
+    at = {w: i for i, w in enumerate(found)}
+    for end in [w for w in found if w[2] in _NAME_END]:
+        run: list[Word] = []
+        i = at[end] - 1
+        while i >= 0 and found[i] in free and found[i][2].isalpha() and found[i][2] not in KINDS and \
+                not _filler_or_operator(found[i][2]):
+            run.insert(0, found[i])
+            i -= 1
+        if not run:
+            continue
+        ranked = facts.meant(" ".join(w[2] for w in run))
+        if not ranked:
+            continue
+        top, margin = ranked[0][0], ranked[0][0] - (ranked[1][0] if len(ranked) > 1 else 0.0)
+        if (top >= MEANT and margin >= MARGIN) or (top >= MEANT - 0.15 and margin >= 2 * MARGIN):
+            return ranked[0][1], run  # 'coastal erosion' 0.63; 'erosion' alone 0.33, the next label 0.08
+    return None
+
+
+def _filler_or_operator(word: str) -> bool:
+    return word in FILLER or bool(meanings(word) & {"not", "link", "count", "most", "average"})
+
+
 def _beside(w: Word, got: Sequence[Word], free: Sequence[Word]) -> bool:
     """Whether ``w`` stands right beside another of the words naming the comparison."""
     i = free.index(w)
@@ -182,16 +217,18 @@ def _in_name(w: Word, got: Sequence[Word]) -> bool:
 
 
 def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> list[tuple[str, list[Word]]]:
-    """The properties the question names by their labels' words (those of ``scope``'s contributions first), each word
-    given to the property it names best."""
+    """The properties the question names by their labels' words (only those of ``scope``'s contributions when one is
+    named), each word given to the property it names best; a linking verb alone names none ('use' is not 'Uses
+    technique')."""
     out: list[tuple[str, list[Word]]] = []
-    for held in ([scope, ""] if scope else [""]):
+    for held in [scope]:
         best: dict[Word, tuple[float, str]] = {}
         carried = facts.carried(held)
         for p in carried:
             label = facts.property_labels[p]
             got = _claim(free, label)
-            if not got or not (_strong(got, label) or _distinct(got, p, carried, facts)):
+            if not got or not (_strong(got, label) or _distinct(got, p, carried, facts)) or \
+                    (all("link" in meanings(w[2]) for w in got) and not _full(got, label)):
                 continue
             share = len(got) / max(len(content(label)), 1)
             for w in got:
@@ -203,8 +240,6 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
                 out.append((p, [w]))
             else:
                 hit[1].append(w)
-        if out:
-            break
     return sorted(out, key=lambda o: o[1][0][0])
 
 

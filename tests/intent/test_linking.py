@@ -1,0 +1,51 @@
+"""The question's words linked to the comparisons' labels: by their words (plurals, shortenings, a word between two
+of them) and, where the words differ, by meaning (the example store's sentence encoder, the real model)."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.factory import build_encoder
+from pipeline.intent.account import words
+from pipeline.intent.comparisons import ComparisonFacts, Comparisons
+from pipeline.intent.linking import near, scope_meant, scope_named, singular
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.settings import Settings
+from standins.comparison_fixture import write_comparisons
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory: pytest.TempPathFactory) -> Comparisons:
+    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=100)
+    read = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)
+    assert read is not None and read.meant is not None
+    return read
+
+
+@pytest.mark.parametrize(("a", "b", "same"), [
+    ("batteries", "battery", True), ("apps", "app", True), ("treatmnets", "treatment", True),
+    ("fields", "yield", True), ("roof", "soil", False)])
+def test_words_near_each_other(a: str, b: str, same: bool) -> None:
+    assert near(a, b) is same
+    assert singular("processes") == "process" and singular("glass") == "glass"
+
+
+def test_a_comparison_named_by_its_words_takes_the_word_between_them(facts: Comparisons) -> None:
+    found = words("list the urban street tree comparison papers")
+    scoped = scope_named(found, facts)
+    assert scoped is not None and scoped[0] == "orkgr:R9100"
+    assert [w[2] for w in scoped[1]] == ["urban", "street", "tree", "comparison"]
+
+
+@pytest.mark.parametrize(("question", "iri"), [
+    ("which soil types did the city forestry studies report", "orkgr:R9100"),
+    ("what tree species did the city forestry comparison look at", "orkgr:R9100")])
+def test_a_comparison_named_in_other_words_is_found_by_meaning(facts: Comparisons, question: str, iri: str) -> None:
+    found = words(question)
+    assert scope_named(found, facts) is None
+    meant = scope_meant(found, found, facts)
+    assert meant is not None and meant[0] == iri
+
+
+def test_words_that_mean_no_comparison_name_none(facts: Comparisons) -> None:
+    found = words("which soil types did the pancake recipe studies report")
+    assert scope_meant(found, found, facts) is None
