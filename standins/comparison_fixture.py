@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-O = "http://orkg.org/orkg/"
+ORKG = "http://orkg.org/orkg/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 PROPERTIES = {"P9001": "Study location", "P9002": "has sample size", "P9003": "Tree species", "P9004": "Soil type",
@@ -42,38 +42,38 @@ def triples() -> list[str]:
         out.append(f'<{s}> <{p}> ' + (f'"{o}"' if literal else f"<{o}>") + " .")
 
     for pid, label in PROPERTIES.items():
-        add(f"{O}predicate/{pid}", LABEL, label, True)
+        add(f"{ORKG}predicate/{pid}", LABEL, label, True)
     things: dict[str, str] = {}
 
     def thing(label: str, cls: str = "") -> str:
         if label not in things:
-            things[label] = f"{O}resource/R9{500 + len(things)}"
+            things[label] = f"{ORKG}resource/R9{500 + len(things)}"
             add(things[label], LABEL, label, True)
             if cls:
-                add(things[label], TYPE, f"{O}class/{cls}")
+                add(things[label], TYPE, f"{ORKG}class/{cls}")
         return things[label]
 
     n = 0
     for cid, (label, papers) in COMPARISONS.items():
-        add(f"{O}resource/{cid}", TYPE, f"{O}class/Comparison")
-        add(f"{O}resource/{cid}", LABEL, label, True)
+        add(f"{ORKG}resource/{cid}", TYPE, f"{ORKG}class/Comparison")
+        add(f"{ORKG}resource/{cid}", LABEL, label, True)
         for title, year, field, problem, values in papers:
             n += 1
-            paper, cont = f"{O}resource/R98{n:02d}", f"{O}resource/R97{n:02d}"
-            add(paper, TYPE, f"{O}class/Paper")
+            paper, cont = f"{ORKG}resource/R98{n:02d}", f"{ORKG}resource/R97{n:02d}"
+            add(paper, TYPE, f"{ORKG}class/Paper")
             add(paper, LABEL, title, True)
-            add(paper, f"{O}predicate/P29", year, True)
-            add(paper, f"{O}predicate/P30", thing(field, "ResearchField"))
-            add(paper, f"{O}predicate/P31", cont)
-            add(cont, TYPE, f"{O}class/Contribution")
+            add(paper, f"{ORKG}predicate/P29", year, True)
+            add(paper, f"{ORKG}predicate/P30", thing(field, "ResearchField"))
+            add(paper, f"{ORKG}predicate/P31", cont)
+            add(cont, TYPE, f"{ORKG}class/Contribution")
             add(cont, LABEL, f"Contribution {n}", True)
-            add(cont, f"{O}predicate/P32", thing(problem, "Problem"))
-            add(f"{O}resource/{cid}", f"{O}predicate/compareContribution", cont)
+            add(cont, f"{ORKG}predicate/P32", thing(problem, "Problem"))
+            add(f"{ORKG}resource/{cid}", f"{ORKG}predicate/compareContribution", cont)
             for pid, value in values.items():
                 if value.replace(".", "").isdigit():
-                    add(cont, f"{O}predicate/{pid}", value, True)
+                    add(cont, f"{ORKG}predicate/{pid}", value, True)
                 else:
-                    add(cont, f"{O}predicate/{pid}", thing(value))
+                    add(cont, f"{ORKG}predicate/{pid}", thing(value))
     return out
 
 
