@@ -11,6 +11,11 @@ class ConfigError(KgqaError):
     """A setting is missing or wrong, or a model or data set cannot be had."""
 
 
+class VocabularyError(ConfigError):
+    """An ORKG vocabulary file cannot be read: missing, a malformed line, or a label another file contradicts. The
+    message names the file and line; what was indexed before is kept."""
+
+
 class TimedOut(KgqaError):
     """Something did not answer within its time (a part's own timeout, or the question's deadline)."""
 

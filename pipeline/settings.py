@@ -137,6 +137,9 @@ class Settings(BaseSettings):
     llm_links: bool = env("KGQA_LLM_LINKS", False)
     llm_grammar: bool = env("KGQA_LLM_GRAMMAR", False)
     llm_schema_budget: Annotated[int, Field(ge=0)] = env("KGQA_LLM_SCHEMA_BUDGET", 300)
+    # the ORKG's own vocabulary (pipeline.schema.vocabulary): N-Triples files or folders, os.pathsep-separated,
+    # indexed once in KGQA_HOME; its labels, comments and shapes beside what the graph says. "" = off
+    orkg_vocabulary: str = env("KGQA_ORKG_VOCABULARY", "")
     # the model as a reader (pipeline.intent.reader): it says which question the project answers is the one asked,
     # as JSON held to a schema, before it is asked to write SPARQL itself
     llm_reader: bool = env("KGQA_LLM_READER", True)
@@ -197,6 +200,16 @@ class Settings(BaseSettings):
     @property
     def kg_store(self) -> Path:
         return self.home / "kg"
+
+    @property
+    def orkg_vocabulary_paths(self) -> tuple[Path, ...]:
+        """The files and folders KGQA_ORKG_VOCABULARY names; () when it is off."""
+        return tuple(Path(p.strip()).expanduser() for p in self.orkg_vocabulary.split(os.pathsep) if p.strip())
+
+    @property
+    def vocabulary_dir(self) -> Path:
+        """Where the ORKG vocabulary's index and its label embeddings are kept."""
+        return self.home / "vocabulary"
 
     @property
     def maintainer_ids(self) -> frozenset[str]:

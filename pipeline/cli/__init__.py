@@ -263,6 +263,9 @@ def parser() -> argparse.ArgumentParser:
     from pipeline.kg.sciqa_graph.cli import add_commands
 
     add_commands(kg)
+    from pipeline.cli.vocabulary import add_commands as add_vocabulary
+
+    add_vocabulary(kg)
     team = sub.add_parser("team", help="the team's taught pairs as a JSON-lines file (backup, moving stores)")
     team_sub = team.add_subparsers(dest="team_command", required=True)
     export = team_sub.add_parser("export", help="write the team's pairs, one JSON object per line")
