@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from pipeline.names.check import NameCheck
     from pipeline.names.sources import LabelSource
     from pipeline.names.vocabulary import GraphVocabulary
+    from pipeline.schema.graph import GraphFacts
     from pipeline.schema.grounding import Grounding
+    from pipeline.schema.properties import PropertyIndex
     from pipeline.schema.shapes import Shapes
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
@@ -164,10 +166,12 @@ def _ground(part: Generator, grounding: Grounding | None) -> None:
 def grounding_for(settings: Settings, kg: KnowledgeGraph, store: ChromaStore | FormAwareStore) -> Grounding:
     """What a language model is given of ``kg`` beside its examples, as KGQA_LLM_* say (``pipeline.schema``)."""
     from pipeline.schema.grounding import Grounding, Levers
+    from pipeline.schema.vocabulary import vocabulary_for
 
     levers = Levers(settings.llm_schema, settings.llm_links, settings.llm_grammar, settings.llm_schema_budget)
     return Grounding(levers, kg, store.examples, graph_vocabulary(settings, kg).available,
-                     label_source(settings, kg).available, settings.home / "labels")
+                     label_source(settings, kg).available, settings.home / "labels",
+                     orkg=lambda: vocabulary_for(settings))
 
 
 def question_deadline(settings: Settings, generator: str | None = None) -> float | None:
@@ -216,7 +220,10 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     found = searched if isinstance(searched, FormAwareStore) else None
     # each retriever's score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
     threshold = searched.min_score if settings.min_similarity is None else settings.min_similarity
+    from pipeline.intent.comparisons import ComparisonFacts
     from pipeline.intent.step import IntentStep
+    from pipeline.intent.writer import ComparisonWriter
+    from pipeline.loop.writers import Writer
     from pipeline.schema.shapes import graph_shapes
 
     graph = build_kg(settings, kg)
@@ -224,14 +231,30 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     _one_blas_thread()
     vocabulary = graph_vocabulary(settings, graph).available
     names = build_names(settings, graph)
-    intent = IntentStep(knowledge, labels=label_source(settings, graph).available)
+    comparisons = ComparisonFacts(lambda: orkg_labels(settings), searched.encoder)
+    intent = IntentStep(knowledge, labels=label_source(settings, graph).available, comparisons=comparisons)
     made = build_generator(settings, generator, knowledge, threshold, grounding_for(settings, graph, searched))
     reader = build_reader(settings, made, graph, generator, knowledge)
     writers = build_writers(settings, made, generator, knowledge, threshold, reader)
+    if any(w.model for w in writers):  # what the rules read whole is answered before the model is asked
+        writers.insert(0, Writer(ComparisonWriter(graph, comparisons), reader=True))
     return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
                     max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
                     names=names, intent=intent, workers=settings.workers, writers=writers,
                     reply=build_reply_check(knowledge, vocabulary, graph_shapes(graph)))
+
+
+def orkg_labels(settings: Settings) -> dict[str, str] | None:
+    """The ORKG vocabulary's predicate labels (``KGQA_ORKG_VOCABULARY``), for a graph that lacks its own; None: none
+    configured, or it cannot be read (the graph's own labels are used alone)."""
+    from pipeline.errors import KgqaError
+    from pipeline.schema.vocabulary import vocabulary_for
+
+    try:
+        vocabulary = vocabulary_for(settings)
+    except KgqaError:
+        return None
+    return {name: term.label for name, term in vocabulary.predicates.items()} if vocabulary is not None else None
 
 
 def _one_blas_thread() -> None:
@@ -256,6 +279,19 @@ def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T], ttl: float
     found = _PER_GRAPH[key]
     assert isinstance(found, kind)
     return found
+
+
+def property_search(settings: Settings, examples: Sequence[Example] = (),
+                    facts: GraphFacts | None = None) -> PropertyIndex | None:
+    """Property search over the ORKG vocabulary KGQA_ORKG_VOCABULARY names (None when it names none), with the example
+    store's encoder; the label vectors kept in KGQA_HOME (``pipeline.schema.properties``)."""
+    from pipeline.schema.properties import property_index
+    from pipeline.schema.vocabulary import vocabulary_for
+
+    vocabulary = vocabulary_for(settings)
+    if vocabulary is None:
+        return None
+    return property_index(vocabulary, build_encoder(settings), settings.vocabulary_dir, examples, facts)
 
 
 def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:

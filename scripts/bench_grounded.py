@@ -13,11 +13,16 @@ Usage (one LLM run at a time on a shared box: wrap it in ``flock /tmp/kgqa-llm.l
       --questions handcrafted --model qwen2.5-coder-0.5b --variants base schema links grammar all [--json out.json]
 ``--questions handcrafted``: SciQA's valid + test handcrafted (HQ) questions, read in place; else any
 ``kgqa eval --questions`` value (``final`` with ``--first 30``).
+
+Property search over the ORKG's vocabulary, no model (issue 53; docs/results/vocabulary.md):
+  KGQA_ORKG_VOCABULARY=../shared/orkg-vocabulary SCIQA_DIR=../shared/sciqa PYTHONPATH=$PWD \
+      python scripts/bench_grounded.py --recall
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import threading
@@ -182,8 +187,6 @@ def retrieval(settings: Settings, budget: int) -> int:
                 found += len(gold & {e.name for e in schema.for_question(r.question, budget)})
         print(json.dumps({"split": split, "questions": asked, "names": wanted, "retrieved": found,
                           "recall": round(found / max(wanted, 1), 3), "budget": budget}))
-    import re
-
     from pipeline.factory import label_source
     from pipeline.schema import links, retrieve
     from pipeline.schema.grammar import allowed_names, regex
@@ -209,6 +212,63 @@ def retrieval(settings: Settings, budget: int) -> int:
     return 0
 
 
+EVERY_COMPARISON = frozenset({"orkgp:P31", "orkgp:P32", "orkgp:P30", "orkgp:P29"})  # in nearly every HQ query
+
+
+def gold_predicates(sparql: str) -> set[str]:
+    """The numbered predicates a gold query uses, beyond the four every comparison's query has."""
+    return set(re.findall(r"orkgp:P\d+", sparql)) - EVERY_COMPARISON
+
+
+def recall(settings: Settings, ks: tuple[int, ...] = (5, 10, 20)) -> int:
+    """Property search (``pipeline.schema.properties``) over the ORKG vocabulary KGQA_ORKG_VOCABULARY names, no
+    model: of the gold predicates of SciQA's handcrafted questions, the share in the top k. The index holds the train
+    pairs; a train question is scored with its own pair left out (what the weights were tuned on), valid + test
+    against all of train (never tuned on)."""
+    from pipeline.factory import build_encoder, property_search
+    from pipeline.records import Example
+    from pipeline.schema.properties import property_index, search_properties
+    from pipeline.schema.vocabulary import indexed_vocabulary
+
+    if not settings.orkg_vocabulary_paths:
+        print("set KGQA_ORKG_VOCABULARY to the ORKG vocabulary's files (e.g. ../shared/orkg-vocabulary)",
+              file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    vocabulary, _ = indexed_vocabulary(settings.orkg_vocabulary_paths, settings.vocabulary_dir)
+    indexed = time.perf_counter() - start
+    data = sciqa_for(settings)
+    encoder = build_encoder(settings)
+    train = [Example(r.id, r.question, r.sparql, r.template_id) for r in data.split("train")]
+    start = time.perf_counter()
+    whole = property_search(settings, train)  # as the product builds it
+    assert whole is not None
+    built = time.perf_counter() - start
+    alone = property_index(vocabulary, encoder, settings.vocabulary_dir)
+    for name, splits, pairs in (("train", ("train",), "train, its own left out"), ("valid+test", ("valid", "test"),
+                                "train"), ("valid+test", ("valid", "test"), "none: the vocabulary alone")):
+        asked = [r for split in splits for r in data.split(split) if r.id.startswith("HQ")]
+        wanted = labelled = 0
+        found = Counter[int]()
+        took: list[float] = []
+        for r in asked:
+            gold = gold_predicates(r.sparql)
+            index = alone if pairs.startswith("none") else whole if name != "train" else property_index(
+                vocabulary, encoder, settings.vocabulary_dir, [e for e in train if e.id != r.id])
+            start = time.perf_counter()
+            ranked = [t.name for t, _ in search_properties(r.question, max(ks), index)]
+            took.append(time.perf_counter() - start)
+            wanted += len(gold)
+            labelled += len(gold & set(vocabulary.predicates))
+            found.update({k: len(gold & set(ranked[:k])) for k in ks})
+        print(json.dumps({"split": name, "questions": len(asked), "gold_predicates": wanted,
+                          "with_a_label": labelled, **{f"recall@{k}": round(found[k] / max(wanted, 1), 3) for k in ks},
+                          "search_ms_p50": round(1000 * statistics.median(took), 1), "pairs": pairs}))
+    print(json.dumps({"vocabulary": len(vocabulary), "predicates": len(vocabulary.predicates),
+                      "index_s": round(indexed, 2), "property_index_s": round(built, 2)}))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--questions", default="handcrafted")
@@ -220,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json")
     parser.add_argument("--rows", help="a JSON-lines file each answered question is appended to as it comes")
     parser.add_argument("--retrieval", type=int, metavar="BUDGET", help="schema recall at BUDGET tokens, no model")
+    parser.add_argument("--recall", action="store_true", help="property-search recall@5/10/20 of the handcrafted "
+                        "gold predicates over KGQA_ORKG_VOCABULARY, no model")
     parser.add_argument("--summarise", help="print the summary of a --rows file (of a run cut short) and stop")
     parser.add_argument("--forms", nargs="+", metavar="ROWS", help="replay the guard's plain forms over --rows files")
     args = parser.parse_args(argv)
@@ -229,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         return forms(args.forms)
     settings = Settings.from_env(generator="local", local_model=args.model, llm_fallback="none", kg="sciqa",
                                  shots=args.shots)
+    if args.recall:
+        return recall(settings)
     if args.retrieval is not None:
         return retrieval(settings, args.retrieval)
     asked = questions(settings, args.questions, args.first)

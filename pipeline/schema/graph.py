@@ -14,6 +14,7 @@ from pathlib import Path
 from pipeline.errors import KgqaError
 from pipeline.names.vocabulary import prefixed
 from pipeline.parts import KnowledgeGraph
+from pipeline.schema.vocabulary import Vocabulary
 from pipeline.sparql.text import PREFIXES
 
 _COMPARE = f"<{PREFIXES['orkgp']}compareContribution>"
@@ -27,6 +28,15 @@ class GraphFacts:
 
     comparisons: dict[str, tuple[str, ...]]  # orkgr:R... -> orkgp: predicates of its contributions
     labels: dict[str, str]  # prefixed name -> rdfs:label
+
+    def labelled(self, vocabulary: Vocabulary | None) -> GraphFacts:
+        """These facts with the ORKG vocabulary's labels of the predicates and classes the graph leaves unlabelled
+        (the graph's own label wins); the same facts without a vocabulary."""
+        if vocabulary is None:
+            return self
+        merged = vocabulary.merged(self.labels)
+        said = {n: t.label for n, t in (*merged.predicates.items(), *merged.classes.items())}
+        return GraphFacts(self.comparisons, {**said, **self.labels})
 
 
 def _resource(iri: str) -> str | None:

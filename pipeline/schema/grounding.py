@@ -17,6 +17,7 @@ from pipeline.schema import links, retrieve
 from pipeline.schema.grammar import allowed_names
 from pipeline.schema.graph import FactsCache
 from pipeline.schema.retrieve import Schema, build_schema
+from pipeline.schema.vocabulary import Vocabulary
 
 TTL_S = 7 * 24 * 3600.0
 
@@ -52,12 +53,13 @@ class Groundable(Protocol):
 
 class Grounding:
     """The graph as the model sees it. ``examples``: the stored pairs (train and the team's); ``vocabulary`` and
-    ``labels``: the graph's names and label index, None while they cannot be had (that help is then left out)."""
+    ``labels``: the graph's names and label index, None while they cannot be had (that help is then left out);
+    ``orkg``: the ORKG's own vocabulary (KGQA_ORKG_VOCABULARY), None when none is configured."""
 
     def __init__(self, levers: Levers, kg: KnowledgeGraph, examples: Callable[[], Sequence[Example]],
                  vocabulary: Callable[[], frozenset[str] | None], labels: Callable[[], LabelIndex | None],
-                 cache_dir: Path | None = None) -> None:
-        self.levers, self.kg = levers, kg
+                 cache_dir: Path | None = None, orkg: Callable[[], Vocabulary | None] = lambda: None) -> None:
+        self.levers, self.kg, self.orkg = levers, kg, orkg
         self._examples, self._vocabulary, self._labels = examples, vocabulary, labels
         self._facts = FactsCache(kg, cache_dir, TTL_S)
         self._schema: Schema | None = None
@@ -70,7 +72,7 @@ class Grounding:
                 facts = self._facts.get(names) if names is not None else None
                 if names is None or facts is None:
                     return None
-                self._schema = build_schema(self._examples(), names, facts)
+                self._schema = build_schema(self._examples(), names, facts, self.orkg())
             return self._schema
 
     def context(self, question: str) -> Context:

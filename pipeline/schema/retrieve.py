@@ -11,8 +11,11 @@ from dataclasses import dataclass
 from pipeline.records import Example
 from pipeline.schema.graph import GraphFacts
 from pipeline.schema.terms import Term, TermKind, content_words, read_pairs, spelled
+from pipeline.schema.vocabulary import Vocabulary
 
 QUESTION_WEIGHT = 0.35  # a word of a question asked of a term says less about it than a variable bound next to it
+COMMENT_WEIGHT = 0.5  # a word of a vocabulary comment says less of a term than its label (some are notes, not glosses)
+COMMENT_CHARS = 60  # of a comment shown on a prompt line
 MAX_QUESTIONS = 40  # questions per term read for its words (P31 is in hundreds)
 RELATIVE_FLOOR = 0.3  # an entry scoring under this share of the best one is noise beside it
 MAX_ENTRIES = 8
@@ -69,6 +72,8 @@ class Schema:
 
 def _words(term: Term) -> dict[str, float]:
     words: dict[str, float] = {}
+    for w in content_words(term.comment):
+        words[w] = COMMENT_WEIGHT
     for text in [term.label, spelled(term.name), *term.phrases]:
         for w in content_words(text):
             words[w] = 1.0
@@ -86,20 +91,35 @@ def _line(term: Term, terms: Mapping[str, Term], facts: GraphFacts) -> str:
         about = f'"{term.label}"' if term.label else (f'asked as "{term.questions[0]}"' if term.questions else "")
         return f"{term.name} a comparison ({about}); {term.name} orkgp:compareContribution ?c. ?c has: {parts}"
     meaning = term.meaning()
-    return f"{term.name} {term.kind.value}" + (f": {meaning}" if meaning else "")
+    return f"{term.name} {term.kind.value}" + (f": {meaning}" if meaning else "") + _gloss(term)
 
 
-def build_schema(examples: Iterable[Example], vocabulary: frozenset[str], facts: GraphFacts) -> Schema:
+def _gloss(term: Term) -> str:
+    """The vocabulary's comment, cut at a word, where it says more than the label."""
+    comment = " ".join(term.comment.split())
+    if not comment or comment.lower() == term.label.lower():
+        return ""
+    if len(comment) > COMMENT_CHARS:
+        comment = comment[:COMMENT_CHARS].rsplit(" ", 1)[0] + " …"
+    return f" ({comment})"
+
+
+def build_schema(examples: Iterable[Example], vocabulary: frozenset[str], facts: GraphFacts,
+                 orkg: Vocabulary | None = None) -> Schema:
     """The schema of what the graph holds (``vocabulary`` and its comparisons) as the stored pairs explain it; a term
-    the pairs never use is still listed, by its graph label or spelled-out name."""
+    the pairs never use is still listed, by its graph label or spelled-out name. ``orkg``: the ORKG's own vocabulary,
+    whose labels stand where the graph has none and whose comments say more of a term."""
     read = read_pairs(examples)
     held = set(vocabulary) | set(facts.comparisons)
+    facts = facts.labelled(orkg)
     terms: dict[str, Term] = {}
     for name in sorted(held):
         kind = TermKind.COMPARISON if name.startswith("orkgr:") else \
             TermKind.CLASS if name.startswith("orkgc:") else TermKind.PREDICATE
         term = read.get(name) or Term(name, kind)
         term.label = facts.labels.get(name, term.label)
+        said = (orkg.predicates.get(name) or orkg.classes.get(name)) if orkg is not None else None
+        term.comment = said.comment if said is not None else ""
         terms[name] = term
     for name, term in terms.items():  # a comparison is found by what its contributions hold, too
         for part in facts.comparisons.get(name, ()):

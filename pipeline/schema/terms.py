@@ -34,7 +34,8 @@ class Term:
 
     name: str  # prefixed: orkgp:P32, orkgc:Paper, orkgr:R153801
     kind: TermKind
-    label: str = ""  # the graph's own rdfs:label, where it has one
+    label: str = ""  # the graph's own rdfs:label, where it has one (else the ORKG vocabulary's)
+    comment: str = ""  # the ORKG vocabulary's rdfs:comment, where it has one
     phrases: Counter[str] = field(default_factory=Counter)  # variable names bound next to it, as words
     questions: list[str] = field(default_factory=list)  # stored questions whose queries use it
     parts: list[str] = field(default_factory=list)  # a comparison's contributions' predicates
