@@ -250,3 +250,27 @@ def test_a_comparison_question_is_answered_from_its_reading_and_says_what_ran(
     assert "'norwegian'" in partial["explanation"] and "norwegian" in partial["reading_record"]["unplaced"]
     negated = _ask("which papers in the green roof comparison did not use gravel?", graph, capsys)
     assert sorted(negated["flat_answer"]) == ["Cool roofs for schools", "Sedum roofs in winter"]
+
+
+def test_one_reading_is_built_per_question(env: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """A comparison question is read once through the pipeline (the intent step reads it; nothing reads it again)."""
+    import pipeline.intent.step as step
+    from pipeline.intent import writer
+    from standins.comparison_fixture import write_comparisons
+
+    built: list[str] = []
+    real = writer.comparison_reading
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        built.append(args[0])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(step, "comparison_reading", counted)
+    monkeypatch.setattr(writer, "comparison_reading", counted)
+    graph = write_comparisons(tmp_path / "cmp.nt")
+    for question in ("how many soil types are in the urban tree comparison?",
+                     "which papers in the green roof comparison were published after 2015?"):
+        out = _ask(question, graph, capsys)
+        assert out["reading_record"]["whole"] and out["outcome"] == "answered"
+    assert len(built) == 2
