@@ -20,9 +20,12 @@ from pipeline.intent.linking import (
     label_runs,
     near,
     properties_named,
+    same_unit,
     scope_meant,
     scope_named,
     unit,
+    unit_after,
+    widened,
 )
 from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
@@ -57,8 +60,8 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
     named = [v for v in values if not _names_a_comparison(text[slice(*v.span)], facts)]
     if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
         other = _read(text, facts, named)
-        if other is not None and (read is None or (other.whole, other.scope is not None) >= (read.whole,
-                                                                                               read.scope is not None)):
+        if other is not None and (read is None or (other.whole, other.scope is not None) > (read.whole,
+                                                                                              read.scope is not None)):
             return other
     return read
 
@@ -93,14 +96,17 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     bounds = [m for m in _BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
               and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges])]
     numbers = list(_NUMBER.finditer(text))
-    taken += [m.span() for m in ranges + bounds + numbers]
+    written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
+    units = {at: u for at, (_, u) in written.items() if u is not None}
+    taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
     labelled = label_runs(found, facts)  # 'number of participants' is a property, not a count
     labelled += [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]  # 'at least one', 'i mean'
     ops = [(op, span) for op, span in operators_in(text)
            if not any(a <= span[0] < b for a, b in taken + labelled)]
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
-    scoped = scope_named(free, facts) or scope_meant(free, found, facts)
+    by_words = scope_named(free, facts)
+    scoped = widened(by_words, free, found, facts) if by_words else scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
     published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
@@ -115,7 +121,7 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
     scope_link = Linked((scoped[1][0][0], scoped[1][-1][1]), "comparison", scope, facts.labels[scope]) \
         if scoped else None
-    conditions = _conditions(values, props, bounds, numbers, text)
+    conditions = _conditions(values, props, bounds, numbers, {at: u[0] for at, u in units.items()}, facts)
     if conditions is not None:
         conditions += [Condition(m.span(), "year", op, m.group(g)) for m in ranges
                        for g, op in (("low", ">="), ("high", "<="))]
@@ -194,30 +200,35 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     """What the answer lists (a kind, or a property's IRI) and what an operator ranks or aggregates by: the kind or
     unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
     names the one it is asked of, when one is named)."""
-    firsts = [(w[0], k) for w, k in kinds if k != "comparison" or not (props or scoped)]
-    firsts += [(ws[0][0], p) for p, ws in props if p in open_props]
     before = {w[0]: [v[2] for v in found[max(i - 3, 0):i]] for i, w in enumerate(found)}
+    things = [(w[0], w[1], k) for w, k in kinds if k != "comparison" or not (props or scoped)]
+    things += [(ws[0][0], ws[-1][1], p) for p, ws in props if p in open_props]
+    # 'for each study, city + design': the papers are what the answer is given for, not what it asks
+    each = [t for t in things if t[2] in KIND_WORDS and before.get(t[0], [""])[-1:] in (["each"], ["every"], ["per"])]
+    firsts = [t for t in things if t not in each or len(things) == 1]
     wh = next((w[0] for w in found if w[2] in _WH), None)  # what follows the first 'which' / 'what' is asked
     firsts.sort(key=lambda f: (wh is None or f[0] < wh, f[0]))
     operator, at = op
     if not firsts:
         return "", "", []
-    asked = firsts[0][1]
-    # 'the paper and its year', 'and what year was it published'
-    also = [k for at, k in firsts[1:] if set(before.get(at, [])) & _ALSO and k != asked]
+    asked = firsts[0][2]
+    # 'the paper and its year', 'and what year was it published', 'city + study design'
+    also = [k for i, (a, _, k) in enumerate(firsts[1:], 1) if k != asked and (set(before.get(a, [])) & _ALSO or (
+        firsts[i - 1][1] <= a and not any(firsts[i - 1][1] <= w[0] < a for w in found)))]
+    firsts_ = [(a, k) for a, _, k in firsts]
     numeric = TABLE[operator].numeric
     if TABLE[operator].by_year:
         return (asked if asked in STRUCTURAL.values() and asked != "year" else "paper"), "year", also
     if numeric:  # by the property the operator's words stand before ('the least response time'), else the first
         after = sorted((ws[0][0], p) for p, ws in props if p in open_props and 0 <= ws[0][0] - at <= 30)
-        by = after[0][1] if after else next((p for _, p in firsts if p.startswith("orkgp:")), "")
+        by = after[0][1] if after else next((p for _, p in firsts_ if p.startswith("orkgp:")), "")
         also = [a for a in also if a != by]
         return (by, by, also) if asked == by else (asked, by, also)
     return asked, "", also
 
 
 def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bounds: Sequence[re.Match[str]],
-                numbers: Sequence[re.Match[str]], text: str) -> list[Condition] | None:
+                numbers: Sequence[re.Match[str]], units: dict[int, str], facts: Comparisons) -> list[Condition] | None:
     """The question's restrictions: each value on the property the question names it with (the one it is a value of,
     when only one); a year bounded as worded; a number bounding the nearest property named before it. None when a
     value's property cannot be told."""
@@ -239,6 +250,8 @@ def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]]
         before = [p for p, ws in props if ws[0][0] < m.start()]
         if not (after or before):
             return None
-        out.append(Condition(m.span(), (after or before[-1:])[0], _OPS[" ".join(m.group("word").lower().split())],
-                             m.group("n")))
+        bounded = (after or before[-1:])[0]
+        if not same_unit(units.get(m.start(), ""), facts.property_labels.get(bounded, "")):
+            return None  # '2 min' against 'Response time (s)': not compared in another unit
+        out.append(Condition(m.span(), bounded, _OPS[" ".join(m.group("word").lower().split())], m.group("n")))
     return out

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pipeline.intent.account import FILLER, meanings, words
 from pipeline.intent.comparisons import Comparisons
-from pipeline.matching.wording import word_sim
+from pipeline.matching.wording import STOPWORDS, word_sim
 
 Word = tuple[int, int, str]
 # the words that ask for a kind of thing every comparison has (its papers, their problems, fields and years)
@@ -57,6 +57,28 @@ def unit(word: Word, found: Sequence[Word], text: str) -> bool:
     return bracketed or before in ("in", "per") or before.replace(".", "").isdigit() or before in _UNITS
 
 
+_UNIT_FORMS = {"s": "s sec secs second seconds", "min": "min mins minute minutes", "h": "h hr hrs hour hours",
+               "d": "d day days", "ms": "ms millisecond milliseconds", "%": "% percent percentage pct"}
+_UNIT_OF = {form: unit for unit, forms in _UNIT_FORMS.items() for form in forms.split()}
+_UNIT_LIKE = _UNITS | set(_UNIT_OF)
+
+
+def unit_after(found: Sequence[Word], end: int) -> tuple[str, int] | None:
+    """The unit written right after a number ending at ``end`` ('2 min', '40 MPa'), and where it ends."""
+    nxt = next((w for w in found if w[0] >= end), None)
+    return (nxt[2], nxt[1]) if nxt is not None and nxt[0] - end <= 1 and nxt[2] in _UNIT_LIKE else None
+
+
+def same_unit(typed: str, label: str) -> bool:
+    """Whether a number typed with ``typed`` (may be "") is in the unit a property's label gives in brackets
+    ('Response time (s)'); a label without one, or a number without one, is taken as it is."""
+    given = re.search(r"\(([^)]*)\)", label)
+    if not typed or given is None:
+        return True
+    theirs = given.group(1).strip().lower()
+    return _UNIT_OF.get(typed, typed) == _UNIT_OF.get(theirs, theirs)
+
+
 def label_runs(found: Sequence[Word], facts: Comparisons) -> list[tuple[int, int]]:
     """Where the question writes a property's label word for word ('number of participants')."""
     out = []
@@ -70,7 +92,10 @@ def label_runs(found: Sequence[Word], facts: Comparisons) -> list[tuple[int, int
 
 
 def content(label: str) -> list[str]:
-    return [w for _, _, w in words(label) if w not in _LABEL_FILLER]
+    """A label's words that name something: not its filler, not a linking verb ('has been evaluated in the City':
+    'city')."""
+    said = [w for _, _, w in words(label) if w not in _LABEL_FILLER]
+    return [w for w in said if w not in STOPWORDS and "link" not in meanings(w)] or said
 
 
 def singular(word: str) -> str:
@@ -164,7 +189,10 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
     if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
     iri, got = scored[0][1], scored[0][2]
-    short = [w for w in free if w not in got and any(_abbreviates(w[2], t) for t in own[iri])]
+    label = content(facts.labels[iri])
+    runs = {"".join(w[0] for w in label[i:i + n]) for n in (2, 3, 4) for i in range(len(label) - n + 1)}
+    short = [w for w in free if w not in got and (any(_abbreviates(w[2], t) for t in own[iri]) or
+                                                  (len(w[2]) >= 2 and w[2] in runs and w[2] not in FILLER))]
     got = sorted(got + short)
     between = [w for i, w in enumerate(free) if w not in got and 0 < i < len(free) - 1 and w[2].isalpha()
                and _in_name(free[i - 1], got) and _in_name(free[i + 1], got) and not meanings(w[2]) & {"not"}]
@@ -202,6 +230,26 @@ def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons)
     return None
 
 
+def widened(scoped: tuple[str, list[Word]], free: Sequence[Word], found: Sequence[Word],
+            facts: Comparisons) -> tuple[str, list[Word]]:
+    """A comparison named by some of its label's words, with the words right before them that name it in other
+    words ('*3d printing* tensile' for 'Tensile performance of fused filament fabrication …'): taken when the whole
+    run means that comparison more than any other (the sentence encoder)."""
+    iri, got = scoped
+    if facts.meant is None or not got:
+        return scoped
+    at = {w: i for i, w in enumerate(found)}
+    run, i = list(got), at[got[0]] - 1
+    while i >= 0 and found[i] in free and found[i] not in got and found[i][2].isalnum() and \
+            found[i][2] not in KINDS and not _filler_or_operator(found[i][2]):
+        run.insert(0, found[i])
+        i -= 1
+    if len(run) == len(got):
+        return scoped
+    ranked = facts.meant(" ".join(w[2] for w in run))
+    return (iri, sorted(run)) if ranked and ranked[0][1] == iri and ranked[0][0] >= MEANT - 0.15 else scoped
+
+
 def _filler_or_operator(word: str) -> bool:
     return word in FILLER or bool(meanings(word) & {"not", "link", "count", "most", "average"})
 
@@ -223,6 +271,7 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
     out: list[tuple[str, list[Word]]] = []
     for held in [scope]:
         best: dict[Word, tuple[float, str]] = {}
+        tied: set[Word] = set()
         carried = facts.carried(held)
         for p in carried:
             label = facts.property_labels[p]
@@ -230,10 +279,16 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
             if not got or not (_strong(got, label) or _distinct(got, p, carried, facts)) or \
                     (all("link" in meanings(w[2]) for w in got) and not _full(got, label)):
                 continue
-            share = len(got) / max(len(content(label)), 1)
+            direct = sum(any(near(w[2], t) for t in content(label)) for w in got)  # a place asked counts less
+            share = (direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1)
             for w in got:
                 if share > best.get(w, (0.0, ""))[0]:
                     best[w] = (share, p)
+                    tied.discard(w)
+                elif share == best[w][0] and best[w][1] != p:
+                    tied.add(w)  # 'city' of 'Country' and of 'Study location' alike: neither
+        for w in tied:
+            best.pop(w, None)
         for w, (_, p) in sorted(best.items()):
             hit = next((o for o in out if o[0] == p), None)
             if hit is None:

@@ -7,7 +7,7 @@ import pytest
 from pipeline.factory import build_encoder
 from pipeline.intent.account import words
 from pipeline.intent.comparisons import ComparisonFacts, Comparisons
-from pipeline.intent.linking import near, scope_meant, scope_named, singular
+from pipeline.intent.linking import near, properties_named, same_unit, scope_meant, scope_named, singular
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.settings import Settings
 from standins.comparison_fixture import write_comparisons
@@ -49,3 +49,16 @@ def test_a_comparison_named_in_other_words_is_found_by_meaning(facts: Comparison
 def test_words_that_mean_no_comparison_name_none(facts: Comparisons) -> None:
     found = words("which soil types did the pancake recipe studies report")
     assert scope_meant(found, found, facts) is None
+
+
+def test_a_number_is_compared_only_in_the_unit_its_property_gives() -> None:
+    assert not same_unit("min", "Response time (s)") and same_unit("seconds", "Response time (s)")
+    assert same_unit("", "Response time (s)") and same_unit("min", "Duration")
+
+
+def test_a_place_asked_of_two_place_properties_names_neither_and_a_labels_own_word_wins() -> None:
+    facts = Comparisons({"orkgr:R1": "A"}, {"orkgr:R1": ("orkgp:P1", "orkgp:P2", "orkgp:P3")},
+                        {"orkgp:P1": "Country", "orkgp:P2": "Study location",
+                         "orkgp:P3": "has been evaluated in the City"})
+    assert [p for p, _ in properties_named(words("which city"), facts, "orkgr:R1")] == ["orkgp:P3"]
+    assert properties_named(words("where were they"), facts, "orkgr:R1") == []

@@ -218,7 +218,9 @@ def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_ada
     # (13 / 17 / 0), then read: in-sample since (23 / 7 / 0) (tests/data/eval/comparisons.md)
     ("comparisons-probe", "comparisons", 26, 0), ("comparisons-heldout", "comparisons", 23, 0),
     # a second set by another helper: 0 / 36 / 0 before, 9 / 25 / 2 measured once, 27 / 9 / 0 after (in-sample)
-    ("comparisons-fresh2", "comparisons2", 26, 0)])
+    ("comparisons-fresh2", "comparisons2", 29, 0),
+    # a third: 0 / 36 / 0 before, 11 / 22 / 3 measured once, 16 / 20 / 0 after (in-sample)
+    ("comparisons-fresh3", "comparisons3", 15, 0)])
 def test_the_fresh_sets_over_a_graph_of_names_no_other_set_uses(env: Path, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str],
                                                                 name: str, graph: str, right: int, wrong: int) -> None:
