@@ -3,9 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
-from typing import Any
-
-from pipeline.intent.record import Reading
+from typing import Any, Protocol
 
 Term = dict[str, str]  # a SPARQL-JSON term: {"type": "uri"|"literal"|"bnode", "value": ..., ["datatype"|"xml:lang"]}
 
@@ -75,6 +73,16 @@ class Attempt:
                    Verdict(data["verdict"]), str(data.get("why") or ""))
 
 
+class Readable(Protocol):
+    """A question's typed reading as an answer carries it (``pipeline.intent.record.Reading``): the sentence its
+    query says, and its JSON."""
+
+    @property
+    def said(self) -> str: ...
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
 @dataclass(frozen=True)
 class Generation:
     """What a generator made of a question: a query, or a reason why not."""
@@ -88,7 +96,7 @@ class Generation:
     off_topic: bool = False  # declined because the question is about nothing the stored questions cover
     reason: str = ""  # without a query: why, as a phrase a wrapper can quote ("" = the explanation says it)
     attempts: tuple[Attempt, ...] = ()  # every reply of a language model behind it, in order (none: no model asked)
-    reading_record: Reading | None = None  # the typed reading its query was compiled from (pipeline.intent.record)
+    reading_record: Readable | None = None  # the typed reading its query was compiled from (pipeline.intent.record)
 
 
 @dataclass(frozen=True)
