@@ -99,8 +99,8 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
     taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
-    labelled = label_runs(found, facts)  # 'number of participants' is a property, not a count
-    labelled += [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]  # 'at least one', 'i mean'
+    linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]  # 'at least one', 'i mean', 'show up'
+    labelled = label_runs(found, facts) + linking  # 'number of participants' is a property, not a count
     ops = [(op, span) for op, span in operators_in(text)
            if not any(a <= span[0] < b for a, b in taken + labelled)]
     taken += [span for _, span in ops]
@@ -114,8 +114,8 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     props = properties_named([w for w in free if w not in venue], facts, scope)
     claimed = {w for _, ws in props for w in ws}
     free = [w for w in free if w not in claimed]
-    said = any(w[2] in ("comparison", "comparisons") for w in found)  # 'which comparisons have a 2019 paper'
-    if not (scoped or props or values or said) or (not scoped and not all(_labelled(v, facts) for v in values)):
+    about = any(w[2] in ("comparison", "comparisons") for w in found)  # 'which comparisons have a 2019 paper'
+    if not (scoped or props or values or about) or (not scoped and not all(_labelled(v, facts) for v in values)):
         return None  # about something else: a dataset, a model (no comparison named, a value of no labelled property)
     names = [Linked(v.span, "value", v.iri, v.label) for v in values]
     names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
@@ -128,7 +128,6 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     if conditions is None:
         return Reading(text, "", "list", tuple(names), (), scope_link,
                        unplaced=("(which property a value or a number is of)",))
-    linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]
     free = [w for w in free if not inside(w, linking) and not heads(w, found, [n.span for n in names])
             and not unit(w, found, text)]
     named = {n.iri for n in names}

@@ -10,10 +10,10 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.errors import KgqaError
 from pipeline.parts import Encoder, KnowledgeGraph
-from pipeline.schema.graph import COMPARISONS, LABELS
+from pipeline.schema.graph import read_facts, short_name
+from pipeline.schema.properties import embedded
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.text import PREFIXES
 
 _NUMBERED = re.compile(r"orkgp:P\d+")
 # properties every comparison's papers and contributions have: asked for by their kind's words, never by label
@@ -25,19 +25,6 @@ _VALUES = ("SELECT DISTINCT ?key ?v ?label ?p WHERE {{ "
            "{{ ?cmp orkgp:compareContribution ?cont . ?paper orkgp:P31 ?cont ; ?p ?v }} }} UNION "
            "{{ VALUES ?key {{ {keys} }} ?cmp orkgp:compareContribution ?cont . ?cont ?p ?v . "
            "FILTER(isLiteral(?v) && LCASE(STR(?v)) = ?key) BIND(STR(?v) AS ?label) }} }}")
-
-
-def _short(iri: str) -> str:
-    """An ORKG IRI prefixed (orkgr:R12, orkgp:P5049); "" for any other."""
-    for prefix in ("orkgr", "orkgp", "orkgc"):
-        if iri.startswith(PREFIXES[prefix]):
-            return f"{prefix}:{iri[len(PREFIXES[prefix]):]}"
-    return ""
-
-
-def _long(name: str) -> str:
-    prefix, _, local = name.partition(":")
-    return PREFIXES[prefix] + local
 
 
 @dataclass(frozen=True)
@@ -71,35 +58,16 @@ class Value:
 
 
 def read_comparisons(kg: KnowledgeGraph, labels: Mapping[str, str] | None = None) -> Comparisons | None:
-    """The graph's comparisons; ``labels``: property labels from elsewhere (the ORKG vocabulary), the graph's own
-    winning. None when the graph cannot say (the recorded snapshot) or has no comparison."""
+    """The graph's comparisons (``schema.graph.read_facts``); ``labels``: property labels from elsewhere (the ORKG
+    vocabulary), the graph's own winning. None when the graph cannot say (the recorded snapshot)."""
     try:
-        rows = kg.select(COMPARISONS).rows
+        facts = read_facts(kg, frozenset())
     except KgqaError:
         return None
-    parts: defaultdict[str, set[str]] = defaultdict(set)
-    for row in rows:
-        c, p = _short(row.get("c", {}).get("value", "")), _short(row.get("p", {}).get("value", ""))
-        if c.startswith("orkgr:") and p.startswith("orkgp:"):
-            parts[c].add(p)
-    if not parts:
-        return Comparisons({}, {}, {})
-    wanted = sorted(set(parts) | {p for ps in parts.values() for p in ps})
-    found: dict[str, str] = {}
-    for start in range(0, len(wanted), 200):
-        iris = " ".join(f"<{_long(n)}>" for n in wanted[start:start + 200])
-        try:
-            got = kg.select(LABELS.format(terms=iris)).rows
-        except KgqaError:
-            return None
-        for row in got:
-            iri, label = row.get("t", {}).get("value", ""), row.get("l", {}).get("value", "")
-            name = _short(iri)
-            if name and label:
-                found.setdefault(name, label)
+    parts, found = facts.comparisons, facts.labels
     props = {p: found.get(p) or (labels or {}).get(p, "") for ps in parts.values() for p in ps}
-    return Comparisons({c: found.get(c, "") for c in parts}, {c: tuple(sorted(ps)) for c, ps in parts.items()},
-                       {p: label for p, label in props.items() if label})
+    return Comparisons({c: found.get(c, "") for c in parts}, dict(parts), {p: label for p, label in props.items()
+                                                                          if label})
 
 
 def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]) -> list[Value]:
@@ -122,9 +90,9 @@ def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]
         return []
     by_key: dict[str, tuple[str, str, set[str]]] = {}
     for row in rows:
-        key, p = row.get("key", {}).get("value", ""), _short(row.get("p", {}).get("value", ""))
+        key, p = row.get("key", {}).get("value", ""), short_name(row.get("p", {}).get("value", ""))
         v = row.get("v", {})
-        iri = _short(v.get("value", "")) if v.get("type") == "uri" else ""
+        iri = short_name(v.get("value", "")) if v.get("type") == "uri" else ""
         if key and p.startswith("orkgp:"):
             by_key.setdefault(key, (iri, row.get("label", {}).get("value", key), set()))[2].add(p)
     out: list[Value] = []
@@ -150,9 +118,9 @@ def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
         return []
     found: dict[tuple[str, str], set[str]] = defaultdict(set)
     for row in rows:
-        p = _short(row.get("p", {}).get("value", ""))
+        p = short_name(row.get("p", {}).get("value", ""))
         if p.startswith("orkgp:"):
-            found[(_short(row.get("v", {}).get("value", "")), row.get("label", {}).get("value", ""))].add(p)
+            found[(short_name(row.get("v", {}).get("value", "")), row.get("label", {}).get("value", ""))].add(p)
     return [Value((0, 0), iri, label, frozenset(props)) for (iri, label), props in sorted(found.items())]
 
 
@@ -180,11 +148,10 @@ class ComparisonFacts:
 
 def _meaning(encoder: Encoder, named: Sequence[tuple[str, str]]) -> Callable[[str], list[tuple[float, str]]]:
     """The comparisons a phrase means by the cosine of its embedding to each label's (embedded once, here)."""
-    vectors = encoder.encode([label for _, label in named])
+    vectors = embedded([label for _, label in named], encoder, None)
 
     def meant(phrase: str) -> list[tuple[float, str]]:
-        mine = encoder.encode([phrase])[0]
-        scored = [(sum(a * b for a, b in zip(mine, v)), iri) for (iri, _), v in zip(named, vectors)]
-        return sorted(scored, reverse=True)
+        scores = vectors @ embedded([phrase], encoder, None)[0]
+        return sorted(((float(score), iri) for score, (iri, _) in zip(scores, named)), reverse=True)
 
     return meant

@@ -43,21 +43,27 @@ def _resource(iri: str) -> str | None:
     return f"orkgr:{iri[len(PREFIXES['orkgr']):]}" if iri.startswith(PREFIXES["orkgr"]) else None
 
 
+def short_name(iri: str) -> str:
+    """An ORKG IRI as a prefixed name (orkgr:R12, orkgp:P5049, orkgc:Paper); "" for any other."""
+    return prefixed(iri) or _resource(iri) or ""
+
+
 def read_facts(kg: KnowledgeGraph, names: frozenset[str]) -> GraphFacts:
-    """The graph's comparisons and the labels of ``names`` (its vocabulary) and of its comparisons."""
+    """The graph's comparisons and the labels of ``names`` (its vocabulary), of its comparisons and of the predicates
+    their contributions carry."""
     parts: defaultdict[str, set[str]] = defaultdict(set)
     for row in kg.select(COMPARISONS).rows:
         c = _resource(row.get("c", {}).get("value", ""))
         p = prefixed(row.get("p", {}).get("value", ""))
         if c:
             parts[c].update([p] if p and p.startswith("orkgp:") else [])
-    wanted = sorted(names | set(parts))
+    wanted = sorted(names | set(parts) | {p for ps in parts.values() for p in ps})
     labels: dict[str, str] = {}
     for start in range(0, len(wanted), 200):
         iris = " ".join(f"<{_full(n)}>" for n in wanted[start:start + 200])
         for row in kg.select(LABELS.format(terms=iris)).rows:
             iri, label = row.get("t", {}).get("value", ""), row.get("l", {}).get("value", "")
-            name = prefixed(iri) or _resource(iri)
+            name = short_name(iri)
             if name and label and name not in labels:
                 labels[name] = label
     return GraphFacts({c: tuple(sorted(p)) for c, p in sorted(parts.items())}, labels)
