@@ -108,8 +108,11 @@ def singular(word: str) -> str:
 
 
 def near(a: str, b: str) -> bool:
-    """The same word, a plural, an ending or a typo away (two for long words: 'treatmnets', 'grasland')."""
+    """The same word, a plural, an ending or a typo away (two for long words: 'treatmnets', 'grasland'); a word of
+    four letters or fewer only itself: one letter off, it is another word as often as a slip ('lane', 'lake')."""
     a, b = singular(a), singular(b)
+    if min(len(a), len(b)) <= 4:  # two letters swapped still ('rnig')
+        return a == b or (len(a) == len(b) == 4 and any(a[:i] + a[i + 1] + a[i] + a[i + 2:] == b for i in range(3)))
     return word_sim(a, b) >= (0.75 if min(len(a), len(b)) >= 7 else 0.85)
 
 
@@ -233,17 +236,27 @@ def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons)
 def widened(scoped: tuple[str, list[Word]], free: Sequence[Word], found: Sequence[Word],
             facts: Comparisons) -> tuple[str, list[Word]]:
     """A comparison named by some of its label's words, with the words right before them that name it in other
-    words ('*3d printing* tensile' for 'Tensile performance of fused filament fabrication …'): taken when the whole
-    run means that comparison more than any other (the sentence encoder)."""
+    words ('*3d printing* tensile' for 'Tensile performance of fused filament fabrication …'), and those right after
+    them up to the word that ends its name ('protected *cycle lane* comparison'): taken when the whole run means that
+    comparison more than any other (the sentence encoder)."""
     iri, got = scoped
     if facts.meant is None or not got:
         return scoped
     at = {w: i for i, w in enumerate(found)}
+
+    def joins(i: int) -> bool:
+        return 0 <= i < len(found) and found[i] in free and found[i] not in got and found[i][2].isalnum() and \
+            found[i][2] not in KINDS and not _filler_or_operator(found[i][2])
+
     run, i = list(got), at[got[0]] - 1
-    while i >= 0 and found[i] in free and found[i] not in got and found[i][2].isalnum() and \
-            found[i][2] not in KINDS and not _filler_or_operator(found[i][2]):
+    while joins(i):
         run.insert(0, found[i])
         i -= 1
+    j = at[got[-1]] + 1
+    while joins(j) and found[j][2] not in _NAME_END:
+        j += 1
+    if j > at[got[-1]] + 1 and j < len(found) and found[j][2] in _NAME_END:
+        run += found[at[got[-1]] + 1:j]
     if len(run) == len(got):
         return scoped
     ranked = facts.meant(" ".join(w[2] for w in run))
