@@ -76,6 +76,17 @@ def test_the_things_asked_for_each_beside_more_are_right_and_a_column_of_others_
                           sparql=SPARQL, outcome="answered")) is Verdict.WRONG
 
 
+def test_a_paper_and_its_year_shown_with_its_iri_are_right_and_another_year_is_not() -> None:
+    """'The latest paper and when it came out': title and year, the bot's reply with the paper's IRI beside them."""
+    asked = EvalQuestion("p", "?", ["A Paper", "2024"])
+    shown = [["http://orkg.org/orkg/resource/R1"], ["A Paper"], ["2024"]]
+    assert verdict(scored(asked, ["http://orkg.org/orkg/resource/R1", "A Paper", "2024"], shown, sparql=SPARQL,
+                          outcome="answered")) is Verdict.RIGHT
+    other = [["http://orkg.org/orkg/resource/R1"], ["A Paper"], ["2023"]]
+    assert verdict(scored(asked, ["http://orkg.org/orkg/resource/R1", "A Paper", "2023"], other, sparql=SPARQL,
+                          outcome="answered")) is Verdict.WRONG
+
+
 def test_an_empty_answer_is_right_when_the_gold_is_empty(kg: OxigraphKG) -> None:
     q = with_gold([EvalQuestion("q", "?", [], gold_sparql=models_on(fx.UNUSED_DATASET))], kg)[0]
     assert q.gold == [] and verdict(scored(q, [], sparql=SPARQL, outcome=Outcome.EMPTY.value)) is Verdict.RIGHT
