@@ -57,6 +57,7 @@ class Attempt:
     composition: Composition | None
     unplaced: tuple[str, ...] = ()
     unmeasured: str = ""  # a ranking asked on this dataset with no metric named: the answer depends on which
+    nearest: Composition | None = None  # the best pair that fits but for the words in ``unplaced``, filled
 
 
 def metrics_of(kg: KnowledgeGraph, dataset: str) -> list[str]:
@@ -289,13 +290,14 @@ class Composer:
         if by_metric:
             intent = directed(intent, blanked(text, [(n.start, n.end) for n in names]), lower)  # 'Top-1': a name
         best: tuple[float, Example, list[Name]] | None = None
-        partial: tuple[float, tuple[str, ...]] | None = None  # the best pair that fits but leaves words out
+        partial: tuple[float, tuple[str, ...], Composition] | None = None  # the best pair that leaves words out
         typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
                              for n in names]
         asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
         head = first_asked(text, typed)
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
+        stated_years = {n for n in comparisons(stated) if _YEAR.fullmatch(n)}  # years a bound states
         if asks_who(stated) and not asked and (intent.operators or intent.highest):
             # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
             # operator read: nothing is composed for it, rather than a list of every model)
@@ -305,6 +307,8 @@ class Composer:
                 continue
             form = form_of(pair)
             chosen = assign(form, names)
+            if chosen is None and comparisons(pair.question) and stated_years:  # 'after 2016' as its 'after 2020'
+                chosen = assign(form, [n for n in names if not (YEAR in n.kinds and n.label in stated_years)])
             if chosen is None:
                 continue
             theirs = asked_kinds(pair.question, form_spans(pair))
@@ -334,7 +338,8 @@ class Composer:
             left = unplaced(reading, said, things="yesno" not in intent.operators)
             if left:  # the pair's query would not do what these words ask: a partial reading, never answered
                 if partial is None or score > partial[0]:
-                    partial = (score, tuple(left))
+                    partial = (score, tuple(left), Composition(filled(pair, chosen, intent, text), pair,
+                                                               tuple(chosen)))
                 continue
             if best is None or score > best[0]:
                 best = (score, pair, chosen)
@@ -343,7 +348,7 @@ class Composer:
             datasets = [n.label for n in names if Kind.DATASET in n.kinds]
             unmeasured = datasets[0] if ranked and len(datasets) == 1 and not any(
                 Kind.METRIC in n.kinds for n in names) else ""
-            return Attempt(None, partial[1] if partial else (), unmeasured)
+            return Attempt(None, partial[1] if partial else (), unmeasured, partial[2] if partial else None)
         _, pair, chosen = best
         slips = tuple((text[n.start:n.end], n.label) for n in chosen
                       if squeeze(text[n.start:n.end]) != squeeze(n.label) and YEAR not in n.kinds)
@@ -362,8 +367,8 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
                             rf"FILTER(xsd:integer(?\1) {op} {year})", sparql)
     bounds = [(n, op) for n, op in stated.items() if not any(YEAR in c.kinds and c.label == n for c in chosen)]
     if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1:  # 'above 60': the pair's bound, as said
-        sparql = re.sub(rf"(\?\w+)\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
-                        rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)
+        sparql = re.sub(rf"(\?\w+|\))\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
+                        rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)  # '?score > 60', 'xsd:integer(?year) > 2020'
     if "kth" in intent.operators:
         sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
     if "top" in intent.operators:

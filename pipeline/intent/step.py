@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
+from pipeline.intent.account import OPERATORS, meanings
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Composer, Composition, graph_kinds, metrics_of, with_normalised
+from pipeline.intent.compose import Composer, Composition, form_spans, graph_kinds, metrics_of, with_normalised
 from pipeline.intent.compose import Name as GraphName
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
@@ -36,8 +37,10 @@ from pipeline.sparql.explain import explain
 from pipeline.sparql.shape import read, replace_literals
 from pipeline.sparql.text import canonical, string_literals
 from pipeline.store.knowledge import Knowledge
+from pipeline.store.retrieval import mask
 
 _LEADERBOARD = frozenset({Kind.DATASET, Kind.MODEL})
+TAUGHT_MEANT = 0.8  # the least cosine of a question to a taught pair's, names masked, to read one by the other
 MAX_CHOICES = 5  # buttons a question asked back offers (Slack shows five to a row)
 
 
@@ -53,7 +56,11 @@ class IntentStep:
         self.knowledge = knowledge
         self.labels = labels
         self.composer = Composer(pairs, labels)
+        self.taught = Composer(self._taught_pairs, labels)  # the team's pairs, read before any rule
         self.comparisons = comparisons or ComparisonFacts()
+
+    def _taught_pairs(self) -> Sequence[Example]:
+        return self.knowledge().taught() if self.knowledge is not None else ()
 
     def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
         """The question's names (as retrieval read them) and the stored forms' own words."""
@@ -77,6 +84,10 @@ class IntentStep:
             return compared
         found, generic = self._read(text)
         index = self.labels() if self.labels else None
+        taught = self._by_taught(text, found, generic, kg, index)
+        if taught is not None:  # a pair the team taught that says every word of the question: never overridden
+            return _composed(taught, generation, "" if generation.sparql == taught.sparql else
+                             "a pair the team taught reads the question whole")
         if generation.sparql and index is not None:  # judged with the names as the question writes them
             sparql, respellings = respelled(generation.sparql, index, text)
             if respellings:
@@ -144,6 +155,28 @@ class IntentStep:
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(standing)
         return self._declined(generation, intent, missing + _words(attempt.unplaced), examples)
+
+    def _by_taught(self, text: str, found: Sequence[Name], generic: frozenset[str], kg: KnowledgeGraph,
+                   index: LabelIndex | None) -> Composition | None:
+        """A pair the team taught, of the question's kind, filled with its names: the names by kind and in order,
+        its numbers and bounds as the question states them, and every other word said by the pair's question (in
+        its words or others of the same meaning) — else None, and the rules read it."""
+        if not self._taught_pairs():
+            return None
+        intent = read_intent(_masked(text, found))
+        attempt = self.taught.attempt(text, intent, kg, generic, asked_kinds(text, found), index)
+        near = attempt.nearest
+        encoder = self.comparisons.encoder
+        if attempt.composition is not None or near is None or encoder is None or \
+                any(meanings(w) & OPERATORS for w in attempt.unplaced):
+            return attempt.composition
+        # words the pair's question says otherwise ('spread' for its 'gap'): the same question when, its names
+        # masked, it means what the pair's question means (the store's encoder), every operator word agreeing
+        mine = mask(text, [(n.start, n.end) for n in near.names])
+        theirs = mask(near.pair.question, form_spans(near.pair))
+        a, b = encoder.encode([mine, theirs])
+        cosine = float(sum(x * y for x, y in zip(a, b)) / ((sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5))
+        return near if cosine >= TAUGHT_MEANT else None
 
     def _compared(self, text: str, generation: Generation, examples: Sequence[Retrieved],
                   kg: KnowledgeGraph) -> Review | None:
@@ -221,9 +254,10 @@ def _unplaced(generation: Generation, unplaced: Sequence[str]) -> Generation:
 def _composed(composed: Composition, generation: Generation, why: str) -> Review:
     """The composed query in place of the one written (the model's prompt and replies stay on record), saying why."""
     used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
+    whose = "the taught" if composed.pair.source == "team" else "intent"
     read = "".join(f"; read '{typed}' as '{label}'" for typed, label in composed.read)
     return Review(Generation("intent", composed.sparql, raw=composed.sparql, prompt=generation.prompt, notes=(
-        f"{why + '; ' if why else ''}composed from intent pair {composed.pair.id} with {used}{read}",),
+        f"{why + '; ' if why else ''}composed from {whose} pair {composed.pair.id} with {used}{read}",),
         attempts=generation.attempts))
 
 

@@ -59,11 +59,23 @@ class Shape:
         return (self.classes().get(subject) or stem(subject)).lower()
 
     def kind_of_literal(self, literal: str) -> str:
-        """The class (or, failing that, the variable's stem) of the thing a label literal names; "" if unknown."""
+        """The class (or, failing that, the variable's stem) of the thing a label literal names; "" if unknown. A
+        label written as a triple (``?d rdfs:label "X"``) names a thing of its class, else of the kind the ORKG
+        predicate that reaches it gives (``?b orkgp:HAS_DATASET ?d``: a dataset)."""
         for f in self.filters:
             if f.literal == literal:
                 return self.kind_of_var(f.var)
+        for s, p, o in self.triples:
+            if p == "rdfs:label" and o[1:-1] == literal and o[:1] in "\"'" and s.startswith("?"):
+                reached = {_REACHES[p2] for _, p2, o2 in self.triples if o2 == s and p2 in _REACHES}
+                cls = self.classes().get(s)
+                return cls.lower() if cls else next(iter(reached)) if len(reached) == 1 else ""
         return ""
+
+
+# the kind of thing an ORKG predicate reaches (its object), as the forms name kinds
+_REACHES = {"orkgp:HAS_DATASET": "dataset", "orkgp:HAS_MODEL": "model", "orkgp:HAS_METRIC": "metric",
+            "orkgp:P32": "problem", "orkgp:P30": "researchfield"}
 
 
 def stem(var: str) -> str:

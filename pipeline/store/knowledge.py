@@ -67,6 +67,10 @@ class Knowledge:
         """The stored pair of this id."""
         return self._by_id[id_]
 
+    def taught(self) -> tuple[Example, ...]:
+        """The pairs the team taught (source "team"), in stored order."""
+        return tuple(ex for ex in self._by_id.values() if ex.source == "team")
+
     def names(self, text: str) -> list[Name]:
         """The names in a tidied question (known labels with their kinds, other name-like runs): read once per
         question and shared by retrieval, the adapter and the intent step."""
