@@ -38,7 +38,7 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
              "how many different {what} there are", aggregate="COUNT"),
     Operator("most", r"\b(?:the\s+)?most\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used|widely\s+used|"
              r"studied|investigated|reported|considered)\b|\bmost\s+of\s+the\b|\b(?:common|frequent|popular)est\b|"
-             r"\bappears?\s+most\b|\bused\s+most\b",
+             r"\bappears?\s+most(?:\s+often)?\b|\bused\s+(?:the\s+)?most(?:\s+(?:often|frequently|commonly))?\b",
              "the {what} the most contributions have", order="DESC", often=True),
     Operator("rarest", r"\bleast\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used)\b|\brarest\b",
              "the {what} the fewest contributions have", order="ASC", often=True),

@@ -22,6 +22,13 @@ def test_operators_are_found_by_their_phrasings(question: str, names: list[str])
     assert [op.name for op, _ in operators_in(question)] == names
 
 
+def test_an_operator_takes_all_of_its_words() -> None:
+    """'used most often' is one phrasing: no word of it is left for the reading to place."""
+    question = "the intervention used most often"
+    [(op, (a, b))] = operators_in(question)
+    assert op.name == "most" and question[a:b] == "used most often"
+
+
 def test_every_entry_says_what_it_does_and_has_a_shape() -> None:
     for op in TABLE.values():
         assert "{what}" in op.says or "{by}" in op.says
