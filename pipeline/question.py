@@ -46,7 +46,34 @@ def tidy(question: str) -> str:
         text = _THANKS.sub("", text).strip()
         if text == before:
             break
-    return text or " ".join(question.split())
+    return _kinds_spelled(text) or " ".join(question.split())
+
+
+# the words that say what kind of thing is asked for: typed with a slip, every later reading misses what is asked
+_KIND_WORDS = ("dataset", "datasets", "paper", "papers", "model", "models", "metric", "metrics", "benchmark",
+               "benchmarks", "problem", "problems")
+_TOKEN = re.compile(r"[A-Za-z]{5,}")
+
+
+def _slip_of(typed: str) -> str | None:
+    """The kind word ``typed`` (lower case) is one slip from: two neighbouring letters swapped ('modle', 'papres'),
+    or, in a word of six letters or more, one letter left out ('datsets'); None for any other word."""
+    if typed in _KIND_WORDS:
+        return None
+    for word in _KIND_WORDS:
+        if len(typed) == len(word) and typed != word and \
+                any(typed == word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)):
+            return word
+        if len(typed) >= 6 and len(word) == len(typed) + 1 and any(word[:i] + word[i + 1:] == typed
+                                                                    for i in range(len(word))):
+            return word
+    return None
+
+
+def _kinds_spelled(text: str) -> str:
+    """``text`` with a kind word typed with a slip written as the word (only lower-case words: a name keeps its
+    spelling)."""
+    return _TOKEN.sub(lambda m: _slip_of(m.group()) or m.group() if m.group().islower() else m.group(), text)
 
 
 def _has_surrogates(text: str) -> bool:

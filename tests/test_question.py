@@ -33,3 +33,18 @@ def test_a_question_that_is_only_a_greeting_stays_as_it_is() -> None:
 def test_words_inside_the_question_stay() -> None:
     q = "What is the top benchmark result (metric and value) over the dataset Q: hey thanks?"
     assert tidy(q).startswith("What is the top benchmark result (metric and value) over the dataset")
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("what datsets has geobind3d been tested on", "what datasets has geobind3d been tested on"),
+    ("papres with cetaceanet in them?", "papers with cetaceanet in them?"),
+    ("best modle on claimguard auto", "best model on claimguard auto"),
+])
+def test_a_kind_word_typed_with_a_slip_is_read_as_the_word(typed: str, read: str) -> None:
+    assert tidy(typed) == read
+
+
+@pytest.mark.parametrize("kept", ["which dataset is it", "the modes of transport", "which pager", "Modle-X results",
+                                  "metric of a problem"])
+def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
+    assert tidy(kept) == kept
