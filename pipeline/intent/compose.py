@@ -8,14 +8,22 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.account import FILLER, lower_is_better, meanings, read_question, unasked, unplaced
+from pipeline.intent.account import (
+    FILLER,
+    direction_known,
+    lower_is_better,
+    meanings,
+    read_question,
+    unasked,
+    unplaced,
+)
 from pipeline.intent.conditions import blanked, compared_spans, comparisons, measures, unaccounted
 from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.matching.wording import STOPWORDS, within_edits
-from pipeline.names.index import KINDS, LabelIndex, squeeze
+from pipeline.names.index import KINDS, LabelIndex, squeeze, unmarked
 from pipeline.parts import KnowledgeGraph, LowersLabels, native
 from pipeline.records import Example, Kind, Match
 from pipeline.sparql.gate import gate
@@ -171,7 +179,7 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
     graph = graph_kinds(sorted(keys), kg, loose=True, spelled=spelled, known=known if known is not None else index)
     if graph is None:  # a graph that cannot say what its names are (the recorded snapshot): nothing to compose with
         return []
-    graph = with_slips(with_normalised(graph, keys, index), keys, index)
+    graph = with_completions(with_slips(with_normalised(graph, keys, index), keys, index), keys, index)
     names: list[Name] = []
     def key(span: tuple[int, int]) -> tuple[bool, int, int]:
         hit = graph.get(" ".join(text[span[0]:span[1]].lower().split()))
@@ -237,6 +245,42 @@ def with_slips(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
     return out
 
 
+def with_completions(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
+                     index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` with the keys it lacks that are the first words of exactly one label of the graph, its last words
+    left out ('orcaphone' for 'OrcaPhone-2.1', 'lsf gestes' for 'LSF-Gestes (Réunion)'; the last word typed may be
+    cut short: 'signbank iso' for 'SignBank-Iso1000', 'top-1 acc' for 'Top-1 Accuracy'); none when two labels begin
+    so."""
+    if index is None:
+        return graph
+    out = dict(graph)
+    for key in sorted(set(keys) - out.keys()):
+        typed = re.findall(r"[^\W_]+", unmarked(key).lower())
+        if not typed or any(w in FILLER or meanings(w) for w in typed):
+            continue
+        begun = [label for label in index.completions(squeeze(key))
+                 if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
+        if len("".join(typed)) < 4 and not any(re.findall(r"[^\W_]+", unmarked(label).lower())[:len(typed)] == typed
+                                               for label in begun):
+            continue  # a short name only as the label's first words whole ('f1' for 'F1-score')
+        if len(begun) == 1:
+            kinds: set[str] = {kind for kind in KINDS if index.has(begun[0], kind)}
+            if kinds:
+                out[key] = (begun[0], kinds)
+    return out
+
+
+def _begins(typed: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether ``typed`` are the first of ``theirs``, fewer of them, the last one whole or cut before digits."""
+    if not 0 < len(typed) < len(theirs) + 1 or typed == list(theirs):
+        return False
+    *whole, last = typed
+    mine = theirs[len(whole)]
+    return list(theirs[:len(whole)]) == whole and (
+        (last == mine and len(typed) < len(theirs)) or
+        (mine.startswith(last) and (mine[len(last):].isdigit() or len(last) >= 3)))
+
+
 def form_spans(pair: Example) -> list[tuple[int, int]]:
     """Where a pair's slot literals stand in its question."""
     out = []
@@ -285,6 +329,11 @@ class Composer:
         names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
         names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
         lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
+        relative = _BEST.search(blanked(text, [(n.start, n.end) for n in names])) or \
+            _WORST.search(blanked(text, [(n.start, n.end) for n in names]))
+        unknown = [n.label for n in names if Kind.METRIC in n.kinds and not direction_known(n.label)]
+        if by_metric and relative and unknown and not _ABSOLUTE.search(text):  # which end is best is not guessed
+            return Attempt(None, (f"'{relative.group()}' by '{unknown[0]}' (is a lower or a higher one better?)",))
         # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
         reading = read_question(text, [(n.start, n.end) for n in names], compared_spans(text), lower)
         if by_metric:

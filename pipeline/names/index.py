@@ -168,6 +168,17 @@ class LabelIndex:
         """The labels of ``kind`` equal to ``text`` up to punctuation, blanks and case (``squeeze``)."""
         return list(self._kinds[kind].by_letters.get(squeeze(text), ())) if kind in self._kinds else []
 
+    def completions(self, typed: str) -> list[str]:
+        """The labels, of any kind, that begin with ``typed`` up to case, blanks and hyphens (``squash``): every
+        one, for a caller to tell whether one name is meant."""
+        key, found = squash(typed), []
+        for entry in self._kinds.values() if key else ():
+            at = bisect_left(entry.sorted_keys, key)
+            while at < len(entry.sorted_keys) and entry.sorted_keys[at].startswith(key):
+                found += entry.by_key[entry.sorted_keys[at]]
+                at += 1
+        return _unique(found)
+
     def knows(self, kind: str) -> bool:
         """Whether the graph has labels of this kind at all (no labels: nothing can be checked)."""
         return bool(kind in self._kinds and self._kinds[kind].labels)

@@ -77,3 +77,19 @@ def test_the_most_commonly_used_is_never_composed_as_the_top_one(fixture_kg: Oxi
         done = IntentStep().review(f"What are the most commonly used benchmark datasets for the {problem} research "
                                    "field?", Generation("adapter", None), [], fixture_kg).generation
         assert done.sparql is None or "LIMIT 1" not in done.sparql, problem
+
+
+def test_best_follows_the_metric_and_is_not_guessed_where_its_label_does_not_say() -> None:
+    """'best' by a median RMSD is its lowest; by MPJPE (a label that says neither way) no ranking is composed, and
+    the reply names the words."""
+    from pathlib import Path
+
+    eval_dir = Path(__file__).resolve().parents[1] / "data" / "eval"
+    docking = OxigraphKG(eval_dir / "fresh-c.nt", row_cap=1000)
+    done = IntentStep().review("best model on DockBench-Hard in terms of Median RMSD (Å)",
+                               Generation("adapter", None), [], docking).generation
+    assert done.sparql is not None and "ASC(" in done.sparql.replace(" ", ""), done.sparql
+    pose = OxigraphKG(eval_dir / "taught.nt", row_cap=1000)
+    unsure = IntentStep().review("which model is best on Kinéma-3D by MPJPE (mm)", Generation("adapter", None),
+                                 [], pose).generation
+    assert unsure.sparql is None and "MPJPE (mm)" in unsure.explanation and "lower or a higher" in unsure.explanation
