@@ -38,12 +38,16 @@ CODE = "code"  # a thing a question may ask for that is no Kind of named thing: 
 YEAR = "year"  # a value a question may ask for ("when was X published?") or restrict to ("in 2019")
 # a year asked for: "when was X published", "in which year ..." (not "over the years")
 _WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b", re.I)
-_ASKED = {"paper": Kind.PAPER, "papers": Kind.PAPER, "model": Kind.MODEL, "models": Kind.MODEL,
-          "dataset": Kind.DATASET, "datasets": Kind.DATASET, "metric": Kind.METRIC, "metrics": Kind.METRIC,
-          "problem": Kind.PROBLEM, "problems": Kind.PROBLEM, "field": Kind.RESEARCHFIELD,
-          "fields": Kind.RESEARCHFIELD, "area": Kind.RESEARCHFIELD, "areas": Kind.RESEARCHFIELD, "code": CODE,
-          "github": CODE, "repository": CODE, "repositories": CODE, "repo": CODE,
-          "year": YEAR}  # "the publication year of X"; not "years" ("over the years" asks for none)
+# the words that ask for a kind of thing, each with its plural: "the publication year of X", not "years" ("over the
+# years" asks for none); a score or a result asks for a value, not for a metric; "publication" (its year),
+# "benchmark" (a verb too), "system" and "corpus" (words of names) say no kind
+_ASKING = {Kind.PAPER: "paper article study", Kind.MODEL: "model method approach architecture",
+           Kind.DATASET: "dataset", Kind.METRIC: "metric", Kind.PROBLEM: "problem task",
+           Kind.RESEARCHFIELD: "field area domain", CODE: "code github repository repo", YEAR: "year"}
+_PLURALS = {"study": "studies", "corpus": "corpora", "repository": "repositories", "approach": "approaches",
+            "code": "", "github": "", "year": ""}
+_ASKED = {w: kind for kind, words in _ASKING.items() for word in words.split()
+          for w in (word, _PLURALS.get(word, word + "s")) if w}
 
 
 _SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
