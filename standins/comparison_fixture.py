@@ -29,7 +29,7 @@ COMPARISONS = {
         ("Gravel versus grass roofs", "2016", "Building Physics", "Roof cooling",
          {"P9001": "Madrid", "P9005": "Gravel", "P9006": "7"}),
         ("Cool roofs for schools", "2020", "Architecture", "Roof cooling",
-         {"P9001": "Madrid", "P9005": "Sedum mat", "P9006": "18"}),
+         {"P9001": "Madrid", "P9005": "Sedum mat", "P9006": "18 %"}),
     ]),
 }
 

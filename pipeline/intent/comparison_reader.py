@@ -113,6 +113,10 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     venue = [w for w in free if w[2] == "where" and published]
     props = properties_named([w for w in free if w not in venue], facts, scope)
     claimed = {w for _, ws in props for w in ws}
+    other_words = _property_meant(found, [w for w in free if w not in claimed and w not in venue and
+                                          not inside(w, linking)], facts, scope)
+    if other_words is not None:  # 'which plastic types …' of the comparison's 'Polymer'
+        props, claimed = [*props, other_words], claimed | set(other_words[1])
     free = [w for w in free if w not in claimed]
     about = any(w[2] in ("comparison", "comparisons") for w in found)  # 'which comparisons have a 2019 paper'
     if not (scoped or props or values or about) or (not scoped and not all(_labelled(v, facts) for v in values)):
@@ -155,6 +159,33 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
     return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, also=tuple(also),
                    unplaced=tuple(dict.fromkeys(unplaced)))
+
+
+PROPERTY_MEANT = 0.5  # the least cosine of the words asked for to a property's label to read them as naming it
+_MARGIN = 0.1  # over the comparison's next property
+
+
+def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparisons,
+                    scope: str) -> tuple[str, list[Word]] | None:
+    """The property of the named comparison that the words right after 'which' / 'what' name in other words than
+    its label's ('plastic types' for 'Polymer'): those words, when nothing else holds them, mean that property's
+    label clearly more than any other property of the comparison (the sentence encoder)."""
+    if facts.property_meant is None or not scope:
+        return None
+    at = next((i for i, w in enumerate(found) if w[2] in _WH), None)
+    run: list[Word] = []
+    for w in found[at + 1:] if at is not None else ():
+        if w not in free or not w[2].isalpha() or filler(w[2]) or meanings(w[2]) or \
+                any(w[2] in said.split() for said in KIND_WORDS.values()):
+            break
+        run.append(w)
+    if not run:
+        return None
+    mine = set(facts.carried(scope))
+    ranked = [(score, p) for score, p in facts.property_meant(" ".join(w[2] for w in run)) if p in mine]
+    if ranked and ranked[0][0] >= PROPERTY_MEANT and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= _MARGIN):
+        return ranked[0][1], run
+    return None
 
 
 def _negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list[Condition], list[Word]]:

@@ -37,6 +37,8 @@ class Comparisons:
     property_labels: Mapping[str, str]
     # the comparisons a phrase means, best first with their cosines (the encoder over their labels), when one is given
     meant: Callable[[str], list[tuple[float, str]]] | None = field(default=None, compare=False, repr=False)
+    # the properties a phrase means, the same way over the properties' labels
+    property_meant: Callable[[str], list[tuple[float, str]]] | None = field(default=None, compare=False, repr=False)
 
     def carried(self, scope: str = "") -> list[str]:
         """The labelled properties of the contributions of ``scope`` (every comparison's when none): the numbered
@@ -140,14 +142,17 @@ class ComparisonFacts:
             if facts is None:
                 return None
             named = [(iri, label) for iri, label in facts.labels.items() if label]
+            labelled = [(p, facts.property_labels[p]) for p in facts.carried()]
             if self.encoder is not None and named:
-                facts = replace(facts, meant=_meaning(self.encoder, named))
+                facts = replace(facts, meant=_meaning(self.encoder, named),
+                                property_meant=_meaning(self.encoder, labelled) if labelled else None)
             self._read[kg.name] = facts
         return self._read[kg.name]
 
 
 def _meaning(encoder: Encoder, named: Sequence[tuple[str, str]]) -> Callable[[str], list[tuple[float, str]]]:
-    """The comparisons a phrase means by the cosine of its embedding to each label's (embedded once, here)."""
+    """The things (comparisons, properties) a phrase means by the cosine of its embedding to each label's (embedded
+    once, here)."""
     vectors = embedded([label for _, label in named], encoder, None)
 
     def meant(phrase: str) -> list[tuple[float, str]]:

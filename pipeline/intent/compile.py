@@ -129,8 +129,10 @@ def compile_reading(reading: Reading) -> str:
     if op.often:
         return f"SELECT {answer} (COUNT(DISTINCT ?contribution) AS ?contributions) {where}\nGROUP BY {answer}\n" \
             f"ORDER BY {op.order}(?contributions)\nLIMIT 1"
-    if op.aggregate and reading.by == reading.asked:
+    if op.aggregate and reading.by == reading.asked and not op.order:
         return f"SELECT ({op.aggregate}({by}) AS ?{op.name}) {where}"
+    if op.aggregate and reading.by == reading.asked:  # the highest or lowest value as the graph holds it ('6.9 %')
+        return f"SELECT {answer} {where}\nORDER BY {op.order}({by})\nLIMIT 1"
     if op.order and by:
         if ranked != answer and not reading.also:  # the value it is ranked by, unless other things are asked
             shown += f" {ranked}"

@@ -41,7 +41,7 @@ def _answer(question: str, kg: OxigraphKG) -> list[str] | bool:
     ("how many papers in the green roof comparison were published in 2016 or later", ["2"]),
     ("what research fields are the green roof papers in", ["Architecture", "Building Physics"]),
     ("which species were studied in lisbon", ["Linden", "Plane tree"]),
-    ("what is the max energy saving for sedum mat roofs", ["18"]),
+    ("what is the max energy saving for sedum mat roofs", ["18 %"]),  # as the graph holds it, its unit kept
     ("does any study use gravel as roof material?", True),
     ("did any green roof study use clay?", False),
     ("which papers studied linden trees with a sample size above 100",

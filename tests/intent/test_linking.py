@@ -2,10 +2,13 @@
 of them) and, where the words differ, by meaning (the example store's sentence encoder, the real model)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.factory import build_encoder
 from pipeline.intent.account import words
+from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import ComparisonFacts, Comparisons
 from pipeline.intent.linking import near, properties_named, same_unit, scope_meant, scope_named, singular
 from pipeline.kg.oxigraph import OxigraphKG
@@ -23,7 +26,8 @@ def facts(tmp_path_factory: pytest.TempPathFactory) -> Comparisons:
 
 @pytest.mark.parametrize(("a", "b", "same"), [
     ("batteries", "battery", True), ("apps", "app", True), ("treatmnets", "treatment", True),
-    ("fields", "yield", True), ("roof", "soil", False)])
+    ("fields", "yield", True), ("roof", "soil", False),
+    ("lane", "lake", False), ("rnig", "ring", True)])  # four letters: another word, unless two are swapped
 def test_words_near_each_other(a: str, b: str, same: bool) -> None:
     assert near(a, b) is same
     assert singular("processes") == "process" and singular("glass") == "glass"
@@ -44,6 +48,15 @@ def test_a_comparison_named_in_other_words_is_found_by_meaning(facts: Comparison
     assert scope_named(found, facts) is None
     meant = scope_meant(found, found, facts)
     assert meant is not None and meant[0] == iri
+
+
+def test_the_thing_asked_named_in_other_words_is_the_property_it_means(facts: Comparisons, tmp_path: Path) -> None:
+    """'which plants' asks for the comparison's 'Tree species' (the encoder); 'which pancakes' for nothing it has."""
+    kg = OxigraphKG(write_comparisons(tmp_path / "g.nt"), row_cap=100)
+    plants = read_comparison("which plants did the urban tree survival comparison look at", facts, kg)
+    assert plants is not None and plants.whole and plants.asked == "orkgp:P9003"
+    pancakes = read_comparison("which pancakes were in the urban tree survival comparison", facts, kg)
+    assert pancakes is not None and not pancakes.whole and "pancakes" in pancakes.unplaced
 
 
 def test_words_that_mean_no_comparison_name_none(facts: Comparisons) -> None:
