@@ -8,6 +8,7 @@ import pytest
 
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.names.index import LabelIndex
 from pipeline.records import Generation
 from tests.intent.conftest import answer_of
 
@@ -82,3 +83,16 @@ def test_a_models_score_for_every_model_and_dataset(graph: OxigraphKG, model: st
 def test_models_with_code_on_a_parenthesised_dataset(graph: OxigraphKG) -> None:
     expected = {tuple(sorted((m, c))) for m, d, _, c in SCORES if d == DATASETS[0] and c}
     assert _composed(f"Which models on {DATASETS[0]} have published code?", graph) == expected
+
+
+def test_a_name_typed_without_its_last_words_is_the_one_label_it_begins(tmp_path: Path) -> None:
+    """'regions-7' is 'Régions-7 (v2, test)' (no other label begins so); 'otter' begins two models: no name."""
+    kg = _graph(tmp_path / "g.nt")
+    index = LabelIndex([(d, "dataset") for d in DATASETS] + [(m, "model") for m in MODELS] + [(METRIC, "metric")],
+                       threshold=85.0)
+    step = IntentStep(labels=lambda: index)
+    done = step.review("which models were evaluated on regions-7", Generation("adapter", None), [], kg).generation
+    assert done.sparql is not None and '"Régions-7 (v2, test)"' in done.sparql, done.sparql
+    assert answer_of(kg, done.sparql) == {(MODELS[0],), (MODELS[3],)}
+    vague = step.review("which datasets was otter evaluated on", Generation("adapter", None), [], kg).generation
+    assert vague.sparql is None or "Otter" not in vague.sparql
