@@ -256,7 +256,7 @@ def with_completions(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str]
     out = dict(graph)
     for key in sorted(set(keys) - out.keys()):
         typed = re.findall(r"[^\W_]+", unmarked(key).lower())
-        if not any(w.isalpha() for w in typed) or any(w in FILLER or meanings(w) - {"numeral"} for w in typed):
+        if not any(c.isalpha() for c in "".join(typed)) or any(w in FILLER or meanings(w) - {"numeral"} for w in typed):
             continue
         begun = [label for label in index.completions(squeeze(key))
                  if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]

@@ -59,7 +59,7 @@ def test_with_no_fallback_a_superlative_ranked_the_other_way_is_declined_with_th
                                                    extra=""))
     monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
     main(["ask", "--generator", "tgi", "--kg", str(env), "--json",
-          "Which model has the highest Accuracy score on Story Cloze?"])  # typed short: nothing composed
+          "Which model has the highest Accuracy score on the cloze test?"])  # typed in part: nothing composed
     out = json.loads(capsys.readouterr().out)
     assert out["sparql"] is None and out["answer"]["rows"] == []
     assert "the highest value (it ranks from the lowest first)" in out["explanation"]
