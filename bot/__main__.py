@@ -65,7 +65,7 @@ def main() -> int:
         pipeline.close()
         return 2
     signal.signal(signal.SIGTERM, _interrupt)  # docker stop / systemd: finish the questions in hand, then exit
-    pool.submit(lambda: log.info("warmed up (s): %s", warm_up(settings, pipeline)))
+    pool.submit(lambda: log.info("warmed up (s): %s", warm_up(pipeline)))
     log.info("kgqa bot: generator %s, kg %s, %d workers", pipeline.generator.name, pipeline.kg.name, pool.workers)
     host = settings.http_host
     try:

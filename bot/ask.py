@@ -4,6 +4,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt import BoltResponse, SetTitle
@@ -23,6 +24,18 @@ from pipeline.state.link import SharedStateDown
 
 log = logging.getLogger("kgqa.bot")
 WORKING = ":hourglass_flowing_sand: Working on it…"
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question as the bot took it: its text, where the reply goes (the channel and thread), the ids its log lines
+    carry, and when it arrived (``time.monotonic()``)."""
+
+    question: str
+    channel: str
+    thread_ts: str
+    ids: dict[str, Any]
+    received: float
 
 
 def is_question(event: dict[str, Any]) -> bool:
@@ -80,12 +93,13 @@ def on_question(bot: Bot, event: dict[str, Any], body: dict[str, Any], set_title
         bot.try_post(channel, notice(refusal), thread_ts)
         bot.log("question", outcome="too_long", **ids)
         return
-    enqueue(bot, cleaned.text, channel, thread_ts, ids, received)
+    enqueue(bot, Asked(cleaned.text, channel, thread_ts, ids, received))
     title_thread(bot, set_title, channel, thread_ts, cleaned.text)
 
 
-def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str, Any], received: float) -> None:
+def enqueue(bot: Bot, asked: Asked) -> None:
     """The asker's pace checked, work shown at once, the answering queued (a question, or a picked name's re-run)."""
+    channel, thread_ts, ids = asked.channel, asked.thread_ts, asked.ids
     user = str(ids.get("user") or "")
     if wait := bot.limiter.wait(user):
         bot.try_post(channel, notice(f"You have asked {bot.limits.user_questions} questions in the last "
@@ -111,7 +125,7 @@ def enqueue(bot: Bot, question: str, channel: str, thread_ts: str, ids: dict[str
     def job() -> None:
         if token and bot.queue is not None:
             bot.queue.leave(token)  # started: its waiting place is free for the deployment
-        answer_job(bot, question, channel, thread_ts, placeholder, ahead, received, ids, line)
+        answer_job(bot, asked, placeholder, ahead, line)
 
     try:
         waiting = READING if ahead == 0 else f"{WAITING}: {ahead} question{'s' * (ahead > 1)} ahead…"
@@ -158,7 +172,7 @@ def on_pick(bot: Bot, ack: Callable[[], object], body: dict[str, Any], action: d
     if not channel or not thread_ts or question is None:
         bot.log("pick", outcome="unreadable", **ids)
         return
-    enqueue(bot, question, channel, thread_ts, ids, time.monotonic())
+    enqueue(bot, Asked(question, channel, thread_ts, ids, time.monotonic()))
 
 
 def on_offer(bot: Bot, ack: Callable[[], object], body: dict[str, Any], action: dict[str, Any]) -> None:
@@ -173,13 +187,14 @@ def on_offer(bot: Bot, ack: Callable[[], object], body: dict[str, Any], action: 
     if not channel or not thread_ts or not question:
         bot.log("offer", outcome="unreadable", **ids)
         return
-    enqueue(bot, question, channel, thread_ts, ids, time.monotonic())
+    enqueue(bot, Asked(question, channel, thread_ts, ids, time.monotonic()))
 
 
-def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholder: str | None, ahead: int,
-               received: float, ids: dict[str, Any], line: Status | None = None) -> None:
+def answer_job(bot: Bot, asked: Asked, placeholder: str | None, ahead: int, line: Status | None = None) -> None:
     """In a worker: ask the pipeline (its steps on the status ``line`` and, with it, as the stream's plan), render,
-    stream the answer or put it where the placeholder was; the status cleared whatever happens; one log line."""
+    stream the answer or put it where the placeholder was (``ahead``: it waited behind that many); the status cleared
+    whatever happens; one log line."""
+    channel, thread_ts, ids = asked.channel, asked.thread_ts, asked.ids
     started = time.monotonic()
     if ahead and placeholder:
         try:
@@ -191,9 +206,9 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
     answer: Answer | None = None
     kits: dict[Kit, Message] = {}
     try:
-        answer = bot.ask(channel, thread_ts, question, progress=_progress(line, plan))
+        answer = bot.ask(channel, thread_ts, asked.question, progress=_progress(line, plan))
         sparql = (answer.generation.sparql if answer.generation else None) or answer.sparql or ""
-        elapsed, value = (time.monotonic() - received) * 1000, feedback_value(answer.question, sparql, bot.recent)
+        elapsed, value = (time.monotonic() - asked.received) * 1000, feedback_value(answer.question, sparql, bot.recent)
         for kit in (Kit.DATA, Kit.TABLE, Kit.CLASSIC) if plan else (Kit.CLASSIC,):
             kits[kit] = render_answer(answer, elapsed_ms=elapsed, feedback=value, kit=kit)
         kind = answer.outcome.value
@@ -215,10 +230,11 @@ def answer_job(bot: Bot, question: str, channel: str, thread_ts: str, placeholde
     finally:
         if line is not None:
             line.clear()
-    bot.log("question", outcome=kind, question=question[:200], generator=answer.generator if answer else "",
+    bot.log("question", outcome=kind, question=asked.question[:200], generator=answer.generator if answer else "",
             kg=bot.pipeline.kg.name, rows=len(answer.rows.rows) if answer and answer.rows else 0,
             error=answer.error[:200] if answer else "", files=len(message.files),
-            queued_ms=round((started - received) * 1000, 1), total_ms=round((time.monotonic() - received) * 1000, 1),
+            queued_ms=round((started - asked.received) * 1000, 1),
+            total_ms=round((time.monotonic() - asked.received) * 1000, 1),
             timings_ms={k: round(v, 1) for k, v in answer.timings_ms.items()} if answer else {}, **ids)
 
 

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import KW_ONLY, dataclass, replace
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pipeline.deadline import Clock, Deadline, timed
 from pipeline.errors import DeadlinePassed, KgqaError, Refused
@@ -20,6 +20,10 @@ from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.explain import explain
 from pipeline.sparql.gate import gate
 
+if TYPE_CHECKING:
+    from pipeline.names.lexicon import Lexicon
+    from pipeline.settings import Settings
+
 Progress = Callable[[Step], None]
 
 
@@ -32,32 +36,61 @@ def lookup(store: ExampleStore, text: str, k: int, max_chars: int) -> list[Retri
     return store.search(tidy(clean(text, max_chars)), k)
 
 
+@dataclass(frozen=True)
+class Parts:
+    """What a pipeline answers with. ``writers``: who writes a question's query, in order (``pipeline.loop.writers``;
+    none given: ``generator`` alone, its queries taken as written); ``generator`` is the part health and the front
+    ends report (a model server's slots). ``names`` checks a generated query's label literals against the graph and
+    the question (pipeline.names.check.NameCheck); ``intent`` checks it against what the question asks before it runs
+    (pipeline.intent); ``reply`` checks a language model's reply before the other checks. ``lexicon``: the graph's
+    labels and vocabulary the parts read (``pipeline.names.lexicon``), for the warm-up and the front ends."""
+
+    store: ExampleStore
+    generator: Generator
+    kg: KnowledgeGraph
+    _: KW_ONLY
+    writers: Sequence[Writer] = ()
+    names: Callable[[str, str], Checked] | None = None
+    intent: IntentReview | None = None
+    reply: ReplyCheck | None = None
+    lexicon: Lexicon | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class Bounds:
+    """How much a question may take: ``shots`` examples, ``row_cap`` rows, ``max_question_chars`` characters and
+    ``deadline`` seconds in all (past it the user gets what is known so far; None: no deadline). ``workers``: questions
+    asked at once (KGQA_WORKERS); the deadline's stage threads are sized from it."""
+
+    shots: int
+    row_cap: int
+    max_question_chars: int
+    deadline: float | None = None
+    workers: int
+
+    @classmethod
+    def of(cls, settings: Settings, deadline: float | None = None) -> Bounds:
+        """KGQA_SHOTS, KGQA_ROW_CAP, KGQA_MAX_QUESTION_CHARS and KGQA_WORKERS, with ``deadline``."""
+        return cls(shots=settings.shots, row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
+                   deadline=deadline, workers=settings.workers)
+
+
 class Pipeline:
     """Answers questions with the parts it is given; every failure ends as an explanation, never an exception."""
 
-    def __init__(self, store: ExampleStore, generator: Generator, kg: KnowledgeGraph, *, shots: int,
-                 row_cap: int, max_question_chars: int, deadline: float | None = None,
-                 names: Callable[[str, str], Checked] | None = None, intent: IntentReview | None = None,
-                 workers: int, writers: Sequence[Writer] = (), reply: ReplyCheck | None = None) -> None:
-        """``deadline``: seconds a question may take in all; past it the user gets what is known so far.
-        ``names`` checks a generated query's label literals against the graph and the question
-        (pipeline.names.check.NameCheck);
-        ``intent`` checks it against what the question asks before it runs (pipeline.intent).
-        ``workers``: questions asked at once (KGQA_WORKERS); the deadline's stage threads are sized from it.
-        ``writers``: who writes a question's query, in order (``pipeline.loop.writers``; none given: ``generator``
-        alone, its queries taken as written); ``generator`` is the part health and the front ends report (a model
-        server's slots). ``reply`` checks a language model's reply before the other checks."""
-        self.store = store
-        self.generator = generator
-        self.writers = list(writers) or [Writer(generator)]
-        self.reply = reply
-        self.kg = kg
-        self.shots = shots
-        self.row_cap = row_cap
-        self.max_question_chars = max_question_chars
-        self.names = names
-        self.intent = intent
-        self.budget = Deadline(deadline, workers)  # the question's time budget and its stage threads
+    def __init__(self, parts: Parts, bounds: Bounds) -> None:
+        self.store = parts.store
+        self.generator = parts.generator
+        self.writers = list(parts.writers) or [Writer(parts.generator)]
+        self.reply = parts.reply
+        self.kg = parts.kg
+        self.names = parts.names
+        self.intent = parts.intent
+        self.lexicon = parts.lexicon
+        self.shots = bounds.shots
+        self.row_cap = bounds.row_cap
+        self.max_question_chars = bounds.max_question_chars
+        self.budget = Deadline(bounds.deadline, bounds.workers)  # the question's time budget and its stage threads
 
     def close(self) -> None:
         """Shut the deadline's stage threads down; the front ends (CLI, bot, MCP server) call it when they finish."""

@@ -6,13 +6,14 @@ import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, cast
 
-from pipeline.core import Pipeline
+from pipeline.blueprint import Blueprint
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.errors import KgqaError
 from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
 from pipeline.records import Example
-from pipeline.registry import Wiring, generator_kind, kg_kind, store_kind
+from pipeline.registry import Wiring, kg_kind, store_kind
 from pipeline.sciqa import sciqa_for
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore, fingerprint
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
     from pipeline.loop.checks import ReplyCheck
     from pipeline.loop.writers import Writer
     from pipeline.names.check import NameCheck
-    from pipeline.names.sources import LabelSource
-    from pipeline.names.vocabulary import GraphVocabulary
+    from pipeline.names.lexicon import Lexicon
     from pipeline.schema.graph import GraphFacts
     from pipeline.schema.grounding import Grounding
     from pipeline.schema.properties import PropertyIndex
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
     from pipeline.store.knowledge import Knowledge
     from pipeline.store.retrieval import FormAwareStore
 
-T = TypeVar("T")
 log = logging.getLogger(__name__)
 
 
@@ -78,28 +77,26 @@ def build_index(settings: Settings, store: ChromaStore, rebuild: bool = False,
     return True, store.rebuild(examples, fp, tick)
 
 
-def resolve_generator_name(settings: Settings, name: str | None) -> str:
-    name = name or settings.generator
-    return name or ("tgi" if settings.tgi_url else "adapter")
-
-
 def build_generator(settings: Settings, name: str | None = None, knowledge: Callable[[], Knowledge] | None = None,
                     min_similarity: float | None = None, grounding: Grounding | None = None) -> Generator:
-    """The named generator (see ``pipeline.registry``), as it is. ``knowledge`` (the stored pairs' forms and labels)
-    helps the adapter fill labels; ``min_similarity`` (the threshold the adapter declines below) wins over
-    KGQA_MIN_SIMILARITY, then the plain store's; ``grounding``: what a language model is given of the graph beside
-    its examples (KGQA_LLM_SCHEMA/LINKS/GRAMMAR). What checks its queries and who backs it: ``build_writers``."""
-    kind, argument = generator_kind(resolve_generator_name(settings, name))
-    threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
-    part = kind.build(Wiring(settings, threshold, argument, knowledge))
-    if kind.llm:
+    """The named generator (see ``pipeline.registry``), as it is: ``generator_for`` its blueprint, ``min_similarity``
+    (the threshold the adapter declines below) winning over KGQA_MIN_SIMILARITY, then the plain store's."""
+    return generator_for(Blueprint.of(settings.with_(min_similarity=min_similarity), name), knowledge, grounding)
+
+
+def generator_for(blueprint: Blueprint, knowledge: Callable[[], Knowledge] | None = None,
+                  grounding: Grounding | None = None) -> Generator:
+    """The blueprint's generator. ``knowledge`` (the stored pairs' forms and labels) helps the adapter fill labels;
+    ``grounding``: what a language model is given of the graph beside its examples (KGQA_LLM_SCHEMA/LINKS/GRAMMAR).
+    What checks its queries and who backs it: ``build_writers``."""
+    part = blueprint.kind.build(Wiring(blueprint.settings, blueprint.threshold, blueprint.argument, knowledge))
+    if blueprint.kind.llm:
         _ground(part, grounding)
     return part
 
 
-def build_writers(settings: Settings, part: Generator, name: str | None = None,
-                  knowledge: Callable[[], Knowledge] | None = None,
-                  min_similarity: float | None = None, reader: Generator | None = None) -> list[Writer]:
+def build_writers(blueprint: Blueprint, part: Generator, knowledge: Callable[[], Knowledge] | None = None,
+                  reader: Generator | None = None) -> list[Writer]:
     """Who writes a question's query, in order (``pipeline.loop``). A language model (``llm`` in its registration,
     and ``repair:GENERATOR``) has its replies checked and is asked again; the offline adapter backs it
     (``KGQA_LLM_FALLBACK``): first, the model when it declines (``adapter-first``: the fewest wrong answers,
@@ -108,37 +105,35 @@ def build_writers(settings: Settings, part: Generator, name: str | None = None,
     (``KGQA_LLM_READER``), asked right before the model is asked to write."""
     from pipeline.loop.writers import Writer
 
-    spec = resolve_generator_name(settings, name)
-    kind, _ = generator_kind(spec)
-    if not kind.llm:
+    if not blueprint.kind.llm:
         return [Writer(part)]
-    timeout = part.timeout if isinstance(part, Timed) else settings.tgi_timeout
-    deadline = question_deadline(settings, spec)  # a slow model is asked again only when a deadline leaves room
-    model = Writer(part, spec, model=True, retry_timeouts=deadline is not None and 2 * timeout < deadline)
+    timeout = part.timeout if isinstance(part, Timed) else blueprint.settings.tgi_timeout
+    deadline = blueprint.deadline  # a slow model is asked again only when a deadline leaves room
+    model = Writer(part, blueprint.generator, model=True,
+                   retry_timeouts=deadline is not None and 2 * timeout < deadline)
     models = [Writer(reader, reader=True), model] if reader is not None else [model]
-    if settings.llm_fallback == "none":
+    if blueprint.settings.llm_fallback == "none":
         return models
     from pipeline.generators.adapter import AdapterGenerator
 
-    threshold = next(t for t in (min_similarity, settings.min_similarity, ChromaStore.min_score) if t is not None)
-    adapter = AdapterGenerator(threshold, knowledge)
-    if llm_order(settings, spec) == "adapter-first":
+    adapter = AdapterGenerator(blueprint.threshold, knowledge)
+    if blueprint.order == "adapter-first":
         return [Writer(adapter), *models]
     return [*models, Writer(adapter, fallback=True)]
 
 
-def build_reader(settings: Settings, part: Generator, kg: KnowledgeGraph, name: str | None = None,
+def build_reader(blueprint: Blueprint, part: Generator, lexicon: Lexicon,
                  knowledge: Callable[[], Knowledge] | None = None) -> Generator | None:
-    """The model as a reader of the question (``KGQA_LLM_READER``; ``pipeline.intent.reader``), or None: not asked
-    for, not a language model, or one that cannot hold its reply to a JSON schema (a replayed file)."""
+    """The model as a reader of the question (``KGQA_LLM_READER``; ``pipeline.intent.reader``) of ``lexicon``'s
+    graph, or None: not asked for, not a language model, or one that cannot hold its reply to a JSON schema (a
+    replayed file)."""
     from pipeline.intent.pairs import intent_pairs
     from pipeline.intent.reader import ReaderGenerator
     from pipeline.parts import Structured
 
-    spec = resolve_generator_name(settings, name)
-    if not settings.llm_reader or not generator_kind(spec)[0].llm or not isinstance(part, Structured):
+    if not blueprint.settings.llm_reader or not blueprint.kind.llm or not isinstance(part, Structured):
         return None
-    return ReaderGenerator(part, spec, kg, intent_pairs, knowledge, label_source(settings, kg).available)
+    return ReaderGenerator(part, blueprint.generator, lexicon.kg, intent_pairs, knowledge, lexicon.labels.available)
 
 
 def build_reply_check(knowledge: Callable[[], Knowledge] | None,
@@ -163,39 +158,15 @@ def _ground(part: Generator, grounding: Grounding | None) -> None:
         part.grounding = grounding
 
 
-def grounding_for(settings: Settings, kg: KnowledgeGraph, store: ChromaStore | FormAwareStore) -> Grounding:
-    """What a language model is given of ``kg`` beside its examples, as KGQA_LLM_* say (``pipeline.schema``)."""
+def grounding_for(settings: Settings, lexicon: Lexicon, store: ChromaStore | FormAwareStore) -> Grounding:
+    """What a language model is given of ``lexicon``'s graph beside its examples, as KGQA_LLM_* say
+    (``pipeline.schema``)."""
     from pipeline.schema.grounding import Grounding, Levers
     from pipeline.schema.vocabulary import vocabulary_for
 
     levers = Levers(settings.llm_schema, settings.llm_links, settings.llm_grammar, settings.llm_schema_budget)
-    return Grounding(levers, kg, store.examples, graph_vocabulary(settings, kg).available,
-                     label_source(settings, kg).available, settings.home / "labels",
-                     orkg=lambda: vocabulary_for(settings))
-
-
-def question_deadline(settings: Settings, generator: str | None = None) -> float | None:
-    """KGQA_DEADLINE; for a model run on this machine at least one whole generation (KGQA_LOCAL_TIMEOUT) and 30 s
-    for the rest of the question, so that a CPU model is not cut off by a deadline sized for a GPU server."""
-    if _runs_here(settings, generator) and settings.deadline:
-        return max(settings.deadline, settings.local_timeout + 30.0)
-    return settings.deadline
-
-
-def llm_order(settings: Settings, generator: str | None = None) -> str:
-    """KGQA_LLM_ORDER; unset: adapter first for a model run on this machine (a small CPU model: its own queries
-    were the wrong answers on new asks, docs/results/llm.md), the paper's LLM first for a model server."""
-    if settings.llm_order is not None:
-        return settings.llm_order
-    return "adapter-first" if _runs_here(settings, generator) else "llm-first"
-
-
-def _runs_here(settings: Settings, generator: str | None) -> bool:
-    """Whether the generator (through ``repair:``) is a model run on this machine."""
-    kind, argument = generator_kind(resolve_generator_name(settings, generator))
-    while kind.argument == "GENERATOR":  # repair:local
-        kind, argument = generator_kind(argument)
-    return kind.local
+    return Grounding(levers, lexicon.kg, store.examples, lexicon.vocabulary.available, lexicon.labels.available,
+                     settings.home / "labels", orkg=lambda: vocabulary_for(settings))
 
 
 def build_kg(settings: Settings, target: str | None = None) -> KnowledgeGraph:
@@ -218,30 +189,29 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
 
     searched = build_retriever(settings, store)
     found = searched if isinstance(searched, FormAwareStore) else None
-    # each retriever's score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
-    threshold = searched.min_score if settings.min_similarity is None else settings.min_similarity
     from pipeline.intent.comparisons import ComparisonFacts
     from pipeline.intent.step import IntentStep
     from pipeline.intent.writer import ComparisonWriter
     from pipeline.loop.writers import Writer
+    from pipeline.names.lexicon import Lexicon
     from pipeline.schema.shapes import graph_shapes
 
     graph = build_kg(settings, kg)
+    # each retriever's score has its own calibrated threshold, used unless KGQA_MIN_SIMILARITY says otherwise
+    blueprint = Blueprint.of(settings, generator, searched.min_score)
+    lexicon = Lexicon.of(settings, graph)  # one reader of each kind, shared by every part of this pipeline
     knowledge = found.knowledge if found else None
     _one_blas_thread()
-    vocabulary = graph_vocabulary(settings, graph).available
-    names = build_names(settings, graph)
     comparisons = ComparisonFacts(lambda: orkg_labels(settings), searched.encoder)
-    intent = IntentStep(knowledge, labels=label_source(settings, graph).available, comparisons=comparisons)
-    made = build_generator(settings, generator, knowledge, threshold, grounding_for(settings, graph, searched))
-    reader = build_reader(settings, made, graph, generator, knowledge)
-    writers = build_writers(settings, made, generator, knowledge, threshold, reader)
+    intent = IntentStep(knowledge, labels=lexicon.labels.available, comparisons=comparisons)
+    made = generator_for(blueprint, knowledge, grounding_for(settings, lexicon, searched))
+    writers = build_writers(blueprint, made, knowledge, build_reader(blueprint, made, lexicon, knowledge))
     if any(w.model for w in writers):  # what the rules read whole is answered before the model is asked
         writers.insert(0, Writer(ComparisonWriter(graph, comparisons), reader=True))
-    return Pipeline(searched, made, graph, shots=settings.shots, row_cap=settings.row_cap,
-                    max_question_chars=settings.max_question_chars, deadline=question_deadline(settings, generator),
-                    names=names, intent=intent, workers=settings.workers, writers=writers,
-                    reply=build_reply_check(knowledge, vocabulary, graph_shapes(graph)))
+    reply = build_reply_check(knowledge, lexicon.vocabulary.available, graph_shapes(graph))
+    parts = Parts(searched, made, graph, writers=writers, names=build_names(lexicon), intent=intent, reply=reply,
+                  lexicon=lexicon)
+    return Pipeline(parts, Bounds.of(settings, blueprint.deadline))
 
 
 def orkg_labels(settings: Settings) -> dict[str, str] | None:
@@ -266,21 +236,6 @@ def _one_blas_thread() -> None:
     threadpool_limits(1, user_api="blas")
 
 
-_PER_GRAPH: dict[tuple[type, str, Path], object] = {}  # one reader of each kind per graph and home
-
-
-def _per_graph(settings: Settings, kg: KnowledgeGraph, kind: type[T], ttl: float) -> T:
-    """The ``kind`` reader (labels, vocabulary) of a KG, made once per graph and home in this process, cached on
-    disk under $KGQA_HOME/labels."""
-    key = (kind, kg.name, settings.home)
-    if key not in _PER_GRAPH:
-        make: Any = kind  # each reader takes (kg, folder, ttl=, page=)
-        _PER_GRAPH[key] = make(kg, settings.home / "labels", ttl=ttl, page=min(1000, settings.row_cap))
-    found = _PER_GRAPH[key]
-    assert isinstance(found, kind)
-    return found
-
-
 def property_search(settings: Settings, examples: Sequence[Example] = (),
                     facts: GraphFacts | None = None) -> PropertyIndex | None:
     """Property search over the ORKG vocabulary KGQA_ORKG_VOCABULARY names (None when it names none), with the example
@@ -294,31 +249,15 @@ def property_search(settings: Settings, examples: Sequence[Example] = (),
     return property_index(vocabulary, build_encoder(settings), settings.vocabulary_dir, examples, facts)
 
 
-def label_source(settings: Settings, kg: KnowledgeGraph) -> LabelSource:
-    """The label index of a KG (pipeline.names.sources)."""
-    from pipeline.names.sources import LABELS_TTL_S, LabelSource
-
-    return _per_graph(settings, kg, LabelSource, LABELS_TTL_S)
-
-
-def graph_vocabulary(settings: Settings, kg: KnowledgeGraph) -> GraphVocabulary:
-    """The KG's predicates and classes (pipeline.names.vocabulary)."""
-    from pipeline.names.vocabulary import TTL_S, GraphVocabulary
-
-    return _per_graph(settings, kg, GraphVocabulary, TTL_S)
-
-
-def warm_up(settings: Settings, pipeline: Pipeline) -> dict[str, float]:
+def warm_up(pipeline: Pipeline) -> dict[str, float]:
     """Ready now what the first questions would otherwise wait for — the embedding model and the store, the graph's
-    label index and its vocabulary, and with a language model the graph's predicate sets (on a big graph each takes
-    seconds: docs/results/scale.md) — and say how long each took (s). A part that cannot be had is left to be read
-    later, as when not warmed."""
+    label index and its vocabulary (the pipeline's lexicon), and with a language model the graph's predicate sets (on
+    a big graph each takes seconds: docs/results/scale.md) — and say how long each took (s). A part that cannot be had
+    is left to be read later, as when not warmed."""
     took: dict[str, float] = {}
-    steps: dict[str, Callable[[], object]] = {
-        "store": lambda: pipeline.lookup("warm up", 1),
-        "labels": lambda: label_source(settings, pipeline.kg).index(),
-        "vocabulary": graph_vocabulary(settings, pipeline.kg).available,
-    }
+    steps: dict[str, Callable[[], object]] = {"store": lambda: pipeline.lookup("warm up", 1)}
+    if pipeline.lexicon is not None:
+        steps.update(labels=pipeline.lexicon.labels.index, vocabulary=pipeline.lexicon.vocabulary.available)
     shapes = pipeline.reply.shapes if pipeline.reply is not None else None
     if shapes is not None and any(w.model for w in pipeline.writers):  # read only where a model's queries are checked
         steps["shapes"] = shapes
@@ -333,8 +272,8 @@ def warm_up(settings: Settings, pipeline: Pipeline) -> dict[str, float]:
     return took
 
 
-def build_names(settings: Settings, kg: KnowledgeGraph) -> NameCheck:
+def build_names(lexicon: Lexicon) -> NameCheck:
     """The check of a query's names against the graph's labels (unchecked while the labels cannot be had)."""
     from pipeline.names.check import NameCheck
 
-    return NameCheck(label_source(settings, kg).available)
+    return NameCheck(lexicon.labels.available)

@@ -15,7 +15,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.kg.endpoint import AGENT, RETRIES, EndpointKG
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.parts import KnowledgeGraph
@@ -32,8 +32,8 @@ def measure(kg: KnowledgeGraph, runs: int) -> tuple[int, float, float, int]:
         stages: dict[str, list[float]] = {"kg": [], "leaderboard": []}
         for _ in range(runs):
             proxy = RecordingProxy(kg)
-            answer = Pipeline(NoStore(), FixedGenerator(sparql), proxy, row_cap=100_000,
-                              shots=3, max_question_chars=2000, workers=4).ask("q")
+            answer = Pipeline(Parts(NoStore(), FixedGenerator(sparql), proxy),
+                              Bounds(shots=3, row_cap=100_000, max_question_chars=2000, workers=4)).ask("q")
             trips = max(trips, len(proxy.queries))
             for stage in stages:
                 if stage in answer.timings_ms:

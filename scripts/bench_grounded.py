@@ -35,7 +35,8 @@ from typing import Any
 from pipeline.core import Pipeline
 from pipeline.eval.questions import EvalQuestion, load_questions
 from pipeline.eval.scorer import score_question
-from pipeline.factory import build_pipeline, graph_vocabulary
+from pipeline.factory import build_pipeline
+from pipeline.names.lexicon import Lexicon
 from pipeline.names.vocabulary import unknown
 from pipeline.records import Outcome
 from pipeline.sciqa import sciqa_for
@@ -100,7 +101,9 @@ def run(settings: Settings, variants: list[str], asked: list[EvalQuestion], work
         rows_path: str | None = None) -> list[dict[str, Any]]:
     """Every (variant, question) on ``workers`` threads: the server's slots decode them in one batch."""
     pipes = {v: build_pipeline(settings.with_(**VARIANTS[v])) for v in variants}
-    vocabulary = graph_vocabulary(settings, pipes[variants[0]].kg).available() or frozenset()
+    lexicon = pipes[variants[0]].lexicon
+    assert lexicon is not None  # the factory's pipelines have their graph's
+    vocabulary = lexicon.vocabulary.available() or frozenset()
     with ThreadPoolExecutor(max_workers=workers) as pool:
         futures = {(v, q.id): pool.submit(ask, pipes[v], v, q, vocabulary, rows_path) for q in asked for v in variants}
         rows = {key: f.result() for key, f in futures.items()}
@@ -173,7 +176,8 @@ def retrieval(settings: Settings, budget: int) -> int:
 
     data = sciqa_for(settings)
     kg = build_kg(settings, "sciqa")
-    vocabulary = graph_vocabulary(settings, kg).available() or frozenset()
+    lexicon = Lexicon.of(settings, kg)
+    vocabulary = lexicon.vocabulary.available() or frozenset()
     train = [Example(r.id, r.question, r.sparql, r.template_id) for r in data.split("train")]
     schema = build_schema(train, vocabulary, read_facts(kg, vocabulary))
     held = {e.name for e in schema.entries} - {"orkgp:P31", "orkgc:Paper", "orkgp:compareContribution"}
@@ -187,7 +191,6 @@ def retrieval(settings: Settings, budget: int) -> int:
                 found += len(gold & {e.name for e in schema.for_question(r.question, budget)})
         print(json.dumps({"split": split, "questions": asked, "names": wanted, "retrieved": found,
                           "recall": round(found / max(wanted, 1), 3), "budget": budget}))
-    from pipeline.factory import label_source
     from pipeline.schema import links, retrieve
     from pipeline.schema.grammar import allowed_names, regex
 
@@ -202,7 +205,7 @@ def retrieval(settings: Settings, budget: int) -> int:
                           "templated": sum(not r.id.startswith("HQ") for r in gold),
                           "templated_admitted": sum(not r.id.startswith("HQ") for r in admitted)}))
 
-    index = label_source(settings, kg).available()
+    index = lexicon.labels.available()
     hand = questions(settings, "handcrafted", None)
     schema_tokens = [retrieve.tokens(retrieve.render(schema.for_question(q.question, budget))) for q in hand]
     link_tokens = [retrieve.tokens(links.render(links.linked(q.question, index, kg))) if index else 0 for q in hand]

@@ -29,7 +29,7 @@ from bot.limits import SEEN_EVENTS, Limits
 from bot.state.dedup.base import Dedup
 from bot.state.dedup.memory import Seen
 from bot.state.dedup.redis import RedisSeen
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.cache import CachedKG
 from pipeline.kg.snapshot import SnapshotKG
@@ -63,9 +63,10 @@ def end_to_end(n: int, sciqa: SciQA, home: Path, redis_url: str) -> dict[str, di
                                   "redis": RedisAnswers(RedisLink(redis_url, 0.5, RETRY_S), 5000, KEEP_S)}
     times: dict[str, list[float]] = {"local": [], "redis": []}
     with SlackAPIServer() as slack:
-        bots = {name: Harness.start(slack, Pipeline(store, AdapterGenerator(0.45), CachedKG(snapshot, cache,
-                                                                                            ttl=86400.0),
-                                                    shots=3, row_cap=1000, max_question_chars=2000, workers=4),
+        bots = {name: Harness.start(slack, Pipeline(Parts(store, AdapterGenerator(0.45),
+                                                          CachedKG(snapshot, cache, ttl=86400.0)),
+                                                    Bounds(shots=3, row_cap=1000, max_question_chars=2000,
+                                                           workers=4)),
                                     settings.with_(redis_url=redis_url if name == "redis" else None),
                                     Limits(seen_events=SEEN_EVENTS, user_questions=10**6, queue_size=50,
                                            user_window_s=60.0))

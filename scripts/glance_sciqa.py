@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.given import GivenQuery, NoExamples
 from pipeline.factory import build_kg
 from pipeline.glance.chart import chart_png
@@ -44,8 +44,7 @@ def main() -> int:
     records = [r for r in SciQA.from_settings(settings).all() if r.template_id in TEMPLATES and r.split in splits]
     counts: Counter[tuple[str, str]] = Counter()
     for r in tqdm(records, desc="questions", file=sys.stderr):
-        answer = Pipeline(NoExamples(), GivenQuery(r.sparql), kg, shots=settings.shots, row_cap=settings.row_cap,
-                          max_question_chars=settings.max_question_chars, workers=settings.workers).ask(r.question)
+        answer = Pipeline(Parts(NoExamples(), GivenQuery(r.sparql), kg), Bounds.of(settings)).ask(r.question)
         board = answer.leaderboard
         png = chart_png(board) if board else None
         seen = {"questions": True, "summary": bool(answer.summary), "rows": bool(answer.rows and answer.rows.rows),

@@ -20,7 +20,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.sciqa import SciQA
@@ -79,8 +79,8 @@ def main() -> int:
         sciqa = SciQA(Path(os.environ.get("SCIQA_DIR") or ROOT.parent / "shared" / "sciqa"))
         store = hash_store(home / "chroma", train_slice(sciqa))
         kg = OxigraphKG(fx.write_ntriples(home / "orkg.nt"), row_cap=1000)
-        pipeline = Pipeline(store, AdapterGenerator(0.45), kg, shots=3, row_cap=1000, max_question_chars=2000,
-                            workers=4)
+        pipeline = Pipeline(Parts(store, AdapterGenerator(0.45), kg),
+                            Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
         settings = Settings(home=home, slack_surface="agent", workers=1)
         with SlackAPIServer() as slack:
             bot = Harness.start(slack, pipeline, settings)

@@ -16,7 +16,7 @@ from pathlib import Path
 import pyoxigraph as ox
 
 from pipeline.cli import _NoGenerator
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.given import NoExamples
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Outcome
@@ -81,7 +81,8 @@ SERVICES = ["SELECT * { SERVICE <http://x/sparql> { ?s ?p ?o } }", "SELECT * { S
 def conformance() -> Counter[str]:
     kg = OxigraphKG(None, row_cap=100_000)
     kg.store.load(GRAPH.encode(), ox.RdfFormat.TURTLE)
-    pipe = Pipeline(NoExamples(), _NoGenerator(), kg, row_cap=100_000, shots=3, max_question_chars=2000, workers=4)
+    pipe = Pipeline(Parts(NoExamples(), _NoGenerator(), kg),
+                    Bounds(shots=3, row_cap=100_000, max_question_chars=2000, workers=4))
     counts: Counter[str] = Counter()
     for group, queries in (("valid", VALID), ("dialect", DIALECT), ("invalid", INVALID), ("update", UPDATES),
                            ("service", SERVICES)):

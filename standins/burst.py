@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.limits import SEEN_EVENTS, Limits
 from bot.streaming import READING, WAITING
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.sciqa import SciQA
@@ -173,8 +173,8 @@ def run_burst(n: int, sciqa_dir: Path, home: Path, *, retry_share: float = 0.2, 
     sciqa = SciQA(sciqa_dir)
     store = hash_store(home / "chroma", train_slice(sciqa))
     questions = [r.question for r in sciqa.split("test") if r.template_id in TEMPLATES]
-    pipeline = Pipeline(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all()), shots=3,
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(0.45), SnapshotKG(sciqa.all())),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     settings = Settings(home=home, sciqa_dir=sciqa_dir, workers=workers)
     plan = plan_burst(n, questions, retry_share=retry_share, seed=seed)
     sent: dict[int, float] = {}

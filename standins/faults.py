@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.limits import SEEN_EVENTS, Limits
-from pipeline.core import Pipeline
+from pipeline.blueprint import Blueprint
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.factory import build_generator, build_kg, build_reply_check, build_writers
 from pipeline.settings import Settings
 from pipeline.store.chroma import ChromaStore
@@ -190,10 +191,8 @@ def pipeline_for(world: World, store: ChromaStore, settings: Settings) -> Pipeli
     """The production parts from the factory, pointed at the stand-ins."""
     settings = settings.with_(tgi_url=world.tgi.url, endpoint=world.kg_url, kg="auto")
     model = build_generator(settings, "tgi")
-    return Pipeline(store, model, build_kg(settings), shots=settings.shots,
-                    row_cap=settings.row_cap, max_question_chars=settings.max_question_chars,
-                    deadline=settings.deadline, workers=settings.workers,
-                    writers=build_writers(settings, model, "tgi"), reply=build_reply_check(None))
+    return Pipeline(Parts(store, model, build_kg(settings), writers=build_writers(Blueprint.of(settings, "tgi"), model),
+                          reply=build_reply_check(None)), Bounds.of(settings, settings.deadline))
 
 
 def run(scenario: Scenario, store: ChromaStore, settings: Settings, snapshot: Any) -> Outcome:

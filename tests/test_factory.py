@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.factory import build_pipeline, graph_vocabulary, label_source, warm_up
+from pipeline.factory import build_pipeline, warm_up
 from pipeline.settings import Settings
 
 
@@ -14,18 +14,19 @@ def test_warm_up_readies_the_store_the_labels_and_the_vocabulary(train_settings:
                                                                   orkg_fixture_nt: Path) -> None:
     settings = train_settings.with_(kg=str(orkg_fixture_nt), generator="adapter")
     with build_pipeline(settings, store=train_store) as pipe:
-        took = warm_up(settings, pipe)
+        took = warm_up(pipe)
         assert set(took) == {"store", "labels", "vocabulary"}
-        labels = label_source(settings, pipe.kg).available(wait=0)  # no wait left: built, not being built
+        assert pipe.lexicon is not None  # what the pipeline's parts read of the graph
+        labels = pipe.lexicon.labels.available(wait=0)  # no wait left: built, not being built
         assert labels is not None and labels.find("story cloze test").chosen == "Story Cloze Test"
-        assert "orkgp:HAS_BENCHMARK" in (graph_vocabulary(settings, pipe.kg).available() or frozenset())
+        assert "orkgp:HAS_BENCHMARK" in (pipe.lexicon.vocabulary.available() or frozenset())
 
 
 def test_with_a_language_model_the_warm_up_reads_the_graphs_predicate_sets_too(
         train_settings: Settings, train_store: Any, orkg_fixture_nt: Path) -> None:
     settings = train_settings.with_(kg=str(orkg_fixture_nt), generator="tgi", tgi_url="http://127.0.0.1:9")
     with build_pipeline(settings, store=train_store) as pipe:
-        assert "shapes" in warm_up(settings, pipe)  # the model is not asked: nothing needs it up
+        assert "shapes" in warm_up(pipe)  # the model is not asked: nothing needs it up
         shapes = pipe.reply.shapes() if pipe.reply is not None and pipe.reply.shapes else None
         assert shapes is not None and shapes.meet(frozenset({"http://orkg.org/orkg/predicate/HAS_BENCHMARK",
                                                             "http://orkg.org/orkg/predicate/HAS_MODEL"}))
@@ -35,6 +36,6 @@ def test_warm_up_leaves_what_cannot_be_had_for_later(train_settings: Settings, t
                                                      caplog: pytest.LogCaptureFixture) -> None:
     settings = train_settings.with_(kg="http://127.0.0.1:9/sparql", generator="adapter", kg_timeout=0.5)
     with build_pipeline(settings, store=train_store) as pipe:
-        took = warm_up(settings, pipe)  # a graph that is down: no crash, the store is still warmed
+        took = warm_up(pipe)  # a graph that is down: no crash, the store is still warmed
     assert "store" in took and "labels" not in took
     assert "labels not ready" in caplog.text

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.questions import EvalQuestion, load_questions
 from pipeline.eval.report import build_report
 from pipeline.eval.run import run_pipeline
@@ -32,8 +32,8 @@ FLOORS = [("final", 0.995, 0.995), ("dev", 0.995, 0.98), ("slack", 0.97, 0.97), 
 @pytest.fixture(scope="module")
 def pipeline(train_store: Any, sciqa: SciQA) -> Pipeline:
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
-    return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), SnapshotKG(sciqa.all()), shots=3,
-                    row_cap=1000, max_question_chars=2000, workers=4)
+    return Pipeline(Parts(store, AdapterGenerator(store.min_score, store.knowledge), SnapshotKG(sciqa.all())),
+                    Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +46,9 @@ def graph_pipeline(train_store: Any, sciqa_graph: Any, tmp_path_factory: pytest.
 
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     labels = LabelSource(sciqa_graph, tmp_path_factory.mktemp("labels"), ttl=604800.0, page=1000).available
-    return Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
-                    names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels),
-                    row_cap=1000, max_question_chars=2000, workers=4)
+    return Pipeline(Parts(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph,
+                          names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels)),
+                    Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
 
 
 # (challenge set, all 200 questions, micro F1 at least); measured on --kg sciqa: 0.99965 and 0.98439

@@ -6,6 +6,7 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 import pipeline.registry as registry
+from pipeline.blueprint import Blueprint
 from pipeline.errors import ConfigError
 from pipeline.factory import build_generator, build_kg, build_writers
 from pipeline.records import Generation, Retrieved
@@ -60,14 +61,15 @@ def test_a_language_model_is_wrapped_because_its_registration_says_so(restored: 
     echo = Echo()
     register_generator(GeneratorKind("echo", lambda wiring: echo, "a test model", llm=True))
     built = build_generator(Settings(), "echo")
-    writers = build_writers(Settings(), built, "echo")
+    writers = build_writers(Blueprint.of(Settings(), "echo"), built)
     assert built is echo and [(w.model, w.fallback) for w in writers] == [(True, False), (False, True)]
     assert "echo" in generator_names()
     got = looped(writers, "q?").generation
     assert got is not None and got.sparql and got.sparql.startswith("SELECT ?x WHERE { ?x ?p ?o }")
     assert echo.prompts[1].startswith("<echo>SELECT ?x WHERE { ?x|That query does not parse")  # its own format
     register_generator(GeneratorKind("plain", lambda wiring: echo, "not a language model"))
-    assert [w.model for w in build_writers(Settings(), build_generator(Settings(), "plain"), "plain")] == [False]
+    plain = build_generator(Settings(), "plain")
+    assert [w.model for w in build_writers(Blueprint.of(Settings(), "plain"), plain)] == [False]
 
 
 def test_unknown_generators_are_named_with_the_choices() -> None:

@@ -101,14 +101,13 @@ def cmd_chat(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_sparql(args: argparse.Namespace, settings: Settings) -> int:
-    from pipeline.core import Pipeline
+    from pipeline.core import Bounds, Parts, Pipeline
     from pipeline.factory import build_kg
 
     kg = build_kg(settings, args.kg)
     from pipeline.eval.given import NoExamples
 
-    with Pipeline(NoExamples(), _NoGenerator(), kg, shots=settings.shots, row_cap=settings.row_cap,
-                  max_question_chars=settings.max_question_chars, workers=settings.workers) as pipe:
+    with Pipeline(Parts(NoExamples(), _NoGenerator(), kg), Bounds.of(settings)) as pipe:
         answer = pipe.run_sparql(args.query)
     print(json.dumps(answer.to_json(), ensure_ascii=False, indent=1) if args.json else textview.answer(answer))
     return 0 if answer.outcome.ok else 3
@@ -133,7 +132,7 @@ def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     def build(generator: str | None = None, shots: int | None = None, kg: str | None = None) -> Any:
         pipe = build_pipeline(settings, generator=generator, kg=kg, shots=shots)
         # as the bot does at its start: the questions' timings are a served bot's, not a cold start's
-        took = warm_up(settings, pipe)
+        took = warm_up(pipe)
         print("warmed up: " + ", ".join(f"{part} {s:.1f} s" for part, s in took.items()), file=sys.stderr)
         return pipe
 
@@ -161,9 +160,10 @@ def cmd_kg_load(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def cmd_kg_labels(args: argparse.Namespace, settings: Settings) -> int:
-    from pipeline.factory import build_kg, label_source
+    from pipeline.factory import build_kg
+    from pipeline.names.lexicon import Lexicon
 
-    source = label_source(settings, build_kg(settings, args.kg))
+    source = Lexicon.of(settings, build_kg(settings, args.kg)).labels
     index = source.index(refresh=args.refresh)
     if args.json:
         print(json.dumps({"kg": source.kg.name, "cache": str(source.path or ""), "counts": index.counts()}, indent=1))

@@ -60,9 +60,10 @@ class KgqaMCP(MCPServer):
 def create_server(pipeline: Pipeline, settings: Settings, *, pool: WorkerPool | None = None,
                   limiter: RateLimiter | None = None, auth: tuple[Any, Any] = (None, None)) -> KgqaMCP:
     """The server over ``pipeline``; ``pool`` and ``limiter`` may be shared with another front end in the process."""
-    from pipeline.factory import label_source
+    from pipeline.names.lexicon import Lexicon
 
-    tools = Tools(pipeline, lambda: label_source(settings, pipeline.kg).available())
+    lexicon = pipeline.lexicon or Lexicon.of(settings, pipeline.kg)  # one built by hand has none of its own
+    tools = Tools(pipeline, lambda: lexicon.labels.available())
     admission = Admission(pool or WorkerPool(settings.workers, settings.queue_size),
                           limiter or RateLimiter(settings.user_questions, settings.user_window_s, MAX_KEYS))
     server = KgqaMCP(NAME, instructions=INSTRUCTIONS, auth=auth[0], token_verifier=auth[1])

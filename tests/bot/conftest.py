@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.limits import Limits
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.names.check import Checked
@@ -40,8 +40,8 @@ def store(tmp_path: Path, train_examples: list[Example]) -> ChromaStore:
 @pytest.fixture
 def make_pipeline(store: ChromaStore, snapshot_kg: SnapshotKG) -> Callable[..., Pipeline]:
     def make(kg: KnowledgeGraph | None = None, generator: Generator | None = None) -> Pipeline:
-        return Pipeline(store, generator or AdapterGenerator(0.45), kg or snapshot_kg, shots=3,
-                        row_cap=1000, max_question_chars=2000, workers=4)
+        return Pipeline(Parts(store, generator or AdapterGenerator(0.45), kg or snapshot_kg),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
 
     return make
 
@@ -91,9 +91,9 @@ def agent(start_bot: Callable[..., Harness]) -> Harness:
 def named_agent(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: SnapshotKG,
                 bot_settings: Settings) -> Iterator[Harness]:
     """An agent bot whose pipeline also checks names (so every step is announced)."""
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
-                        names=lambda sparql, question: Checked(sparql), row_cap=1000, max_question_chars=2000,
-                        workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(0.45), snapshot_kg,
+                              names=lambda sparql, question: Checked(sparql)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     harness = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
     yield harness
     harness.close()

@@ -213,11 +213,11 @@ def test_500_rows_fit_slacks_limits_and_the_rest_is_a_file(start_bot: Callable[.
 
 def test_a_declined_question_offers_a_button_that_asks_the_closest_answerable_one(
         slack: Any, store: Any, snapshot_kg: Any, bot_settings: Any) -> None:
-    from pipeline.core import Pipeline
+    from pipeline.core import Bounds, Parts, Pipeline
     from pipeline.intent.step import IntentStep
 
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3, intent=IntentStep(),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(0.45), snapshot_kg, intent=IntentStep()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     bot = Harness.start(slack, pipeline, bot_settings)
     try:
         ts = bot.mention(STORY_CLOZE.replace("the highest", "the second highest"))

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from bot.glance import CHART_FILE, LEADERBOARD_FILE
 from bot.native import Kit
 from bot.render import render_answer
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.glance.about import CAN_ANSWER, EXAMPLES
 from pipeline.kg.oxigraph import OxigraphKG
@@ -23,8 +23,9 @@ PNG = b"\x89PNG\r\n\x1a\n"
 
 
 def test_a_ranking_reply_opens_with_its_summary_and_lists_the_scores_by_number(local_kg: OxigraphKG) -> None:
-    asked = Pipeline(NoStore(), FixedGenerator(t05(fx.NOISY, fx.ACC)), local_kg,
-                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Best Accuracy on it?")
+    asked = Pipeline(Parts(NoStore(), FixedGenerator(t05(fx.NOISY, fx.ACC)), local_kg),
+                     Bounds(shots=3, row_cap=1000, max_question_chars=2000,
+                            workers=4)).ask("Best Accuracy on it?")
     message = render_answer(asked, feedback="{}")
     first, *rest = texts(message)
     assert first == "*Big-71 has the highest Accuracy on Mixed Notation Bench: 71.46%.*"

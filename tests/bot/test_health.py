@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.health import TIMEOUT_S, TTL_S, Health
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.tgi import TGIGenerator
 from pipeline.kg.endpoint import EndpointKG
@@ -39,8 +39,8 @@ def remote(store: ChromaStore, snapshot_kg: SnapshotKG, tgi: TGIServer,
         writers = [Writer(generator, model=True), Writer(AdapterGenerator(0.45), fallback=True)]
         kg = FallbackKG(EndpointKG(kg_url or endpoint.url, timeout=30, row_cap=1000, agent="kgqa-bot", retries=2),
                         snapshot_kg)
-        return Pipeline(store, generator, kg, shots=3, row_cap=1000, max_question_chars=2000, workers=4,
-                        writers=writers)
+        return Pipeline(Parts(store, generator, kg, writers=writers),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     return make
 
 
@@ -85,8 +85,8 @@ def test_a_probe_that_raises_is_reported_not_raised(store: ChromaStore, snapshot
         def search(self, question: str, k: int) -> Any:
             raise RuntimeError
 
-    report = Health(Pipeline(Broken(), AdapterGenerator(0.45), snapshot_kg,
-                             shots=3, row_cap=1000, max_question_chars=2000, workers=4),  # type: ignore[arg-type]
+    report = Health(Pipeline(Parts(Broken(), AdapterGenerator(0.45), snapshot_kg),  # type: ignore[arg-type]
+                             Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4)),
                     None, None, ttl=TTL_S, timeout=TIMEOUT_S)()
     assert report["ok"] is False and report["store"]["error"] == "the disk is on fire"
     assert "kgqa index" in report["store"]["fix"]
@@ -108,8 +108,8 @@ def test_a_probe_that_ignores_its_timeout_is_left_behind(store: ChromaStore) -> 
             raise NotImplementedError
 
     started = time.monotonic()
-    probes = Pipeline(store, AdapterGenerator(0.45), Stuck(),  # type: ignore[arg-type]
-                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).health(timeout=0.2)
+    probes = Pipeline(Parts(store, AdapterGenerator(0.45), Stuck()),  # type: ignore[arg-type]
+                      Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4)).health(timeout=0.2)
     release.set()
     assert time.monotonic() - started < 1.5
     assert probes["kg"]["ok"] is False and probes["kg"]["error"] == "no answer in 0.2 s"

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from bot.limits import SEEN_EVENTS, Limits
-from pipeline.core import Pipeline
+from pipeline.blueprint import Blueprint
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.factory import build_generator, build_reply_check, build_writers
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.sciqa import SciQA
@@ -75,10 +76,11 @@ def hostile(tmp_path_factory: pytest.TempPathFactory, sciqa: SciQA, sciqa_dir: P
                                      tgi_url=tgi.url, tgi_timeout=2.0, deadline=15.0)
         kg = RecordingProxy(EndpointKG(virtuoso.endpoint, timeout=5, row_cap=1000, agent="kgqa-bot", retries=2))
         model = build_generator(settings, "tgi")
-        pipeline = Pipeline(hash_store(home / "chroma", train_slice(sciqa)), model, kg,
-                            shots=3, deadline=settings.deadline, max_question_chars=settings.max_question_chars,
-                            row_cap=1000, workers=4, writers=build_writers(settings, model, "tgi"),
-                            reply=build_reply_check(None))
+        pipeline = Pipeline(Parts(hash_store(home / "chroma", train_slice(sciqa)), model, kg,
+                                  writers=build_writers(Blueprint.of(settings, "tgi"), model),
+                                  reply=build_reply_check(None)),
+                            Bounds(shots=3, row_cap=1000, max_question_chars=settings.max_question_chars,
+                                   deadline=settings.deadline, workers=4))
         limits = Limits(seen_events=SEEN_EVENTS, user_questions=10**6, queue_size=500, user_window_s=60.0)
         bot = Harness.start(slack, pipeline, settings, limits)
         try:

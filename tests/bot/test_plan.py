@@ -16,7 +16,7 @@ from bot.native import Kit
 from bot.plan import PLAN_TITLE, TASKS, Plan
 from bot.render import RESULT_FILE, notice
 from bot.streaming import READING, Surfaces, status_for
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.records import Generation, Retrieved, Rows, Step
 from pipeline.settings import Settings
@@ -156,8 +156,8 @@ def test_the_status_is_cleared_after_an_error_and_after_a_timeout(start_bot: Cal
     broken = start_bot(slack_surface="agent", generator=Broken())
     ts = broken.mention(STORY_CLOZE)
     cleared(slack, ts)
-    pipeline = Pipeline(store, Slow(3.0), snapshot_kg, shots=3, row_cap=1000, max_question_chars=2000,
-                        deadline=0.5, workers=4)
+    pipeline = Pipeline(Parts(store, Slow(3.0), snapshot_kg),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, deadline=0.5, workers=4))
     slow = Harness.start(slack, pipeline, bot_settings.with_(slack_surface="agent"))
     try:
         late = slow.mention(STORY_CLOZE)

@@ -8,7 +8,7 @@ import urllib.request
 from pathlib import Path
 
 from bot.server import BotServer
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.kg.snapshot import SnapshotKG
 from pipeline.settings import Settings
@@ -50,8 +50,9 @@ def test_healthz_reports_store_generator_kg_and_workers(bot: Harness) -> None:
 def test_healthz_says_how_to_fix_an_empty_store(tmp_path: Path, slack: SlackAPIServer, settings: Settings,
                                                 snapshot_kg: SnapshotKG) -> None:
     empty = ChromaStore(open_client(tmp_path / "empty"), HashEncoder(), "empty_store")
-    bot = Harness.start(slack, Pipeline(empty, AdapterGenerator(0.45), snapshot_kg,
-                                        shots=3, row_cap=1000, max_question_chars=2000, workers=4), settings)
+    bot = Harness.start(slack, Pipeline(Parts(empty, AdapterGenerator(0.45), snapshot_kg),
+                                        Bounds(shots=3, row_cap=1000, max_question_chars=2000,
+                                               workers=4)), settings)
     try:
         status, report = bot.healthz()
     finally:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
@@ -30,9 +30,9 @@ MUTAG = "Which model has achieved the highest Accuracy score on the MUTAG benchm
 @pytest.fixture
 def talker(slack: SlackAPIServer, store: ChromaStore, snapshot_kg: SnapshotKG,
            bot_settings: Settings) -> Iterator[Harness]:
-    pipeline = Pipeline(store, AdapterGenerator(0.45), snapshot_kg, shots=3,
-                        names=NameCheck(LabelSource(snapshot_kg, None, ttl=604800.0, page=1000).available),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(0.45), snapshot_kg,
+                              names=NameCheck(LabelSource(snapshot_kg, None, ttl=604800.0, page=1000).available)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     harness = Harness.start(slack, pipeline, bot_settings)
     yield harness
     harness.close()
@@ -102,8 +102,8 @@ def test_a_button_value_that_is_not_ours_is_ignored(talker: Harness) -> None:
 def asker(slack: SlackAPIServer, store: ChromaStore, bot_settings: Settings, tmp_path: Path) -> Iterator[Harness]:
     """The bot over the ORKG-shaped fixture graph, where LoreQA Reading Set has scores by two metrics."""
     kg = OxigraphKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
-    pipeline = Pipeline(store, AdapterGenerator(0.45), kg, shots=3, intent=IntentStep(), row_cap=1000,
-                        max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(0.45), kg, intent=IntentStep()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     harness = Harness.start(slack, pipeline, bot_settings)
     yield harness
     harness.close()

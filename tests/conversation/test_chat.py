@@ -5,7 +5,7 @@ import json
 from pathlib import Path
 
 from pipeline.conversation.chat import chat
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.names.check import NameCheck
 from standins.fakes import RecordingKG
 from tests.conversation.test_talk import INDEX, Naive, asking_back
@@ -14,8 +14,8 @@ from tests.test_core import FixedStore
 
 def test_each_line_is_asked_in_one_conversation_until_exit(tmp_path: Path) -> None:
     generator = Naive()
-    pipeline = Pipeline(FixedStore(), generator, RecordingKG(), names=NameCheck(lambda: INDEX),
-                        shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(FixedStore(), generator, RecordingKG(), names=NameCheck(lambda: INDEX)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     lines = iter(["Which models were evaluated on the SQuAD1.1 dataset?", "", "and on SQuAD2.0?", "exit", "never"])
     shown: list[str] = []
     code = chat(pipeline, lambda: INDEX, read=lambda _: next(lines), write=shown.append,
@@ -26,7 +26,8 @@ def test_each_line_is_asked_in_one_conversation_until_exit(tmp_path: Path) -> No
 
 
 def test_end_of_input_ends_the_chat_and_json_prints_one_object_per_answer() -> None:
-    pipeline = Pipeline(FixedStore(), Naive(), RecordingKG(), shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(FixedStore(), Naive(), RecordingKG()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     lines = iter(["Which models were evaluated on the SQuAD1.1 dataset?"])
 
     def read(_: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.conversation.talk import Conversation
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.glance.textview import answer as as_text
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
@@ -42,8 +42,8 @@ class Naive:
 
 def talk() -> tuple[Conversation, Naive, RecordingKG]:
     generator, kg = Naive(), RecordingKG()
-    pipeline = Pipeline(FixedStore(), generator, kg, names=NameCheck(lambda: INDEX),
-                        shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(FixedStore(), generator, kg, names=NameCheck(lambda: INDEX)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     return Conversation(pipeline, local_memory(), lambda: INDEX), generator, kg
 
 
@@ -94,8 +94,8 @@ class Silent:
 def asking_back(tmp_path: Path) -> Conversation:
     """A conversation over the ORKG-shaped fixture graph, where LoreQA Reading Set has scores by two metrics."""
     kg = OxigraphKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
-    pipeline = Pipeline(FixedStore(), Silent(), kg, intent=IntentStep(), shots=3, row_cap=1000,
-                        max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(FixedStore(), Silent(), kg, intent=IntentStep()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     return Conversation(pipeline, local_memory())
 
 

@@ -9,12 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.ablations import ablate, changes, lines
-from pipeline.factory import build_names, label_source
+from pipeline.factory import build_names
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.names.lexicon import Lexicon
 from pipeline.records import Ask, Attempt, Verdict
 from pipeline.settings import Settings
 from pipeline.sparql.text import add_prefixes
@@ -59,9 +60,11 @@ def test_each_ablation_replays_what_it_changes_and_says_what_is_not_exact(settin
     assert gold and other and set(gold) != set(other)
     report = made_report(gold, other)
     assert [c.id for c in changes(report, "vocabulary_check_off")] == ["vocab", "vocab-empty"]
-    names, intent = build_names(settings, local_kg), IntentStep(labels=label_source(settings, local_kg).available)
-    pipe = Pipeline(Store(0.9), AdapterGenerator(0.5), local_kg, names=names, intent=intent,
-                    shots=3, row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]
+    lexicon = Lexicon.of(settings, local_kg)
+    names, intent = build_names(lexicon), IntentStep(labels=lexicon.labels.available)
+    pipe = Pipeline(Parts(Store(0.9), AdapterGenerator(0.5), local_kg,  # type: ignore[arg-type]
+                          names=names, intent=intent),
+                    Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     result = ablate(report, pipe)
     assert result["run"]["exact_question_accuracy"] == 2 / 5
     vocab = result["vocabulary_check_off"]

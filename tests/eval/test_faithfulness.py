@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.given import NoExamples
 from pipeline.eval.questions import EvalQuestion, load_questions
 from pipeline.eval.report import build_report
@@ -33,8 +33,8 @@ RUNS = [
 
 def replayed(questions: list[EvalQuestion], replay: ReplayGenerator, kg: Any, shots: int = 3) -> dict[str, Any]:
     """The report of a recorded run replayed through the pipeline (cleaning, the read-only gate) on ``kg``."""
-    pipeline = Pipeline(NoExamples(), replay, kg, shots=shots,
-                        row_cap=1000, max_question_chars=2000, workers=4)  # type: ignore[arg-type]
+    pipeline = Pipeline(Parts(NoExamples(), replay, kg),  # type: ignore[arg-type]
+                        Bounds(shots=shots, row_cap=1000, max_question_chars=2000, workers=4))
     return build_report(run_pipeline(questions, pipeline, workers=2, progress=False), {})
 
 

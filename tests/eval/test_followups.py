@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.followups import build_sets
 from pipeline.eval.questions import load_questions
 from pipeline.eval.report import build_report
@@ -41,9 +41,9 @@ def test_follow_ups_are_answered_in_their_threads(name: str, floor: float, train
                                                   tmp_path: Path) -> None:
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     kg = SnapshotKG(sciqa.all())
-    pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(store.min_score, store.knowledge), kg,
+                              names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     path = HAND
     if name != "hand":
         path = tmp_path / f"{name}.json"

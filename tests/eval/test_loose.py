@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.loose import PERTURBATIONS, build_set
 from pipeline.eval.questions import load_questions
 from pipeline.eval.report import build_report
@@ -35,9 +35,9 @@ def test_sets_are_deterministic_outside_the_challenge_and_every_name_is_changed(
 def test_the_held_out_loose_name_set_is_answered(train_store: Any, sciqa: SciQA, tmp_path: Path) -> None:
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     kg = SnapshotKG(sciqa.all())
-    pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(store.min_score, store.knowledge), kg,
+                              names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     path = tmp_path / "loose.json"
     path.write_text(json.dumps(build_set(sciqa, n=200, seed=3)))
     report = build_report(run_pipeline(load_questions(str(path), sciqa), pipeline, workers=2, progress=False),
@@ -56,9 +56,9 @@ def test_the_held_out_loose_name_set_through_the_whole_pipeline_on_the_graph_reb
 
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     labels = LabelSource(sciqa_graph, tmp_path / "labels", ttl=604800.0, page=1000).available
-    pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph, shots=3,
-                        names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(store.min_score, store.knowledge), sciqa_graph,
+                              names=NameCheck(labels), intent=IntentStep(store.knowledge, labels=labels)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     path = tmp_path / "loose.json"
     path.write_text(json.dumps(build_set(sciqa, n=200, seed=3)))
     report = build_report(run_pipeline(load_questions(str(path), sciqa), pipeline, workers=2, progress=False),
@@ -76,9 +76,9 @@ def test_loose_names_over_a_graph_with_look_alike_labels(train_store: Any) -> No
     docs = Path(__file__).resolve().parents[2] / "tests" / "data" / "eval"
     store = FormAwareStore(train_store, train_store.encoder, recheck=1.0)
     kg = OxigraphKG(docs / "lookalike.nt", row_cap=1000)
-    pipeline = Pipeline(store, AdapterGenerator(store.min_score, store.knowledge), kg, shots=3,
-                        names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available),
-                        row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, AdapterGenerator(store.min_score, store.knowledge), kg,
+                              names=NameCheck(LabelSource(kg, None, ttl=604800.0, page=1000).available)),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     questions = load_questions(str(docs / "loose-lookalike.json"), None)
     report = build_report(run_pipeline(questions, pipeline, workers=2, progress=False), {"questions": "lookalike"})
     assert report["n"] == 35 and report["micro_f1"] >= LOOKALIKE_FLOOR, report["micro_f1"]

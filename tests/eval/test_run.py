@@ -97,7 +97,7 @@ def test_many_workers_flag_no_spurious_syntax_errors() -> None:
 
 
 def test_a_threaded_item_is_asked_after_its_earlier_questions_in_a_conversation_of_its_own() -> None:
-    from pipeline.core import Pipeline
+    from pipeline.core import Bounds, Parts, Pipeline
     from pipeline.eval.questions import EvalQuestion
     from pipeline.eval.run import run_pipeline
     from standins.fakes import RecordingKG
@@ -105,8 +105,8 @@ def test_a_threaded_item_is_asked_after_its_earlier_questions_in_a_conversation_
     from tests.test_core import FixedStore
 
     generator = Naive()
-    pipeline = Pipeline(FixedStore(), generator, RecordingKG(),
-                        shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(FixedStore(), generator, RecordingKG()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     questions = [EvalQuestion("a", "and on SQuAD2.0?", ["42"], thread=("Which models ran on the SQuAD1.1 dataset?",)),
                  EvalQuestion("b", "and on SQuAD2.0?", ["42"])]
     first, second = run_pipeline(questions, pipeline, workers=1, progress=False)

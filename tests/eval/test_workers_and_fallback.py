@@ -21,7 +21,7 @@ def test_eval_builds_the_pipeline_with_the_configured_fallback(fallback: str, mo
     warmed: list[object] = []
     pipe = object()
     monkeypatch.setattr(cli, "build_pipeline", lambda settings, **_: built.append(settings) or pipe)
-    monkeypatch.setattr(cli, "warm_up", lambda settings, p: warmed.append(p) or {"store": 0.1})
+    monkeypatch.setattr(cli, "warm_up", lambda p: warmed.append(p) or {"store": 0.1})
     monkeypatch.setattr("pipeline.eval.cli.run_eval_command", lambda args, settings, build: build() and 0)
     cli.cmd_eval(argparse.Namespace(), Settings(llm_fallback=fallback))
     assert [s.llm_fallback for s in built] == [fallback]

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
+from pipeline.blueprint import Blueprint
 from pipeline.errors import ConfigError, ModelUnavailable, PromptTooLong
-from pipeline.factory import build_generator, build_writers, question_deadline
+from pipeline.factory import build_generator, build_writers
 from pipeline.generators.embedded import EmbeddedLlamaGenerator, shared_server
 from pipeline.generators.llamacpp import LlamaServer, ServerConfig
 from pipeline.records import Example, Retrieved
@@ -63,13 +64,13 @@ def test_one_server_per_model_in_a_process(tmp_path: Path) -> None:
 
 def test_a_cpu_model_gets_a_deadline_that_fits_one_generation() -> None:
     s = Settings(deadline=90.0, local_timeout=180.0)
-    assert question_deadline(s, "local") == 210.0 and question_deadline(s, "repair:local") == 210.0
-    assert question_deadline(s, "openai") == 90.0 and question_deadline(s.with_(deadline=0.0), "local") is None
+    assert Blueprint.of(s, "local").deadline == 210.0 and Blueprint.of(s, "repair:local").deadline == 210.0
+    assert Blueprint.of(s, "openai").deadline == 90.0 and Blueprint.of(s.with_(deadline=0.0), "local").deadline is None
 
 
 def test_a_missing_model_falls_back_to_the_adapter_with_one_line(tmp_path: Path) -> None:
     s = Settings(local_model=str(tmp_path / "none.gguf"), llm_order="llm-first")
-    writers = build_writers(s, build_generator(s, "local"), "local")
+    writers = build_writers(Blueprint.of(s, "local"), build_generator(s, "local"))
     out = looped(writers, "Which model has achieved the highest F1 score on the SQuAD1.1 benchmark dataset?",
                  [EXAMPLE]).generation
     assert out is not None and out.sparql and out.notes[0].startswith("the language model failed (KGQA_LOCAL_MODEL=")
@@ -145,12 +146,13 @@ def test_concurrent_first_questions_start_one_server(tmp_path: Path) -> None:
 def test_the_grounding_settings_reach_the_model_generator(tmp_path: Path, levers: dict[str, bool],
                                                           given: bool) -> None:
     from pipeline.factory import grounding_for
+    from pipeline.names.lexicon import Lexicon
 
     settings = Settings(home=tmp_path, local_model="qwen2.5-coder-0.5b", model_cache=tmp_path, llm_fallback="none",
                         **levers)
     kg: Any = type("Graph", (), {"name": "graph"})()  # nothing is read from it before a question
     store: Any = type("Store", (), {"examples": lambda self: []})()
-    grounding = grounding_for(settings, kg, store)
+    grounding = grounding_for(settings, Lexicon.of(settings, kg), store)
     assert (grounding.levers.schema, grounding.levers.links, grounding.levers.grammar) == (
         levers.get("llm_schema", False), levers.get("llm_links", False), levers.get("llm_grammar", False))
     local = build_generator(settings, "local", grounding=grounding)

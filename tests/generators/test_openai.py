@@ -93,7 +93,7 @@ def _poll(condition: Any, seconds: float = 10.0) -> bool:
 def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> None:
     """An abandoned generation used to stream on for nobody, keeping a one-slot server busy, and ``ask --json``
     showed an empty prompt and raw generation."""
-    from pipeline.core import Pipeline
+    from pipeline.core import Bounds, Parts, Pipeline
     from pipeline.records import Outcome
     from standins.fakes import RecordingKG
 
@@ -105,8 +105,9 @@ def test_past_the_deadline_the_stream_is_cut_and_the_prompt_kept(tgi: Any) -> No
     tgi.enqueue("SELECT " + " ".join(words) + " WHERE { ?s ?p ?o }")
     tgi.set_fault("trickle")
     tgi.trickle_seconds = 0.1
-    answer = Pipeline(Store(), _client(tgi.url + "/v1", timeout=30), RecordingKG(),  # type: ignore[arg-type]
-                      deadline=1.0, shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Best F1 on CoQA?")
+    answer = Pipeline(Parts(Store(), _client(tgi.url + "/v1", timeout=30), RecordingKG()),  # type: ignore[arg-type]
+                      Bounds(shots=3, row_cap=1000, max_question_chars=2000, deadline=1.0,
+                             workers=4)).ask("Best F1 on CoQA?")
     assert answer.outcome is Outcome.TIMED_OUT
     shown = answer.to_json()
     assert shown["prompt"].startswith("Task: Generate SPARQL") and shown["raw_generation"].startswith("SELECT ?v0")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.glance.chart import chart_png
 from pipeline.parts import KnowledgeGraph
 from standins import orkg_fixture as fx
@@ -36,8 +36,8 @@ def kg(request: pytest.FixtureRequest) -> KnowledgeGraph:
 
 def ask(kg: KnowledgeGraph, sparql: str) -> tuple[Pipeline, RecordingProxy]:
     proxy = RecordingProxy(kg)
-    return Pipeline(NoStore(), FixedGenerator(sparql), proxy,
-                    shots=3, row_cap=1000, max_question_chars=2000, workers=4), proxy
+    return Pipeline(Parts(NoStore(), FixedGenerator(sparql), proxy),
+                    Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4)), proxy
 
 
 @pytest.mark.parametrize(("template", "label", "sparql"), cases(), ids=[f"{t}-{n}" for t, n, _ in cases()])

@@ -12,7 +12,7 @@ from pathlib import Path
 import pyoxigraph as ox
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.errors import ConfigError, KnowledgeGraphError
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Rows
@@ -160,6 +160,6 @@ def test_a_local_graph_reports_healthy(local_kg: OxigraphKG) -> None:
             return 1
 
     assert local_kg.ping(0.5) is True
-    report = Pipeline(Store(), RecordingKG(), local_kg,  # type: ignore[arg-type]
-                      shots=3, row_cap=1000, max_question_chars=2000, workers=4).health(timeout=1.0)
+    report = Pipeline(Parts(Store(), RecordingKG(), local_kg),  # type: ignore[arg-type]
+                      Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4)).health(timeout=1.0)
     assert report["kg"]["ok"] is True and report["kg"]["remote"] is False and "error" not in report["kg"]

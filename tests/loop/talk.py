@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.deadline import Clock, Deadline
 from pipeline.loop.checks import IntentCheck, NamesCheck, ReplyCheck
 from pipeline.loop.run import Loop
@@ -65,8 +65,8 @@ def adapter_first(adapter: Generator, model: Talk) -> dict[str, Any]:
 def pipeline(store: Any, kg: KnowledgeGraph, writers: Sequence[Writer], reply: ReplyCheck | None = None,
              **checks: Any) -> Pipeline:
     """A pipeline over ``writers`` with the front ends' sizes (``checks``: ``names=``, ``intent=``)."""
-    return Pipeline(store, writers[0].generator, kg, shots=3, row_cap=1000, max_question_chars=2000, workers=4,
-                    writers=writers, reply=reply, **checks)
+    return Pipeline(Parts(store, writers[0].generator, kg, writers=writers, reply=reply, **checks),
+                    Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
 
 
 def found(base: Answer, query: str, clock: Clock, t: dict[str, float]) -> Answer:

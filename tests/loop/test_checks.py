@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pipeline.factory import build_names, label_source
+from pipeline.factory import build_names
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.intent.step import IntentStep
@@ -15,6 +15,7 @@ from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.loop.checks import IntentCheck, NamesCheck, ReplyCheck
 from pipeline.loop.verdicts import Call, Judgement
 from pipeline.names.check import Checked
+from pipeline.names.lexicon import Lexicon
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Answer, Generation, Outcome, Retrieved, Review, Rows
 from pipeline.settings import Settings
@@ -68,8 +69,9 @@ class CountingKG:
 
 def ask(settings: Settings, kg: OxigraphKG, url: str, order: str, score: float) -> tuple[Answer, Counted,
                                                                                         CountedReply]:
-    intent = IntentStep(labels=label_source(settings, kg).available, pairs=lambda: [])  # no composer: the writers'
-    counted = Counted(intent, build_names(settings, kg), kg)
+    lexicon = Lexicon.of(settings, kg)
+    intent = IntentStep(labels=lexicon.labels.available, pairs=lambda: [])  # no composer: the writers'
+    counted = Counted(intent, build_names(lexicon), kg)
     llm = repairing(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True))
     reply = CountedReply()
     llm.reply = reply

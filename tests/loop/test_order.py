@@ -5,13 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from pipeline.blueprint import Blueprint
 from pipeline.core import Pipeline
-from pipeline.factory import build_generator, build_names, build_writers, label_source
+from pipeline.factory import build_generator, build_names, build_writers
 from pipeline.generators.adapter import AdapterGenerator
 from pipeline.generators.openai import OpenAIGenerator
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.loop.notes import BY_ADAPTER_FIRST, BY_MODEL
+from pipeline.names.lexicon import Lexicon
 from pipeline.records import Example, Outcome, Retrieved, Verdict
 from pipeline.settings import Settings
 from tests.loop.talk import adapter_first, repairing
@@ -36,8 +38,9 @@ class Store:
 def pipeline(settings: Settings, kg: OxigraphKG, url: str, score: float) -> Pipeline:
     """Adapter first, the model at ``url`` behind it, the checks the factory gives — the intent step without
     composer pairs: these tests are about which writer writes, not about the composer (tests/intent)."""
-    names = build_names(settings, kg)
-    intent = IntentStep(labels=label_source(settings, kg).available, pairs=lambda: [])
+    lexicon = Lexicon.of(settings, kg)
+    names = build_names(lexicon)
+    intent = IntentStep(labels=lexicon.labels.available, pairs=lambda: [])
     llm = repairing(OpenAIGenerator(url, "tgi", None, timeout=10, max_new_tokens=512, stream=True))
     return over(Store(score), kg, names=names, intent=intent, **adapter_first(AdapterGenerator(0.5), llm))
 
@@ -96,7 +99,7 @@ def test_a_model_server_that_is_down_leaves_the_adapters_decline_with_the_reason
 
 def test_the_setting_chooses_the_order_and_none_means_the_model_alone(tgi: Any) -> None:
     def order(settings: Settings, name: str) -> list[str]:
-        return [w.generator.name for w in build_writers(settings, build_generator(settings, name), name)]
+        return [w.generator.name for w in build_writers(Blueprint.of(settings, name), build_generator(settings, name))]
 
     s = Settings(tgi_url=tgi.url)
     assert order(s, "tgi") == ["tgi", "adapter"]  # unset, for a model server: the paper's order
@@ -112,9 +115,9 @@ def test_the_reader_is_asked_right_before_the_model_writes(tgi: Any, local_kg: O
     from pipeline.factory import build_reader
 
     def order(settings: Settings, name: str) -> list[str]:
-        made = build_generator(settings, name)
-        reader = build_reader(settings, made, local_kg, name)
-        return [w.label for w in build_writers(settings, made, name, reader=reader)]
+        blueprint, made = Blueprint.of(settings, name), build_generator(settings, name)
+        reader = build_reader(blueprint, made, Lexicon.of(settings, local_kg))
+        return [w.label for w in build_writers(blueprint, made, reader=reader)]
 
     s = settings.with_(tgi_url=tgi.url, llm_reader=True)
     assert order(s, "tgi") == ["reader:tgi", "tgi", "adapter"]

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from pipeline.blueprint import Blueprint
 from pipeline.deadline import Clock
 from pipeline.errors import ConfigError, ModelUnavailable
 from pipeline.factory import build_generator, build_writers
@@ -118,15 +119,15 @@ def test_when_neither_writes_a_query_both_reasons_are_told() -> None:
 def test_the_factory_backs_llms_with_the_adapter_unless_told_not_to(settings: Settings) -> None:
     tgi = settings.with_(tgi_url="http://127.0.0.1:9")
     part = build_generator(tgi, "tgi")
-    paper = build_writers(tgi, part, "tgi")
+    paper = build_writers(Blueprint.of(tgi, "tgi"), part)
     assert [(w.model, w.fallback) for w in paper] == [(True, False), (False, True)] and paper[0].generator is part
-    assert [w.generator.name for w in build_writers(tgi, build_generator(tgi, "openai"), "openai")] == \
+    assert [w.generator.name for w in build_writers(Blueprint.of(tgi, "openai"), build_generator(tgi, "openai"))] == \
         ["openai", "adapter"]
-    assert [w.model for w in build_writers(tgi.with_(llm_fallback="none"), part, "tgi")] == [True]
+    assert [w.model for w in build_writers(Blueprint.of(tgi.with_(llm_fallback="none"), "tgi"), part)] == [True]
     adapter = build_generator(tgi, "adapter")
-    assert [(w.generator, w.model) for w in build_writers(tgi, adapter, "adapter")] == [(adapter, False)]
+    assert [(w.generator, w.model) for w in build_writers(Blueprint.of(tgi, "adapter"), adapter)] == [(adapter, False)]
     with pytest.raises(ConfigError, match="KGQA_LLM_FALLBACK"):
-        build_writers(tgi.with_(llm_fallback="maybe"), part, "tgi")
+        build_writers(Blueprint.of(tgi.with_(llm_fallback="maybe"), "tgi"), part)
 
 
 def test_a_model_query_the_checks_would_not_run_gives_way_to_the_adapters_when_that_one_passes() -> None:

@@ -10,7 +10,7 @@ import anyio
 import pytest
 from mcp import Client
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.mcp.admission import BUSY, Admission
 from pipeline.mcp.server import create_server
 from pipeline.mcp.tools import ToolRefusal
@@ -121,7 +121,8 @@ async def _collect(call: Any, into: list[str]) -> None:
 
 def test_limits_reach_the_client_as_one_line_tool_errors(tmp_path: Path, settings: Settings) -> None:
     store = hash_store(tmp_path / "chroma", [Example("1", "Which datasets exist?", "SELECT ?d WHERE { ?d a ?c }")])
-    pipeline = Pipeline(store, _NoGenerator(), RecordingKG(), shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+    pipeline = Pipeline(Parts(store, _NoGenerator(), RecordingKG()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     server = create_server(pipeline, settings.with_(user_questions=1))
 
     async def scenario() -> None:

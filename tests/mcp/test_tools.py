@@ -8,7 +8,7 @@ import pyoxigraph as ox
 import pytest
 
 from pipeline.cli import _NoGenerator
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.eval.given import NoExamples
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.mcp.tools import ToolRefusal, Tools
@@ -24,8 +24,8 @@ def tools() -> tuple[Tools, RecordingProxy]:
     kg.store.load(f'<{EX}a> <{EX}label> "a\\u200bb\ue000" .\n<{EX}a> <{EX}n> -1 .\n<{EX}b> <{EX}label> "b" .\n'
                   .encode(), format=ox.RdfFormat.TURTLE)
     proxy = RecordingProxy(kg)
-    return Tools(Pipeline(NoExamples(), _NoGenerator(), proxy, row_cap=10,
-                          shots=3, max_question_chars=2000, workers=4)), proxy
+    return Tools(Pipeline(Parts(NoExamples(), _NoGenerator(), proxy),
+                          Bounds(shots=3, row_cap=10, max_question_chars=2000, workers=4))), proxy
 
 
 def test_a_string_literal_is_matched_as_typed(tools: tuple[Tools, RecordingProxy]) -> None:

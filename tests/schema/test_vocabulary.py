@@ -201,14 +201,16 @@ def test_with_the_setting_off_the_grounding_is_what_it_was(tmp_path: Path) -> No
 def test_the_graph_rebuilt_from_sciqa_gets_the_vocabularys_labels_when_the_setting_names_it(
         sciqa: Any, sciqa_graph: Any, tmp_path: Path) -> None:
     from pipeline.factory import grounding_for
+    from pipeline.names.lexicon import Lexicon
     from pipeline.names.vocabulary import sparql_terms
     from pipeline.schema.grounding import Grounding, Levers
 
     written(tmp_path / "orkg", energy=f'<{P}P43135> {LABEL} "Has energy sources" .\n')
     settings = Settings(home=tmp_path / "home", orkg_vocabulary=str(tmp_path / "orkg"))
     store: Any = type("Store", (), {"examples": lambda self: []})()
-    assert grounding_for(settings, sciqa_graph, store).orkg() == vocabulary_for(settings)
-    assert grounding_for(Settings(home=tmp_path), sciqa_graph, store).orkg() is None
+    assert grounding_for(settings, Lexicon.of(settings, sciqa_graph), store).orkg() == vocabulary_for(settings)
+    home = Settings(home=tmp_path)
+    assert grounding_for(home, Lexicon.of(home, sciqa_graph), store).orkg() is None
     train = [Example(r.id, r.question, r.sparql, r.template_id) for r in sciqa.split("train")]
     names = frozenset(sparql_terms(sciqa_graph))
 

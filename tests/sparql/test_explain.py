@@ -5,7 +5,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.records import Example, Generation, Retrieved, Rows
 from pipeline.sciqa import SciQA
 from pipeline.sparql.explain import explain
@@ -88,12 +88,14 @@ def test_every_sciqa_query_gets_one_sentence(sciqa: SciQA) -> None:
 
 def test_the_pipeline_attaches_the_reading_and_uses_it_when_nothing_matches() -> None:
     query = T01.format(d="RACE")
-    found = Pipeline(OneStore(), Scripted(query), RecordingKG(),
-                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Which models ran on RACE?")
+    found = Pipeline(Parts(OneStore(), Scripted(query), RecordingKG()),
+                     Bounds(shots=3, row_cap=1000, max_question_chars=2000,
+                            workers=4)).ask("Which models ran on RACE?")
     assert found.reading == explain(query) and found.to_json()["reading"] == found.reading
-    empty = Pipeline(OneStore(), Scripted(query), RecordingKG(Rows(["model"], [])),
-                     shots=3, row_cap=1000, max_question_chars=2000, workers=4).ask("Which models ran on RACE?")
+    empty = Pipeline(Parts(OneStore(), Scripted(query), RecordingKG(Rows(["model"], []))),
+                     Bounds(shots=3, row_cap=1000, max_question_chars=2000,
+                            workers=4)).ask("Which models ran on RACE?")
     assert empty.explanation.endswith(explain(query))
-    pipeline = Pipeline(OneStore(), Scripted(None), RecordingKG(), shots=3, row_cap=1000, max_question_chars=2000,
-                        workers=4)
+    pipeline = Pipeline(Parts(OneStore(), Scripted(None), RecordingKG()),
+                        Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     assert pipeline.run_sparql(query).reading == explain(query)

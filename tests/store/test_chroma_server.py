@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.core import Pipeline
+from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.errors import StoreUnavailable
 from pipeline.factory import build_index, build_pipeline, build_store
 from pipeline.generators.adapter import AdapterGenerator
@@ -147,8 +147,8 @@ def test_a_rebuild_during_an_outage_stops_and_loses_no_team_pair(held: tuple[Any
 
 def test_the_pipeline_answers_an_outage_with_what_happened_and_health_shows_it(held: tuple[Any, ...]) -> None:
     proxy, store, _, question = held
-    pipe = Pipeline(store, AdapterGenerator(0.5), RecordingKG(), deadline=30,
-                    shots=3, row_cap=1000, max_question_chars=2000, workers=4)
+    pipe = Pipeline(Parts(store, AdapterGenerator(0.5), RecordingKG()),
+                    Bounds(shots=3, row_cap=1000, max_question_chars=2000, deadline=30, workers=4))
     proxy.hold()
     answer = returns(lambda: pipe.ask(question))
     assert answer.error.startswith(f"the example store at {proxy.url} did not answer within 1 s")
