@@ -14,7 +14,8 @@ from pipeline.cli import main
 from pipeline.loop.run import RECONSIDERED
 from tests.intent.test_step_model import TIED_BEST
 
-# the dataset typed by some of its words (not its first): nothing is composed for it, so the model's second query is what can answer
+# the dataset typed by some of its words (not its first): nothing is composed for it, so the model's second query
+# is what can answer
 QUESTION = "Which model has the highest Accuracy score on the cloze test?"
 RANKED_UP = TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="ASC", extra="")
 RANKED_DOWN = TIED_BEST.format(dataset="Story Cloze Test", metric="Accuracy", order="DESC", extra="")
