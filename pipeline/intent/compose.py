@@ -247,27 +247,36 @@ def with_slips(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
 
 def with_completions(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
                      index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
-    """``graph`` with the keys it lacks that are the first words of exactly one label of the graph, its last words
-    left out ('orcaphone' for 'OrcaPhone-2.1', 'lsf gestes' for 'LSF-Gestes (Réunion)'; the last word typed may be
-    cut short: 'signbank iso' for 'SignBank-Iso1000', 'top-1 acc' for 'Top-1 Accuracy'); none when two labels begin
-    so."""
+    """``graph`` with the keys it lacks that are the first words of exactly one label of the graph (``begun_by``);
+    none when two labels begin so (the step asks back which one)."""
     if index is None:
         return graph
     out = dict(graph)
     for key in sorted(set(keys) - out.keys()):
-        typed = re.findall(r"[^\W_]+", unmarked(key).lower())
-        if not any(c.isalpha() for c in "".join(typed)) or any(w in FILLER or meanings(w) - {"numeral"} for w in typed):
-            continue
-        begun = [label for label in index.completions(squeeze(key))
-                 if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
-        if len("".join(typed)) < 4 and not any(re.findall(r"[^\W_]+", unmarked(label).lower())[:len(typed)] == typed
-                                               for label in begun):
-            continue  # a short name only as the label's first words whole ('f1' for 'F1-score')
+        begun = begun_by(key, index)
         if len(begun) == 1:
             kinds: set[str] = {kind for kind in KINDS if index.has(begun[0], kind)}
             if kinds:
                 out[key] = (begun[0], kinds)
     return out
+
+
+def begun_by(key: str, index: LabelIndex) -> list[str]:
+    """The labels of the graph whose first words ``key`` is, their last words left out ('orcaphone' for
+    'OrcaPhone-2.1', 'lsf gestes' for 'LSF-Gestes (Réunion)'; the last word typed may be cut short: 'signbank iso' for
+    'SignBank-Iso1000', 'top-1 acc' for 'Top-1 Accuracy'); a name of fewer than four letters only as a label's first
+    words whole ('f1' for 'F1-score'); none for filler or a word with a meaning of its own; a paper's title only when
+    nothing else is begun so."""
+    typed = re.findall(r"[^\W_]+", unmarked(key).lower())
+    if not any(c.isalpha() for c in "".join(typed)) or any(w in FILLER or meanings(w) - {"numeral"} for w in typed):
+        return []
+    begun = [label for label in index.completions(squeeze(key))
+             if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
+    if len("".join(typed)) < 4 and not any(re.findall(r"[^\W_]+", unmarked(label).lower())[:len(typed)] == typed
+                                           for label in begun):
+        return []
+    things = [label for label in begun if any(index.has(label, k) for k in KINDS if k != Kind.PAPER)]
+    return things or begun  # 'geobind' is the model, not the title of the paper that begins with its name
 
 
 def _begins(typed: Sequence[str], theirs: Sequence[str]) -> bool:

@@ -26,6 +26,7 @@ from pipeline.intent.guard import (
 from pipeline.intent.meaning import rankings
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
+from pipeline.intent.which import MAX_CHOICES, which_name
 from pipeline.intent.writer import comparison_reading, compiled
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels, slot_values
@@ -41,7 +42,6 @@ from pipeline.store.retrieval import mask
 
 _LEADERBOARD = frozenset({Kind.DATASET, Kind.MODEL})
 TAUGHT_MEANT = 0.8  # the least cosine of a question to a taught pair's, names masked, to read one by the other
-MAX_CHOICES = 5  # buttons a question asked back offers (Slack shows five to a row)
 
 
 class IntentStep:
@@ -149,6 +149,11 @@ class IntentStep:
         if composed is not None:
             return _composed(composed, generation, f"the query {generation.generator} wrote lacked {missing[0]}"
                              if missing else "")
+        if not generation.sparql and index is not None:
+            back = self._which_name(text, generic, index, generation, lambda q: self.composer.compose(
+                q, read_intent(q), kg, generic, asked, index))
+            if back is not None:
+                return back
         if not generation.sparql:
             return Review(_unplaced(generation, attempt.unplaced),
                           "" if generation.off_topic else _closest(examples))  # no unrelated offer
@@ -217,6 +222,20 @@ class IntentStep:
         return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
                                  explanation=said, notes=generation.notes + ("asked back: which metric",),
                                  attempts=generation.attempts), why="no metric named", choices=choices)
+
+    @staticmethod
+    def _which_name(text: str, generic: frozenset[str], index: LabelIndex, generation: Generation,
+                    compose: Callable[[str], Composition | None]) -> Review | None:
+        """A name several labels begin ('agrovit'), asked back: which one, a choice per label."""
+        asked = which_name(text, generic, index, compose)
+        if asked is None:
+            return None
+        typed, choices = asked
+        said = (f"'{typed}' could be {', '.join(repr(c.label) for c in choices[:-1])} or '{choices[-1].label}': "
+                "which one do you mean?")
+        return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
+                                 explanation=said, notes=generation.notes + ("asked back: which name",),
+                                 attempts=generation.attempts), why="a name several things begin", choices=choices)
 
     def _declined(self, generation: Generation, intent: Intent, missing: Sequence[str],
                   examples: Sequence[Retrieved]) -> Review:

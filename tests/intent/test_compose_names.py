@@ -86,7 +86,8 @@ def test_models_with_code_on_a_parenthesised_dataset(graph: OxigraphKG) -> None:
 
 
 def test_a_name_typed_without_its_last_words_is_the_one_label_it_begins(tmp_path: Path) -> None:
-    """'regions-7' is 'Régions-7 (v2, test)' (no other label begins so); 'otter' begins two models: no name."""
+    """'regions-7' is 'Régions-7 (v2, test)' (no other label begins so); 'otter' begins two models: not guessed,
+    asked back."""
     kg = _graph(tmp_path / "g.nt")
     index = LabelIndex([(d, "dataset") for d in DATASETS] + [(m, "model") for m in MODELS] + [(METRIC, "metric")],
                        threshold=85.0)
@@ -94,5 +95,7 @@ def test_a_name_typed_without_its_last_words_is_the_one_label_it_begins(tmp_path
     done = step.review("which models were evaluated on regions-7", Generation("adapter", None), [], kg).generation
     assert done.sparql is not None and '"Régions-7 (v2, test)"' in done.sparql, done.sparql
     assert answer_of(kg, done.sparql) == {(MODELS[0],), (MODELS[3],)}
-    vague = step.review("which datasets was otter evaluated on", Generation("adapter", None), [], kg).generation
-    assert vague.sparql is None or "Otter" not in vague.sparql
+    vague = step.review("which datasets was otter evaluated on", Generation("adapter", None), [], kg)
+    assert vague.generation.sparql is None and "which one do you mean" in vague.generation.explanation
+    assert {c.label for c in vague.choices} == {MODELS[0], MODELS[1]}  # asked back, a choice per model
+    assert {c.question for c in vague.choices} == {f"which datasets was {m} evaluated on" for m in MODELS[:2]}
