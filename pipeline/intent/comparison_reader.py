@@ -9,7 +9,6 @@ from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
-from pipeline.intent.compose import spans
 from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
@@ -27,6 +26,7 @@ from pipeline.intent.linking import (
     unit_after,
     widened,
 )
+from pipeline.intent.named import spans
 from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.parts import KnowledgeGraph

@@ -15,9 +15,10 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.compose import Name, assign, filled, resolve, years
+from pipeline.intent.compose import assign, filled
 from pipeline.intent.conditions import blanked, unaccounted
 from pipeline.intent.guard import core
+from pipeline.intent.named import Name, resolve, years
 from pipeline.intent.reading import YEAR, Intent, ordinal, read_intent
 from pipeline.matching.forms import form_of
 from pipeline.names.index import LabelIndex

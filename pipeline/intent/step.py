@@ -8,8 +8,7 @@ from dataclasses import replace
 
 from pipeline.intent.account import OPERATORS, meanings
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Composer, Composition, form_spans, graph_kinds, metrics_of, with_normalised
-from pipeline.intent.compose import Name as GraphName
+from pipeline.intent.compose import Composer, Composition, form_spans, metrics_of
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
     VALUE_ASKED,
@@ -24,6 +23,8 @@ from pipeline.intent.guard import (
     wrong_kinds,
 )
 from pipeline.intent.meaning import rankings
+from pipeline.intent.named import Name as GraphName
+from pipeline.intent.named import graph_kinds, with_normalised
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
 from pipeline.intent.which import MAX_CHOICES, which_name

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.intent.compose import Composition, begun_by, spans
+from pipeline.intent.compose import Composition
+from pipeline.intent.named import begun_by, spans
 from pipeline.names.index import LabelIndex
 from pipeline.records import Choice
 

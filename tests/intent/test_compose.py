@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import NotInSnapshot
-from pipeline.intent.compose import graph_kinds, resolve
+from pipeline.intent.named import graph_kinds, resolve
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.index import LabelIndex
 from standins.fakes import RecordingKG

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.intent.compose import resolve
+from pipeline.intent.named import resolve
 from pipeline.kg.endpoint import EndpointKG
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.index import THRESHOLD, LabelIndex

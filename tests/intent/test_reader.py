@@ -179,7 +179,7 @@ def test_a_model_server_that_is_down_ends_the_question_with_the_reason_and_is_as
 
 
 def test_a_part_of_a_longer_name_the_question_writes_is_no_name_to_read_with() -> None:
-    from pipeline.intent.compose import Name
+    from pipeline.intent.named import Name
     from pipeline.intent.reader import whole
 
     text = "List the code links of the Long Short Transformer model, by F1 score"

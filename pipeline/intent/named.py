@@ -1,0 +1,246 @@
+"""The question's names as the graph has them: the runs of its words that may be names (``spans``), looked up by
+their exact labels (any case), and, with the graph's label index, by other blanks, hyphens or version spacing, a slip
+in a word, or their first words alone (``begun_by``): what the composer fills its pairs with."""
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from pipeline.errors import KgqaError
+from pipeline.intent.account import FILLER, meanings
+from pipeline.intent.reading import YEAR
+from pipeline.matching.wording import STOPWORDS, within_edits
+from pipeline.names.index import KINDS, LabelIndex, squeeze, unmarked
+from pipeline.parts import KnowledgeGraph, LowersLabels, native
+from pipeline.records import Kind, Match
+from pipeline.sparql.gate import gate
+from pipeline.sparql.literal import label_literals, quoted
+
+MAX_WORDS = 6  # longest name looked up
+_KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
+    "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
+    "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
+_EDGE = "?!.,;:\"'“”‘’()"
+YEAR_WORD = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w-]|\.\d)")  # "in 2021." ends a sentence; "2021.5" is no year
+_QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")
+
+
+@dataclass(frozen=True)
+class Name:
+    """A name of the question found in the graph: where it is, the graph's spelling, and the kinds it has there."""
+
+    start: int
+    end: int
+    label: str
+    kinds: frozenset[str]
+
+
+
+def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
+    """Word runs of up to MAX_WORDS words that could be names: not starting or ending with a stopword, not only
+    form words (unless written with capitals or digits)."""
+    words = []
+    for m in re.finditer(r"\S+", text):
+        a, b = m.start(), m.end()
+        while a < b and text[a] in _EDGE:
+            a += 1
+        while b > a and text[b - 1] in _EDGE and not (text[b - 1] == ")" and "(" in text[a:b]):
+            b -= 1
+        if a < b:
+            words.append((a, b, m.end(), text[a:b].lower()))
+    out = []
+    for i in range(len(words)):
+        for j in range(i, min(i + MAX_WORDS, len(words))):
+            run = words[i:j + 1]
+            if run[0][3] in STOPWORDS or run[-1][3] in STOPWORDS:
+                continue
+            plain = all(w in STOPWORDS or w in generic for _, _, _, w in run)
+            if plain and text[run[0][0]:run[-1][1]] == text[run[0][0]:run[-1][1]].lower():
+                continue
+            out.append((run[0][0], closed(text, run[0][0], run[-1][1], run[-1][2])))
+    return out + [m.span(1) for m in _QUOTED.finditer(text)]  # a quoted title, however long
+
+
+_CLOSING = {")": "(", "]": "[", "”": "“", "’": "‘"}
+
+
+def closed(text: str, start: int, end: int, limit: int) -> int:
+    """The end of a name's span taken on over the closing brackets and quotes (up to ``limit``) that close what it
+    opens: 'NarrativeNet ("large", 2×)', 'Penn Treebank (Word Level)' keep their last ')' before a '?' or ','."""
+    while end < limit:
+        char, held = text[end], text[start:end]
+        opener = _CLOSING.get(char)
+        if (opener and held.count(opener) > held.count(char)) or (char in "\"'" and held.count(char) % 2):
+            end += 1
+        else:
+            break
+    return end
+
+
+
+
+def graph_kinds(keys: Sequence[str], kg: KnowledgeGraph, loose: bool = False,
+                spelled: Mapping[str, str] | None = None,
+                known: LabelIndex | None = None) -> dict[str, tuple[str, set[str]]] | None:
+    """key -> (the graph's label, its kinds) for labels equal to a key (``loose``: case-insensitively, keys given in
+    lowercase; of several labels, the one ``spelled`` as the user typed it, else the first). One read-only query;
+    None when the graph cannot answer it (e.g. the recorded snapshot). With ``known``, the graph's label index, a
+    graph that cannot answer a case-insensitive test from an index of its own (an endpoint, which scans every label
+    for it) is asked for the labels the index holds with a key's lowercase instead: things of the classes the index
+    lists."""
+    if not keys:
+        return {}
+    if loose and (known is None or native(kg, LowersLabels) is not None):  # type: ignore[type-abstract]
+        match = ("VALUES ?key { " + " ".join(map(quoted, keys)) + " } "
+                 "?x rdfs:label ?label. FILTER(LCASE(STR(?label)) = ?key)")
+    else:
+        texts = {key: known.cased(key) if loose and known is not None else [key] for key in keys}
+        if not any(texts.values()):  # still asked: a graph that cannot answer (the snapshot) says so
+            texts = {keys[0]: [keys[0]]}
+        match = " UNION ".join(  # constant patterns, each found by the endpoint's index (its VALUES joins are slow)
+            f"{{ ?x rdfs:label {form}. BIND({quoted(key)} AS ?key) BIND({quoted(label)} AS ?label) }}"
+            for key, labels in texts.items() for label in labels for form in label_literals(label, ("en",)))
+    query = ("SELECT DISTINCT ?key ?label ?kind WHERE { " + match
+             + " { ?x a ?kind } UNION { ?s ?kind ?x. FILTER(?kind IN (orkgp:HAS_DATASET, orkgp:HAS_MODEL, "
+             "orkgp:HAS_METRIC, orkgp:P32, orkgp:P30)) } }")
+    check = gate(query, 2000)
+    try:
+        rows = kg.select(check.fixed) if check.ok else None
+    except KgqaError:
+        return None
+    if rows is None:
+        return None
+    graph: dict[str, tuple[str, set[str]]] = {}
+    for row in rows.rows:
+        kind = _KIND_OF.get("/".join(row.get("kind", {}).get("value", "").rsplit("/", 2)[-2:]))
+        if kind and "key" in row and "label" in row:
+            key, label = row["key"]["value"], row["label"]["value"]
+            kept = graph.setdefault(key, (label, set()))
+            if label != kept[0] and spelled and spelled.get(key) == label:
+                graph[key] = kept = (label, kept[1])  # 'Relation Extraction' as typed, not 'relation extraction'
+            kept[1].add(kind)
+    return graph
+
+
+def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: LabelIndex | None = None,
+            prefer: Collection[str] = (), known: LabelIndex | None = None) -> list[Name]:
+    """The question's names as the graph has them (case-insensitive exact labels, asked as the labels ``known``
+    holds when given; with the graph's label ``index``, also names typed with other blanks, hyphens or version
+    spacing: 'squad 1.1'), not overlapping: the labels in ``prefer`` (a written query's own names) first, then the
+    longest."""
+    found = spans(text, generic)
+    spelled = {" ".join(text[a:b].lower().split()): " ".join(text[a:b].split()) for a, b in found}
+    keys = set(spelled)
+    graph = graph_kinds(sorted(keys), kg, loose=True, spelled=spelled, known=known if known is not None else index)
+    if graph is None:  # a graph that cannot say what its names are (the recorded snapshot): nothing to compose with
+        return []
+    graph = with_completions(with_slips(with_normalised(graph, keys, index), keys, index), keys, index)
+    names: list[Name] = []
+    def key(span: tuple[int, int]) -> tuple[bool, int, int]:
+        hit = graph.get(" ".join(text[span[0]:span[1]].lower().split()))
+        return (hit is None or hit[0] not in prefer, span[0] - span[1], span[0])
+
+    for a, b in sorted(found, key=key):
+        hit = graph.get(" ".join(text[a:b].lower().split()))
+        if hit and not any(n.start < b and a < n.end for n in names):
+            names.append(Name(a, b, hit[0], frozenset(hit[1])))
+    return sorted(names, key=lambda n: n.start)
+
+
+def years(text: str, names: Sequence[Name]) -> list[Name]:
+    """The years the question states outside its names ('published in 2019'), as names of the kind "year" (a paper's
+    orkgp:P29): a pair with a year slot takes them, and no pair without one can use every name."""
+    return [Name(m.start(), m.end(), m.group(), frozenset({YEAR})) for m in YEAR_WORD.finditer(text)
+            if not any(n.start < m.end() and m.start() < n.end for n in names)]
+
+
+def normalised(index: LabelIndex, typed: str) -> tuple[str, set[str]] | None:
+    """The graph's label for a name typed with other case, blanks, hyphens or version spacing, and its kinds; None
+    when there is no such label, or several (a close spelling is not enough to compose a query with)."""
+    found = index.spelled(typed)  # every span of the question is asked: no search for close spellings
+    if found is None or found.match is not Match.NORMALISED or found.chosen is None:
+        return None
+    kinds: set[str] = {kind for kind in KINDS if index.has(found.chosen, kind)}
+    return (found.chosen, kinds) if kinds else None
+
+
+def with_normalised(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
+                    index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` (key -> label, kinds) with the keys it lacks that the label ``index`` reads as one of its labels."""
+    out = dict(graph)
+    if index is None:
+        return out
+    for key in sorted(set(keys) - out.keys()):
+        hit = normalised(index, key)
+        if hit is not None:
+            out[key] = hit
+    return out
+
+
+def with_slips(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
+               index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` with the keys it lacks that are one label of the graph typed with a slip in its words ('land cover
+    segmentaion'): the same words, each the label's or one typo from it, and no other label as close."""
+    if index is None:
+        return graph
+    out = dict(graph)
+    for key in sorted(set(keys) - out.keys()):
+        typed = re.findall(r"[^\W_]+", key)
+        if len("".join(typed)) < 5 or all(w in FILLER or meanings(w) for w in typed):
+            continue  # a slip is in a name: no run of the question's own words ('scored' is no 'Score')
+        found = index.find(key)
+        if found.match is not Match.CLOSE or found.chosen is None:
+            continue
+        theirs = re.findall(r"[^\W_]+", found.chosen.lower())
+        if len(theirs) == len(typed) and all(a == b or (min(len(a), len(b)) >= 4 and within_edits(a, b))
+                                             for a, b in zip(typed, theirs)):
+            kinds: set[str] = {kind for kind in KINDS if index.has(found.chosen, kind)}
+            if kinds:
+                out[key] = (found.chosen, kinds)
+    return out
+
+
+def with_completions(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str],
+                     index: LabelIndex | None) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` with the keys it lacks that are the first words of exactly one label of the graph (``begun_by``);
+    none when two labels begin so (the step asks back which one)."""
+    if index is None:
+        return graph
+    out = dict(graph)
+    for key in sorted(set(keys) - out.keys()):
+        begun = begun_by(key, index)
+        if len(begun) == 1:
+            kinds: set[str] = {kind for kind in KINDS if index.has(begun[0], kind)}
+            if kinds:
+                out[key] = (begun[0], kinds)
+    return out
+
+
+def begun_by(key: str, index: LabelIndex) -> list[str]:
+    """The labels of the graph whose first words ``key`` is, their last words left out ('orcaphone' for
+    'OrcaPhone-2.1', 'lsf gestes' for 'LSF-Gestes (Réunion)'; the last word typed may be cut short: 'signbank iso' for
+    'SignBank-Iso1000', 'top-1 acc' for 'Top-1 Accuracy'); a name of fewer than four letters only as a label's first
+    words whole ('f1' for 'F1-score'); none for filler or a word with a meaning of its own; a paper's title only when
+    nothing else is begun so."""
+    typed = re.findall(r"[^\W_]+", unmarked(key).lower())
+    if not any(c.isalpha() for c in "".join(typed)) or any(w in FILLER or meanings(w) - {"numeral"} for w in typed):
+        return []
+    begun = [label for label in index.completions(squeeze(key))
+             if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
+    if len("".join(typed)) < 4 and not any(re.findall(r"[^\W_]+", unmarked(label).lower())[:len(typed)] == typed
+                                           for label in begun):
+        return []
+    things = [label for label in begun if any(index.has(label, k) for k in KINDS if k != Kind.PAPER)]
+    return things or begun  # 'geobind' is the model, not the title of the paper that begins with its name
+
+
+def _begins(typed: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether ``typed`` are the first of ``theirs``, fewer of them, the last one whole or cut before digits."""
+    if not 0 < len(typed) < len(theirs) + 1 or typed == list(theirs):
+        return False
+    *whole, last = typed
+    mine = theirs[len(whole)]
+    return list(theirs[:len(whole)]) == whole and (
+        (last == mine and len(typed) < len(theirs)) or
+        (mine.startswith(last) and (mine[len(last):].isdigit() or len(last) >= 3)))
