@@ -9,11 +9,11 @@ from typing import Any
 
 from pipeline.errors import ConfigError
 from pipeline.eval.failures import failure_counts, failure_lines, writer_counts
+from pipeline.eval.grade import intent_counts, intent_lines
 from pipeline.eval.plot import plot_f1
 from pipeline.eval.retrieval import hit_rate, mean
 from pipeline.eval.run import QuestionResult
 from pipeline.eval.scorer import group_ids, score
-from pipeline.eval.verdict import intent_counts, intent_lines
 
 HEADLINE = ("micro_precision", "micro_recall", "micro_f1", "macro_f1", "exact_question_accuracy",
             "template_hit_at_1", "template_hit_at_3")

@@ -14,10 +14,10 @@ from tqdm import tqdm
 
 from pipeline.errors import ConfigError, KgqaError, NotInSnapshot, TimedOut
 from pipeline.eval.failures import classify, writer
+from pipeline.eval.grade import grade
 from pipeline.eval.questions import EvalQuestion, flat_strings
 from pipeline.eval.retrieval import OVERLAP_K, overlap
 from pipeline.eval.scorer import score_question
-from pipeline.eval.verdict import verdict
 from pipeline.parts import LooksUp
 from pipeline.records import Answer, Outcome, Retrieved, Step
 from pipeline.sparql.text import syntax_errors
@@ -69,7 +69,7 @@ class QuestionResult:
     def to_json(self) -> dict[str, Any]:
         failure = classify(self)
         return {**asdict(self), "empty_answer": self.empty_answer, "failure": failure.value if failure else None,
-                "verdict": verdict(self).value}
+                "verdict": grade(self).value}
 
 
 def scored(q: EvalQuestion, system: list[str], columns: Sequence[Sequence[str]] = (), **details: Any

@@ -5,7 +5,7 @@ It judges what a query means, not how it looks: a name is used when a label test
 number of the query holds it, or an ORKG resource or comparison property the query names may stand for it. A query
 built of vocabulary the guard cannot read (comparison properties ``orkgp:P…``, ``orkgr:R…`` resources) answers a
 kind of its own; where the guard cannot tell whether its operators fit, the query runs and the answer says what was
-checked (``Verdict.notes``), instead of being declined."""
+checked (``Finding.notes``), instead of being declined."""
 from __future__ import annotations
 
 import re
@@ -41,7 +41,7 @@ _YES_NO = frozenset({"yes", "no", "true", "false", "t", "f"})
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Finding:
     """``ok`` when the query fits the question; else what it lacks, in words (names first, then operators)."""
 
     missing: tuple[str, ...] = ()
@@ -185,7 +185,7 @@ def other_answer(asked: frozenset[str], mentioned: frozenset[str], shape: Shape)
 def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[str] = frozenset(),
           generic: frozenset[str] = frozenset(), mentioned: frozenset[str] = frozenset(),
           foreign: frozenset[str] = frozenset(), question: str = "", stated: str = "", value: bool = False
-          ) -> Verdict:
+          ) -> Finding:
     """Whether ``sparql`` does what a question with ``intent``, these ``names``, asking for ``asked`` and mentioning
     ``mentioned`` kinds of thing asks; ``generic``: the stored forms' own words (kept off the edges of names);
     ``foreign``: opaque terms known to stand for another question's names (a stored query copied as it is);
@@ -228,7 +228,7 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
     # a name greater or smaller than a value: a stored query's date filter refilled with a field's name
     valued = [f"the name '{lit}' as the thing it names (it compares it as a value)" for lit in literals
               if compares(sparql, lit)]
-    return Verdict(tuple([f"the name '{n}'" for n in unused] + valued + operators + conditions + kinds + untied
+    return Finding(tuple([f"the name '{n}'" for n in unused] + valued + operators + conditions + kinds + untied
                          + conflicting_kinds(shape)),
                    tuple(notes),
                    tuple(unjoined_literals(literals, sparql, found)))

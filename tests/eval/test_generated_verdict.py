@@ -9,9 +9,9 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.eval.generated.gold import with_gold
+from pipeline.eval.grade import Grade, grade, intent_counts
 from pipeline.eval.questions import EvalQuestion, load_questions
 from pipeline.eval.run import scored
-from pipeline.eval.verdict import Verdict, intent_counts, verdict
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Outcome
 from standins import orkg_fixture as fx
@@ -44,53 +44,53 @@ def test_the_gold_is_the_querys_labels_with_its_iris_also_accepted(asked: EvalQu
 
 
 @pytest.mark.parametrize(("outcome", "sparql", "reply", "expected"), [
-    (Outcome.ANSWERED, SPARQL, ["Écoute-Small", "WaveTrans (ensemble)"], Verdict.RIGHT),
+    (Outcome.ANSWERED, SPARQL, ["Écoute-Small", "WaveTrans (ensemble)"], Grade.RIGHT),
     (Outcome.ANSWERED, SPARQL, ["WaveTrans (ensemble)", fx.iri("Model", "WaveTrans (ensemble)"), "Écoute-Small",
-                                fx.iri("Model", "Écoute-Small")], Verdict.RIGHT),  # each thing by IRI and label
-    (Outcome.ANSWERED, SPARQL, ["WaveTrans (ensemble)"], Verdict.WRONG),  # the best one alone, not every one
-    (Outcome.ANSWERED, SPARQL, ["WaveTrans (ensemble)", "Écoute-Small", "TinyConv"], Verdict.WRONG),
+                                fx.iri("Model", "Écoute-Small")], Grade.RIGHT),  # each thing by IRI and label
+    (Outcome.ANSWERED, SPARQL, ["WaveTrans (ensemble)"], Grade.WRONG),  # the best one alone, not every one
+    (Outcome.ANSWERED, SPARQL, ["WaveTrans (ensemble)", "Écoute-Small", "TinyConv"], Grade.WRONG),
     (Outcome.ANSWERED, SPARQL, [fx.iri("Model", "WaveTrans (ensemble)"), fx.iri("Model", "Écoute-Small")],
-     Verdict.WRONG),  # IRIs alone are not what a reader can check
-    (Outcome.EMPTY, SPARQL, [], Verdict.WRONG),
-    (Outcome.DECLINED, None, [], Verdict.DECLINED),
-    (Outcome.DECLINED, SPARQL, [], Verdict.DECLINED),  # a query on record, declined all the same
-    (Outcome.REFUSED, SPARQL, [], Verdict.DECLINED),
-    (Outcome.TIMED_OUT, None, [], Verdict.FAILED),
-    (Outcome.FAILED, SPARQL, [], Verdict.FAILED),
+     Grade.WRONG),  # IRIs alone are not what a reader can check
+    (Outcome.EMPTY, SPARQL, [], Grade.WRONG),
+    (Outcome.DECLINED, None, [], Grade.DECLINED),
+    (Outcome.DECLINED, SPARQL, [], Grade.DECLINED),  # a query on record, declined all the same
+    (Outcome.REFUSED, SPARQL, [], Grade.DECLINED),
+    (Outcome.TIMED_OUT, None, [], Grade.FAILED),
+    (Outcome.FAILED, SPARQL, [], Grade.FAILED),
 ])
 def test_a_reply_is_judged_as_a_user_would(asked: EvalQuestion, outcome: Outcome, sparql: str | None,
-                                           reply: list[str], expected: Verdict) -> None:
-    assert verdict(scored(asked, reply, sparql=sparql, outcome=outcome.value)) is expected
+                                           reply: list[str], expected: Grade) -> None:
+    assert grade(scored(asked, reply, sparql=sparql, outcome=outcome.value)) is expected
 
 
 def test_the_things_asked_for_each_beside_more_are_right_and_a_column_of_others_is_not(asked: EvalQuestion) -> None:
     """'Which models have published code?' answered by the models and their code links: one column is the gold."""
     with_links = [["Écoute-Small", "WaveTrans (ensemble)"], ["https://example.org/a", "https://example.org/b"]]
     flat = ["Écoute-Small", "https://example.org/a", "WaveTrans (ensemble)", "https://example.org/b"]
-    assert verdict(scored(asked, flat, with_links, sparql=SPARQL, outcome="answered")) is Verdict.RIGHT
+    assert grade(scored(asked, flat, with_links, sparql=SPARQL, outcome="answered")) is Grade.RIGHT
     ranked = [["WaveTrans (ensemble)"], ["6.8"]]  # the best one alone, beside its score
-    assert verdict(scored(asked, ["WaveTrans (ensemble)", "6.8"], ranked, sparql=SPARQL,
-                          outcome="answered")) is Verdict.WRONG
+    assert grade(scored(asked, ["WaveTrans (ensemble)", "6.8"], ranked, sparql=SPARQL,
+                          outcome="answered")) is Grade.WRONG
     more = [["Écoute-Small", "WaveTrans (ensemble)", "TinyConv"], ["1", "2", "3"]]
-    assert verdict(scored(asked, ["Écoute-Small", "1", "WaveTrans (ensemble)", "2", "TinyConv", "3"], more,
-                          sparql=SPARQL, outcome="answered")) is Verdict.WRONG
+    assert grade(scored(asked, ["Écoute-Small", "1", "WaveTrans (ensemble)", "2", "TinyConv", "3"], more,
+                          sparql=SPARQL, outcome="answered")) is Grade.WRONG
 
 
 def test_a_paper_and_its_year_shown_with_its_iri_are_right_and_another_year_is_not() -> None:
     """'The latest paper and when it came out': title and year, the bot's reply with the paper's IRI beside them."""
     asked = EvalQuestion("p", "?", ["A Paper", "2024"])
     shown = [["http://orkg.org/orkg/resource/R1"], ["A Paper"], ["2024"]]
-    assert verdict(scored(asked, ["http://orkg.org/orkg/resource/R1", "A Paper", "2024"], shown, sparql=SPARQL,
-                          outcome="answered")) is Verdict.RIGHT
+    assert grade(scored(asked, ["http://orkg.org/orkg/resource/R1", "A Paper", "2024"], shown, sparql=SPARQL,
+                          outcome="answered")) is Grade.RIGHT
     other = [["http://orkg.org/orkg/resource/R1"], ["A Paper"], ["2023"]]
-    assert verdict(scored(asked, ["http://orkg.org/orkg/resource/R1", "A Paper", "2023"], other, sparql=SPARQL,
-                          outcome="answered")) is Verdict.WRONG
+    assert grade(scored(asked, ["http://orkg.org/orkg/resource/R1", "A Paper", "2023"], other, sparql=SPARQL,
+                          outcome="answered")) is Grade.WRONG
 
 
 def test_an_empty_answer_is_right_when_the_gold_is_empty(kg: OxigraphKG) -> None:
     q = with_gold([EvalQuestion("q", "?", [], gold_sparql=models_on(fx.UNUSED_DATASET))], kg)[0]
-    assert q.gold == [] and verdict(scored(q, [], sparql=SPARQL, outcome=Outcome.EMPTY.value)) is Verdict.RIGHT
-    assert verdict(scored(q, ["Plain LSTM"], sparql=SPARQL, outcome=Outcome.ANSWERED.value)) is Verdict.WRONG
+    assert q.gold == [] and grade(scored(q, [], sparql=SPARQL, outcome=Outcome.EMPTY.value)) is Grade.RIGHT
+    assert grade(scored(q, ["Plain LSTM"], sparql=SPARQL, outcome=Outcome.ANSWERED.value)) is Grade.WRONG
 
 
 def test_intent_counts_per_intent_and_in_all(asked: EvalQuestion) -> None:

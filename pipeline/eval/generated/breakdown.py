@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pipeline.eval.generated.build import NAMED, STYLES
-from pipeline.eval.verdict import Verdict
+from pipeline.eval.grade import Grade
 
 _PUNCTUATION = set(string.punctuation) - {"-", ".", "(", ")"}  # hyphens and versions are what plain names have
 SPELLINGS = {"as_is": "as the graph has them", "lower": "lowercased", "tight": "no blank before a parenthesis",
@@ -54,10 +54,10 @@ def breakdown_lines(table: Table) -> list[str]:
     """The breakdown as two markdown tables."""
     lines = []
     for part, title in (("names", "names that hold"), ("typed", "names typed")):
-        lines += [f"| {title} | n | " + " | ".join(v.value for v in Verdict) + " |", "|---|---|---|---|---|---|"]
+        lines += [f"| {title} | n | " + " | ".join(v.value for v in Grade) + " |", "|---|---|---|---|---|---|"]
         for key, counts in table[part].items():
             label = SPELLINGS.get(key, key)
-            lines.append(f"| {label} | {sum(counts.values())} | " + " | ".join(str(counts[v.value]) for v in Verdict)
+            lines.append(f"| {label} | {sum(counts.values())} | " + " | ".join(str(counts[v.value]) for v in Grade)
                          + " |")
         lines.append("")
     return lines

@@ -11,14 +11,14 @@ from typing import Protocol
 from pipeline.records import Outcome
 
 
-class Verdict(str, Enum):
+class Grade(str, Enum):
     RIGHT = "right"
     DECLINED = "declined"
     WRONG = "wrong"
     FAILED = "failed"
 
 
-class Judged(Protocol):
+class Graded(Protocol):
     """What a verdict reads of one evaluated question (``pipeline.eval.run.QuestionResult``)."""
 
     @property
@@ -35,26 +35,26 @@ _NOT_ANSWERED = (Outcome.DECLINED.value, Outcome.REFUSED.value)
 _FAILED = (Outcome.FAILED.value, Outcome.TIMED_OUT.value)
 
 
-def verdict(result: Judged) -> Verdict:
-    """The one verdict of ``result``."""
+def grade(result: Graded) -> Grade:
+    """The one grade of ``result`` (``report.json``'s ``verdict``)."""
     if not result.outcome:  # a recorded answers file: only its answers are known
-        return Verdict.RIGHT if result.same_answer else Verdict.WRONG
+        return Grade.RIGHT if result.same_answer else Grade.WRONG
     if result.outcome in _FAILED:
-        return Verdict.FAILED
+        return Grade.FAILED
     if not result.sparql or result.outcome in _NOT_ANSWERED:
-        return Verdict.DECLINED
-    return Verdict.RIGHT if result.same_answer else Verdict.WRONG
+        return Grade.DECLINED
+    return Grade.RIGHT if result.same_answer else Grade.WRONG
 
 
-def intent_counts(results: Sequence[Judged]) -> dict[str, dict[str, int]]:
+def intent_counts(results: Sequence[Graded]) -> dict[str, dict[str, int]]:
     """Per intent (in first-seen order, then ``all``): how many questions got each verdict; {} when none has one."""
     if not any(r.intent for r in results):
         return {}
     table: dict[str, Counter[str]] = {}
     for r in results:
-        table.setdefault(r.intent or "?", Counter())[verdict(r).value] += 1
+        table.setdefault(r.intent or "?", Counter())[grade(r).value] += 1
     table["all"] = sum(table.values(), Counter())
-    return {intent: {v.value: counts[v.value] for v in Verdict} | {"n": sum(counts.values())}
+    return {intent: {v.value: counts[v.value] for v in Grade} | {"n": sum(counts.values())}
             for intent, counts in table.items()}
 
 
