@@ -40,12 +40,11 @@ YEAR = "year"  # a value a question may ask for ("when was X published?") or res
 _WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b", re.I)
 # the words that ask for a kind of thing, each with its plural: "the publication year of X", not "years" ("over the
 # years" asks for none); a score or a result asks for a value, not for a metric; "publication" (its year),
-# "benchmark" (a verb too), "system" and "corpus" (words of names) say no kind
-_ASKING = {Kind.PAPER: "paper article study", Kind.MODEL: "model method approach architecture",
+# "benchmark" (a verb too), "system" and "corpus" (words of names), "study" (a comparison's contributions) say no kind
+_ASKING = {Kind.PAPER: "paper article", Kind.MODEL: "model method approach architecture",
            Kind.DATASET: "dataset", Kind.METRIC: "metric", Kind.PROBLEM: "problem task",
            Kind.RESEARCHFIELD: "field area domain", CODE: "code github repository repo", YEAR: "year"}
-_PLURALS = {"study": "studies", "corpus": "corpora", "repository": "repositories", "approach": "approaches",
-            "code": "", "github": "", "year": ""}
+_PLURALS = {"repository": "repositories", "approach": "approaches", "code": "", "github": "", "year": ""}
 _ASKED = {w: kind for kind, words in _ASKING.items() for word in words.split()
           for w in (word, _PLURALS.get(word, word + "s")) if w}
 
