@@ -259,6 +259,12 @@ class Kind(StrEnum):
         return "ResearchField" if self is Kind.RESEARCHFIELD else self.value.capitalize()
 
 
+# the kind of thing an ORKG predicate reaches (its object), whatever the variable holding it is called
+REACHED_BY: dict[str, Kind] = {"orkgp:HAS_DATASET": Kind.DATASET, "orkgp:HAS_MODEL": Kind.MODEL,
+                               "orkgp:HAS_METRIC": Kind.METRIC, "orkgp:P32": Kind.PROBLEM,
+                               "orkgp:P30": Kind.RESEARCHFIELD}
+
+
 class Match(str, Enum):
     """How a typed name relates to the graph's labels."""
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pipeline.intent.conditions import excludes
 from pipeline.intent.reading import CODE, YEAR, Intent, ordinal
-from pipeline.records import Kind
+from pipeline.records import REACHED_BY, Kind
 from pipeline.sparql.joins import Joins, joins
 from pipeline.sparql.reorder import Span, spans
 from pipeline.sparql.scope import required_after_optional
@@ -42,9 +42,7 @@ _TO_THINGS = frozenset({"orkgp:HAS_MODEL", "orkgp:HAS_DATASET", "orkgp:HAS_METRI
 
 
 # what the object of an ORKG predicate is, whatever the variable holding it is called
-LEADS_TO = {"orkgp:HAS_MODEL": Kind.MODEL, "orkgp:HAS_DATASET": Kind.DATASET, "orkgp:HAS_METRIC": Kind.METRIC,
-            "orkgp:P32": Kind.PROBLEM, "orkgp:P30": Kind.RESEARCHFIELD, "orkgp:HAS_SOURCE_CODE": CODE,
-            "orkgp:P29": YEAR}
+LEADS_TO: dict[str, str] = {**REACHED_BY, "orkgp:HAS_SOURCE_CODE": CODE, "orkgp:P29": YEAR}
 
 
 def reached_kinds(shape: Shape) -> dict[str, set[str]]:

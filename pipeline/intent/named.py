@@ -13,14 +13,13 @@ from pipeline.intent.reading import YEAR
 from pipeline.matching.wording import STOPWORDS, within_edits
 from pipeline.names.index import KINDS, LabelIndex, squeeze, unmarked
 from pipeline.parts import KnowledgeGraph, LowersLabels, native
-from pipeline.records import Kind, Match
+from pipeline.records import REACHED_BY, Kind, Match
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import label_literals, quoted
 
 MAX_WORDS = 6  # longest name looked up
 _KIND_OF = {f"class/{kind.orkg_class}": kind for kind in Kind} | {
-    "predicate/HAS_DATASET": Kind.DATASET, "predicate/HAS_MODEL": Kind.MODEL, "predicate/HAS_METRIC": Kind.METRIC,
-    "predicate/P32": Kind.PROBLEM, "predicate/P30": Kind.RESEARCHFIELD}
+    p.replace("orkgp:", "predicate/"): kind for p, kind in REACHED_BY.items()}
 _EDGE = "?!.,;:\"'“”‘’()"
 YEAR_WORD = re.compile(r"(?<![\w.-])(?:19|20)\d\d(?![\w-]|\.\d)")  # "in 2021." ends a sentence; "2021.5" is no year
 _QUOTED = re.compile(r"[\"“]([^\"“”]{3,300})[\"”]")

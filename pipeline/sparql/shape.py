@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from pipeline.records import REACHED_BY
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.text import Token, tokenize
 
@@ -67,15 +68,10 @@ class Shape:
                 return self.kind_of_var(f.var)
         for s, p, o in self.triples:
             if p == "rdfs:label" and o[1:-1] == literal and o[:1] in "\"'" and s.startswith("?"):
-                reached = {_REACHES[p2] for _, p2, o2 in self.triples if o2 == s and p2 in _REACHES}
+                reached = {REACHED_BY[p2] for _, p2, o2 in self.triples if o2 == s and p2 in REACHED_BY}
                 cls = self.classes().get(s)
                 return cls.lower() if cls else next(iter(reached)) if len(reached) == 1 else ""
         return ""
-
-
-# the kind of thing an ORKG predicate reaches (its object), as the forms name kinds
-_REACHES = {"orkgp:HAS_DATASET": "dataset", "orkgp:HAS_MODEL": "model", "orkgp:HAS_METRIC": "metric",
-            "orkgp:P32": "problem", "orkgp:P30": "researchfield"}
 
 
 def stem(var: str) -> str:
