@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from pipeline.intent.account import OPERATORS, meanings
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Composer, Composition, form_spans, metrics_of
+from pipeline.intent.compose import Composer, Composition, metrics_of
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
     VALUE_ASKED,
@@ -177,11 +177,16 @@ class IntentStep:
                 any(meanings(w) & OPERATORS for w in attempt.unplaced):
             return attempt.composition
         # words the pair's question says otherwise ('spread' for its 'gap'): the same question when, its names
-        # masked, it means what the pair's question means (the store's encoder), every operator word agreeing
-        mine = mask(text, [(n.start, n.end) for n in near.names])
-        theirs = mask(near.pair.question, form_spans(near.pair))
-        a, b = encoder.encode([mine, theirs])
-        cosine = float(sum(x * y for x, y in zip(a, b)) / ((sum(x * x for x in a) * sum(y * y for y in b)) ** 0.5))
+        # masked, it means what the pair's question means — its masked form as the store's knowledge embedded it
+        # (the store's encoder), every operator word agreeing
+        import numpy as np
+
+        know = self.knowledge() if self.knowledge is not None else None
+        if know is None or near.pair.id not in know.form_of:
+            return None
+        mine = np.asarray(encoder.encode([mask(text, [(n.start, n.end) for n in near.names])])[0], dtype=np.float32)
+        theirs = know.vectors[know.form_of[near.pair.id]]
+        cosine = float(mine @ theirs / (np.linalg.norm(mine) * np.linalg.norm(theirs)))
         return near if cosine >= TAUGHT_MEANT else None
 
     def _compared(self, text: str, generation: Generation, examples: Sequence[Retrieved],

@@ -59,17 +59,19 @@ class Knowledge:
     neighbours: Neighbours | None = None  # the stored questions' vectors, when the store hands them out
     _names: dict[str, list[Name]] = field(default_factory=dict, repr=False, compare=False)
     _by_id: dict[str, Example] = field(default_factory=dict, repr=False, compare=False)
+    _taught: tuple[Example, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_id.update((ex.id, ex) for form in self.forms for ex in form.examples)
+        self._taught = tuple(ex for ex in self._by_id.values() if ex.source == "team")
 
     def example(self, id_: str) -> Example:
         """The stored pair of this id."""
         return self._by_id[id_]
 
     def taught(self) -> tuple[Example, ...]:
-        """The pairs the team taught (source "team"), in stored order."""
-        return tuple(ex for ex in self._by_id.values() if ex.source == "team")
+        """The pairs the team taught (source "team"), in stored order (found once, when this is built)."""
+        return self._taught
 
     def names(self, text: str) -> list[Name]:
         """The names in a tidied question (known labels with their kinds, other name-like runs): read once per
