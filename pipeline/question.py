@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from pipeline.matching.wording import within_edits
+
 _MENTION = re.compile(r"^\s*(?:<@[A-Z0-9]+(?:\|[^>]*)?>|@[\w.\-]+)[\s,:]*")
 _GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)?(?:(?:quick|short|small)\s+"
                        r"(?:one|question|q)|question|q)?\s*[:,\-–—]\s+", re.IGNORECASE)
@@ -61,11 +63,9 @@ def _slip_of(typed: str) -> str | None:
     if typed in _KIND_WORDS:
         return None
     for word in _KIND_WORDS:
-        if len(typed) == len(word) and typed != word and \
-                any(typed == word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)):
-            return word
-        if len(typed) >= 6 and len(word) == len(typed) + 1 and any(word[:i] + word[i + 1:] == typed
-                                                                    for i in range(len(word))):
+        swapped = len(typed) == len(word) and sorted(typed) == sorted(word)  # one edit, the same letters: a swap
+        dropped = len(typed) >= 6 and len(word) == len(typed) + 1
+        if (swapped or dropped) and within_edits(typed, word):
             return word
     return None
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from pipeline.intent.account import FILLER, meanings, words
 from pipeline.intent.comparisons import Comparisons
-from pipeline.matching.wording import STOPWORDS, word_sim
+from pipeline.matching.wording import STOPWORDS, within_edits, word_sim
 
 Word = tuple[int, int, str]
 # the words that ask for a kind of thing every comparison has (its papers, their problems, fields and years)
@@ -112,7 +112,7 @@ def near(a: str, b: str) -> bool:
     four letters or fewer only itself: one letter off, it is another word as often as a slip ('lane', 'lake')."""
     a, b = singular(a), singular(b)
     if min(len(a), len(b)) <= 4:  # two letters swapped still ('rnig')
-        return a == b or (len(a) == len(b) == 4 and any(a[:i] + a[i + 1] + a[i] + a[i + 2:] == b for i in range(3)))
+        return a == b or (len(a) == len(b) == 4 and sorted(a) == sorted(b) and within_edits(a, b))
     return word_sim(a, b) >= (0.75 if min(len(a), len(b)) >= 7 else 0.85)
 
 
