@@ -43,7 +43,7 @@ _MEANINGS: dict[str, str] = {
             "include includes including result results recorded record performed perform performs performing done "
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
-            "involve involves involved",
+            "involve involves involved share shares shared sharing",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -55,7 +55,11 @@ _MEANINGS: dict[str, str] = {
     "early": "earliest oldest first",
     "late": "latest newest recent last",
     "both": "both",
-    "every": "every each together along alongside",
+    "every": "every each per together along alongside",
+    "spread": "spread range span gap difference margin",  # between the highest and the lowest
+    # above a named model's score
+    "beat": "beat beats beating outperform outperforms outperformed outperforming surpass surpasses surpassed outdo "
+            "outdoes",
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
            "lacking lack lacks missing but other none neither nor",
 }
@@ -123,7 +127,15 @@ def words(text: str) -> list[tuple[int, int, str]]:
 
 
 def _near(word: str, target: str, exact: bool) -> bool:
-    return word == target if exact else word_sim(word, target) >= 0.85
+    return word == target if exact else word_sim(word, target) >= 0.85 or _shortened(word, target)
+
+
+def _shortened(word: str, target: str) -> bool:
+    """``word`` is ``target`` cut short, as people type it ('contribs' for contributions, 'algos' for algorithms):
+    a cut of five letters or more, or of four with a plural 's', and at least three letters left off."""
+    cut = word[:-1] if word.endswith("s") else word
+    return (len(cut) >= 5 or (len(cut) == 4 and cut != word)) and len(target) >= len(cut) + 3 and \
+        target.startswith(cut)
 
 
 @lru_cache(maxsize=4096)
@@ -166,7 +178,8 @@ def filler(word: str) -> bool:
 
 
 # what a query does to its answer: a pair whose question says one of these the user's does not, answers another ask
-OPERATORS = frozenset({"not", "up", "down", "most", "average", "count", "early", "late", "kth", "compare", "both"})
+OPERATORS = frozenset({"not", "up", "down", "most", "average", "count", "early", "late", "kth", "compare", "both",
+                       "spread", "beat"})
 Pair = tuple[str, tuple[tuple[int, int], ...], str]  # a pair's question, where its own names stand in it, its query
 
 
@@ -204,9 +217,14 @@ def _pair(pair: Pair) -> tuple[frozenset[str], frozenset[str], frozenset[str], t
     text, slots, sparql = pair
     placed = [(a, w) for a, _, w in words(text) if not any(s <= a < e for s, e in slots)]
     theirs = frozenset(w for _, w in placed)
-    own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for w in theirs if w not in FILLER))
-    operators = tuple((w, next(iter(meanings(w)))) for _, w in placed
-                      if w not in FILLER and len(meanings(w)) == 1 and meanings(w) <= OPERATORS)
+    # a phrase says its one meaning, not its words' ('at least one' is any, not the least; 'most recent' the latest)
+    phrased = [(s, e, m) for s, e, m in phrases(text) if not any(a <= s < b for a, b in slots)]
+    alone = [(a, w) for a, w in placed if w not in FILLER and not any(s <= a < e for s, e, _ in phrased)]
+    own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for _, w in alone),
+                                    (m for _, _, m in phrased))
+    operators = tuple((w, next(iter(meanings(w)))) for _, w in alone
+                      if len(meanings(w)) == 1 and meanings(w) <= OPERATORS)
+    operators += tuple((text[s:e].lower(), m) for s, e, m in phrased if m in OPERATORS)
     return theirs, own, own | reached(sparql), operators
 
 

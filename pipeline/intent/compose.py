@@ -11,6 +11,7 @@ from pipeline.errors import KgqaError
 from pipeline.intent.account import (
     direction_known,
     lower_is_better,
+    meanings,
     read_question,
     unasked,
     unplaced,
@@ -88,10 +89,12 @@ class Composer:
     """Writes a query for a question from the intent pairs (and any other pairs given) asking its operators."""
 
     def __init__(self, pairs: Callable[[], Sequence[Example]],
-                 labels: Callable[[], LabelIndex | None] | None = None) -> None:
-        """``labels``: the graph's label index, to ask the graph for a question's names by exact labels."""
+                 labels: Callable[[], LabelIndex | None] | None = None, taught: bool = False) -> None:
+        """``labels``: the graph's label index, to ask the graph for a question's names by exact labels; ``taught``:
+        the team's pairs, each of one kind of question ('who beats X on Y' asks for its models, operator or none)."""
         self.pairs = pairs
         self.labels = labels
+        self.taught = taught
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
                 asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
@@ -127,7 +130,7 @@ class Composer:
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
         stated_years = {n for n in comparisons(stated) if YEAR_WORD.fullmatch(n)}  # years a bound states
-        if asks_who(stated) and not asked and (intent.operators or intent.highest):
+        if asks_who(stated) and not asked and (intent.operators or intent.highest or self.taught):
             # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
             # operator read: nothing is composed for it, rather than a list of every model)
             asked = frozenset({Kind.MODEL})
@@ -144,7 +147,8 @@ class Composer:
             if theirs and not theirs & asked and "yesno" not in intent.operators:
                 continue  # it returns things the question does not ask for ('the best score on Pong': not its problems)
             their_head = first_asked(pair.question, form_spans(pair))
-            if head and their_head and head != their_head and head in theirs and their_head in asked:
+            if head and their_head and head != their_head and head in theirs and their_head in asked and \
+                    YEAR not in (head, their_head):  # a paper and its year, asked in either order, are both asked
                 continue  # the same two kinds the other way round: 'the dataset with the most metrics' is no metric
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
@@ -155,8 +159,9 @@ class Composer:
                 continue  # 'the most commonly used datasets for X': SciQA's list of every one, no top one
             if comparisons(pair.question) and not comparisons(stated):
                 continue  # a bound nobody stated is no list of them all
-            if measures(blanked(pair.question, form_spans(pair))) - measures(stated):
-                continue  # an average nobody asked for is no list of the values
+            if any(not meanings(m.split()[-1]) & reading.says
+                   for m in measures(blanked(pair.question, form_spans(pair))) - measures(stated)):
+                continue  # an average nobody asked for (in any words: 'first to last') is no list of the values
             if unaccounted(stated, filled(pair, chosen, intent, text), measures=True):
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \

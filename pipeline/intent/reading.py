@@ -37,7 +37,8 @@ OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top", "except"
 CODE = "code"  # a thing a question may ask for that is no Kind of named thing: a paper's code links
 YEAR = "year"  # a value a question may ask for ("when was X published?") or restrict to ("in 2019")
 # a year asked for: "when was X published", "in which year ..." (not "over the years")
-_WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b", re.I)
+_WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b|"
+                   r"\bpublication\s+years\b", re.I)
 # the words that ask for a kind of thing, each with its plural: "the publication year of X", not "years" ("over the
 # years" asks for none); a score or a result asks for a value, not for a metric; "publication" (its year),
 # "benchmark" (a verb too), "system" and "corpus" (words of names), "study" (a comparison's contributions) say no kind

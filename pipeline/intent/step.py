@@ -57,7 +57,7 @@ class IntentStep:
         self.knowledge = knowledge
         self.labels = labels
         self.composer = Composer(pairs, labels)
-        self.taught = Composer(self._taught_pairs, labels)  # the team's pairs, read before any rule
+        self.taught = Composer(self._taught_pairs, labels, taught=True)  # the team's pairs, read before any rule
         self.comparisons = comparisons or ComparisonFacts()
 
     def _taught_pairs(self) -> Sequence[Example]:
