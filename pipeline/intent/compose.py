@@ -236,3 +236,11 @@ def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
     if "every" in ours.operators and picks(read(sparql)):
         return False
     return bool(ours.operators - {"every"}) or theirs.highest == ours.highest
+
+
+def unsaid_by(pair: Example, text: str, names: Sequence[tuple[int, int]], yesno: bool = False) -> list[str]:
+    """The words of the question ``text`` (``names``: where its names stand) that the stored ``pair`` a query was
+    adapted from does not say, in its words or others of the same meaning: what the adapted query leaves out ('that
+    were not evaluated on X' beside a pair listing the models of one dataset)."""
+    reading = read_question(text, names, compared_spans(text))
+    return unplaced(reading, (pair.question, tuple(form_spans(pair)), pair.sparql), things=not yesno)

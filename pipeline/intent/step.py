@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from pipeline.intent.account import OPERATORS, meanings
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Composer, Composition, metrics_of
+from pipeline.intent.compose import Composer, Composition, metrics_of, unsaid_by
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
     VALUE_ASKED,
@@ -105,7 +105,7 @@ class IntentStep:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples), words, plain,
                             value=asks_a_value(plain) and not names_things(plain))
-            missing = verdict.missing
+            missing = verdict.missing or _unsaid(text, found, generation.sparql, examples, intent)
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
@@ -344,16 +344,38 @@ def _closest(examples: Sequence[Retrieved]) -> str:
     return examples[0].example.question if examples else ""
 
 
-def _adapted_question(sparql: str, examples: Sequence[Retrieved]) -> str:
-    """The stored question whose query was adapted, with the names the adapted query uses: what it does answer."""
+def _adapted(sparql: str, examples: Sequence[Retrieved]) -> Example | None:
+    """The stored pair whose query ``sparql`` is, its names refilled."""
     ours = string_literals(sparql)
     for r in examples:
         theirs = string_literals(r.example.sparql)
-        if len(theirs) != len(ours) or replace_literals(r.example.sparql, dict(zip(theirs, ours))) != sparql:
-            continue
-        mapping = dict(zip(theirs, ours))
-        question = r.example.question
-        for literal, _ in slot_values(r.example):
-            question = question.replace(literal, mapping.get(literal, literal), 1)
-        return question
-    return ""
+        if len(theirs) == len(ours) and replace_literals(r.example.sparql, dict(zip(theirs, ours))) == sparql:
+            return r.example
+    return None
+
+
+def _adapted_question(sparql: str, examples: Sequence[Retrieved]) -> str:
+    """The stored question whose query was adapted, with the names the adapted query uses: what it does answer."""
+    pair = _adapted(sparql, examples)
+    if pair is None:
+        return ""
+    mapping = dict(zip(string_literals(pair.sparql), string_literals(sparql)))
+    question = pair.question
+    for literal, _ in slot_values(pair):
+        question = question.replace(literal, mapping.get(literal, literal), 1)
+    return question
+
+
+def _unsaid(text: str, found: Sequence[Name], sparql: str, examples: Sequence[Retrieved],
+            intent: Intent) -> tuple[str, ...]:
+    """The words of the question the stored pair a query was adapted from does not say (its names, and the names
+    the query was filled with, aside), as one thing the query leaves out; none for a query adapted from no pair."""
+    pair = _adapted(sparql, examples)
+    if pair is None:
+        return ()
+    low = text.lower()
+    filled = [(at, at + len(lit)) for lit in string_literals(sparql) if (at := low.find(lit.lower())) >= 0]
+    left = unsaid_by(pair, text, [(a, b) for a, b, _ in found] + filled, "yesno" in intent.operators)
+    if not left:
+        return ()
+    return (f"what {_listed(left)} say{'s' if len(left) == 1 else ''} (the stored question it adapts does not)",)
