@@ -16,7 +16,7 @@ from pipeline.intent.account import (
     unasked,
     unplaced,
 )
-from pipeline.intent.conditions import blanked, compared_spans, comparisons, measures, unaccounted
+from pipeline.intent.conditions import blanked, companions, compared_spans, comparisons, measures, unaccounted
 from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
 from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
@@ -162,6 +162,8 @@ class Composer:
             if any(not meanings(m.split()[-1]) & reading.says
                    for m in measures(blanked(pair.question, form_spans(pair))) - measures(stated)):
                 continue  # an average nobody asked for (in any words: 'first to last') is no list of the values
+            if set(companions(blanked(pair.question, form_spans(pair)))) - set(companions(stated)):
+                continue  # a score nobody asked for beside the answer ('… and what is its score?')
             if unaccounted(stated, filled(pair, chosen, intent, text), measures=True):
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
