@@ -155,6 +155,15 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     asked = asked or ("paper" if operator.ask or published or _ANY.search(text) else "")
     if not asked:
         unplaced.append("(what is asked)")
+    if operator.numeric and by.startswith("orkgp:") and facts.numeric is not None and by not in facts.numeric:
+        # values that are things, not numbers: 'the season that comes up the most' is the most common one; a highest
+        # or an average of them is nothing
+        often = TABLE["most" if operator.name == "max" else "rarest"] if operator.name in ("max", "min") else None
+        said = [text[a:b].lower() for op, (a, b) in ops if op is operator]
+        if often is not None and said and all(w in ("most", "least", "fewest") for w in said):
+            operator, asked, by = often, by, ""
+        else:
+            by = ""
     if operator.numeric and not by:
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
     return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, also=tuple(also),

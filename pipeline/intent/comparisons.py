@@ -39,6 +39,7 @@ class Comparisons:
     meant: Callable[[str], list[tuple[float, str]]] | None = field(default=None, compare=False, repr=False)
     # the properties a phrase means, the same way over the properties' labels
     property_meant: Callable[[str], list[tuple[float, str]]] | None = field(default=None, compare=False, repr=False)
+    numeric: frozenset[str] | None = None  # the properties some contribution gives a number as (None: not known)
 
     def carried(self, scope: str = "") -> list[str]:
         """The labelled properties of the contributions of ``scope`` (every comparison's when none): the numbered
@@ -69,7 +70,22 @@ def read_comparisons(kg: KnowledgeGraph, labels: Mapping[str, str] | None = None
     parts, found = facts.comparisons, facts.labels
     props = {p: found.get(p) or (labels or {}).get(p, "") for ps in parts.values() for p in ps}
     return Comparisons({c: found.get(c, "") for c in parts}, dict(parts), {p: label for p, label in props.items()
-                                                                          if label})
+                                                                          if label}, numeric=_numeric(kg))
+
+
+_NUMERIC = ('SELECT DISTINCT ?p WHERE { ?cmp orkgp:compareContribution ?cont . ?cont ?p ?v . '
+            'FILTER(isLiteral(?v) && REGEX(STR(?v), "^ *[-+]?[.]?[0-9]")) } LIMIT 5000')
+
+
+def _numeric(kg: KnowledgeGraph) -> frozenset[str] | None:
+    """The properties some contribution of a comparison gives a number as ('164', '1.8 mg/L'): the only ones a
+    highest, a lowest or an average is taken of. None when the graph cannot say."""
+    check = gate(_NUMERIC, 5000)
+    try:
+        rows = kg.select(check.fixed).rows if check.ok else None
+    except KgqaError:
+        return None
+    return None if rows is None else frozenset(short_name(r.get("p", {}).get("value", "")) for r in rows)
 
 
 def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]) -> list[Value]:

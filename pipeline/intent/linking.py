@@ -7,9 +7,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from pipeline.intent.account import FILLER, meanings, words
+from pipeline.intent.account import FILLER, OPERATORS, meanings, words
 from pipeline.intent.comparisons import Comparisons
-from pipeline.matching.wording import STOPWORDS, within_edits, word_sim
+from pipeline.matching.wording import within_edits, word_sim
 
 Word = tuple[int, int, str]
 # the words that ask for a kind of thing every comparison has (its papers, their problems, fields and years)
@@ -95,7 +95,7 @@ def content(label: str) -> list[str]:
     """A label's words that name something: not its filler, not a linking verb ('has been evaluated in the City':
     'city')."""
     said = [w for _, _, w in words(label) if w not in _LABEL_FILLER]
-    return [w for w in said if w not in STOPWORDS and "link" not in meanings(w)] or said
+    return [w for w in said if w not in FILLER and "link" not in meanings(w)] or said
 
 
 def singular(word: str) -> str:
@@ -264,7 +264,8 @@ def widened(scoped: tuple[str, list[Word]], free: Sequence[Word], found: Sequenc
 
 
 def _filler_or_operator(word: str) -> bool:
-    return word in FILLER or bool(meanings(word) & {"not", "link", "count", "most", "average"})
+    """A word that names nothing ('across') or says what is done ('strongest', 'not'): never part of a name."""
+    return word in FILLER or bool(meanings(word) & (OPERATORS | {"link"}))
 
 
 def _beside(w: Word, got: Sequence[Word], free: Sequence[Word]) -> bool:
