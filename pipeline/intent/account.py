@@ -43,7 +43,7 @@ _MEANINGS: dict[str, str] = {
             "include includes including result results recorded record performed perform performs performing done "
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
-            "involve involves involved share shares shared sharing",
+            "involve involves involved share shares shared sharing span spans spanned",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
