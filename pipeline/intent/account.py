@@ -18,7 +18,7 @@ _FILLER = """hey hi hello please pls plz thanks thx tell show list give name fin
 need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
-everything something"""
+everything something people ppl folks everyone everybody"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -43,7 +43,7 @@ _MEANINGS: dict[str, str] = {
             "include includes including result results recorded record performed perform performs performing done "
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
-            "involve involves involved share shares shared sharing span spans spanned",
+            "involve involves involved share shares shared sharing span spans spanned against",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -72,6 +72,7 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:show|shows|showed|shown|turn|turns|turned|come|comes|came|pop|pops|popped)\s+up\b",
                         re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
+            (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
             (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+better\b", re.I), "link")]
@@ -198,7 +199,9 @@ def read_question(question: str, names: Iterable[tuple[int, int]], consumed: Ite
     """``question`` read for ``unasked`` and ``unplaced`` (``consumed``: the comparisons the reading applies)."""
     named, applied = list(names), list(consumed)
     found = words(question)
-    phrased = phrases(question)
+    best = "down" if lower_better else "up"
+    phrased = [(s, e, best if m == "best" else m) for s, e, m in phrases(question)
+               if not any(s < b and a < e for a, b in named)]  # 'highest Number of params': no 'number of' phrase
     says = {m for a, _, w in found if not any(s <= a < e for s, e in named) for m in meanings(w, lower_better)}
     says |= {meaning for _, _, meaning in phrased}
     if applied:
@@ -218,10 +221,12 @@ def _pair(pair: Pair) -> tuple[frozenset[str], frozenset[str], frozenset[str], t
     placed = [(a, w) for a, _, w in words(text) if not any(s <= a < e for s, e in slots)]
     theirs = frozenset(w for _, w in placed)
     # a phrase says its one meaning, not its words' ('at least one' is any, not the least; 'most recent' the latest)
-    phrased = [(s, e, m) for s, e, m in phrases(text) if not any(a <= s < b for a, b in slots)]
+    phrased = [(s, e, "up" if m == "best" else m) for s, e, m in phrases(text)
+               if not any(s < b and a < e for a, b in slots)]
     alone = [(a, w) for a, w in placed if w not in FILLER and not any(s <= a < e for s, e, _ in phrased)]
+    grouped = {"every"} if re.search(r"\bGROUP\s+BY\b", sparql, re.I) else set()  # an answer per group: 'per', 'each'
     own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for _, w in alone),
-                                    (m for _, _, m in phrased))
+                                    (m for _, _, m in phrased), grouped)
     operators = tuple((w, next(iter(meanings(w)))) for _, w in alone
                       if len(meanings(w)) == 1 and meanings(w) <= OPERATORS)
     operators += tuple((text[s:e].lower(), m) for s, e, m in phrased if m in OPERATORS)
