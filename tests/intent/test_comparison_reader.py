@@ -115,3 +115,22 @@ def test_a_negation_turns_the_condition_it_stands_before_around(graph: tuple[Oxi
 def test_two_things_asked_at_once_are_both_asked(graph: tuple[OxigraphKG, Comparisons]) -> None:
     reading = _read("which paper had the largest sample size and when was it published", graph)
     assert reading.whole and (reading.asked, reading.by, reading.also) == ("paper", "orkgp:P9002", ("year",))
+
+
+def test_a_highest_or_an_average_is_taken_only_of_numbers(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    """Soil types are things: the one that comes up the most is the most common; 'the highest soil type' is no
+    reading (the graph gives no number for it), while sample sizes are numbers."""
+    often = _read("which soil type comes up the most in the urban tree comparison?", graph)
+    assert often.whole and (often.asked, often.operator) == ("orkgp:P9004", "most"), often.unplaced
+    highest = _read("what is the highest soil type in the urban tree comparison?", graph)
+    assert not highest.whole and "highest" in highest.unplaced
+    numbers = _read("what is the highest sample size in the urban tree comparison?", graph)
+    assert numbers.whole and numbers.operator == "max"
+
+
+def test_an_operators_word_is_never_part_of_a_comparisons_name(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    """'the strongest green roof cooling': 'strongest' ranks by something the question does not name — never read
+    into the comparison's name and dropped (every paper of the comparison listed)."""
+    reading = _read("which paper got the strongest green roof cooling?", graph)
+    assert not (reading.whole and reading.operator == "list"), reading
+    assert reading.scope is None or "strongest" not in reading.question[reading.scope.span[0]:reading.scope.span[1]]

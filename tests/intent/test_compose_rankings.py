@@ -93,3 +93,23 @@ def test_best_follows_the_metric_and_is_not_guessed_where_its_label_does_not_say
     unsure = IntentStep().review("which model is best on Kinéma-3D by MPJPE (mm)", Generation("adapter", None),
                                  [], pose).generation
     assert unsure.sparql is None and "MPJPE (mm)" in unsure.explanation and "lower or a higher" in unsure.explanation
+
+
+def test_the_best_model_and_its_score_asked_at_once_gives_both(fixture_kg: OxigraphKG) -> None:
+    """'who's best … and what is its value?': the model at the top and its value, not either alone; asked without
+    the value, the model alone. ('the score' would name the fixture's metric called Score.)"""
+    from pipeline.intent.account import direction_known, lower_is_better
+
+    asked = 0
+    for dataset, metric in gold.boards():
+        top = gold.extreme(dataset, metric, not lower_is_better(metric))
+        if len(top) != 1 or not direction_known(metric):
+            continue  # a tie, or a label that does not say which way is better (declined: another test)
+        (model,) = top
+        value = next(v for m, v in gold.scores(dataset, metric) if m == model)
+        both = _things(_rows(f"who's best on {dataset} by {metric}, and what is its value?", fixture_kg))
+        assert both == {model, value}, (dataset, metric, both)
+        alone = _things(_rows(f"which model is best on {dataset} by {metric}?", fixture_kg))
+        assert alone == {model}, (dataset, metric, alone)
+        asked += 1
+    assert asked >= 3

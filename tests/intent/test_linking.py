@@ -10,7 +10,7 @@ from pipeline.factory import build_encoder
 from pipeline.intent.account import words
 from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import ComparisonFacts, Comparisons
-from pipeline.intent.linking import near, properties_named, same_unit, scope_meant, scope_named, singular
+from pipeline.intent.linking import content, near, properties_named, same_unit, scope_meant, scope_named, singular
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.settings import Settings
 from standins.comparison_fixture import write_comparisons
@@ -75,3 +75,9 @@ def test_a_place_asked_of_two_place_properties_names_neither_and_a_labels_own_wo
                          "orkgp:P3": "has been evaluated in the City"})
     assert [p for p, _ in properties_named(words("which city"), facts, "orkgr:R1")] == ["orkgp:P3"]
     assert properties_named(words("where were they"), facts, "orkgr:R1") == []
+
+
+def test_a_labels_filler_words_name_nothing() -> None:
+    """'across' in a comparison's title is no word a question names it by ('across all the comparisons …')."""
+    assert content("Seagrass meadow restoration: transplant survival across species") == [
+        "seagrass", "meadow", "restoration", "transplant", "survival", "species"]

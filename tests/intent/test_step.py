@@ -282,3 +282,27 @@ def test_one_reading_is_built_per_question(env: Path, tmp_path: Path, monkeypatc
         out = _ask(question, graph, capsys)
         assert out["reading_record"]["whole"] and out["outcome"] == "answered"
     assert len(built) == 2
+
+
+def test_the_adapters_query_answers_only_what_its_stored_question_says(tmp_path: Path) -> None:
+    """A stored pair listing one dataset's models, adapted for 'models on A that were not evaluated on b' (b typed
+    loosely, so no name the guard could miss): the words the pair does not say are named and nothing is answered
+    from it; the same question without them runs the adapted query."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.kg.oxigraph import OxigraphKG
+    from pipeline.records import Example, Generation, Retrieved
+
+    kg = OxigraphKG(write_ntriples(tmp_path / "fixture.nt"), row_cap=1000)
+    query = ('SELECT DISTINCT ?model_lbl WHERE {{ ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+             'FILTER(str(?dataset_lbl) = "{}") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK '
+             '?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }}')
+    stored = Retrieved(Example("S1", "Which models have been evaluated on the DBLP dataset?", query.format("DBLP")),
+                       0.7)
+    written = query.format("Tiny Objects 20")
+    step = IntentStep()
+    negated = step.review("which models have been evaluated on Tiny Objects 20 that were not evaluated on "
+                          "zorblax quux?", Generation("adapter", written), [stored], kg).generation
+    assert negated.sparql is None and "'not'" in negated.explanation and "'zorblax'" in negated.explanation
+    plain = step.review("which models have been evaluated on the Tiny Objects 20 dataset?",
+                        Generation("adapter", written), [stored], kg).generation
+    assert plain.sparql == written
