@@ -194,6 +194,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     from pipeline.intent.writer import ComparisonWriter
     from pipeline.loop.writers import Writer
     from pipeline.names.lexicon import Lexicon
+    from pipeline.parts import Structured
     from pipeline.schema.shapes import graph_shapes
 
     graph = build_kg(settings, kg)
@@ -205,9 +206,11 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     comparisons = ComparisonFacts(lambda: orkg_labels(settings), searched.encoder)
     intent = IntentStep(knowledge, labels=lexicon.labels.available, comparisons=comparisons)
     made = generator_for(blueprint, knowledge, grounding_for(settings, lexicon, searched))
-    writers = build_writers(blueprint, made, knowledge, build_reader(blueprint, made, lexicon, knowledge))
+    reader = build_reader(blueprint, made, lexicon, knowledge)
+    writers = build_writers(blueprint, made, knowledge, reader)
     if any(w.model for w in writers):  # what the rules read whole is answered before the model is asked
-        writers.insert(0, Writer(ComparisonWriter(graph, comparisons), reader=True))
+        picker = made if reader is not None and isinstance(made, Structured) else None  # read in part: it picks
+        writers.insert(0, Writer(ComparisonWriter(graph, comparisons, picker), reader=True))
     reply = build_reply_check(knowledge, lexicon.vocabulary.available, graph_shapes(graph))
     parts = Parts(searched, made, graph, writers=writers, names=build_names(lexicon), intent=intent, reply=reply,
                   lexicon=lexicon)
