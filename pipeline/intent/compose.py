@@ -19,7 +19,18 @@ from pipeline.intent.account import (
 from pipeline.intent.conditions import blanked, companions, compared_spans, comparisons, measures, unaccounted
 from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
-from pipeline.intent.reading import CODE, YEAR, Intent, Span, asked_kinds, asks_one, asks_who, first_asked, read_intent
+from pipeline.intent.reading import (
+    CODE,
+    YEAR,
+    Intent,
+    Span,
+    asked_kinds,
+    asks_one,
+    asks_who,
+    first_asked,
+    mentioned_kinds,
+    read_intent,
+)
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.names.index import LabelIndex, squeeze
@@ -152,6 +163,8 @@ class Composer:
                 continue  # the same two kinds the other way round: 'the dataset with the most metrics' is no metric
             if CODE in asked - theirs and "yesno" not in intent.operators:
                 continue  # code links asked of papers are not the papers
+            if CODE in theirs - asked - mentioned_kinds(stated, typos=False):
+                continue  # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
 
             if "every" in read_intent(pair.question).operators - intent.operators and asks_one(stated):
                 continue  # "the top model on X": one, not every model with its score

@@ -19,8 +19,8 @@ _LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|we
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(r"\bboth\b|\ball of\b", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
-_EXCEPT = re.compile(r"\b(?:but|and)\s+not\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|\bexcluding\b|"
-                     r"\bother than\b|\b(?:were|was|have|has|had)\s+never\b", re.I)
+_EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
+                     r"\bexcluding\b|\bother than\b|\b(?:were|was|have|has|had)\s+never\b", re.I)
 # "Do you know which …", "Can you tell me what …": a question asked politely, not a yes/no one
 _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someone|we)\s+"
                      r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)
