@@ -25,7 +25,7 @@ INSERTED = ["{", "}", "(", ")", ".", "FILTER", "VALUES", "OPTIONAL", "MINUS", "B
 
 
 def variants(query: str, seed: int) -> list[str]:
-    from pipeline.sparql.text import tokenize
+    from pipeline.sparql.lexer import tokenize
 
     texts = [t.text for t in tokenize(query)]
     if not texts:
@@ -40,8 +40,8 @@ def variants(query: str, seed: int) -> list[str]:
 
 def results(query: str) -> dict[str, Any]:
     from pipeline.sparql.joins import joins
+    from pipeline.sparql.lexer import tokenize
     from pipeline.sparql.scope import unbound_projection
-    from pipeline.sparql.text import tokenize
 
     found, toks = joins(query), tokenize(query)
     names = sorted({t.text for t in toks if t.kind == "var"} | {"?absent"})

@@ -15,7 +15,8 @@ from pathlib import Path
 from pipeline.sciqa import SciQA
 from pipeline.settings import Settings
 from pipeline.sparql.brackets import closing
-from pipeline.sparql.reorder import Span, spans
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.text import PREFIXES, declared_prefixes
 
 _LABEL_TEST = re.compile(r'(str\(\s*\?\w+\s*\))\s*=\s*("(?:[^"\\]|\\.)*")', re.IGNORECASE)
@@ -35,7 +36,7 @@ def expand_prefixes(query: str) -> str:
     """Every ``orkgp:P31`` -> ``<http://orkg.org/orkg/predicate/P31>`` (the prefixes the query uses, in full)."""
     known = {**PREFIXES, **declared_prefixes(query)}
 
-    def full(t: Span) -> str | None:
+    def full(t: Token) -> str | None:
         if t.kind != "pname":
             return None
         prefix, local = t.text.split(":", 1)
@@ -45,7 +46,7 @@ def expand_prefixes(query: str) -> str:
 
 def reorder_projection(query: str) -> str:
     """The first SELECT's projected items rotated by one: ``SELECT ?a ?b`` -> ``SELECT ?b ?a``."""
-    toks = spans(query)
+    toks = parse(query).tokens
     at = next((i for i, t in enumerate(toks) if t.text.upper() == "SELECT"), None)
     if at is None:
         return query
@@ -77,9 +78,9 @@ REWRITES: dict[str, Callable[[str], str]] = {
 }
 
 
-def _replace(query: str, new: Callable[[Span], str | None]) -> str:
+def _replace(query: str, new: Callable[[Token], str | None]) -> str:
     out, pos = [], 0
-    for t in spans(query):
+    for t in parse(query).tokens:
         text = new(t)
         if text is not None:
             out += [query[pos:t.start], text]

@@ -10,8 +10,11 @@ from rapidfuzz import fuzz, process
 
 from pipeline.matching.forms import Labels
 from pipeline.names.vocabulary import used_names
+from pipeline.sparql.brackets import unmatched
+from pipeline.sparql.lexer import Token
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.text import string_literals, syntax_errors, tokenize
+from pipeline.sparql.parsed import parse
+from pipeline.sparql.text import string_literals, syntax_errors
 
 _TERMS = frozenset({"var", "pname", "iri", "string", "number"})
 CLOSE_NAME = 80.0  # rapidfuzz ratio (0-100) from which a stored name is offered for an unknown one
@@ -32,24 +35,17 @@ class Repair:
 
 
 _MODIFIER = re.compile(r"\b(?:GROUP\s+BY|ORDER\s+BY|HAVING|LIMIT|OFFSET)\b", re.IGNORECASE)
+_PIECE = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*|[{}]|[^{}"\'<#]+|.')
 
 
 def balance_braces(query: str) -> str:
     """Close braces left open — before the solution modifiers (GROUP BY, ORDER BY, HAVING, LIMIT, OFFSET) that end
     the query, where the group pattern ended, else at the end; drop closing braces that close nothing."""
-    out: list[str] = []
-    depth, last_brace = 0, -1
-    for m in re.finditer(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'|<[^<>\s]*>|#[^\n]*|[{}]|[^{}"\'<#]+|.', query):
-        t = m.group()
-        if t == "{":
-            depth += 1
-        elif t == "}":
-            if depth == 0:
-                continue
-            depth -= 1
-        if t in ("{", "}"):
-            last_brace = len(out)
-        out.append(t)
+    pieces = [Token("text", m.group()) for m in _PIECE.finditer(query)]  # strings, IRIs and comments whole
+    stray, depth = unmatched(pieces)
+    dropped = set(stray)
+    out = [p.text for k, p in enumerate(pieces) if k not in dropped]
+    last_brace = max((k for k, t in enumerate(out) if t in ("{", "}")), default=-1)
     head, tail = "".join(out[:last_brace + 1]), "".join(out[last_brace + 1:])
     modifiers = _MODIFIER.search(tail) if depth else None
     if modifiers:
@@ -59,7 +55,7 @@ def balance_braces(query: str) -> str:
 
 def add_missing_dots(query: str) -> str:
     """Insert the '.' a model forgot between two triple patterns (a fourth term where a triple already ended)."""
-    toks = tokenize(query)
+    toks = parse(query).tokens
     out: list[str] = []
     run = 0  # terms since the last separator
     for tok in toks:

@@ -10,8 +10,10 @@ import re
 from collections.abc import Sequence
 
 from pipeline.records import Kind
+from pipeline.sparql.lexer import literal_text
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.shape import Shape, read, stem
-from pipeline.sparql.text import literal_text, string_literals, tokenize
+from pipeline.sparql.text import string_literals
 
 _CODE = re.compile(r"\b(code|codes|implementations?|repositor(?:y|ies)|github|open[- ]source)\b", re.I)
 _NUMBER = re.compile(r"(?<![\w.,/-])\d+(?:\.\d+)?(?![\w/-]|[.,]\d)")
@@ -89,7 +91,7 @@ def compared_spans(words: str) -> list[tuple[int, int]]:
 
 
 def _numbers_in(sparql: str) -> set[str]:
-    held = {t.text for t in tokenize(sparql) if t.kind == "number"}
+    held = set(parse(sparql).numbers)
     return held | {n for lit in string_literals(sparql) for n in _NUMBER.findall(lit)}
 
 
@@ -97,7 +99,7 @@ def compares(sparql: str, value: str, greater: bool | None = None) -> bool:
     """Whether the query compares something with ``value``, a number or a string (``?year > 2020``,
     ``xsd:decimal(?v) >= xsd:decimal("40")``), as greater or smaller, not only equal; with ``greater``, only the
     comparisons that keep what is greater (True) or smaller (False) than it."""
-    toks = tokenize(sparql)
+    toks = parse(sparql).tokens
     for i, tok in enumerate(toks):
         held = tok.text if tok.kind == "number" else literal_text(tok.text) if tok.kind == "string" else None
         if held != value:
@@ -117,7 +119,7 @@ def compares(sparql: str, value: str, greater: bool | None = None) -> bool:
 def excludes(sparql: str, things: bool = False) -> bool:
     """Whether the query leaves things out by what they lack or have besides: NOT EXISTS, MINUS, a '!=' or a HAVING
     (``things``: only NOT EXISTS or MINUS, which leave out the things another pattern finds)."""
-    toks = [t.text.upper() for t in tokenize(sparql)]
+    toks = [t.text.upper() for t in parse(sparql).tokens]
     return "MINUS" in toks or any(a == "NOT" and b == "EXISTS" for a, b in zip(toks, toks[1:])) or (
         not things and ("HAVING" in toks or "!=" in toks))
 
@@ -151,7 +153,7 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
     measure = _MEASURE.search(words) if measures else None
     if measure and not shape.aggregates and not shape.order:
         out.append(f"the '{measure.group()}' the question asks for (it neither ranks nor aggregates)")
-    functions = {t.text.upper() for t in tokenize(sparql) if t.kind == "word"}
+    functions = parse(sparql).words
     out += [f"the '{m.group()}' the question asks for (the query does not compute it)"
             for m in _MEASURE.finditer(words) if _COMPUTED.get(_SAME.get(m.group().lower(), m.group().lower()),
                                                                     functions).isdisjoint(functions)]

@@ -28,8 +28,9 @@ from pipeline.intent.reading import CODE, YEAR, Intent, read_intent, said
 from pipeline.names.index import KINDS, LabelIndex, squeeze
 from pipeline.records import Generation, Kind, Match
 from pipeline.sparql.joins import joins
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.shape import Shape, read, stem
-from pipeline.sparql.text import string_literals, tokenize
+from pipeline.sparql.text import string_literals
 
 # the vocabulary the guard reads: the classes and properties of the leaderboard questions (anything else is opaque)
 READABLE = frozenset({"orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_EVALUATION", "orkgp:HAS_METRIC",
@@ -66,9 +67,7 @@ def core(name: str, generic: frozenset[str]) -> str:
 def opaque_terms(sparql: str) -> list[str]:
     """The ORKG resources, properties and classes the query names that the guard cannot read, in order."""
     out: dict[str, None] = {}
-    toks = tokenize(sparql)
-    declared = {i + k for i, t in enumerate(toks) if t.kind == "word" and t.text.upper() == "PREFIX" for k in (1, 2)}
-    for tok in (t for i, t in enumerate(toks) if i not in declared):  # a PREFIX line names no resource
+    for tok in parse(sparql).named:  # a PREFIX line names no resource
         orkg = tok.text.split(":", 1)[0] in ("orkgr", "orkgp", "orkgc")
         if (tok.kind == "pname" and orkg and tok.text not in READABLE) or \
                 (tok.kind == "iri" and "orkg.org" in tok.text):
@@ -93,7 +92,7 @@ def _swapped(a: str, b: str) -> bool:
 def unused_names(names: Sequence[str], sparql: str, generic: frozenset[str] = frozenset()) -> list[str]:
     """The names the query's string literals and numbers do not hold."""
     literals = [squeeze(lit) for lit in string_literals(sparql)]
-    literals += [squeeze(t.text) for t in tokenize(sparql) if t.kind == "number"]
+    literals += [squeeze(n) for n in parse(sparql).numbers]
     out = []
     for name in names:
         key = squeeze(core(name, generic))
@@ -104,7 +103,7 @@ def unused_names(names: Sequence[str], sparql: str, generic: frozenset[str] = fr
 
 def counted(sparql: str) -> bool:
     """Whether the query counts anywhere (its answer, a subquery, an ordering, a HAVING) or sums a total."""
-    return any(t.kind == "word" and t.text.upper() in ("COUNT", "SUM") for t in tokenize(sparql))
+    return not parse(sparql).aggregates.isdisjoint(("COUNT", "SUM"))
 
 
 def answers_yes_or_no(sparql: str, shape: Shape) -> bool:

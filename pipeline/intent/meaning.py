@@ -10,11 +10,13 @@ from collections.abc import Sequence
 from pipeline.intent.conditions import excludes
 from pipeline.intent.reading import CODE, YEAR, Intent, ordinal
 from pipeline.records import REACHED_BY, Kind
+from pipeline.sparql import brackets
 from pipeline.sparql.joins import Joins, joins
-from pipeline.sparql.reorder import Span, spans
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.scope import required_after_optional
 from pipeline.sparql.shape import Shape, read
-from pipeline.sparql.text import Token, parses, tokenize
+from pipeline.sparql.text import parses
 
 _HOW_MANY = re.compile(r"\bhow many\b", re.I)  # "the largest number of papers" ranks by a count: not confident
 _WH = re.compile(r"\b(which|what|who|whom|whose|where|when|how|list)\b", re.I)  # "Do you know which ...": a list
@@ -69,7 +71,7 @@ def conflicting_kinds(shape: Shape) -> list[str]:
 def rankings(sparql: str) -> list[tuple[str, bool]]:
     """Each ORDER BY of the query: the direction of its first key (ASC or DESC) and whether a LIMIT at the same
     level keeps only the first rows (then it picks the answer)."""
-    toks = tokenize(sparql)
+    toks = parse(sparql).tokens
     out: list[tuple[str, bool]] = []
     for i, t in enumerate(toks):
         if t.kind != "word" or t.text.upper() != "ORDER" or i + 2 >= len(toks):
@@ -85,14 +87,19 @@ PICK = 100  # a LIMIT up to this keeps a ranking's first rows; a larger one (the
 
 def _limited(toks: Sequence[Token], i: int) -> bool:
     """Whether a LIMIT of a few rows follows at the level of position ``i`` (before its group closes)."""
-    depth = 0
-    for n, t in enumerate(toks[i:], i):
-        depth += t.text == "{"
-        depth -= t.text == "}"
-        if depth < 0:
+    n = i
+    while n < len(toks):
+        t = toks[n]
+        if t.text == "{":  # a group inside: its LIMIT is its own
+            end = brackets.closing(toks, n)
+            if end is None:
+                return False
+            n = end
+        elif t.text == "}":
             return False
-        if depth == 0 and t.kind == "word" and t.text.upper() == "LIMIT" and n + 1 < len(toks):
+        elif t.kind == "word" and t.text.upper() == "LIMIT" and n + 1 < len(toks):
             return toks[n + 1].kind == "number" and float(toks[n + 1].text) <= PICK
+        n += 1
     return False
 
 
@@ -222,7 +229,7 @@ def with_labels(sparql: str, question: str) -> str:
     holds blank nodes or would not parse rewritten. A thing only an OPTIONAL binds gets its label inside it."""
     shape = read(sparql)
     bare = bare_things(shape) if shape.form == "SELECT" and not shape.aggregates and not shape.group_by else []
-    toks = spans(sparql)
+    toks = parse(sparql).tokens
     if not bare or _IDS.search(question) or any(t.text == "[" for t in toks):  # blank nodes: the reader skips them
         return ""
     start = next(i for i, t in enumerate(toks) if t.text.upper() == "SELECT")
@@ -248,7 +255,7 @@ def with_labels(sparql: str, question: str) -> str:
     return out
 
 
-def _labelled_at(sparql: str, toks: list[Span], at: dict[int, list[tuple[str, str]]],
+def _labelled_at(sparql: str, toks: Sequence[Token], at: dict[int, list[tuple[str, str]]],
                  edits: list[tuple[int, int, str]] | None = None) -> str:
     """``sparql`` with ``?v rdfs:label ?n.`` put before each closing brace of ``at`` (token index -> the pairs)."""
     edits = list(edits or [])
@@ -263,16 +270,12 @@ def _labelled_at(sparql: str, toks: list[Span], at: dict[int, list[tuple[str, st
     return out
 
 
-def _binding_optional(toks: list[Span], var: str, opening: int) -> int:
+def _binding_optional(toks: Sequence[Token], var: str, opening: int) -> int:
     """The closing brace of the first OPTIONAL group (after ``opening``) that holds ``var``; -1 when none does."""
     for i in range(opening, len(toks) - 1):
         if toks[i].text.upper() == "OPTIONAL" and toks[i + 1].text == "{":
-            depth, j = 0, i + 1
-            while j < len(toks):
-                depth += {"{": 1, "}": -1}.get(toks[j].text, 0)
-                if depth == 0:
-                    break
-                j += 1
+            j = brackets.closing(toks, i + 1)
+            j = len(toks) if j is None else j
             if any(t.text == var for t in toks[i + 2:j]):
                 return j
     return -1

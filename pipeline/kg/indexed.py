@@ -18,8 +18,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from pipeline.sparql.brackets import closing
-from pipeline.sparql.reorder import Span, spans, triples_before_optionals
+from pipeline.sparql.brackets import closing, enclosing
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
+from pipeline.sparql.reorder import triples_before_optionals
 
 Forms = Callable[[str, bool], list[str] | None]  # (text, any datatype or language) -> the store's literal forms
 Lowered = Callable[[list[str]], list[str]]  # lowercase texts -> the rdfs:label literals whose lowercase is one
@@ -39,7 +41,7 @@ def label_values(query: str, forms: Forms, lowered: Lowered | None = None, label
     the same group binds (``label_only``: as an ``rdfs:label`` object; no test where ``forms`` gives None); with
     ``lowered``, also before a case-insensitive one on an ``rdfs:label`` object (``FILTER(LCASE(STR(?l)) = "x")``,
     or ``= ?key`` with ``VALUES ?key { … }``)."""
-    toks = spans(query)
+    toks = parse(query).tokens
     inserts: list[tuple[int, str]] = []
     for i, tok in enumerate(toks):
         if tok.kind != "word" or tok.text.upper() != "FILTER" or i + 1 >= len(toks) or toks[i + 1].text != "(":
@@ -63,7 +65,7 @@ def label_values(query: str, forms: Forms, lowered: Lowered | None = None, label
     return query
 
 
-def _lowercase(inner: Sequence[Span], toks: Sequence[Span], group: tuple[int, int] | None
+def _lowercase(inner: Sequence[Token], toks: Sequence[Token], group: tuple[int, int] | None
                ) -> tuple[str, list[str]] | None:
     """(?var, lowercase texts) of ``LCASE(STR(?v)) = "x"`` or ``= ?key`` with a VALUES of texts for ?key."""
     texts = [t.text.upper() if t.kind == "word" else t.text for t in inner]
@@ -81,7 +83,7 @@ def _lowercase(inner: Sequence[Span], toks: Sequence[Span], group: tuple[int, in
     return "?" + inner[4].text[1:], keys
 
 
-def _equality(inner: Sequence[Span]) -> tuple[str, str, bool] | None:
+def _equality(inner: Sequence[Token]) -> tuple[str, str, bool] | None:
     """(?var, text, str() used) of ``str(?v) = "text"``, ``?v = "text"`` (either side), else None."""
     texts = [t.text for t in inner]
     if len(texts) == 6 and texts[0].lower() == "str" and texts[1] == "(" and texts[3] == ")" and texts[4] == "=":
@@ -98,7 +100,7 @@ def _equality(inner: Sequence[Span]) -> tuple[str, str, bool] | None:
     return "?" + var.text[1:], text, any_form
 
 
-def _lexical(tok: Span) -> str | None:
+def _lexical(tok: Token) -> str | None:
     """The text of a double-quoted one-line string token, else None (long and single-quoted strings are left)."""
     t = tok.text
     if tok.kind != "string" or len(t) < 2 or t[0] != '"' or t.startswith('"""') or t[-1] != '"':
@@ -109,21 +111,14 @@ def _lexical(tok: Span) -> str | None:
     return _ECHAR.sub(lambda m: _ESCAPES[m.group(1)], body)
 
 
-def _group(toks: Sequence[Span], i: int) -> tuple[int, int] | None:
+def _group(toks: Sequence[Token], i: int) -> tuple[int, int] | None:
     """The braces of the innermost group holding token ``i``."""
-    depth = 0
-    for j in range(i - 1, -1, -1):
-        if toks[j].text == "}":
-            depth += 1
-        elif toks[j].text == "{":
-            if depth == 0:
-                end = closing(toks, j)
-                return (j, end) if end is not None else None
-            depth -= 1
-    return None
+    opening = enclosing(toks, i)
+    end = closing(toks, opening) if opening is not None else None
+    return (opening, end) if opening is not None and end is not None else None
 
 
-def _bound_by_triples(toks: Sequence[Span], group: tuple[int, int], var: str, label_only: bool = False) -> bool:
+def _bound_by_triples(toks: Sequence[Token], group: tuple[int, int], var: str, label_only: bool = False) -> bool:
     """Whether ``var`` is a term of a triple pattern of the group itself (not of a sub-group, a FILTER, a BIND or
     a VALUES), in a group that is no sub-SELECT's; ``label_only``: the object of an ``rdfs:label`` pattern."""
     j, end = group[0] + 1, group[1]
@@ -144,7 +139,7 @@ def _bound_by_triples(toks: Sequence[Span], group: tuple[int, int], var: str, la
     return found
 
 
-def _values_end(toks: Sequence[Span], j: int, end: int) -> int:
+def _values_end(toks: Sequence[Token], j: int, end: int) -> int:
     """The token after the VALUES block starting at ``j``."""
     k = j + 1
     while k < end and toks[k].kind == "var":
@@ -154,7 +149,7 @@ def _values_end(toks: Sequence[Span], j: int, end: int) -> int:
     return (closing(toks, k) or end) + 1 if k < end and toks[k].text == "{" else k
 
 
-def _values_of(toks: Sequence[Span], group: tuple[int, int], var: str) -> list[str] | None:
+def _values_of(toks: Sequence[Token], group: tuple[int, int], var: str) -> list[str] | None:
     """The texts a one-variable ``VALUES var { "a" "b" }`` of the group gives ``var``, else None."""
     for j in range(group[0] + 1, group[1]):
         if toks[j].text.upper() == "VALUES" and j + 2 < group[1] and "?" + toks[j + 1].text[1:] == var \
@@ -169,7 +164,7 @@ def lateral_optionals(query: str) -> str:
     """``OPTIONAL { P }`` as ``LATERAL { OPTIONAL { P } }`` when P is two or more plain triple patterns, and
     ``{ P1 } UNION { P2 } …`` as ``LATERAL { … }`` when each branch is plain triple patterns with filters over its
     own variables only (so the left side's bindings can change no filter's outcome)."""
-    toks = spans(query)
+    toks = parse(query).tokens
     wraps: list[tuple[int, int]] = []
     i = 0
     while i < len(toks):
@@ -195,11 +190,11 @@ def lateral_optionals(query: str) -> str:
     return query
 
 
-def _plain(body: Sequence[Span]) -> bool:
+def _plain(body: Sequence[Token]) -> bool:
     return all(t.kind in _TRIPLE_KINDS or t.text in (".", ";", ",", "^^", "a") for t in body)
 
 
-def _union_end(toks: Sequence[Span], i: int) -> int | None:
+def _union_end(toks: Sequence[Token], i: int) -> int | None:
     """The closing brace of the last branch of a union of plain branches starting at ``i``, else None."""
     ends: list[int] = []
     j = i
@@ -214,10 +209,10 @@ def _union_end(toks: Sequence[Span], i: int) -> int | None:
         return ends[-1] if len(ends) > 1 else None
 
 
-def _plain_branch(body: Sequence[Span]) -> bool:
+def _plain_branch(body: Sequence[Token]) -> bool:
     """Triple patterns and FILTERs whose variables the branch's own patterns bind."""
-    triples: list[Span] = []
-    filters: list[Span] = []
+    triples: list[Token] = []
+    filters: list[Token] = []
     k = 0
     while k < len(body):
         if body[k].kind == "word" and body[k].text.upper() == "FILTER" and k + 1 < len(body) \

@@ -8,7 +8,8 @@ from pathlib import Path
 from pipeline.errors import NotInSnapshot
 from pipeline.records import Rows
 from pipeline.sciqa import Record
-from pipeline.sparql.text import canonical, tokenize
+from pipeline.sparql.parsed import parse
+from pipeline.sparql.text import canonical
 from pipeline.store.derived import code_digest, load_json, save_json
 
 SNAPSHOT_DATE = "early 2023"
@@ -17,7 +18,7 @@ CAVEAT = f"recorded from the ORKG in {SNAPSHOT_DATE} (SciQA benchmark); today's 
 
 def without_trailing_limit(query: str) -> str:
     """The query minus a final ``LIMIT n`` (the read-only gate adds one; recorded queries mostly have none)."""
-    toks = tokenize(query)
+    toks = parse(query).tokens
     if len(toks) >= 2 and toks[-2].text.upper() == "LIMIT" and toks[-1].kind == "number":
         cut = query.upper().rfind("LIMIT")
         return query[:cut]
@@ -65,7 +66,7 @@ class SnapshotKG:
 def canonical_forms(queries: list[str], saved: Path | None) -> list[str]:
     """``canonical`` of each query, read from ``saved`` when it was derived from the same queries by the same code."""
     digest = hashlib.sha256("\0".join(queries).encode())
-    key = f"{digest.hexdigest()[:32]}|{code_digest('sparql/text.py')}"
+    key = f"{digest.hexdigest()[:32]}|{code_digest('sparql/text.py', 'sparql/lexer.py', 'sparql/parsed.py')}"
     kept = load_json(saved, key) if saved else None
     if isinstance(kept, list) and len(kept) == len(queries):
         return [str(k) for k in kept]

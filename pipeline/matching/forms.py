@@ -10,8 +10,9 @@ from functools import lru_cache
 
 from pipeline.matching.align import Slot, slots
 from pipeline.records import Example
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.shape import read
-from pipeline.sparql.text import canonical, tokenize
+from pipeline.sparql.text import canonical
 
 MASK = "X"  # what a slot reads as when a masked form is embedded
 
@@ -163,4 +164,4 @@ _COMMON = frozenset({"yes", "no", "t", "the", "a", "on", "in", "for", "of", "and
 
 def vocabulary(examples: Sequence[Example]) -> set[str]:
     """Prefixed names used by the stored queries (``orkgp:HAS_DATASET``, ``orkgc:Model``, ...)."""
-    return {t.text for ex in examples for t in tokenize(ex.sparql) if t.kind == "pname"}
+    return {name for ex in examples for name in parse(ex.sparql).pnames}

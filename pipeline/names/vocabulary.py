@@ -16,7 +16,8 @@ from rapidfuzz import fuzz, process
 from pipeline.errors import EndpointUnreachable, KgqaError
 from pipeline.parts import Backed, KnowledgeGraph, KnowsTerms, Recorded, native, primary_of
 from pipeline.sparql.paging import keyed_pages
-from pipeline.sparql.text import PREFIXES, tokenize
+from pipeline.sparql.parsed import parse
+from pipeline.sparql.text import PREFIXES
 
 CHECKED = ("orkgp", "orkgc")  # resources (orkgr:) are too many to list, and a wrong one shows as an empty answer
 TTL_S = 7 * 24 * 3600.0
@@ -37,9 +38,7 @@ def prefixed(iri: str) -> str | None:
 
 def used_names(query: str) -> list[str]:
     """The checked prefixed names a query uses, in order, once each; prefix declarations are not uses."""
-    tokens = tokenize(query)
-    declared = {i + 1 for i, t in enumerate(tokens) if t.kind == "word" and t.text.upper() == "PREFIX"}
-    names = (t.text for i, t in enumerate(tokens) if t.kind == "pname" and i not in declared)
+    names = (t.text for t in parse(query).named if t.kind == "pname")
     return list(dict.fromkeys(n for n in names if n.split(":", 1)[0] in CHECKED and n.split(":", 1)[1]))
 
 

@@ -16,8 +16,10 @@ from functools import cache
 
 from pipeline.names.vocabulary import prefixed
 from pipeline.parts import KnowledgeGraph, KnowsShapes, native
+from pipeline.sparql.brackets import closing
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.shape import read
-from pipeline.sparql.text import PREFIXES, RDF_TYPE, declared_prefixes, tokenize
+from pipeline.sparql.text import PREFIXES, RDF_TYPE, declared_prefixes
 
 MAX_AMONG = 4  # predicates named as where a misplaced one is found
 
@@ -76,15 +78,13 @@ def never_met(query: str, shapes: Shapes) -> str:
 def _required(query: str) -> str:
     """``query`` without its OPTIONAL groups: a part of one that cannot match leaves its variables unbound, it does
     not empty the answer."""
-    toks = tokenize(query)
-    kept, depth, i = [], 0, 0
+    toks = parse(query).tokens
+    kept, i = [], 0
     while i < len(toks):
         if toks[i].kind == "word" and toks[i].text.upper() == "OPTIONAL" and i + 1 < len(toks) and \
                 toks[i + 1].text == "{":
-            depth, i = 1, i + 2
-            while i < len(toks) and depth:
-                depth += {"{": 1, "}": -1}.get(toks[i].text, 0)
-                i += 1
+            end = closing(toks, i + 1)
+            i = len(toks) if end is None else end + 1
             kept.append(".")
             continue
         kept.append(toks[i].text)

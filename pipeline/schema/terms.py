@@ -12,7 +12,8 @@ from enum import Enum
 
 from pipeline.matching.wording import STOPWORDS, norm_word, stem
 from pipeline.records import Example
-from pipeline.sparql.text import Token, tokenize
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
 
 GROUNDED = ("orkgp", "orkgc", "orkgr")
 COMPARE = "orkgp:compareContribution"
@@ -102,7 +103,7 @@ def read_pairs(examples: Iterable[Example]) -> dict[str, Term]:
     terms: dict[str, Term] = {}
     seen: defaultdict[str, set[str]] = defaultdict(set)
     for ex in examples:
-        tokens = tokenize(ex.sparql)
+        tokens = parse(ex.sparql).tokens
         for i, tok in enumerate(tokens):
             if tok.kind != "pname" or tok.text.split(":", 1)[0] not in GROUNDED:
                 continue

@@ -18,13 +18,14 @@ from dataclasses import dataclass
 
 from pipeline.sparql.brackets import closing
 from pipeline.sparql.grammar import syntax_problem
-from pipeline.sparql.text import PREFIXES, matches
+from pipeline.sparql.lexer import matches
+from pipeline.sparql.parsed import AGGREGATES
+from pipeline.sparql.text import PREFIXES
 
 PROJECTION_COMMAS = "projection commas"
 UNPARENTHESISED = "projection without parentheses"
 IMPLIED_GROUP_BY = "implied GROUP BY"
 RELAXATIONS = (PROJECTION_COMMAS, UNPARENTHESISED, IMPLIED_GROUP_BY)
-AGGREGATES = frozenset({"COUNT", "SUM", "MIN", "MAX", "AVG", "SAMPLE", "GROUP_CONCAT"})
 _PROJECTION_END = frozenset({"WHERE", "FROM"})
 _MODIFIER_START = frozenset({"GROUP", "HAVING", "ORDER", "LIMIT", "OFFSET", "VALUES"})
 

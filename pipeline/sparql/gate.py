@@ -12,6 +12,8 @@ from functools import lru_cache
 from pipeline.records import Validation
 from pipeline.sparql.dialect import normalise
 from pipeline.sparql.grammar import SyntaxProblem, syntax_problem
+from pipeline.sparql.lexer import matches
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.text import (
     PREFIXES,
     UPDATE_WORDS,
@@ -19,9 +21,7 @@ from pipeline.sparql.text import (
     declared_prefixes,
     engine_procedures,
     forbidden_words,
-    matches,
     squash,
-    tokenize,
 )
 
 # Virtuoso's own full-text match: a read-only triple pattern ORKG accepts, the one engine name a read may use there.
@@ -113,7 +113,7 @@ def _grammar(query: str, virtuoso: bool) -> tuple[SyntaxProblem | None, dict[str
 
 
 def _used_prefixes(query: str) -> set[str]:
-    return {t.text.split(":", 1)[0] for t in tokenize(query) if t.kind == "pname"}
+    return {name.split(":", 1)[0] for name in parse(query).pnames}
 
 
 def _undeclared(query: str, declared: dict[str, str]) -> SyntaxProblem | None:
@@ -130,7 +130,7 @@ def _undeclared(query: str, declared: dict[str, str]) -> SyntaxProblem | None:
 
 def _form(query: str) -> str:
     """SELECT, ASK, CONSTRUCT or DESCRIBE: the first keyword after the prologue of a query that parses."""
-    for tok in tokenize(query):
+    for tok in parse(query).tokens:
         if tok.kind == "word" and tok.text.upper() not in ("PREFIX", "BASE"):
             return tok.text.upper()
     return ""

@@ -4,16 +4,15 @@ UNION, MINUS, GRAPH, EXISTS, a sub-SELECT with its projection and solution modif
 
 The checks are written over it: ``pipeline.sparql.scope`` (projected variables nothing binds) and
 ``pipeline.sparql.joins`` (which parts of a query are joined). Lenient, it never raises: what does not read by the
-grammar is read as far as it goes and counted in ``Query.faults``, so that a check that must not guess stands back.
-Terms are token indices into ``Query.tokens``."""
+grammar is read as far as it goes and counted in ``Groups.faults``, so that a check that must not guess stands back.
+Terms are token indices into ``Groups.tokens``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from pipeline.sparql.brackets import closing
-from pipeline.sparql.text import CACHED_QUERY_CHARS, Token, tokenize
+from pipeline.sparql.lexer import Token
 from pipeline.sparql.triples import GROUP_WORDS, MODIFIERS, TERM, Triples, triples
 
 _FORMS = frozenset({"SELECT", "ASK", "CONSTRUCT", "DESCRIBE"})
@@ -66,33 +65,28 @@ Part = Triples | Expression | Values | Group | Select
 
 
 @dataclass(frozen=True)
-class Query:
-    """A query read: a SELECT or an ASK's body (neither when it is another form or none), whether that form comes
-    right after the prologue, and how many places did not read by the grammar."""
+class Groups:
+    """A query read into its groups: a SELECT or an ASK's body (neither when it is another form or none), whether
+    that form comes right after the prologue, and how many places did not read by the grammar."""
 
-    tokens: tuple[Token, ...]
+    tokens: Sequence[Token]
     select: Select | None
     ask: Group | None
     first: bool
     faults: int
 
 
-def read(query: str) -> Query:
-    """The first SELECT or ASK of ``query`` read into its groups (once for the checks of a query of a usual size)."""
-    return _read(query) if len(query) <= CACHED_QUERY_CHARS else _read.__wrapped__(query)
-
-
-@lru_cache(maxsize=256)
-def _read(query: str) -> Query:
-    toks = tokenize(query)
+def grouped(toks: Sequence[Token]) -> Groups:
+    """The first SELECT or ASK of a query's tokens read into its groups (``pipeline.sparql.parsed.Query.groups``
+    reads a query so once)."""
     reader = _Reader(toks)
     start = next((k for k, t in enumerate(toks) if t.kind == "word" and t.text.upper() in ("SELECT", "ASK")), None)
     if start is None:
-        return Query(tuple(toks), None, None, False, 0)
+        return Groups(toks, None, None, False, 0)
     first = start == _after_prologue(toks)
     if toks[start].text.upper() == "SELECT":
-        return Query(tuple(toks), reader.select(start, len(toks), outer=True), None, first, reader.faults)
-    return Query(tuple(toks), None, reader.group(start + 1, len(toks), "ask"), first, reader.faults)
+        return Groups(toks, reader.select(start, len(toks), outer=True), None, first, reader.faults)
+    return Groups(toks, None, reader.group(start + 1, len(toks), "ask"), first, reader.faults)
 
 
 def _after_prologue(toks: Sequence[Token]) -> int:
@@ -103,7 +97,7 @@ def _after_prologue(toks: Sequence[Token]) -> int:
 
 
 class _Reader:
-    def __init__(self, toks: list[Token]) -> None:
+    def __init__(self, toks: Sequence[Token]) -> None:
         self.toks = toks
         self.faults = 0
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from pipeline.sparql.groups import Expression, Group, Part, Select, Values, read
-from pipeline.sparql.text import Token
+from pipeline.sparql.groups import Expression, Group, Part, Select, Values
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.triples import Triples
 
 
@@ -142,7 +143,7 @@ def _body(tok: Token) -> str:
 
 def joins(query: str) -> Joins:
     """The parts of ``query``; best effort on malformed text."""
-    found = read(query)
+    found = parse(query).groups
     reader = _Parts(found.tokens)
     if found.select is not None:
         reader.select(found.select, outer=True)

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pipeline.sparql.text import matches, squash, tokenize
+from pipeline.sparql.lexer import matches
+from pipeline.sparql.parsed import parse
+from pipeline.sparql.text import squash
 
 INDENT = "  "
 _OWN_LINE = frozenset({"PREFIX", "BASE", "SELECT", "ASK", "CONSTRUCT", "DESCRIBE", "FILTER", "OPTIONAL", "MINUS",
@@ -45,8 +47,7 @@ def _glued(prev: _Tok, tok: _Tok) -> bool:
 def layout(query: str) -> str:
     """The query with one clause a line and each block indented; the same tokens in the same order."""
     shown = _laid_out(query)
-    return shown if [(t.kind, t.text) for t in tokenize(shown)] == [(t.kind, t.text) for t in tokenize(query)] \
-        else squash(query)
+    return shown if parse(shown).tokens == parse(query).tokens else squash(query)
 
 
 def _laid_out(query: str) -> str:

@@ -6,32 +6,15 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from pipeline.sparql.brackets import closing
-from pipeline.sparql.text import _TOKEN
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
 
 _TRIPLE_KINDS = frozenset({"var", "iri", "pname", "string", "number", "lang"})
 _TRIPLE_PUNCT = frozenset({";", ",", ".", "^^"})
 _TRIPLE_WORDS = frozenset({"a", "true", "false"})
-
-
-@dataclass(frozen=True)
-class Span:
-    kind: str
-    text: str
-    start: int
-    end: int
-
-
-def spans(query: str) -> list[Span]:
-    """The query's tokens with their places in the text (blanks and comments dropped)."""
-    return _tokens(query)
-
-
-def _tokens(query: str) -> list[Span]:
-    return [Span(m.lastgroup or "other", m.group(), m.start(), m.end()) for m in _TOKEN.finditer(query)
-            if m.lastgroup not in ("ws", "comment")]
 
 
 def triples_before_optionals(query: str, rounds: int = 20) -> str:
@@ -45,7 +28,7 @@ def triples_before_optionals(query: str, rounds: int = 20) -> str:
 
 
 def _move_one(query: str) -> str | None:
-    toks = _tokens(query)
+    toks = parse(query).tokens
     for i, tok in enumerate(toks):
         if not (tok.kind == "word" and tok.text.upper() == "OPTIONAL" and i + 1 < len(toks)
                 and toks[i + 1].text == "{"):
@@ -71,7 +54,7 @@ def _move_one(query: str) -> str | None:
     return None
 
 
-def _chunk_end(toks: list[Span], start: int) -> int:
+def _chunk_end(toks: Sequence[Token], start: int) -> int:
     """The end of the plain triple patterns from ``start`` (complete statements only: up to the last '.', or
     all of them when the group closes right after); ``start`` when there are none."""
     last_dot = start

@@ -13,14 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.sparql.groups import Expression, Group, Part, Select, Values, read
-from pipeline.sparql.text import Token
+from pipeline.sparql.groups import Expression, Group, Part, Select, Values
+from pipeline.sparql.lexer import Token
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.triples import Triples
 
 
 def unbound_projection(query: str) -> list[str]:
     """The outer SELECT's plain projected variables that nothing in the query can bind, in projection order."""
-    found = read(query)
+    found = parse(query).groups
     if found.select is None or not found.first or found.faults:
         return []
     unbound, _ = _select(found.select, found.tokens)
@@ -43,7 +44,7 @@ def filtered_but_unbound(query: str) -> str:
     """The defect in words when a FILTER reads a variable nothing in the query binds ("?metric_lbl is filtered on
     but never bound"): the FILTER is an error for every row, so the query answers with nothing. Lenient: a variable
     bound anywhere in the query, in any group or sub-SELECT, counts as bound. "" when none."""
-    found = read(query)
+    found = parse(query).groups
     if found.select is None or not found.first or found.faults:
         return ""
     bound: set[str] = set()
@@ -85,7 +86,7 @@ def required_after_optional(query: str) -> str:
     """The defect in words when a variable only an OPTIONAL binds is then required by a triple pattern after it
     ("?model is bound only inside an OPTIONAL and required after it"): where the OPTIONAL finds nothing, that later
     pattern matches any ?model of the graph, so the rows mix the intended ones with unrelated things. "" when none."""
-    found = read(query)
+    found = parse(query).groups
     if found.select is None or not found.first or found.faults:
         return ""
     late = list(dict.fromkeys(_late(found.select.where, found.tokens, frozenset())))

@@ -6,17 +6,18 @@ names. Works on malformed model output too; what it cannot read it leaves out.""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from pipeline.records import REACHED_BY
+from pipeline.sparql.lexer import Token, literal_text
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.text import Token, tokenize
+from pipeline.sparql.parsed import AGGREGATES, parse
 
 _BLOCK_WORDS = frozenset({"OPTIONAL", "UNION", "MINUS", "GRAPH", "SERVICE", "WHERE", "SELECT", "DISTINCT", "REDUCED",
                           "GROUP", "ORDER", "BY", "HAVING", "LIMIT", "OFFSET", "VALUES", "ASK", "BIND", "FILTER",
                           "ASC", "DESC", "AS", "PREFIX", "BASE"})
 _LITERAL = re.compile(r'"(?:[^"\\\n]|\\.)*"|\'(?:[^\'\\\n]|\\.)*\'')
-AGGREGATES = frozenset({"COUNT", "SUM", "AVG", "MIN", "MAX", "SAMPLE", "GROUP_CONCAT"})
 
 
 @dataclass(frozen=True)
@@ -83,11 +84,7 @@ def stem(var: str) -> str:
     return name
 
 
-def _string(tok: Token) -> str:
-    return tok.text[3:-3] if tok.text[:3] in ('"""', "'''") else tok.text[1:-1]
-
-
-def _closing(toks: list[Token], i: int) -> int:
+def _closing(toks: Sequence[Token], i: int) -> int:
     """Index of the ')' matching the '(' at ``i`` (or the last token)."""
     depth = 0
     for j in range(i, len(toks)):
@@ -100,7 +97,7 @@ def _closing(toks: list[Token], i: int) -> int:
     return len(toks) - 1
 
 
-def _read_filter(toks: list[Token], start: int, end: int, shape: Shape) -> None:
+def _read_filter(toks: Sequence[Token], start: int, end: int, shape: Shape) -> None:
     inner = toks[start:end + 1]
     strings = [t for t in inner if t.kind == "string"]
     var = next((t.text for t in inner if t.kind == "var"), "")
@@ -109,10 +106,10 @@ def _read_filter(toks: list[Token], start: int, end: int, shape: Shape) -> None:
     words = {t.text.upper() for t in inner if t.kind == "word"}
     ops = [t.text for t in inner if t.text in ("=", "!=", "<", ">", "<=", ">=")]
     op = "regex" if "REGEX" in words or "CONTAINS" in words else (ops[0] if ops else "=")
-    shape.filters.append(LabelFilter(var, op, _string(strings[0])))
+    shape.filters.append(LabelFilter(var, op, literal_text(strings[0].text)))
 
 
-def _read_projection(toks: list[Token], i: int, shape: Shape) -> int:
+def _read_projection(toks: Sequence[Token], i: int, shape: Shape) -> int:
     """Read the outer SELECT's variables and aggregates; returns the index after them."""
     while i < len(toks) and toks[i].text != "{" and toks[i].text.upper() != "WHERE":
         t = toks[i]
@@ -135,7 +132,7 @@ def _read_projection(toks: list[Token], i: int, shape: Shape) -> int:
 
 def read(query: str) -> Shape:
     """The shape of ``query``; best effort on malformed text."""
-    toks = tokenize(query)
+    toks = parse(query).tokens
     shape = Shape()
     i, n = 0, len(toks)
     subject = predicate = ""

@@ -4,9 +4,10 @@ from __future__ import annotations
 import re
 import threading
 import unicodedata
-from collections.abc import Iterator
-from dataclasses import dataclass
 from functools import lru_cache
+
+from pipeline.sparql.lexer import Token, matches
+from pipeline.sparql.parsed import parse
 
 PREFIXES: dict[str, str] = {
     "orkgp": "http://orkg.org/orkg/predicate/",
@@ -26,73 +27,22 @@ MAX_QUERY_CHARS = 20_000  # SciQA's longest query is under 2,000; parsing a 100 
 # runs any SQL the endpoint's user may run, inside a query that is a SELECT by every other measure.
 ENGINE_NAMESPACES = ("bif:", "sql:")
 
-# The SPARQL 1.1 terminals (grammar section 19.8), so that a token here is a token to any SPARQL parser: a blank
-# node label, a prefixed name with its escapes (`:c:d\?`), a signed number (`-1`) and a language tag are one token.
-_PN_CHAR = r"[\w\-\u00B7-\uFFFF]"  # PN_CHARS (letters, digits, '_', '-', U+00B7 and above)
-_PLX = r"%[0-9A-Fa-f]{2}|\\[_~.\-!$&'()*+,;=/?#@%]"
-_LOCAL = rf"(?:{_PN_CHAR}|:|{_PLX})"
-_TOKEN = re.compile(
-    rf"""
-    (?P<ws>\s+)
-  | (?P<comment>\#[^\n\r]*)
-  | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"|'''(?:[^'\\]|\\.|'(?!''))*'''
-               |"(?:[^"\\\n\r]|\\.)*"|'(?:[^'\\\n\r]|\\.)*')
-  | (?P<iri><[^<>"{{}}|^`\\\x00-\x20]*>)
-  | (?P<bnode>_:[\w\u00B7-\uFFFF](?:(?:{_PN_CHAR}|\.(?=[.\w\-\u00B7-\uFFFF]*{_PN_CHAR}))*)?)
-  | (?P<var>[?$][\w\u00B7-\uFFFF]+)
-  | (?P<pname>(?:[A-Za-z\u00C0-\uFFFF](?:{_PN_CHAR}|\.(?=[.\w\-\u00B7-\uFFFF]*{_PN_CHAR}))*)?:
-               (?:(?!-){_LOCAL}(?:{_LOCAL}|\.(?=(?:\.|{_LOCAL})*{_LOCAL}))*)?)
-  | (?P<lang>@[A-Za-z]+(?:-[A-Za-z0-9]+)*)
-  | (?P<number>[+-]?(?:\d+\.\d*[eE][+-]?\d+|\d*\.\d+(?:[eE][+-]?\d+)?|\d+(?:[eE][+-]?\d+)?))
-  | (?P<word>[A-Za-z_][A-Za-z0-9_]*)
-  | (?P<punct>\^\^|&&|\|\||!=|<=|>=|[{{}}()\[\];,.*=<>!+\-/|^?])
-  | (?P<other>.)
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-
-
-@dataclass(frozen=True)
-class Token:
-    kind: str
-    text: str
-
-
-def tokenize(query: str) -> list[Token]:
-    """Split a query into tokens; blanks and comments are dropped."""
-    return list(_tokens(query) if len(query) <= CACHED_QUERY_CHARS else _tokens.__wrapped__(query))
-
-
-CACHED_QUERY_CHARS = 4_000  # a query's checks each read its tokens: one of a usual size is split once
-
-
-@lru_cache(maxsize=256)
-def _tokens(query: str) -> tuple[Token, ...]:
-    return tuple(Token(m.lastgroup or "other", m.group()) for m in _TOKEN.finditer(query)
-                 if m.lastgroup not in ("ws", "comment"))
-
-
 def typed_query(text: str) -> str:
     """A query as a person typed it, outer blanks trimmed: control, format and private-use characters dropped
     between its tokens (zero-width spaces and the like that chat clients add), never inside a string literal or an
     IRI, which are left exactly as typed (newlines and tabs kept everywhere)."""
     return "".join(m.group() if m.lastgroup in ("string", "iri") else _printable_code(m.group())
-                   for m in _TOKEN.finditer(text)).strip()
+                   for m in matches(text)).strip()
 
 
 def _printable_code(text: str) -> str:
     return "".join(ch for ch in text if ch in "\n\t" or unicodedata.category(ch)[0] != "C")
 
 
-def matches(query: str) -> Iterator[re.Match[str]]:
-    """Every token with its place, blanks and comments included (``m.lastgroup`` is its kind)."""
-    return _TOKEN.finditer(query)
-
-
 def squash(text: str) -> str:
     """Remove newlines, comments and runs of blanks outside string literals; literals are kept intact."""
     parts: list[str] = []
-    for m in _TOKEN.finditer(text):
+    for m in matches(text):
         piece = " " if m.lastgroup in ("ws", "comment") else m.group()
         if not (piece == " " and parts and parts[-1] == " "):
             parts.append(piece)
@@ -119,7 +69,7 @@ def extract_query(text: str) -> str | None:
 def _query_end(body: str) -> int:
     """Index just past the query: the outermost '}' closing the WHERE clause and any solution modifiers after it."""
     depth, seen_open, end = 0, False, 0
-    tokens = list(_TOKEN.finditer(body))
+    tokens = list(matches(body))
     for i, m in enumerate(tokens):
         t = m.group()
         if m.lastgroup == "punct" and t == "{":
@@ -165,19 +115,14 @@ _FUNCS = frozenset({"STR", "LCASE", "UCASE", "XSD", "COUNT", "SUM", "AVG", "MIN"
 
 
 def declared_prefixes(query: str) -> dict[str, str]:
-    toks = tokenize(query)
-    out: dict[str, str] = {}
-    for i, tok in enumerate(toks[:-2]):
-        if tok.kind == "word" and tok.text.upper() == "PREFIX" and toks[i + 1].kind == "pname" \
-                and toks[i + 2].kind == "iri":
-            out[toks[i + 1].text[:-1]] = toks[i + 2].text[1:-1]
-    return out
+    """The prefixes the query declares (name -> IRI)."""
+    return dict(parse(query).declared)
 
 
 def add_prefixes(query: str) -> str:
     """Declare the known prefixes a query uses but does not declare (never twice)."""
     declared = declared_prefixes(query)
-    used = {t.text.split(":", 1)[0] for t in tokenize(query) if t.kind == "pname"}
+    used = {name.split(":", 1)[0] for name in parse(query).pnames}
     missing = [p for p in PREFIXES if p in used and p not in declared]
     head = "".join(f"PREFIX {p}: <{PREFIXES[p]}>\n" for p in missing)
     return head + query
@@ -185,13 +130,13 @@ def add_prefixes(query: str) -> str:
 
 def forbidden_words(query: str) -> list[str]:
     """Update operations and SERVICE found outside strings, IRIs and comments."""
-    return sorted({t.text.upper() for t in tokenize(query) if t.kind == "word" and t.text.upper() in FORBIDDEN_WORDS})
+    return sorted(parse(query).words & FORBIDDEN_WORDS)
 
 
 def engine_procedures(query: str) -> list[str]:
     """Calls into the engine's own procedures (Virtuoso's ``bif:``/``sql:``), as pnames, IRIs or declared prefixes."""
     found = set()
-    for tok in tokenize(query):
+    for tok in parse(query).tokens:
         if (tok.kind == "pname" and (tok.text.split(":", 1)[0] + ":").lower() in ENGINE_NAMESPACES) or (
                 tok.kind == "iri" and tok.text[1:-1].strip().lower().startswith(ENGINE_NAMESPACES)):
             found.add(tok.text)
@@ -209,7 +154,7 @@ def _standard_view(query: str) -> str:
     double-quoted literals (valid, but rdflib's grammar trips on it) rewritten to equivalents. Only for parsing."""
     out: list[str] = []
     in_projection = False
-    for m in _TOKEN.finditer(query):
+    for m in matches(query):
         kind, text = m.lastgroup, m.group()
         if kind == "word" and text.upper() == "SELECT":
             in_projection = True
@@ -280,7 +225,7 @@ def _short(exc: Exception) -> str:
 
 def canonical(query: str) -> str:
     """A form that is equal for queries differing only in blanks, keyword case, prefixes or variable names."""
-    toks = tokenize(query)
+    toks = parse(query).tokens
     prefixes = dict(PREFIXES)
     prefixes.update(declared_prefixes(query))
     names: dict[str, str] = {}
@@ -299,7 +244,7 @@ def canonical(query: str) -> str:
 
 def variables(query: str) -> list[str]:
     """The query's variable names (no '?'), in order of first appearance: ``canonical`` numbers them so."""
-    return list(dict.fromkeys(t.text[1:] for t in tokenize(query) if t.kind == "var"))
+    return list(parse(query).variables)
 
 
 def _canon_token(tok: Token, prefixes: dict[str, str], names: dict[str, str]) -> str:
@@ -318,12 +263,7 @@ def _canon_token(tok: Token, prefixes: dict[str, str], names: dict[str, str]) ->
     return tok.text
 
 
-def literal_text(token: str) -> str:
-    """The contents of a string literal token, without its quotes."""
-    return token[3:-3] if token[:3] in ('"""', "'''") else token[1:-1]
-
-
 def string_literals(query: str) -> list[str]:
     """The contents of the string literals in a query, in order."""
-    return [literal_text(tok.text) for tok in tokenize(query) if tok.kind == "string"]
+    return list(parse(query).strings)
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.sparql.brackets import closing
-from pipeline.sparql.text import Token
+from pipeline.sparql.lexer import Token
 
 GROUP_WORDS = frozenset({"OPTIONAL", "UNION", "MINUS", "GRAPH", "WHERE", "NOT", "EXISTS", "LATERAL"})
 MODIFIERS = frozenset({"GROUP", "ORDER", "LIMIT", "OFFSET"})

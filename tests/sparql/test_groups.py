@@ -2,11 +2,16 @@
 projection and modifiers, and a count of what does not read by the grammar."""
 from __future__ import annotations
 
-from pipeline.sparql.groups import Expression, Group, Query, Select, Values, read
+from pipeline.sparql.groups import Expression, Group, Groups, Select, Values
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.triples import Triples
 
 
-def _texts(found: Query, at: tuple[int, ...]) -> list[str]:
+def read(query: str) -> Groups:
+    return parse(query).groups
+
+
+def _texts(found: Groups, at: tuple[int, ...]) -> list[str]:
     return [found.tokens[k].text for k in at]
 
 

@@ -5,7 +5,8 @@ import random
 
 from pipeline.sciqa import SciQA
 from pipeline.sparql.layout import layout
-from pipeline.sparql.text import add_prefixes, canonical, syntax_errors, tokenize
+from pipeline.sparql.lexer import tokenize
+from pipeline.sparql.text import add_prefixes, canonical, syntax_errors
 
 T05 = ('SELECT DISTINCT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl. FILTER (str('
        '?metric_lbl) = "Score") { SELECT ?model ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '

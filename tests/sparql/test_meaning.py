@@ -11,7 +11,8 @@ from pipeline.sparql.dialect import normalise
 from pipeline.sparql.gate import gate
 from pipeline.sparql.grammar import syntax_problem
 from pipeline.sparql.layout import layout
-from pipeline.sparql.text import PREFIXES, tokenize
+from pipeline.sparql.lexer import tokenize
+from pipeline.sparql.text import PREFIXES
 from standins.solutions import solutions
 
 EX = "http://example.org/"

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from pipeline.sparql import text
 from pipeline.sparql.text import (
     add_prefixes,
     canonical,
@@ -15,7 +14,6 @@ from pipeline.sparql.text import (
     squash,
     string_literals,
     syntax_errors,
-    tokenize,
     typed_query,
 )
 
@@ -122,31 +120,6 @@ def test_parses_falls_back_to_the_grammar(query: str) -> None:
 
     assert parses(query) == (not _syntax_errors(query, strict=True))
     assert syntax_errors(query) == list(_syntax_errors(query))
-
-
-def test_a_query_is_split_once_and_its_tokens_are_the_callers_own() -> None:
-    query = "SELECT ?x WHERE { ?x rdfs:label \"A  B\" . } # note\nLIMIT 5"
-    first = tokenize(query)
-    assert [t.text for t in first] == ["SELECT", "?x", "WHERE", "{", "?x", "rdfs:label", '"A  B"', ".", "}", "LIMIT",
-                                       "5"]
-    first.clear()  # a caller changing its list changes nobody else's
-    assert len(tokenize(query)) == 11
-    long = query.replace("LIMIT 5", "FILTER(?x != <x>) " * 400 + "LIMIT 5")
-    assert len(long) > text.CACHED_QUERY_CHARS and tokenize(long)[-2].text == "LIMIT"
-
-
-@pytest.mark.parametrize(("query", "tokens"), [
-    ("_:y :c:d\\? -1", [("bnode", "_:y"), ("pname", ":c:d\\?"), ("number", "-1")]),
-    ("?s :p+ ?o", [("var", "?s"), ("pname", ":p"), ("punct", "+"), ("var", "?o")]),
-    ("?o 1. ?p 1.5. 1.e3 .5", [("var", "?o"), ("number", "1"), ("punct", "."), ("var", "?p"), ("number", "1.5"),
-                              ("punct", "."), ("number", "1.e3"), ("number", ".5")]),
-    ('"x"@en-GB "1"^^xsd:int', [("string", '"x"'), ("lang", "@en-GB"), ("string", '"1"'), ("punct", "^^"),
-                                ("pname", "xsd:int")]),
-    ("orkgr:R1. ex:a%20b", [("pname", "orkgr:R1"), ("punct", "."), ("pname", "ex:a%20b")]),
-    ("?a-1 ?b-?c", [("var", "?a"), ("number", "-1"), ("var", "?b"), ("punct", "-"), ("var", "?c")]),
-])
-def test_tokens_are_the_grammars_terminals(query: str, tokens: list[tuple[str, str]]) -> None:
-    assert [(t.kind, t.text) for t in tokenize(query)] == tokens
 
 
 def test_a_typed_query_keeps_its_strings_and_iris_and_loses_stray_controls_between_tokens() -> None:
