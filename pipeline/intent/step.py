@@ -7,8 +7,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import OPERATORS, meanings
+from pipeline.intent.adapted import adapted_question, unsaid
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Composer, Composition, metrics_of, unsaid_by
+from pipeline.intent.compose import Composer, Composition, metrics_of
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
     VALUE_ASKED,
@@ -30,7 +31,7 @@ from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned
 from pipeline.intent.which import MAX_CHOICES, which_name
 from pipeline.intent.writer import comparison_reading, compiled
 from pipeline.matching.fill import Name, names_in
-from pipeline.matching.forms import Labels, slot_values
+from pipeline.matching.forms import Labels
 from pipeline.names.check import respelled
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
@@ -105,7 +106,7 @@ class IntentStep:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples), words, plain,
                             value=asks_a_value(plain) and not names_things(plain))
-            missing = verdict.missing or _unsaid(text, found, generation.sparql, examples, intent)
+            missing = verdict.missing or unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators)
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
@@ -247,7 +248,7 @@ class IntentStep:
                   examples: Sequence[Retrieved]) -> Review:
         sparql = generation.sparql or ""
         reading = explain(sparql)
-        offer = _adapted_question(sparql, examples) or _closest(examples)
+        offer = adapted_question(sparql, examples) or _closest(examples)
         asks = f" ({intent.says()})" if intent.operators else ""
         text = (f"I can't answer this as asked{asks}: the closest query I could write does not use "
                 + "; nor ".join(missing) + "." + (f" {reading.replace('It asks', 'That query asks', 1)}"
@@ -342,40 +343,3 @@ def _masked(text: str, names: Sequence[tuple[int, int, str]]) -> str:
 
 def _closest(examples: Sequence[Retrieved]) -> str:
     return examples[0].example.question if examples else ""
-
-
-def _adapted(sparql: str, examples: Sequence[Retrieved]) -> Example | None:
-    """The stored pair whose query ``sparql`` is, its names refilled."""
-    ours = string_literals(sparql)
-    for r in examples:
-        theirs = string_literals(r.example.sparql)
-        if len(theirs) == len(ours) and replace_literals(r.example.sparql, dict(zip(theirs, ours))) == sparql:
-            return r.example
-    return None
-
-
-def _adapted_question(sparql: str, examples: Sequence[Retrieved]) -> str:
-    """The stored question whose query was adapted, with the names the adapted query uses: what it does answer."""
-    pair = _adapted(sparql, examples)
-    if pair is None:
-        return ""
-    mapping = dict(zip(string_literals(pair.sparql), string_literals(sparql)))
-    question = pair.question
-    for literal, _ in slot_values(pair):
-        question = question.replace(literal, mapping.get(literal, literal), 1)
-    return question
-
-
-def _unsaid(text: str, found: Sequence[Name], sparql: str, examples: Sequence[Retrieved],
-            intent: Intent) -> tuple[str, ...]:
-    """The words of the question the stored pair a query was adapted from does not say (its names, and the names
-    the query was filled with, aside), as one thing the query leaves out; none for a query adapted from no pair."""
-    pair = _adapted(sparql, examples)
-    if pair is None:
-        return ()
-    low = text.lower()
-    filled = [(at, at + len(lit)) for lit in string_literals(sparql) if (at := low.find(lit.lower())) >= 0]
-    left = unsaid_by(pair, text, [(a, b) for a, b, _ in found] + filled, "yesno" in intent.operators)
-    if not left:
-        return ()
-    return (f"what {_listed(left)} say{'s' if len(left) == 1 else ''} (the stored question it adapts does not)",)
