@@ -223,10 +223,10 @@ def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_ada
     ("comparisons-fresh3", "comparisons3", 15, 0),
     # third session: fresh-c (64, 28 kinds) 29 / 33 / 2 measured once, 45 / 18 / 1 after its misses were read;
     # comparisons-fresh4 (50, 18 kinds) 21 / 28 / 1 measured once, 24 / 26 / 0 after (in-sample; tests/data/eval/*.md)
-    ("fresh-c", "fresh-c", 43, 1), ("comparisons-fresh4", "comparisons4", 22, 0),
-    # fourth session: fresh-d (44, 36 kinds) 25 / 15 / 4 measured once, 26 / 16 / 2 after; comparisons5 (32, 24 kinds)
-    # 21 / 8 / 3 measured once, 23 / 9 / 0 after its misses were read (in-sample since)
-    ("fresh-d", "fresh-d", 25, 2), ("comparisons5", "comparisons5", 22, 0)])
+    ("fresh-c", "fresh-c", 45, 1), ("comparisons-fresh4", "comparisons4", 22, 0),
+    # fourth session: fresh-d (44, 36 kinds) 25 / 15 / 4 measured once, 33 / 9 / 2 after; comparisons5 (32, 24 kinds)
+    # 21 / 8 / 3 measured once, 23 / 9 / 0 after its misses were read (in-sample since); fresh-c 47 / 16 / 1 now
+    ("fresh-d", "fresh-d", 31, 2), ("comparisons5", "comparisons5", 22, 0)])
 def test_the_fresh_sets_over_a_graph_of_names_no_other_set_uses(env: Path, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str],
                                                                 name: str, graph: str, right: int, wrong: int) -> None:
