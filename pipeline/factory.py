@@ -209,7 +209,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     reader = build_reader(blueprint, made, lexicon, knowledge)
     writers = build_writers(blueprint, made, knowledge, reader)
     if any(w.model for w in writers):  # what the rules read whole is answered before the model is asked
-        picker = made if reader is not None and isinstance(made, Structured) else None  # read in part: it picks
+        picker = made if settings.llm_pick and reader is not None and isinstance(made, Structured) else None
         writers.insert(0, Writer(ComparisonWriter(graph, comparisons, picker), reader=True))
     reply = build_reply_check(knowledge, lexicon.vocabulary.available, graph_shapes(graph))
     parts = Parts(searched, made, graph, writers=writers, names=build_names(lexicon), intent=intent, reply=reply,

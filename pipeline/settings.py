@@ -143,6 +143,9 @@ class Settings(BaseSettings):
     # the model as a reader (pipeline.intent.reader): it says which question the project answers is the one asked,
     # as JSON held to a schema, before it is asked to write SPARQL itself
     llm_reader: bool = env("KGQA_LLM_READER", True)
+    # the model picking a reading of a comparison question the rules read in part (pipeline.intent.choose), with the
+    # reader on; off by default: the 1.5B model picked 5 right and 4 wrong of 9 (docs/results/comparisons.md)
+    llm_pick: bool = env("KGQA_LLM_PICK", False)
     redis_url: str | None = env("KGQA_REDIS_URL")  # redis://host:6379/0: state shared by replicas on many hosts
     redis_timeout: Seconds = env("KGQA_REDIS_TIMEOUT", 0.5)  # one Redis call, before falling back to own state
     mcp_token: Secret = env("KGQA_MCP_TOKEN", secret=True)  # bearer token `kgqa mcp --http` requires

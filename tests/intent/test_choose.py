@@ -55,6 +55,7 @@ def _ask(tmp_path: Path, env: Path, monkeypatch: pytest.MonkeyPatch, capsys: pyt
          question: str) -> dict[str, Any]:
     monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
     monkeypatch.setenv("KGQA_LLM_READER", "true")
+    monkeypatch.setenv("KGQA_LLM_PICK", "true")
     monkeypatch.setenv("KGQA_LLM_ORDER", "llm-first")
     monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
     graph = write_comparisons(tmp_path / "cmp.nt")
@@ -83,4 +84,19 @@ def test_none_of_these_answers_nothing_from_a_reading(
     tgi.respond = copying("no such reading")
     out = _ask(tmp_path, env, monkeypatch, capsys, tgi, PARTIAL)
     assert "Cool roofs for schools" not in (out["flat_answer"] or [])
+    assert (out.get("reading_record") or {}).get("writer") != "model"
+
+
+def test_off_by_default_the_model_is_not_asked_to_pick(
+        tmp_path: Path, env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    tgi.respond = copying("papers with the highest 'Energy saving'")
+    monkeypatch.delenv("KGQA_LLM_PICK", raising=False)
+    monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
+    monkeypatch.setenv("KGQA_LLM_ORDER", "llm-first")
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    graph = write_comparisons(tmp_path / "cmp.nt")
+    assert main(["ask", "--generator", "tgi", "--kg", str(graph), "--json", PARTIAL]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert not any(TASK in str(body) for _, body in tgi.requests)
     assert (out.get("reading_record") or {}).get("writer") != "model"
