@@ -204,7 +204,7 @@ def build_pipeline(settings: Settings, generator: str | None = None, kg: str | N
     knowledge = found.knowledge if found else None
     _one_blas_thread()
     comparisons = ComparisonFacts(lambda: orkg_labels(settings), searched.encoder)
-    intent = IntentStep(knowledge, labels=lexicon.labels.available, comparisons=comparisons)
+    intent = IntentStep(knowledge, labels=lexicon.labels.available, comparisons=comparisons, far=blueprint.threshold)
     made = generator_for(blueprint, knowledge, grounding_for(settings, lexicon, searched))
     reader = build_reader(blueprint, made, lexicon, knowledge)
     writers = build_writers(blueprint, made, knowledge, reader)

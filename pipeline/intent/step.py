@@ -9,7 +9,7 @@ from dataclasses import replace
 from pipeline.intent.account import OPERATORS, meanings
 from pipeline.intent.adapted import adapted_question, unsaid
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Composer, Composition, metrics_of
+from pipeline.intent.compose import Attempt, Composer, Composition, metrics_of
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
     VALUE_ASKED,
@@ -52,10 +52,12 @@ class IntentStep:
     def __init__(self, knowledge: Callable[[], Knowledge] | None = None,
                  pairs: Callable[[], Sequence[Example]] = intent_pairs,
                  labels: Callable[[], LabelIndex | None] | None = None,
-                 comparisons: ComparisonFacts | None = None) -> None:
+                 comparisons: ComparisonFacts | None = None, far: float | None = None) -> None:
         """``labels``: the graph's label index (pipeline.names), to compose with names typed loosely;
-        ``comparisons``: what the graph holds of its comparisons (shared with the rules' writer)."""
+        ``comparisons``: what the graph holds of its comparisons (shared with the rules' writer); ``far``: the
+        similarity of the closest stored question below which a model's own query must have every word placed."""
         self.knowledge = knowledge
+        self.far = far
         self.labels = labels
         self.composer = Composer(pairs, labels)
         self.taught = Composer(self._taught_pairs, labels, taught=True)  # the team's pairs, read before any rule
@@ -132,7 +134,9 @@ class IntentStep:
                                 + loosely_other_kinds(taken, graph, asked, index))
                 if not missing and all(lit in exact or _read_by_names_step(lit, kind, index)
                                        for lit, kind in taken.items()):
-                    return Review(standing)
+                    unread = self._unread(generation, examples, lambda: self.composer.attempt(
+                        text, intent, kg, generic, asked, index))
+                    return Review(standing) if not unread else self._declined(generation, intent, unread, examples)
         # names typed loosely are composed with only to replace a query that does not fit (or none): a fitting query
         # stands, and the names step reads its names
         loose = index if missing or not generation.sparql else None
@@ -162,6 +166,17 @@ class IntentStep:
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(standing)
         return self._declined(generation, intent, missing + _words(attempt.unplaced), examples)
+
+    def _unread(self, generation: Generation, examples: Sequence[Retrieved],
+                attempt: Callable[[], Attempt]) -> tuple[str, ...]:
+        """A language model's own query for a question no stored question is close to (below the adapter's
+        threshold) and whose words no pair places: the words, as what it leaves out — on such questions the model's
+        own SPARQL was right 0 times and wrong 7 (docs/results/intents-guard.md). None otherwise."""
+        own = bool(generation.attempts) and not generation.generator.startswith("reader:")
+        if not own or self.far is None or (examples and examples[0].score >= self.far):
+            return ()
+        tried = attempt()  # the rules' best reading of it
+        return _words(tried.unplaced) if tried.composition is None else ()
 
     def _by_taught(self, text: str, found: Sequence[Name], generic: frozenset[str], kg: KnowledgeGraph,
                    index: LabelIndex | None) -> Composition | None:

@@ -149,3 +149,29 @@ def test_a_query_held_by_the_names_step_counts_as_declined(
 T01_ZORBLAX = ('SELECT DISTINCT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?l. FILTER(str(?l) = '
                '"Zorblax Corpus") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK ?benchmark; '
                'orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
+
+
+MODELS_ON = ('SELECT DISTINCT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?d. '
+             'FILTER(str(?d) = "Story Cloze Test") ?benchmark orkgp:HAS_DATASET ?dataset. '
+             '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. }')
+
+
+@pytest.mark.parametrize(("question", "answered"), [
+    ("which models outsmarted the rest on Story Cloze Test, roughly speaking?", False),  # no stored question near
+    ("Which models have been evaluated on the Story Cloze Test dataset?", True),  # a stored question's own form
+])
+def test_a_models_own_query_for_words_nothing_places_is_not_run(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], question: str,
+        answered: bool) -> None:
+    """The model's own SPARQL for a question no stored question is close to and whose words no pair places (on such
+    questions it was right 0 times and wrong 7) is not run: the reply names the words. Asked in a stored form, the
+    same query answers."""
+    _model_says(tgi, monkeypatch, MODELS_ON)
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", question]) == 0
+    out = json.loads(capsys.readouterr().out)
+    if answered:
+        assert out["sparql"] and sorted(out["flat_answer"]) == sorted(
+            ["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"])
+    else:
+        assert out["sparql"] is None and out["answer"]["rows"] == [] and "'outsmarted'" in out["explanation"]
