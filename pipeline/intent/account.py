@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pipeline.matching.wording import STOPWORDS, stem, word_sim
+from pipeline.sparql.parsed import parse
 
 # Words that say nothing a query must do: greetings, requests, the question's own scaffolding. One list, kept short:
 # growing it is no fix for a word the reading does not understand.
@@ -122,6 +123,14 @@ def phrases(text: str) -> list[tuple[int, int, str]]:
     return [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(text)]
 
 
+def _phrased(text: str, names: Iterable[tuple[int, int]], lower_better: bool = False) -> list[tuple[int, int, str]]:
+    """The phrases of ``text`` outside its ``names`` ('highest *Number of params*' holds no 'number of'), "best" read
+    as the top, or the bottom on a metric where lower is better."""
+    spans, best = list(names), "down" if lower_better else "up"
+    return [(s, e, best if m == "best" else m) for s, e, m in phrases(text)
+            if not any(s < b and a < e for a, b in spans)]
+
+
 def words(text: str) -> list[tuple[int, int, str]]:
     """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont")."""
     return [(m.start(), m.end(), re.sub(r"['’]", "", m.group().lower())) for m in _WORD.finditer(text)]
@@ -199,9 +208,7 @@ def read_question(question: str, names: Iterable[tuple[int, int]], consumed: Ite
     """``question`` read for ``unasked`` and ``unplaced`` (``consumed``: the comparisons the reading applies)."""
     named, applied = list(names), list(consumed)
     found = words(question)
-    best = "down" if lower_better else "up"
-    phrased = [(s, e, best if m == "best" else m) for s, e, m in phrases(question)
-               if not any(s < b and a < e for a, b in named)]  # 'highest Number of params': no 'number of' phrase
+    phrased = _phrased(question, named, lower_better)
     says = {m for a, _, w in found if not any(s <= a < e for s, e in named) for m in meanings(w, lower_better)}
     says |= {meaning for _, _, meaning in phrased}
     if applied:
@@ -221,10 +228,9 @@ def _pair(pair: Pair) -> tuple[frozenset[str], frozenset[str], frozenset[str], t
     placed = [(a, w) for a, _, w in words(text) if not any(s <= a < e for s, e in slots)]
     theirs = frozenset(w for _, w in placed)
     # a phrase says its one meaning, not its words' ('at least one' is any, not the least; 'most recent' the latest)
-    phrased = [(s, e, "up" if m == "best" else m) for s, e, m in phrases(text)
-               if not any(s < b and a < e for a, b in slots)]
+    phrased = _phrased(text, slots)
     alone = [(a, w) for a, w in placed if w not in FILLER and not any(s <= a < e for s, e, _ in phrased)]
-    grouped = {"every"} if re.search(r"\bGROUP\s+BY\b", sparql, re.I) else set()  # an answer per group: 'per', 'each'
+    grouped = {"every"} if "GROUP" in parse(sparql).words else set()  # an answer per group: 'per', 'each'
     own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for _, w in alone),
                                     (m for _, _, m in phrased), grouped)
     operators = tuple((w, next(iter(meanings(w)))) for _, w in alone
