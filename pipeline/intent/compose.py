@@ -172,10 +172,10 @@ class Composer:
                 continue  # 'the most commonly used datasets for X': SciQA's list of every one, no top one
             if comparisons(pair.question) and not comparisons(stated):
                 continue  # a bound nobody stated is no list of them all
-            if any(not meanings(m.split()[-1]) & reading.says
-                   for m in measures(blanked(pair.question, form_spans(pair))) - measures(stated)):
+            their_words = blanked(pair.question, form_spans(pair))
+            if any(not meanings(m.split()[-1]) & reading.says for m in measures(their_words) - measures(stated)):
                 continue  # an average nobody asked for (in any words: 'first to last') is no list of the values
-            if set(companions(blanked(pair.question, form_spans(pair)))) - set(companions(stated)):
+            if set(companions(their_words)) - set(companions(stated)):
                 continue  # a score nobody asked for beside the answer ('… and what is its score?')
             if unaccounted(stated, filled(pair, chosen, intent, text), measures=True):
                 continue  # a condition of the question the pair's query does not hold ('the most common metric')
