@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from pipeline.errors import KgqaError
 from pipeline.parts import Encoder, KnowledgeGraph
+from pipeline.records import Term
 from pipeline.schema.graph import read_facts, short_name
 from pipeline.schema.properties import embedded
 from pipeline.sparql.gate import gate
@@ -77,14 +78,19 @@ _NUMERIC = ('SELECT DISTINCT ?p WHERE { ?cmp orkgp:compareContribution ?cont . ?
             'FILTER(isLiteral(?v) && REGEX(STR(?v), "^ *[-+]?[.]?[0-9]")) } LIMIT 5000')
 
 
+def _rows(kg: KnowledgeGraph, query: str) -> list[dict[str, Term]] | None:
+    """The rows of a read-only ``query`` through the gate (at most 5,000); None when it is refused or fails."""
+    check = gate(query, 5000)
+    try:
+        return kg.select(check.fixed).rows if check.ok else None
+    except KgqaError:
+        return None
+
+
 def _numeric(kg: KnowledgeGraph) -> frozenset[str] | None:
     """The properties some contribution of a comparison gives a number as ('164', '1.8 mg/L'): the only ones a
     highest, a lowest or an average is taken of. None when the graph cannot say."""
-    check = gate(_NUMERIC, 5000)
-    try:
-        rows = kg.select(check.fixed).rows if check.ok else None
-    except KgqaError:
-        return None
+    rows = _rows(kg, _NUMERIC)
     return None if rows is None else frozenset(short_name(r.get("p", {}).get("value", "")) for r in rows)
 
 
@@ -101,11 +107,7 @@ def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]
             keys[key[:-1]].append((a, b))
     if not keys:
         return []
-    check = gate(_VALUES.format(keys=" ".join(map(quoted, sorted(keys)))), 5000)
-    try:
-        rows = kg.select(check.fixed).rows if check.ok else []
-    except KgqaError:
-        return []
+    rows = _rows(kg, _VALUES.format(keys=" ".join(map(quoted, sorted(keys))))) or []
     by_key: dict[str, tuple[str, str, set[str]]] = {}
     for row in rows:
         key, p = row.get("key", {}).get("value", ""), short_name(row.get("p", {}).get("value", ""))
@@ -129,11 +131,7 @@ _SCOPED = ("SELECT DISTINCT ?v ?label ?p WHERE {{ {scope} orkgp:compareContribut
 def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
     """Every labelled value of the properties of ``scope``'s contributions (spans left empty): for names typed with
     a slip, matched word by word by the reader."""
-    check = gate(_SCOPED.format(scope=scope), 5000)
-    try:
-        rows = kg.select(check.fixed).rows if check.ok else []
-    except KgqaError:
-        return []
+    rows = _rows(kg, _SCOPED.format(scope=scope)) or []
     found: dict[tuple[str, str], set[str]] = defaultdict(set)
     for row in rows:
         p = short_name(row.get("p", {}).get("value", ""))
