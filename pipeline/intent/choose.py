@@ -7,17 +7,16 @@ comparison or a value the graph lacks, and what it picked is compiled and said a
 copies a question far better than it names labels: ``pipeline.intent.reader``.)"""
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import replace
 
 from pipeline.intent.comparisons import Comparisons
 from pipeline.intent.compile import sentence
+from pipeline.intent.reader import NONE, copied, copy_schema
 from pipeline.intent.record import Linked, Reading
 from pipeline.parts import Structured
 from pipeline.question import printable
 
-NONE = "none of these"
 MAX_PROPERTIES = 4  # the properties the question names, then those nearest it in meaning, each read every way
 TASK = ("Task: The user's question is about a comparison of research contributions. Which reading below asks exactly "
         "what the user's question asks (the same thing asked for, ranked, averaged or counted the same way)? Copy "
@@ -78,17 +77,12 @@ def prompt(question: str, shown: list[Reading]) -> str:
 
 def schema(shown: list[Reading]) -> dict[str, object]:
     """The JSON the model may write: one of the readings shown, copied, or "none of these"."""
-    return {"type": "object", "properties": {"same_as": {"type": "string", "enum": [
-        *dict.fromkeys(written(r) for r in shown), NONE]}}, "required": ["same_as"],
-        "additionalProperties": False}
+    return copy_schema(list(dict.fromkeys(written(r) for r in shown)))
 
 
 def picked(reply: str, shown: list[Reading]) -> Reading | None:
     """The reading the model copied; None for "none of these" or a reply that is not the JSON asked for."""
-    try:
-        same = json.loads(reply.strip())["same_as"]
-    except (ValueError, KeyError, TypeError):
-        return None
+    same = copied(reply)
     return next((r for r in shown if written(r) == same), None)
 
 

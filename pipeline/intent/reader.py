@@ -112,18 +112,30 @@ def prompt(question: str, shown: Sequence[Option]) -> str:
     return f'{TASK}Questions:\n{listed}User\'s question: {printable(question)}\nAnswer as JSON: {{"same_as": ...}}'
 
 
-def schema(shown: Sequence[Option]) -> dict[str, object]:
-    """The JSON the model may write: one of the questions shown, copied, or "none of these"."""
-    return {"type": "object", "properties": {"same_as": {"type": "string", "enum": [
-        *(printable(o.question) for o in shown), NONE]}}, "required": ["same_as"], "additionalProperties": False}
+def copy_schema(texts: Sequence[str]) -> dict[str, object]:
+    """The JSON a model copying one of ``texts`` may write: one of them, or "none of these"."""
+    return {"type": "object", "properties": {"same_as": {"type": "string", "enum": [*texts, NONE]}},
+            "required": ["same_as"], "additionalProperties": False}
 
 
-def picked(reply: str, shown: Sequence[Option]) -> Option | str | None:
-    """The question the model copied, ``NONE``, or None when the reply is not the JSON asked for."""
+def copied(reply: str) -> str | None:
+    """What a copying model's reply says it copied ("none of these" included); None when it is not the JSON asked
+    for."""
     try:
         same = json.loads(reply.strip())["same_as"]
     except (ValueError, KeyError, TypeError):
         return None
+    return same if isinstance(same, str) else None
+
+
+def schema(shown: Sequence[Option]) -> dict[str, object]:
+    """The JSON the model may write: one of the questions shown, copied, or "none of these"."""
+    return copy_schema([printable(o.question) for o in shown])
+
+
+def picked(reply: str, shown: Sequence[Option]) -> Option | str | None:
+    """The question the model copied, ``NONE``, or None when the reply is not the JSON asked for."""
+    same = copied(reply)
     if same == NONE:
         return NONE
     return next((o for o in shown if printable(o.question) == same), None)
