@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
 from pipeline.intent.account import (
+    Question,
     direction_known,
     lower_is_better,
     meanings,
@@ -96,6 +97,54 @@ def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
     return out if not free else None
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What a question asks, read once for every pair it is held against: its ranking in the metric's direction,
+    the kinds it asks for (``head`` first), its words with its names (years aside) blanked, and its words read."""
+
+    text: str
+    intent: Intent
+    asked: frozenset[str]
+    head: str | None
+    stated: str
+    reading: Question
+
+    def refuses(self, pair: Example, chosen: Sequence[Name], kinds: bool = True) -> bool:
+        """Whether ``pair``, filled with ``chosen``, does what the question does not ask or leaves out a condition it
+        states — whatever operators it asks (``fits`` holds those); ``kinds``: also when it answers with other kinds
+        of thing than the rules read the question asking for (a model reading it reads kind words the rules do not:
+        'benchmarks' for datasets)."""
+        intent, asked, head, stated = self.intent, self.asked, self.head, self.stated
+        spans = form_spans(pair)
+        theirs = asked_kinds(pair.question, spans)
+        their_head = first_asked(pair.question, spans)
+        their_words = blanked(pair.question, spans)
+        return bool(
+            # it returns things the question does not ask for ('the best score on Pong': not its problems)
+            (kinds and theirs and not theirs & asked and "yesno" not in intent.operators)
+            # the same two kinds the other way round: 'the dataset with the most metrics' is no metric (a paper and
+            # its year, asked in either order, are both asked)
+            or (kinds and head and their_head and head != their_head and head in theirs and their_head in asked
+                and YEAR not in (head, their_head))
+            or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
+            # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
+            or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
+            # "the top model on X": one, not every model with its score
+            or ("every" in read_intent(pair.question).operators - intent.operators and asks_one(stated))
+            # 'the most commonly used datasets for X': SciQA's list of every one, no top one
+            or ("most" in measures(pair.question) and listed_as_most(stated))
+            or (comparisons(pair.question) and not comparisons(stated))  # a bound nobody stated
+            # an average nobody asked for (in any words: 'first to last') is no list of the values
+            or any(not meanings(m.split()[-1]) & self.reading.says
+                   for m in measures(their_words) - measures(stated))
+            # a score nobody asked for beside the answer ('… and what is its score?')
+            or set(companions(their_words)) - set(companions(stated))
+            # a condition of the question the pair's query does not hold ('the most common metric')
+            or unaccounted(stated, filled(pair, chosen, intent, self.text), measures=True)
+            # the pair does what the question does not ask ('without code', 'the lowest')
+            or unasked(self.reading, (pair.question, tuple(spans), pair.sparql)))
+
+
 class Composer:
     """Writes a query for a question from the intent pairs (and any other pairs given) asking its operators."""
 
@@ -106,6 +155,44 @@ class Composer:
         self.pairs = pairs
         self.labels = labels
         self.taught = taught
+
+    def admits(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
+               index: LabelIndex | None = None) -> Callable[[Example, Sequence[Name]], bool]:
+        """Whether a pair filled with names does nothing the question does not ask (the composer's refusals; the
+        operators and the kinds asked the rules read aside): what a model reading the question may choose among."""
+        read = self._asked(text, intent, kg, generic, frozenset(), index, (), True)
+        if isinstance(read, Attempt):  # which end of the ranking is best is not said: no pair guesses it
+            return lambda pair, chosen: False
+        asked = read[1]
+        return lambda pair, chosen: not asked.refuses(pair, chosen, kinds=False)
+
+    def _asked(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str], asked: frozenset[str],
+               index: LabelIndex | None, prefer: Collection[str], by_metric: bool
+               ) -> tuple[list[Name], _Asked] | Attempt:
+        """The question's names and what it asks (``attempt``'s arguments); an Attempt when "best" is asked by a
+        metric whose better end is not known: which end is best is not guessed."""
+        names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
+        names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
+        spans = [(n.start, n.end) for n in names]
+        lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
+        relative = _BEST.search(blanked(text, spans)) or _WORST.search(blanked(text, spans))
+        unknown = [n.label for n in names if Kind.METRIC in n.kinds and not direction_known(n.label)]
+        if by_metric and relative and unknown and not _ABSOLUTE.search(text):
+            return Attempt(None, (f"'{relative.group()}' by '{unknown[0]}' (is a lower or a higher one better?)",))
+        # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
+        reading = read_question(text, spans, compared_spans(text), lower)
+        if by_metric:
+            intent = directed(intent, blanked(text, spans), lower)  # 'Top-1': a name
+        typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
+                             for n in names]
+        asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
+        # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
+        stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
+        if asks_who(stated) and not asked and (intent.operators or intent.highest or self.taught):
+            # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
+            # operator read: nothing is composed for it, rather than a list of every model)
+            asked = frozenset({Kind.MODEL})
+        return names, _Asked(text, intent, asked, first_asked(text, typed), stated, reading)
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
                 asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
@@ -120,31 +207,14 @@ class Composer:
         names; ``asked``: the kinds it asks for; ``index``: the graph's labels, for names typed loosely; ``prefer``:
         names to read the question with first; ``by_metric``: "best" read by the metric's direction (else as
         ``intent`` reads it: the way a written query ranks, SciQA's templates' "best" always the highest)."""
-        names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
-        names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
-        lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
-        relative = _BEST.search(blanked(text, [(n.start, n.end) for n in names])) or \
-            _WORST.search(blanked(text, [(n.start, n.end) for n in names]))
-        unknown = [n.label for n in names if Kind.METRIC in n.kinds and not direction_known(n.label)]
-        if by_metric and relative and unknown and not _ABSOLUTE.search(text):  # which end is best is not guessed
-            return Attempt(None, (f"'{relative.group()}' by '{unknown[0]}' (is a lower or a higher one better?)",))
-        # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
-        reading = read_question(text, [(n.start, n.end) for n in names], compared_spans(text), lower)
-        if by_metric:
-            intent = directed(intent, blanked(text, [(n.start, n.end) for n in names]), lower)  # 'Top-1': a name
+        read = self._asked(text, intent, kg, generic, asked, index, prefer, by_metric)
+        if isinstance(read, Attempt):
+            return read
+        names, q = read
+        intent, asked, head, stated, reading = q.intent, q.asked, q.head, q.stated, q.reading
         best: tuple[float, Example, list[Name]] | None = None
         partial: tuple[float, tuple[str, ...], Composition] | None = None  # the best pair that leaves words out
-        typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
-                             for n in names]
-        asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
-        head = first_asked(text, typed)
-        # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
-        stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
         stated_years = {n for n in comparisons(stated) if YEAR_WORD.fullmatch(n)}  # years a bound states
-        if asks_who(stated) and not asked and (intent.operators or intent.highest or self.taught):
-            # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
-            # operator read: nothing is composed for it, rather than a list of every model)
-            asked = frozenset({Kind.MODEL})
         for pair in self.pairs():
             if not fits(read_intent(pair.question), intent, pair.sparql):
                 continue
@@ -152,39 +222,13 @@ class Composer:
             chosen = assign(form, names)
             if chosen is None and comparisons(pair.question) and stated_years:  # 'after 2016' as its 'after 2020'
                 chosen = assign(form, [n for n in names if not (YEAR in n.kinds and n.label in stated_years)])
-            if chosen is None:
+            if chosen is None or q.refuses(pair, chosen):
                 continue
             theirs = asked_kinds(pair.question, form_spans(pair))
-            if theirs and not theirs & asked and "yesno" not in intent.operators:
-                continue  # it returns things the question does not ask for ('the best score on Pong': not its problems)
-            their_head = first_asked(pair.question, form_spans(pair))
-            if head and their_head and head != their_head and head in theirs and their_head in asked and \
-                    YEAR not in (head, their_head):  # a paper and its year, asked in either order, are both asked
-                continue  # the same two kinds the other way round: 'the dataset with the most metrics' is no metric
-            if CODE in asked - theirs and "yesno" not in intent.operators:
-                continue  # code links asked of papers are not the papers
-            if CODE in theirs - asked - mentioned_kinds(stated, typos=False):
-                continue  # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
-
-            if "every" in read_intent(pair.question).operators - intent.operators and asks_one(stated):
-                continue  # "the top model on X": one, not every model with its score
-            if "most" in measures(pair.question) and listed_as_most(stated):
-                continue  # 'the most commonly used datasets for X': SciQA's list of every one, no top one
-            if comparisons(pair.question) and not comparisons(stated):
-                continue  # a bound nobody stated is no list of them all
-            their_words = blanked(pair.question, form_spans(pair))
-            if any(not meanings(m.split()[-1]) & reading.says for m in measures(their_words) - measures(stated)):
-                continue  # an average nobody asked for (in any words: 'first to last') is no list of the values
-            if set(companions(their_words)) - set(companions(stated)):
-                continue  # a score nobody asked for beside the answer ('… and what is its score?')
-            if unaccounted(stated, filled(pair, chosen, intent, text), measures=True):
-                continue  # a condition of the question the pair's query does not hold ('the most common metric')
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
                 (head in theirs and head in asked)  # 'the metrics used to evaluate models': metrics, not models
-            said = (pair.question, tuple(form_spans(pair)), pair.sparql)
-            if unasked(reading, said):
-                continue  # the pair does what the question does not ask ('without code', 'the lowest')
-            left = unplaced(reading, said, things="yesno" not in intent.operators)
+            left = unplaced(reading, (pair.question, tuple(form_spans(pair)), pair.sparql),
+                            things="yesno" not in intent.operators)
             if left:  # the pair's query would not do what these words ask: a partial reading, never answered
                 if partial is None or score > partial[0]:
                     partial = (score, tuple(left), Composition(filled(pair, chosen, intent, text), pair,

@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.compose import assign, filled
+from pipeline.intent.compose import Composer, assign, filled
 from pipeline.intent.conditions import blanked, unaccounted
 from pipeline.intent.guard import core
 from pipeline.intent.named import Name, resolve, years
@@ -70,9 +70,11 @@ def _ranked(pair: Example, intent: Intent) -> Intent:
 
 
 def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: Intent,
-            limit: int = MAX_OPTIONS) -> list[Option]:
+            limit: int = MAX_OPTIONS, admits: Callable[[Example, Sequence[Name]], bool] | None = None
+            ) -> list[Option]:
     """The pairs whose slots take every one of the question's names (by kind), each written with them, without
-    repeats and without those whose query leaves out a condition the question states (a number, code, 'only')."""
+    repeats and without those whose query leaves out a condition the question states (a number, code, 'only');
+    ``admits``: whether a pair filled with its names asks nothing the question does not (``Composer.admits``)."""
     stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])  # 'after 2020' is read whole
     out: list[Option] = []
     seen: set[str] = set()
@@ -80,7 +82,7 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
         if not parses(pair.sparql):
             continue
         chosen = assign(form_of(pair), names)
-        if chosen is None:
+        if chosen is None or (admits is not None and not admits(pair, chosen)):
             continue
         ranked = _ranked(pair, intent)
         question, sparql = worded(pair, chosen, ranked), filled(pair, chosen, ranked, text)
@@ -171,7 +173,12 @@ class ReaderGenerator:
             return [], "it names nothing the graph holds as a label"
         names = sorted(found + years(question, found), key=lambda n: n.start)
         intent = read_intent(blanked(question, [(n.start, n.end) for n in names if YEAR not in n.kinds]))
-        shown = options(question, names, [r.example for r in examples] + list(self.pairs()), intent)
+        # the project's own pairs are held to what the question asks, as the rules hold them ('the top 3 by MAE' is
+        # no pair ranking the highest; no pair adds code nobody asked for); the stored pairs are the store's forms
+        own = {p.id for p in self.pairs()}
+        held = Composer(self.pairs, self.labels).admits(question, intent, self.kg, generic, index)
+        shown = options(question, names, [r.example for r in examples] + list(self.pairs()), intent,
+                        admits=lambda pair, chosen: pair.id not in own or held(pair, chosen))
         return shown, "" if shown else "no question the project answers takes its names"
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:

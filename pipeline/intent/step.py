@@ -26,6 +26,7 @@ from pipeline.intent.guard import (
 from pipeline.intent.meaning import rankings
 from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
+from pipeline.intent.own import ignored, own
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
 from pipeline.intent.which import MAX_CHOICES, which_name
@@ -108,7 +109,8 @@ class IntentStep:
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
                             _copied_terms(generation.sparql, names, generic, examples), words, plain,
                             value=asks_a_value(plain) and not names_things(plain))
-            missing = verdict.missing or unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators)
+            missing = verdict.missing or unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators) \
+                or ignored(text, generation, kg, generic, index)
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
@@ -169,11 +171,9 @@ class IntentStep:
 
     def _unread(self, generation: Generation, examples: Sequence[Retrieved],
                 attempt: Callable[[], Attempt]) -> tuple[str, ...]:
-        """A language model's own query for a question no stored question is close to (below the adapter's
-        threshold) and whose words no pair places: the words, as what it leaves out — on such questions the model's
-        own SPARQL was right 0 times and wrong 7 (docs/results/intents-guard.md). None otherwise."""
-        own = bool(generation.attempts) and not generation.generator.startswith("reader:")
-        if not own or self.far is None or (examples and examples[0].score >= self.far):
+        """The words the rules' best reading of a question no stored question is close to leaves out, when the
+        model's own query answers it (``own.far_and_unplaced``): what that query leaves out. None otherwise."""
+        if not own(generation) or self.far is None or (examples and examples[0].score >= self.far):
             return ()
         tried = attempt()  # the rules' best reading of it
         return _words(tried.unplaced) if tried.composition is None else ()

@@ -175,3 +175,24 @@ def test_a_models_own_query_for_words_nothing_places_is_not_run(
             ["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"])
     else:
         assert out["sparql"] is None and out["answer"]["rows"] == [] and "'outsmarted'" in out["explanation"]
+
+
+def test_a_models_own_query_leaving_out_a_name_the_question_types_is_not_run(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Asked about the models of two datasets, the model's own query naming one of them is not what answers: the
+    reply says the name it left out. The same query for a question naming only that dataset answers."""
+    _model_says(tgi, monkeypatch, MODELS_ON)
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    asked = "which models were evaluated on story cloze test and on loreqa reading set?"
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", asked]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["flat_answer"]) != sorted(["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"])
+    assert out["sparql"] is None or "LoreQA Reading Set" in out["sparql"]
+    if out["sparql"] is None:
+        assert "LoreQA Reading Set" in out["explanation"]
+    tgi.requests.clear()
+    _model_says(tgi, monkeypatch, MODELS_ON)
+    assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", "which models were evaluated on story "
+                 "cloze test?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert sorted(out["flat_answer"]) == sorted(["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"])
