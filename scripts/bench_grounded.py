@@ -14,9 +14,10 @@ Usage (one LLM run at a time on a shared box: wrap it in ``flock /tmp/kgqa-llm.l
 ``--questions handcrafted``: SciQA's valid + test handcrafted (HQ) questions, read in place; else any
 ``kgqa eval --questions`` value (``final`` with ``--first 30``).
 
-Property search over the ORKG's vocabulary, no model (issue 53; docs/results/vocabulary.md):
+Property search over the ORKG's vocabulary, no model (issue 53; docs/results/vocabulary.md), with the example store
+of train (``kgqa index``) for the similar questions; ``--splits train`` while tuning:
   KGQA_ORKG_VOCABULARY=../shared/orkg-vocabulary SCIQA_DIR=../shared/sciqa PYTHONPATH=$PWD \
-      python scripts/bench_grounded.py --recall
+      python scripts/bench_grounded.py --recall [--splits train]
 """
 from __future__ import annotations
 
