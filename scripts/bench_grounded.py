@@ -14,9 +14,10 @@ Usage (one LLM run at a time on a shared box: wrap it in ``flock /tmp/kgqa-llm.l
 ``--questions handcrafted``: SciQA's valid + test handcrafted (HQ) questions, read in place; else any
 ``kgqa eval --questions`` value (``final`` with ``--first 30``).
 
-Property search over the ORKG's vocabulary, no model (issue 53; docs/results/vocabulary.md):
+Property search over the ORKG's vocabulary, no model (issue 53; docs/results/vocabulary.md), with the example store
+of train (``kgqa index``) for the similar questions; ``--splits train`` while tuning:
   KGQA_ORKG_VOCABULARY=../shared/orkg-vocabulary SCIQA_DIR=../shared/sciqa PYTHONPATH=$PWD \
-      python scripts/bench_grounded.py --recall
+      python scripts/bench_grounded.py --recall [--splits train]
 """
 from __future__ import annotations
 
@@ -223,14 +224,16 @@ def gold_predicates(sparql: str) -> set[str]:
     return set(re.findall(r"orkgp:P\d+", sparql)) - EVERY_COMPARISON
 
 
-def recall(settings: Settings, ks: tuple[int, ...] = (5, 10, 20)) -> int:
+def recall(settings: Settings, measured: tuple[str, ...] = ("train", "valid+test"),
+           ks: tuple[int, ...] = (5, 10, 20)) -> int:
     """Property search (``pipeline.schema.properties``) over the ORKG vocabulary KGQA_ORKG_VOCABULARY names, no
-    model: of the gold predicates of SciQA's handcrafted questions, the share in the top k. The index holds the train
-    pairs; a train question is scored with its own pair left out (what the weights were tuned on), valid + test
-    against all of train (never tuned on)."""
-    from pipeline.factory import build_encoder, property_search
+    model: of the gold predicates of SciQA's handcrafted questions, the share in the top k. The index and the example
+    store (``kgqa index``: train) hold the train pairs; a train question is scored with its own pair left out of both
+    (what the weights were tuned on), valid + test against all of train (never tuned on). ``measured``: which of the
+    two (tune with train alone)."""
+    from pipeline.factory import build_encoder, build_store, property_search
     from pipeline.records import Example
-    from pipeline.schema.properties import property_index, search_properties
+    from pipeline.schema.properties import SIMILAR, property_index, search_properties
     from pipeline.schema.vocabulary import indexed_vocabulary
 
     if not settings.orkg_vocabulary_paths:
@@ -243,6 +246,11 @@ def recall(settings: Settings, ks: tuple[int, ...] = (5, 10, 20)) -> int:
     data = sciqa_for(settings)
     encoder = build_encoder(settings)
     train = [Example(r.id, r.question, r.sparql, r.template_id) for r in data.split("train")]
+    store = build_store(settings)
+    if {e.id for e in store.examples()} != {e.id for e in train}:
+        print("the example store must hold the train pairs alone: run `kgqa index` with KGQA_INDEX_SPLITS=train",
+              file=sys.stderr)
+        return 2
     start = time.perf_counter()
     whole = property_search(settings, train)  # as the product builds it
     assert whole is not None
@@ -250,23 +258,31 @@ def recall(settings: Settings, ks: tuple[int, ...] = (5, 10, 20)) -> int:
     alone = property_index(vocabulary, encoder, settings.vocabulary_dir)
     for name, splits, pairs in (("train", ("train",), "train, its own left out"), ("valid+test", ("valid", "test"),
                                 "train"), ("valid+test", ("valid", "test"), "none: the vocabulary alone")):
+        if name not in measured:
+            continue
         asked = [r for split in splits for r in data.split(split) if r.id.startswith("HQ")]
         wanted = labelled = 0
         found = Counter[int]()
         took: list[float] = []
+        near: list[float] = []
         for r in asked:
             gold = gold_predicates(r.sparql)
             index = alone if pairs.startswith("none") else whole if name != "train" else property_index(
                 vocabulary, encoder, settings.vocabulary_dir, [e for e in train if e.id != r.id])
             start = time.perf_counter()
-            ranked = [t.name for t, _ in search_properties(r.question, max(ks), index)]
+            similar = [] if index is alone else \
+                [s for s in store.search(r.question, SIMILAR + 1) if s.example.id != r.id][:SIMILAR]
+            near.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            ranked = [t.name for t, _ in search_properties(r.question, max(ks), index, similar=similar)]
             took.append(time.perf_counter() - start)
             wanted += len(gold)
             labelled += len(gold & set(vocabulary.predicates))
             found.update({k: len(gold & set(ranked[:k])) for k in ks})
         print(json.dumps({"split": name, "questions": len(asked), "gold_predicates": wanted,
                           "with_a_label": labelled, **{f"recall@{k}": round(found[k] / max(wanted, 1), 3) for k in ks},
-                          "search_ms_p50": round(1000 * statistics.median(took), 1), "pairs": pairs}))
+                          "search_ms_p50": round(1000 * statistics.median(took), 1),
+                          "similar_pairs_ms_p50": round(1000 * statistics.median(near), 1), "pairs": pairs}))
     print(json.dumps({"vocabulary": len(vocabulary), "predicates": len(vocabulary.predicates),
                       "index_s": round(indexed, 2), "property_index_s": round(built, 2)}))
     return 0
@@ -285,6 +301,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--retrieval", type=int, metavar="BUDGET", help="schema recall at BUDGET tokens, no model")
     parser.add_argument("--recall", action="store_true", help="property-search recall@5/10/20 of the handcrafted "
                         "gold predicates over KGQA_ORKG_VOCABULARY, no model")
+    parser.add_argument("--splits", nargs="+", default=["train", "valid+test"], choices=["train", "valid+test"],
+                        help="with --recall: the questions measured (tune on train alone)")
     parser.add_argument("--summarise", help="print the summary of a --rows file (of a run cut short) and stop")
     parser.add_argument("--forms", nargs="+", metavar="ROWS", help="replay the guard's plain forms over --rows files")
     args = parser.parse_args(argv)
@@ -295,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     settings = Settings.from_env(generator="local", local_model=args.model, llm_fallback="none", kg="sciqa",
                                  shots=args.shots)
     if args.recall:
-        return recall(settings)
+        return recall(settings, tuple(args.splits))
     if args.retrieval is not None:
         return retrieval(settings, args.retrieval)
     asked = questions(settings, args.questions, args.first)

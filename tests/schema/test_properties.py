@@ -1,6 +1,6 @@
 """Property search over a small vocabulary the test writes, with the product's encoder: a predicate found by a
-paraphrase of its label, ranked up by the stored pairs, the shapes and the question's linked names; label vectors
-encoded once and kept on disk."""
+paraphrase of its label, ranked up by the stored pairs (the one used of labels alike, what the queries of similar
+questions pass through), the shapes and the question's linked names; label vectors encoded once and kept on disk."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from pipeline.records import Example
+from pipeline.records import Example, Retrieved
 from pipeline.schema import properties
 from pipeline.schema.graph import GraphFacts
 from pipeline.schema.properties import PropertyIndex, phrases, property_index, said, search_properties
@@ -71,6 +71,32 @@ def test_the_stored_pairs_rank_up_a_predicate_their_words_name_and_the_one_used_
     taught = names(search_properties(question, len(LABELS), property_index(VOCABULARY, encoder, None, pairs)))
     assert taught.index("orkgp:P37586") < plain.index("orkgp:P37586") and taught[0] == "orkgp:P37586"
     assert taught.index("orkgp:P7034") < plain.index("orkgp:P7034")  # used in one query with it
+
+
+def test_of_labels_alike_the_one_the_stored_pairs_use_comes_first(encoder: Any,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    alike = Vocabulary({**VOCABULARY.predicates, "orkgp:P15206": Term("orkgp:P15206", "Authors"),
+                        "orkgp:P6": Term("orkgp:P6", "author")}, {}, VOCABULARY.shapes)
+    pairs = [Example("T1", "List every paper of a venue.", "SELECT ?w WHERE { ?paper orkgp:P27 ?w }")]
+    index = property_index(alike, encoder, None, pairs)
+    question = "Which authors wrote the reports on ocean currents?"
+    plain = names(search_properties(question, 3, property_index(alike, encoder, None)))
+    assert plain[0] != "orkgp:P27" and "orkgp:P27" in plain  # "Authors" or "author" matches best by itself
+    assert names(search_properties(question, 1, index)) == ["orkgp:P27"]
+    monkeypatch.setattr(properties, "ALIKE", 1.01)  # no two labels alike: the used bonus alone does not lift it
+    assert names(search_properties(question, 1, property_index(alike, encoder, None, pairs))) != ["orkgp:P27"]
+
+
+def test_the_queries_of_similar_stored_questions_rank_up_what_they_pass_through(index: PropertyIndex) -> None:
+    question = "What precision does the TableQA parser reach?"  # its query passes through the evaluation
+    plain = names(search_properties(question, 3, index))
+    assert plain[0] == "orkgp:P3004" and "orkgp:P34" not in plain
+    taught = Example("T9", "How accurate is the GraphParser system?",
+                     "SELECT ?a WHERE { ?c orkgp:P34 ?e . ?e orkgp:P5015 ?a }")  # not in the index: read as it comes
+    found = names(search_properties(question, 3, index, similar=[Retrieved(taught, 0.6)]))
+    assert found[0] == "orkgp:P3004" and "orkgp:P34" in found
+    unlike = search_properties(question, len(LABELS), index, similar=[Retrieved(taught, properties.ASKED_FLOOR)])
+    assert unlike == search_properties(question, len(LABELS), index)  # a question no more alike than that: nothing
 
 
 def test_a_predicate_gains_most_from_a_small_class_that_carries_the_best_ones(index: PropertyIndex,
