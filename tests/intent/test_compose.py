@@ -71,3 +71,16 @@ def test_a_pair_that_returns_what_the_question_does_not_ask_for_is_never_compose
         assert composed(other) is None, other
     asked = composed("Which research problems is SQuAD1.1 used for?")
     assert asked is not None and "orkgp:P32" in asked and '"SQuAD1.1"' in asked
+
+
+def test_a_metric_abbreviated_is_a_name_the_question_is_composed_with(tmp_path: Path) -> None:
+    metric = ("R6", "Metric", "Word Error Rate")
+    path = tmp_path / "g.nt"
+    path.write_text(GRAPH + "".join(f'<{ORKG}resource/{rid}> <{RDF}> <{ORKG}class/{kind}> .\n'
+                                    f'<{ORKG}resource/{rid}> <{LABEL}> "{label}" .\n' for rid, kind, label in [metric]),
+                    encoding="utf-8")
+    graph = OxigraphKG(path, row_cap=1000)
+    index = LabelIndex([(label, kind.lower()) for _, kind, label in [*THINGS, metric]], threshold=85.0)
+    names = resolve("what wer does drqa get on squad1.1?", graph, frozenset(), index)
+    assert [(n.label, set(n.kinds)) for n in names] == [("Word Error Rate", {"metric"}), ("DrQA", {"model"}),
+                                                        ("SQuAD1.1", {"dataset"})]

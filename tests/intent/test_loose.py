@@ -1,0 +1,33 @@
+"""Names people shorten (``pipeline.intent.loose``): a metric abbreviated, a field or problem said by one word of
+its label in another form — each linked only where one label fits."""
+from __future__ import annotations
+
+from pipeline.intent.loose import abbreviated, field_word
+from pipeline.names.index import LabelIndex
+
+
+def test_a_metrics_initials_or_its_words_cut_short_name_the_one_metric_they_abbreviate() -> None:
+    index = LabelIndex([("Character Error Rate", "metric"), ("Equal Error Rate (%)", "metric"),
+                        ("Accuracy", "metric"), ("Localization Error (m)", "metric"), ("Cross Entropy Rate", "metric"),
+                        ("Conditional Expected Reward", "metric"), ("Accent Dataset", "dataset")], threshold=85.0)
+    assert abbreviated("eer", index) == "Equal Error Rate (%)"  # its parenthesised part left out
+    assert abbreviated("acc", index) == "Accuracy" and abbreviated("loc error", index) == "Localization Error (m)"
+    assert abbreviated("cer", index) is None  # three metrics have those initials: not guessed
+    assert abbreviated("ac", index) is None  # a word cut shorter than three letters
+    assert abbreviated("best", index) is None and abbreviated("the", index) is None  # words of the question's own
+    assert abbreviated("accuracy", index) is None  # written whole: the exact lookup's, not an abbreviation
+
+
+
+def test_a_field_or_problem_said_by_one_word_of_its_label_in_another_form() -> None:
+    index = LabelIndex([("Speleological Survey Mapping", "researchfield"), ("Computational Palaeography",
+                                                                            "researchfield"),
+                        ("Palaeographic Dating", "problem"), ("Icequake Event Detection", "problem"),
+                        ("Icequakes of Greenland", "dataset"), ("Glaciology", "researchfield"),
+                        ("Glaciological Surveys", "researchfield")], threshold=85.0)
+    assert field_word("speleology", index) == ("Speleological Survey Mapping", "researchfield")
+    assert field_word("palaeography", index) is None  # two labels hold a form of it: not guessed
+    assert field_word("icequake", index) is None  # a dataset's word too
+    assert field_word("glaciology", index) is None  # 'Glaciology' and 'Glaciological Surveys'
+    assert field_word("mapping", index) is None  # a word shorter than eight letters
+    assert field_word("speleology", index, generic=frozenset({"speleology"})) is None  # the stored forms' own word
