@@ -13,6 +13,7 @@ from pipeline.glance.terms import short_name
 from pipeline.records import Entry, Kind, Leaderboard, Rows
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import LabelFilter, Shape, read
+from pipeline.sparql.tied import untied
 
 CHART_TOP = 15  # bars in a chart; the whole list goes to the attached CSV
 ROW_CAP_LIMIT = 100  # as in explain: larger LIMITs are row caps, not "the best one"
@@ -69,7 +70,7 @@ def _descending(shape: Shape) -> bool:
 
 def companion(sparql: str) -> Companion | None:
     """The companion query for a ranking question's SPARQL; None when the query is not a ranking."""
-    shape = read(sparql)
+    shape = read(untied(sparql))  # a ranking that keeps ties: the best-of ranking it is
     if shape.form != "SELECT" or not _is_ranking(shape):
         return None
     datasets = [f for f in shape.filters if shape.kind_of_var(f.var) == Kind.DATASET and f.op in ("=", "regex")]

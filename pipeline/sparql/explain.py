@@ -7,6 +7,7 @@ from collections import deque
 
 from pipeline.records import Kind
 from pipeline.sparql.shape import LabelFilter, Shape, read, stem
+from pipeline.sparql.tied import tied, untied
 
 # what a thing is called, by its class or by the predicate that leads to it
 CLASS_NOUNS = {Kind.DATASET: "datasets", Kind.MODEL: "models", Kind.METRIC: "metrics",
@@ -136,11 +137,11 @@ def _ordering(shape: Shape) -> str:
 def parts(sparql: str) -> tuple[str, str, str]:
     """(form, what it asks for, how it orders): ``("SELECT", "models evaluated on dataset 'X'", "ordered by ...")``;
     form "" when it is not a query this can read."""
-    shape = read(sparql)
+    shape = read(untied(sparql))  # a ranking that keeps ties reads as the best-of ranking it is
     if shape.form not in ("SELECT", "ASK"):
         return "", "", ""
     answer, main = _answer(shape)
-    ordering = _ordering(shape)
+    ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "")
     constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters) if c]
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":

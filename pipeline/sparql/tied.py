@@ -1,0 +1,46 @@
+"""Rankings that keep ties: the best (or lowest) score and every row that has it, written as the intent pairs write
+it — ``FILTER(?score = ?tied)`` beside a sub-select ``{ SELECT (MAX(?tied_score) AS ?tied) WHERE { … } }`` — in
+place of ``ORDER BY DESC(?score) LIMIT 1``, which keeps one of two models tied at the top. What reads a query's
+shape (its sentence, the leaderboard beside it) reads such a ranking as the best-of ranking it is (``untied``)."""
+from __future__ import annotations
+
+from pipeline.sparql.brackets import closing
+from pipeline.sparql.parsed import parse
+
+TIED = "tied"  # the sub-select's answer variable, by which the form is known
+
+
+def tied(sparql: str) -> str:
+    """'MAX' or 'MIN' for a ranking that keeps ties; "" for any other query."""
+    query = parse(sparql)
+    if TIED not in query.variables:
+        return ""
+    toks = query.tokens
+    for i, tok in enumerate(toks[:-3]):
+        if tok.text.upper() in ("MAX", "MIN") and toks[i + 1].text == "(" and \
+                any(t.text == f"?{TIED}" for t in toks[i + 2:i + 8]):
+            return tok.text.upper()
+    return ""
+
+
+def untied(sparql: str) -> str:
+    """A ranking that keeps ties read as the best-of ranking it is: its sub-select and its filter on ``?tied`` left
+    out and ``LIMIT 1`` after its ordering; any other query as it is."""
+    if not tied(sparql):
+        return sparql
+    toks = parse(sparql).tokens
+    cut: list[tuple[int, int]] = []
+    for i, tok in enumerate(toks[:-2]):
+        if tok.text == "{" and toks[i + 1].text.upper() == "SELECT" and f"?{TIED}" in \
+                {t.text for t in toks[i:(closing(toks, i) or i) + 1]}:
+            end = closing(toks, i)
+            if end is not None:
+                cut.append((tok.start, toks[end].end))
+        elif tok.text.upper() == "FILTER" and toks[i + 1].text == "(":
+            end = closing(toks, i + 1)
+            if end is not None and f"?{TIED}" in {t.text for t in toks[i:end + 1]}:
+                cut.append((tok.start, toks[end].end))
+    out = sparql
+    for start, end in sorted(cut, reverse=True):
+        out = out[:start] + out[end:]
+    return out.rstrip() + " LIMIT 1"
