@@ -19,7 +19,7 @@ _FILLER = """hey hi hello please pls plz thanks thx tell show list give name fin
 need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
-everything something people ppl folks everyone everybody"""
+everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -44,7 +44,8 @@ _MEANINGS: dict[str, str] = {
             "include includes including result results recorded record performed perform performs performing done "
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
-            "involve involves involved share shares shared sharing span spans spanned against",
+            "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
+            "dealing",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -73,6 +74,9 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:show|shows|showed|shown|turn|turns|turned|come|comes|came|pop|pops|popped)\s+up\b",
                         re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
+            # 'between 2018 and 2020, both years included': a bound's ends, not two things
+            (re.compile(r"\bboth\s+(?:years?|yrs?|ends?|dates?)\s+(?:inclusive|included|includes|counted|in)\b",
+                        re.I), "compare"),
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),

@@ -176,9 +176,10 @@ class Composer:
         spans = [(n.start, n.end) for n in names]
         lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
         relative = _BEST.search(blanked(text, spans)) or _WORST.search(blanked(text, spans))
+        said = relative.group() if relative else "beat" if beats(blanked(text, spans)) else ""
         unknown = [n.label for n in names if Kind.METRIC in n.kinds and not direction_known(n.label)]
-        if by_metric and relative and unknown and not _ABSOLUTE.search(text):
-            return Attempt(None, (f"'{relative.group()}' by '{unknown[0]}' (is a lower or a higher one better?)",))
+        if by_metric and said and unknown and not _ABSOLUTE.search(text):
+            return Attempt(None, (f"'{said}' by '{unknown[0]}' (is a lower or a higher one better?)",))
         # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
         reading = read_question(text, spans, compared_spans(text), lower)
         if by_metric:
@@ -266,7 +267,18 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
         sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
     if "top" in intent.operators:
         sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
+    if beats(pair.question) and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in chosen):
+        sparql = _BEATEN.sub(r"\1<\2", sparql)  # beating on an error rate is scoring lower
     return sparql
+
+
+_BEATEN = re.compile(r"(\?score\s*)>(\s*\?rival_score)")
+
+
+def beats(text: str) -> bool:
+    """Whether ``text`` says one thing beats another ('outperforms', 'beat'): higher on most metrics, lower on an
+    error rate."""
+    return any("beat" in meanings(w) for w in re.findall(r"[a-z]+", text.lower()))
 
 
 _BEST = re.compile(r"\b(?:best|top|leading|strongest|winning)\b", re.I)

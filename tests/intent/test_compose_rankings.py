@@ -113,3 +113,21 @@ def test_the_best_model_and_its_score_asked_at_once_gives_both(fixture_kg: Oxigr
         assert alone == {model}, (dataset, metric, alone)
         asked += 1
     assert asked >= 3
+
+
+def test_models_beating_a_model_score_above_it_or_below_it_on_an_error_rate(fixture_kg: OxigraphKG) -> None:
+    """'beat' is higher on most metrics and lower on an error rate; a tie beats nothing; asked yes or no alike."""
+    for dataset, metric in gold.boards():
+        scores = {m: v for m, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None}
+        if len(scores) < 2:
+            continue
+        lower = "error" in metric.lower()
+        for rival, theirs in scores.items():
+            want = {m for m, v in scores.items() if (v < theirs if lower else v > theirs)}
+            rows = _rows(f"which models beat {rival} on {dataset} by {metric}?", fixture_kg)
+            assert _things(rows) == want, (rival, dataset, metric)
+            other = next(m for m in scores if m != rival)
+            done = IntentStep().review(f"does {other} outperform {rival} on {dataset} by {metric}?",
+                                       Generation("adapter", None), [], fixture_kg).generation
+            beaten = scores[other] < theirs if lower else scores[other] > theirs
+            assert done.sparql and answer_of(fixture_kg, done.sparql) is beaten, (other, rival, dataset)
