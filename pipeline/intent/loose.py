@@ -55,19 +55,6 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     return found[0] if len(found) == 1 else None
 
 
-def with_abbreviated(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str], index: LabelIndex | None,
-                     generic: frozenset[str] = frozenset()) -> dict[str, tuple[str, set[str]]]:
-    """``graph`` with the keys it lacks that abbreviate one metric of the graph (``abbreviated``)."""
-    if index is None:
-        return graph
-    out = dict(graph)
-    for key in sorted(set(keys) - out.keys()):
-        label = abbreviated(key, index, generic)
-        if label is not None:
-            out[key] = (label, {Kind.METRIC})
-    return out
-
-
 _FIELD_WORDS: dict[int, tuple[int, dict[str, set[tuple[str, str]]]]] = {}
 _STEM = 6  # letters a word and a label's word must share at their start, at least
 
@@ -106,15 +93,21 @@ def field_word(key: str, index: LabelIndex, generic: frozenset[str] = frozenset(
     return (label, kind) if kind in (Kind.RESEARCHFIELD, Kind.PROBLEM) else None
 
 
-def with_field_words(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str], index: LabelIndex | None,
-                     generic: frozenset[str] = frozenset()) -> dict[str, tuple[str, set[str]]]:
-    """``graph`` with the keys it lacks that name one research field or problem by a word of its label
-    (``field_word``)."""
+def shortened(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """The one label ``key`` shortens, and its kind: a field or problem by a word of its label (``field_word``), a
+    metric abbreviated (``abbreviated``); None for none."""
+    metric = abbreviated(key, index, generic)
+    return field_word(key, index, generic) or ((metric, Kind.METRIC) if metric is not None else None)
+
+
+def with_shortened(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str], index: LabelIndex | None,
+                   generic: frozenset[str] = frozenset()) -> dict[str, tuple[str, set[str]]]:
+    """``graph`` with the keys it lacks that shorten one label of the graph (``shortened``)."""
     if index is None:
         return graph
     out = dict(graph)
     for key in sorted(set(keys) - out.keys()):
-        hit = field_word(key, index, generic)
+        hit = shortened(key, index, generic)
         if hit is not None:
             out[key] = (hit[0], {hit[1]})
     return out

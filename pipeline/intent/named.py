@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
 from pipeline.intent.account import FILLER, meanings
-from pipeline.intent.loose import with_abbreviated, with_field_words
+from pipeline.intent.loose import with_shortened
 from pipeline.intent.reading import YEAR
 from pipeline.matching.wording import STOPWORDS, within_edits
 from pipeline.names.index import KINDS, LabelIndex, squeeze, unmarked
@@ -136,7 +136,7 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
     if graph is None:  # a graph that cannot say what its names are (the recorded snapshot): nothing to compose with
         return []
     graph = with_completions(with_slips(with_normalised(graph, keys, index), keys, index), keys, index)
-    graph = with_abbreviated(with_field_words(graph, keys, index, generic), keys, index, generic)
+    graph = with_shortened(graph, keys, index, generic)
     names: list[Name] = []
     def key(span: tuple[int, int]) -> tuple[bool, int, int]:
         hit = graph.get(" ".join(text[span[0]:span[1]].lower().split()))
