@@ -45,7 +45,7 @@ _MEANINGS: dict[str, str] = {
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
-            "dealing",
+            "dealing try tried tries trying trial trials trialled trialed",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
