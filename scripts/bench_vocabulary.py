@@ -1,13 +1,8 @@
-"""A vocabulary N times the ORKG's (issue 53): index time, memory and size, the label vectors of property search,
-question p50/p95 with no vocabulary, the real one and the N-fold one, and the size of the grammar a model is given.
+"""A vocabulary N times the ORKG's (issue 53): index time, memory and size, property search's label vectors, question
+p50/p95 with no vocabulary, the real one and the N-fold one (the adapter, warm, asked in turn), and the grammar's size.
 
-The N-fold vocabulary: each predicate and class of KGQA_ORKG_VOCABULARY's files (default ../shared/orkg-vocabulary)
-copied N-1 times under numbers the ORKG has not used (P/C 10,000,000 and up), labelled "Accuracy (copy 7)", shapes
-copied alike; written into ``--out`` (outside the repository) with one KGQA_HOME per vocabulary copied from
-``--home``, where indexes and label vectors stay for the next run. Questions: SciQA's test questions on ``--kg`` and
-the comparison probe (tests/data/eval/comparisons-probe.json, in-sample) on its graph; the adapter; warm pipelines,
-the three vocabularies asked in turn, question by question.
-
+The N-fold one copies each predicate, class and shape of the real one N-1 times under unused numbers (P/C 10,000,000
+and up; "Accuracy" -> "Accuracy (copy 7)") into ``--out``, beside one KGQA_HOME per vocabulary copied from ``--home``.
 Usage: kgqa bench vocabulary [--scale 100] [--n 100] [--rounds 2] [--kg sciqa] [--out DIR] [--encode sample]
 """
 from __future__ import annotations
@@ -25,9 +20,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from bench_ask import pct  # scripts/ is the script's own folder: bench_ask's percentile, one definition
+from pipeline.eval.report import percentile
 
 ROOT = Path(__file__).resolve().parents[1]
+PROBE, PROBE_GRAPH = (ROOT / "tests" / "data" / "eval" / name for name in ("comparisons-probe.json", "comparisons.nt"))
 BASE, STRIDE = 10_000_000, 100_000  # copy i of the j-th name: P/C BASE + i * STRIDE + j (the ORKG's end near 44,000)
 _ORKG = re.compile(r"<http://orkg\.org/orkg/(predicate|class|shapes)/([^>\s]+)>")
 _LABEL = "<http://www.w3.org/2000/01/rdf-schema#label>"
@@ -35,7 +31,7 @@ _TERM = re.compile(r"^<http://orkg\.org/orkg/(?:predicate|class)/[^>]+> ")
 
 
 def say(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    print(text, file=sys.stderr, flush=True)  # progress, apart from the tables on stdout
 
 
 def seconds(work: Callable[..., object], *args: object) -> float:
@@ -91,8 +87,7 @@ def child(script: str, env: dict[str, str], *args: str) -> dict[str, Any]:
     done = subprocess.run([sys.executable, "-c", script, *args], env=env, capture_output=True, text=True, cwd=ROOT)
     if done.returncode != 0:
         raise SystemExit(f"a measuring child failed:\n{done.stderr[-3000:]}")
-    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return out
+    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
 _INDEX = """
@@ -113,9 +108,8 @@ print(json.dumps({"s": time.perf_counter() - start, "held_mib": held / 2**20, "p
 def index_figures(folder: Path, home: Path) -> dict[str, Any]:
     """Indexed from the files (the index removed first), read again from the index, and the memory it holds."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), KGQA_HOME=str(home))
-    index = home / "vocabulary" / "index.json"
+    index, args = home / "vocabulary" / "index.json", (str(folder), str(home / "vocabulary"))
     index.unlink(missing_ok=True)
-    args = (str(folder), str(home / "vocabulary"))
     built, again, traced = (child(_INDEX, env, *args, flag) for flag in ("0", "0", "1"))
     disk = sum(f.stat().st_size for f in folder.iterdir() if f.suffix == ".nt")
     return {**{k: built[k] for k in ("predicates", "classes", "shapes")}, "files_mb": disk / 1e6,
@@ -162,11 +156,7 @@ def encoding_figures(settings: Any, sample: int | None, questions: Sequence[str]
     searched = [1000 * seconds(search_properties, q, 10, index) for q in questions]
     return {"labels": len(labels), "encoded": len(labels) if new else 0, "encode_s": took,
             "vectors_mb": sum(f.stat().st_size for f in new) / 1e6, "property_index_s": built,
-            "search_p50_ms": pct(searched, .5)}
-
-
-PROBE = ROOT / "tests" / "data" / "eval" / "comparisons-probe.json"
-PROBE_GRAPH = ROOT / "tests" / "data" / "eval" / "comparisons.nt"
+            "search_p50_ms": percentile(searched, 50)}
 
 
 def rss_mib() -> float:
@@ -185,12 +175,11 @@ def pipelines(settings: Any, kg: str) -> dict[str, Any]:
     before, start = rss_mib(), time.perf_counter()
     built = {name: build_pipeline(settings, kg=graph, store=store)
              for name, graph in (("sciqa", kg), ("probe", str(PROBE_GRAPH)))}
-    for pipe in built.values():
-        warm_up(pipe)
+    warmed = [warm_up(pipe) for pipe in built.values()]
     ready = time.perf_counter() - start
-    # a question about comparisons: the first reads what the graph holds of them
+    # a question about comparisons: what the warm-up did not read ahead, the first such question waits for
     first = {n: seconds(p.ask, "which materials are compared in the solar cell comparison?") for n, p in built.items()}
-    return {"pipes": built, "ready_s": ready, "first_s": first, "rss_added_mib": rss_mib() - before}
+    return {"pipes": built, "ready_s": ready, "warmed_s": warmed, "first_s": first, "rss_added_mib": rss_mib() - before}
 
 
 def timed(conditions: dict[str, dict[str, Any]], asked: list[tuple[str, str]], rounds: int) -> dict[str, list[float]]:
@@ -226,8 +215,8 @@ def grammar_figures(settings: Any, pipe: Any, questions: Sequence[str]) -> dict[
         text = gbnf(names)
         sizes.add((len(text), len(text.splitlines()), len(names)))
     chars, rules, count = max(sizes)
-    return {"schema_s": schema_s, "context_p50_ms": pct(took, .5), "chars": chars, "rules": rules, "names": count,
-            "same_for_every_question": len(sizes) == 1}
+    return {"schema_s": schema_s, "context_p50_ms": percentile(took, 50), "chars": chars, "rules": rules,
+            "names": count, "same_for_every_question": len(sizes) == 1}
 
 
 def home_for(base: Path, out: Path, name: str) -> Path:
@@ -284,7 +273,8 @@ def main() -> int:
     figures["load_timing_start"] = os.getloadavg()
     totals = timed(conditions, asked, args.rounds)
     figures["load_after"] = os.getloadavg()
-    figures["questions"] = {c: {"p50_ms": pct(t, .5), "p95_ms": pct(t, .95), "ms": t} for c, t in totals.items()}
+    figures["questions"] = {c: {"p50_ms": percentile(t, 50), "p95_ms": percentile(t, 95), "ms": t}
+                            for c, t in totals.items()}
     for c in vocabularies:
         say(f"the grammar with vocabulary {c} …")
         figures[f"grammar_{c}"] = grammar_figures(settings[c], conditions[c]["pipes"]["sciqa"],
@@ -302,34 +292,30 @@ def report(f: dict[str, Any], conditions: list[str], asked: int, rounds: int) ->
     """The figures as markdown tables (docs/results/vocabulary.md)."""
     rows = []
     for c in conditions[1:]:
-        i, e = f[f"index_{c}"], f.get(f"encode_{c}")
-        vectors = search = "–"
-        if e:
-            how = "" if e["encoded"] == e["labels"] else " (read, kept before)" if not e["encoded"] else \
-                f" (extrapolated from {e['encoded']:,})"
-            vectors = f"{e['encode_s']:.0f} s for {e['labels']:,}{how}"
-            if "property_index_s" in e:
-                search = f"{e['property_index_s']:.1f} s, {e['search_p50_ms']:.0f} ms"
+        i, e = f[f"index_{c}"], f.get(f"encode_{c}") or {}
+        how = "" if e.get("encoded") == e.get("labels") else " (read, kept before)" if not e.get("encoded") else \
+            f" (extrapolated from {e['encoded']:,})"
         rows.append([c, f"{i['predicates']:,} / {i['classes']:,} / {i['shapes']:,}", f"{i['files_mb']:.0f} MB",
-                     f"{i['index_s']:.1f} s ({i['index_rss_mib']:.0f} MiB)",
-                     f"{i['again_s']:.2f} s ({i['again_rss_mib']:.0f} MiB)",
-                     f"{i['held_mib']:.1f} MiB ({i['peak_mib']:.1f} MiB)", f"{i['index_mb']:.1f} MB", vectors, search])
+                     f"{i['index_s']:.1f} s ({i['index_rss_mib']:.0f} MiB)", f"{i['again_s']:.2f} s "
+                     f"({i['again_rss_mib']:.0f} MiB)", f"{i['held_mib']:.1f} MiB ({i['peak_mib']:.1f} MiB)",
+                     f"{i['index_mb']:.1f} MB", f"{e['encode_s']:.0f} s for {e['labels']:,}{how}" if e else "–",
+                     f"{e['vectors_mb']:.0f} MB; {e['property_index_s']:.1f} s, {e['search_p50_ms']:.0f} ms"
+                     if "property_index_s" in e else "–"])
     table(["vocabulary", "predicates / classes / shapes", "N-Triples", "indexed (max RSS)", "read again from the "
-           "index (max RSS)", "held (peak while reading)", "index.json", "label vectors encoded",
+           "index (max RSS)", "held (peak while reading)", "index.json", "label vectors encoded", "vectors on disk; "
            "property index, search p50"], rows)
-    none, rows = f["questions"]["none"], []
-    for c in conditions:
-        q, r = f["questions"][c], f[f"ready_{c}"]
-        rows.append([c, f"{q['p50_ms']:.1f}", f"{q['p95_ms']:.1f}", f"{q['p50_ms'] / none['p50_ms']:.2f}",
-                     f"{q['p95_ms'] / none['p95_ms']:.2f}", " / ".join(f"{s:.2f}" for s in r["first_s"].values()),
-                     f"{r['ready_s']:.1f}", f"{r['rss_added_mib']:.0f}"])
+    none = f["questions"]["none"]
     table([f"vocabulary ({asked} questions x {rounds} rounds, {f['kg']})", "p50 ms", "p95 ms", "p50 / none",
-           "p95 / none", "first question s (SciQA's graph / the probe's)", "built and warmed s", "RSS added MiB"], rows)
-    rows = [[c, f"{g['chars']:,}", g["rules"], f"{g['names']:,}", g["same_for_every_question"], f"{g['schema_s']:.2f}",
-             f"{g['context_p50_ms']:.1f}"] for c in conditions for g in [f[f"grammar_{c}"]] if g]
-    if rows:
-        table(["vocabulary", "grammar characters", "rules", "names", "the same for every question",
-               "schema built once s", "grounding per question p50 ms"], rows)
+           "p95 / none", "first question s (SciQA's graph / the probe's)", "built and warmed s (comparisons read "
+           "ahead)", "RSS added MiB"],
+          [[c, f"{q['p50_ms']:.1f}", f"{q['p95_ms']:.1f}", f"{q['p50_ms'] / none['p50_ms']:.2f}",
+            f"{q['p95_ms'] / none['p95_ms']:.2f}", " / ".join(f"{s:.2f}" for s in r["first_s"].values()),
+            f"{r['ready_s']:.1f} ({sum(w.get('comparisons', 0) for w in r['warmed_s']):.1f})",
+            f"{r['rss_added_mib']:.0f}"] for c in conditions for q, r in [(f["questions"][c], f[f"ready_{c}"])]])
+    table(["vocabulary", "grammar characters", "rules", "names", "the same for every question",
+           "schema built once s", "grounding per question p50 ms"],
+          [[c, f"{g['chars']:,}", g["rules"], f"{g['names']:,}", g["same_for_every_question"], f"{g['schema_s']:.2f}",
+            f"{g['context_p50_ms']:.1f}"] for c in conditions for g in [f[f"grammar_{c}"]] if g])
     print(f"load average (1 min): before {f['load_before'][0]:.1f}, timing start {f['load_timing_start'][0]:.1f}, "
           f"after {f['load_after'][0]:.1f}")
 
