@@ -312,10 +312,11 @@ def report(f: dict[str, Any], conditions: list[str], asked: int, rounds: int) ->
             f"{q['p95_ms'] / none['p95_ms']:.2f}", " / ".join(f"{s:.2f}" for s in r["first_s"].values()),
             f"{r['ready_s']:.1f} ({sum(w.get('comparisons', 0) for w in r['warmed_s']):.1f})",
             f"{r['rss_added_mib']:.0f}"] for c in conditions for q, r in [(f["questions"][c], f[f"ready_{c}"])]])
-    table(["vocabulary", "grammar characters", "rules", "names", "the same for every question",
-           "schema built once s", "grounding per question p50 ms"],
-          [[c, f"{g['chars']:,}", g["rules"], f"{g['names']:,}", g["same_for_every_question"], f"{g['schema_s']:.2f}",
-            f"{g['context_p50_ms']:.1f}"] for c in conditions for g in [f[f"grammar_{c}"]] if g])
+    rows = [[c, f"{g['chars']:,}", g["rules"], f"{g['names']:,}", g["same_for_every_question"], f"{g['schema_s']:.2f}",
+             f"{g['context_p50_ms']:.1f}"] for c in conditions for g in [f[f"grammar_{c}"]] if g]
+    if rows:  # none where the graph cannot list its names (the snapshot): a model is then given no grammar
+        table(["vocabulary", "grammar characters", "rules", "names", "the same for every question",
+               "schema built once s", "grounding per question p50 ms"], rows)
     print(f"load average (1 min): before {f['load_before'][0]:.1f}, timing start {f['load_timing_start'][0]:.1f}, "
           f"after {f['load_after'][0]:.1f}")
 
