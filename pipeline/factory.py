@@ -4,14 +4,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from pipeline.blueprint import Blueprint
 from pipeline.core import Bounds, Parts, Pipeline
 from pipeline.errors import KgqaError
-from pipeline.parts import Encoder, Generator, KnowledgeGraph, Timed
+from pipeline.parts import Encoder, Generator, KnowledgeGraph, ReadsAhead, Timed
 from pipeline.records import Example
 from pipeline.registry import Wiring, kg_kind, store_kind
 from pipeline.sciqa import sciqa_for
@@ -254,13 +254,16 @@ def property_search(settings: Settings, examples: Sequence[Example] = (),
 
 def warm_up(pipeline: Pipeline) -> dict[str, float]:
     """Ready now what the first questions would otherwise wait for — the embedding model and the store, the graph's
-    label index and its vocabulary (the pipeline's lexicon), and with a language model the graph's predicate sets (on
-    a big graph each takes seconds: docs/results/scale.md) — and say how long each took (s). A part that cannot be had
+    label index and its vocabulary (the pipeline's lexicon), what it holds of its comparisons with the ORKG
+    vocabulary's labels, and with a language model the graph's predicate sets (on a big graph or a big vocabulary each
+    takes seconds: docs/results/scale.md, vocabulary.md) — and say how long each took (s). A part that cannot be had
     is left to be read later, as when not warmed."""
     took: dict[str, float] = {}
     steps: dict[str, Callable[[], object]] = {"store": lambda: pipeline.lookup("warm up", 1)}
     if pipeline.lexicon is not None:
         steps.update(labels=pipeline.lexicon.labels.index, vocabulary=pipeline.lexicon.vocabulary.available)
+    if isinstance(pipeline.intent, ReadsAhead):
+        steps["comparisons"] = partial(pipeline.intent.read_ahead, pipeline.kg)
     shapes = pipeline.reply.shapes if pipeline.reply is not None else None
     if shapes is not None and any(w.model for w in pipeline.writers):  # read only where a model's queries are checked
         steps["shapes"] = shapes

@@ -100,6 +100,13 @@ def is_remote(part: object) -> bool:
 
 
 @runtime_checkable
+class ReadsAhead(Protocol):
+    """A part that can read now what its first question on ``kg`` would otherwise wait for (the warm-up)."""
+
+    def read_ahead(self, kg: KnowledgeGraph) -> None: ...
+
+
+@runtime_checkable
 class Slotted(Protocol):
     """A model server that says how many requests it serves at once (None: it does not say)."""
 

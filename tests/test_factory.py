@@ -15,11 +15,26 @@ def test_warm_up_readies_the_store_the_labels_and_the_vocabulary(train_settings:
     settings = train_settings.with_(kg=str(orkg_fixture_nt), generator="adapter")
     with build_pipeline(settings, store=train_store) as pipe:
         took = warm_up(pipe)
-        assert set(took) == {"store", "labels", "vocabulary"}
+        assert set(took) == {"store", "labels", "vocabulary", "comparisons"}
         assert pipe.lexicon is not None  # what the pipeline's parts read of the graph
         labels = pipe.lexicon.labels.available(wait=0)  # no wait left: built, not being built
         assert labels is not None and labels.find("story cloze test").chosen == "Story Cloze Test"
         assert "orkgp:HAS_BENCHMARK" in (pipe.lexicon.vocabulary.available() or frozenset())
+
+
+def test_warm_up_reads_the_orkg_vocabulary_before_the_first_question_about_comparisons(
+        train_settings: Settings, train_store: Any, orkg_fixture_nt: Path, tmp_path: Path) -> None:
+    """A vocabulary 100x the ORKG's takes seconds to read: the warm-up reads it (with what the graph holds of its
+    comparisons), not the first question that needs it (docs/results/vocabulary.md)."""
+    vocabulary = tmp_path / "orkg.nt"
+    vocabulary.write_text('<http://orkg.org/orkg/predicate/P9> <http://www.w3.org/2000/01/rdf-schema#label> '
+                          '"has sample size" .\n', encoding="utf-8")
+    settings = train_settings.with_(home=tmp_path / "home", kg=str(orkg_fixture_nt), generator="adapter",
+                                    orkg_vocabulary=str(vocabulary))
+    with build_pipeline(settings, store=train_store) as pipe:
+        assert not (settings.vocabulary_dir / "index.json").exists()
+        assert "comparisons" in warm_up(pipe)
+        assert (settings.vocabulary_dir / "index.json").is_file()  # read, and indexed, before any question
 
 
 def test_with_a_language_model_the_warm_up_reads_the_graphs_predicate_sets_too(

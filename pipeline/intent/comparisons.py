@@ -61,15 +61,18 @@ class Value:
     properties: frozenset[str]
 
 
-def read_comparisons(kg: KnowledgeGraph, labels: Mapping[str, str] | None = None) -> Comparisons | None:
+def read_comparisons(kg: KnowledgeGraph, labels: Mapping[str, str] | Callable[[], Mapping[str, str] | None] | None
+                     = None) -> Comparisons | None:
     """The graph's comparisons (``schema.graph.read_facts``); ``labels``: property labels from elsewhere (the ORKG
-    vocabulary), the graph's own winning. None when the graph cannot say (the recorded snapshot)."""
+    vocabulary), the graph's own winning, or what reads them, asked only once the graph has said. None when the graph
+    cannot say (the recorded snapshot)."""
     try:
         facts = read_facts(kg, frozenset())
     except KgqaError:
         return None
     parts, found = facts.comparisons, facts.labels
-    props = {p: found.get(p) or (labels or {}).get(p, "") for ps in parts.values() for p in ps}
+    other = (labels() if callable(labels) else labels) or {}
+    props = {p: found.get(p) or other.get(p, "") for ps in parts.values() for p in ps}
     return Comparisons({c: found.get(c, "") for c in parts}, dict(parts), {p: label for p, label in props.items()
                                                                           if label}, numeric=_numeric(kg))
 
@@ -141,7 +144,8 @@ def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
 
 
 class ComparisonFacts:
-    """``read_comparisons`` once per graph (None while the graph cannot say, asked again next time)."""
+    """``read_comparisons`` once per graph (None while the graph cannot say, asked again next time), the vocabulary's
+    labels read once, at the first graph that says (a vocabulary may hold hundreds of thousands)."""
 
     def __init__(self, labels: Callable[[], Mapping[str, str] | None] | None = None,
                  encoder: Encoder | None = None) -> None:
@@ -149,10 +153,17 @@ class ComparisonFacts:
         words than its label's (the example store's sentence encoder)."""
         self.labels, self.encoder = labels, encoder
         self._read: dict[str, Comparisons | None] = {}
+        self._labels: Mapping[str, str] | None = None
+        self._labels_read = False
+
+    def _vocabulary_labels(self) -> Mapping[str, str] | None:
+        if not self._labels_read:
+            self._labels, self._labels_read = self.labels() if self.labels else None, True
+        return self._labels
 
     def get(self, kg: KnowledgeGraph) -> Comparisons | None:
         if kg.name not in self._read:
-            facts = read_comparisons(kg, self.labels() if self.labels else None)
+            facts = read_comparisons(kg, self._vocabulary_labels)
             if facts is None:
                 return None
             named = [(iri, label) for iri, label in facts.labels.items() if label]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pipeline.intent.account import FILLER, OPERATORS, meanings, words
 from pipeline.intent.comparisons import Comparisons
@@ -94,8 +95,14 @@ def label_runs(found: Sequence[Word], facts: Comparisons) -> list[tuple[int, int
 def content(label: str) -> list[str]:
     """A label's words that name something: not its filler, not a linking verb ('has been evaluated in the City':
     'city')."""
+    return list(_content(label))
+
+
+@lru_cache(maxsize=8192)
+def _content(label: str) -> tuple[str, ...]:
+    """``content``, read once per label: each question is matched against the same labels (issue 53's bench)."""
     said = [w for _, _, w in words(label) if w not in _LABEL_FILLER]
-    return [w for w in said if w not in FILLER and "link" not in meanings(w)] or said
+    return tuple([w for w in said if w not in FILLER and "link" not in meanings(w)] or said)
 
 
 def singular(word: str) -> str:
@@ -107,6 +114,7 @@ def singular(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
 
 
+@lru_cache(maxsize=65536)
 def near(a: str, b: str) -> bool:
     """The same word, a plural, an ending or a typo away (two for long words: 'treatmnets', 'grasland'); a word of
     four letters or fewer only itself: one letter off, it is another word as often as a slip ('lane', 'lake')."""
@@ -123,6 +131,7 @@ def _prefix(short: str, word: str) -> bool:
     return len(a) >= 4 and len(b) >= len(a) + 2 and b.startswith(a)
 
 
+@lru_cache(maxsize=8192)
 def _initials(label: str) -> str:
     """A label's initials, its parenthesised part left out ('Power conversion efficiency (%)': 'pce')."""
     return "".join(w[0] for w in content(re.sub(r"\([^)]*\)", " ", label)) if w.isalpha())

@@ -40,6 +40,31 @@ def test_a_graph_without_comparisons_has_none_and_one_that_cannot_answer_says_so
     assert ComparisonFacts().get(Down()) is None  # type: ignore[arg-type]
 
 
+def test_the_vocabularys_labels_are_read_once_and_not_for_a_graph_that_cannot_say(tmp_path: Path) -> None:
+    """A vocabulary may label hundreds of thousands of predicates: its labels are read at the first graph that
+    says what its comparisons are, then kept, however many questions and graphs follow (issue 53's 100x bench)."""
+    asked: list[int] = []
+
+    def labels() -> dict[str, str]:
+        asked.append(1)
+        return {"orkgp:P32": "has research problem"}
+
+    class Down:
+        name = "down"
+
+        def select(self, query: str) -> Rows:
+            raise KnowledgeGraphError("the recorded snapshot cannot say")
+
+    facts = ComparisonFacts(labels)
+    assert facts.get(Down()) is None and facts.get(Down()) is None  # type: ignore[arg-type]
+    assert asked == []
+    graphs = [OxigraphKG(write_comparisons(tmp_path / f"g{n}.nt"), row_cap=1000) for n in range(2)]
+    read = [facts.get(kg) for kg in (*graphs, *graphs)]
+    assert all(r is not None and r.property_labels["orkgp:P32"] == "has research problem" for r in read)
+    assert asked == [1]
+    assert read_comparisons(graphs[0], labels) == read_comparisons(graphs[0], labels())  # a reader or the labels
+
+
 def test_values_are_named_by_their_labels_in_any_case_and_number(tmp_path: Path) -> None:
     kg = OxigraphKG(write_comparisons(tmp_path / "g.nt"), row_cap=1000)
     text = "studies in LISBON on sedum mats"

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.factory import build_encoder
+from pipeline.intent import linking
 from pipeline.intent.account import words
 from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import ComparisonFacts, Comparisons
@@ -75,6 +76,19 @@ def test_a_place_asked_of_two_place_properties_names_neither_and_a_labels_own_wo
                          "orkgp:P3": "has been evaluated in the City"})
     assert [p for p, _ in properties_named(words("which city"), facts, "orkgr:R1")] == ["orkgp:P3"]
     assert properties_named(words("where were they"), facts, "orkgr:R1") == []
+
+
+def test_each_label_is_read_once_however_many_questions_are_matched_against_it(facts: Comparisons) -> None:
+    """Every question is matched against the same labels (the ORKG vocabulary's fill many of them in): a label's
+    words are worked out at its first question, not again at the next (issue 53's 100x bench); what a caller is
+    given stays its own to change."""
+    properties_named(words("which roof materials save the most energy"), facts, "")
+    read = linking._content.cache_info().misses
+    properties_named(words("what soil types and tree species were studied in lisbon"), facts, "")
+    assert linking._content.cache_info().misses == read
+    mine = content("has sample size")
+    mine.append("changed")
+    assert content("has sample size") == ["sample", "size"]
 
 
 def test_a_labels_filler_words_name_nothing() -> None:
