@@ -111,9 +111,9 @@ class _Asked:
 
     def refuses(self, pair: Example, chosen: Sequence[Name], kinds: bool = True) -> bool:
         """Whether ``pair``, filled with ``chosen``, does what the question does not ask or leaves out a condition it
-        states — whatever operators it asks (``fits`` holds those); ``kinds``: also when it answers with other kinds
-        of thing than the rules read the question asking for (a model reading it reads kind words the rules do not:
-        'benchmarks' for datasets)."""
+        states — whatever operators it asks (``fits`` holds those); ``kinds``: also when the rules read no kind asked
+        (a model reading it reads kind words the rules do not: 'benchmarks' for datasets) or the first kind asked
+        the other way round."""
         intent, asked, head, stated = self.intent, self.asked, self.head, self.stated
         spans = form_spans(pair)
         theirs = asked_kinds(pair.question, spans)
@@ -121,7 +121,7 @@ class _Asked:
         their_words = blanked(pair.question, spans)
         return bool(
             # it returns things the question does not ask for ('the best score on Pong': not its problems)
-            (kinds and theirs and not theirs & asked and "yesno" not in intent.operators)
+            (theirs and not theirs & asked and "yesno" not in intent.operators and (kinds or asked))
             # the same two kinds the other way round: 'the dataset with the most metrics' is no metric (a paper and
             # its year, asked in either order, are both asked)
             or (kinds and head and their_head and head != their_head and head in theirs and their_head in asked
