@@ -132,7 +132,7 @@ def _prefix(short: str, word: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
-def _initials(label: str) -> str:
+def initials(label: str) -> str:
     """A label's initials, its parenthesised part left out ('Power conversion efficiency (%)': 'pce')."""
     return "".join(w[0] for w in content(re.sub(r"\([^)]*\)", " ", label)) if w.isalpha())
 
@@ -142,9 +142,9 @@ def _claim(free: Sequence[Word], label: str) -> list[Word]:
     has: 'Study location' is not asked by 'study'), its initials ('pce'), a place asked ('where') of a place."""
     theirs = content(label)
     own = [t for t in theirs if t not in KINDS] or theirs
-    initials = _initials(label)
+    short = initials(label)
     place = bool(set(theirs) & _PLACE_SAID)
-    got = [w for w in free if any(_said(w[2], t) for t in own) or (len(initials) >= 2 and w[2] == initials)
+    got = [w for w in free if any(_said(w[2], t) for t in own) or (len(short) >= 2 and w[2] == short)
            or (place and w[2] in _PLACE_ASKED)]
     # the label's own kind word right beside its other words ('study designs' is 'Study design', not papers)
     return sorted(got + [w for w in free if w not in got and w[2] in KINDS and any(near(w[2], t) for t in theirs)
@@ -162,14 +162,14 @@ def _strong(got: Sequence[Word], label: str) -> bool:
     said = {w[2] for w in got}
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", label)}  # 'COP' of 'Coefficient of performance COP'
     return len(said) >= min(2, len(content(label))) or len(got) * 2 >= len(content(label)) or \
-        _initials(label) in said or bool(said & acronyms)
+        initials(label) in said or bool(said & acronyms)
 
 
 def _full(got: Sequence[Word], label: str) -> bool:
     """Whether the words claimed are every content word of the label (its kind words aside) or its initials."""
     said = {w[2] for w in got}
     own = [t for t in content(label) if t not in KINDS] or content(label)
-    return bool(got) and (all(any(near(w, t) for w in said) for t in own) or _initials(label) in said)
+    return bool(got) and (all(any(near(w, t) for w in said) for t in own) or initials(label) in said)
 
 
 def _abbreviates(short: str, word: str) -> bool:

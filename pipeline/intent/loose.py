@@ -4,33 +4,44 @@ exactly one label of the graph fits: a shortened name that fits two is no name (
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+from weakref import WeakKeyDictionary
 
 from pipeline.intent.account import FILLER, meanings
+from pipeline.intent.linking import initials
 from pipeline.matching.wording import STOPWORDS
 from pipeline.names.index import LabelIndex, unmarked
 from pipeline.records import Kind
 
 _PARENTHESISED = re.compile(r"\([^)]*\)")
-_ABBREVIATIONS: dict[int, tuple[int, dict[str, list[str]], list[tuple[tuple[str, ...], str]]]] = {}
+_T = TypeVar("_T")
+_DERIVED: WeakKeyDictionary[LabelIndex, dict[str, tuple[int, Any]]] = WeakKeyDictionary()
+
+
+def _derived(index: LabelIndex, build: Callable[[LabelIndex], _T]) -> _T:
+    """What ``build`` derives from ``index``'s labels, kept while the index lives and holds as many labels (it only
+    grows: ``LabelIndex.add``)."""
+    held = _DERIVED.setdefault(index, {})
+    size, value = held.get(build.__name__, (-1, None))
+    if size != len(index):
+        size, value = len(index), build(index)
+        held[build.__name__] = (size, value)
+    return value  # type: ignore[no-any-return]
 
 
 def _metric_words(index: LabelIndex) -> tuple[dict[str, list[str]], list[tuple[tuple[str, ...], str]]]:
-    """The graph's metrics by their initials (of two words or more), and each metric's words — the label's
-    parenthesised part left out ('Equal Error Rate (%)': 'eer'; equal, error, rate) — kept while the index is."""
-    held = _ABBREVIATIONS.get(id(index))
-    if held is not None and held[0] == len(index):
-        return held[1], held[2]
-    initials: dict[str, list[str]] = {}
+    """The graph's metrics by their initials (``linking.initials``: 'Equal Error Rate (%)': 'eer'), and each metric's
+    words, the label's parenthesised part left out (equal, error, rate)."""
+    by_initials: dict[str, list[str]] = {}
     worded: list[tuple[tuple[str, ...], str]] = []
     for label in index.labels(Kind.METRIC):
         words = tuple(re.findall(r"[^\W_]+", unmarked(_PARENTHESISED.sub(" ", label)).lower()))
         if words:
             worded.append((words, label))
-            if len(words) >= 2 and all(w.isalpha() for w in words):
-                initials.setdefault("".join(w[0] for w in words), []).append(label)
-    _ABBREVIATIONS[id(index)] = (len(index), initials, worded)
-    return initials, worded
+        if len(said := initials(label)) >= 2:
+            by_initials.setdefault(said, []).append(label)
+    return by_initials, worded
 
 
 def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> str | None:
@@ -45,8 +56,8 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     if not typed or not all(w.isalpha() for w in typed) or \
             any(w in FILLER or w in generic or w in STOPWORDS or meanings(w) for w in typed):
         return None
-    initials, worded = _metric_words(index)
-    hits = list(initials.get(typed[0], ())) if len(typed) == 1 and 2 <= len(typed[0]) <= 5 else []
+    by_initials, worded = _derived(index, _metric_words)
+    hits = list(by_initials.get(typed[0], ())) if len(typed) == 1 and 2 <= len(typed[0]) <= 5 else []
     hits += [label for words, label in worded if len(words) == len(typed) and list(words) != typed
              and all(len(t) >= 3 and w.startswith(t) for t, w in zip(typed, words))]
     if unit:  # the unit must be the label's own
@@ -55,23 +66,18 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     return found[0] if len(found) == 1 else None
 
 
-_FIELD_WORDS: dict[int, tuple[int, dict[str, set[tuple[str, str]]]]] = {}
 _STEM = 6  # letters a word and a label's word must share at their start, at least
 
 
-def _label_words(index: LabelIndex) -> dict[str, set[tuple[str, str]]]:
+def _label_words(index: LabelIndex) -> dict[str, set[tuple[str, str, str]]]:
     """Each word of six letters or more of the graph's labels (papers' titles aside), by its first six letters: the
-    words, with the label and kind each comes from; kept while the index is."""
-    held = _FIELD_WORDS.get(id(index))
-    if held is not None and held[0] == len(index):
-        return held[1]
-    out: dict[str, set[tuple[str, str]]] = {}
-    for kind in (k for k in Kind if k not in (Kind.PAPER,)):
+    word, and the kind and label it comes from."""
+    out: dict[str, set[tuple[str, str, str]]] = {}
+    for kind in (k for k in Kind if k is not Kind.PAPER):
         for label in index.labels(kind):
             for word in re.findall(r"[^\W\d_]+", unmarked(label).lower()):
                 if len(word) >= _STEM:
-                    out.setdefault(word[:_STEM], set()).add((word, f"{kind}\t{label}"))
-    _FIELD_WORDS[id(index)] = (len(index), out)
+                    out.setdefault(word[:_STEM], set()).add((word, kind, label))
     return out
 
 
@@ -85,11 +91,11 @@ def field_word(key: str, index: LabelIndex, generic: frozenset[str] = frozenset(
         return None
     word = typed[0]
     common = max(_STEM, len(word) - 3)  # 'speleology' and 'speleological': all but an ending
-    hits = {owner for other, owner in _label_words(index).get(word[:_STEM], ())
+    hits = {(kind, label) for other, kind, label in _derived(index, _label_words).get(word[:_STEM], ())
             if other[:common] == word[:common] or other == word}
     if len(hits) != 1:
         return None
-    kind, label = next(iter(hits)).split("\t", 1)
+    kind, label = next(iter(hits))
     return (label, kind) if kind in (Kind.RESEARCHFIELD, Kind.PROBLEM) else None
 
 

@@ -31,3 +31,11 @@ def test_a_field_or_problem_said_by_one_word_of_its_label_in_another_form() -> N
     assert field_word("glaciology", index) is None  # 'Glaciology' and 'Glaciological Surveys'
     assert field_word("mapping", index) is None  # a word shorter than eight letters
     assert field_word("speleology", index, generic=frozenset({"speleology"})) is None  # the stored forms' own word
+
+
+def test_a_label_the_index_gains_is_read_at_the_next_question() -> None:
+    index = LabelIndex([("Accuracy", "metric")], threshold=85.0)
+    assert abbreviated("wer", index) is None and field_word("speleology", index) is None
+    index.add([("Word Error Rate", "metric"), ("Speleological Survey Mapping", "researchfield")])
+    assert abbreviated("wer", index) == "Word Error Rate"
+    assert field_word("speleology", index) == ("Speleological Survey Mapping", "researchfield")
