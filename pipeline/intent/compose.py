@@ -157,22 +157,26 @@ class Composer:
         self.taught = taught
 
     def admits(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
-               index: LabelIndex | None = None) -> Callable[[Example, Sequence[Name]], bool]:
+               names: Sequence[Name]) -> Callable[[Example, Sequence[Name]], bool]:
         """Whether a pair filled with names does nothing the question does not ask (the composer's refusals; the
-        operators and the kinds asked the rules read aside): what a model reading the question may choose among."""
-        read = self._asked(text, intent, kg, generic, frozenset(), index, (), True)
+        operators and the kinds asked the rules read aside): what a model reading the question, its ``names``
+        already found, may choose among."""
+        read = self._asked(text, intent, kg, generic, frozenset(), None, (), True, names)
         if isinstance(read, Attempt):  # which end of the ranking is best is not said: no pair guesses it
             return lambda pair, chosen: False
         asked = read[1]
         return lambda pair, chosen: not asked.refuses(pair, chosen, kinds=False)
 
     def _asked(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str], asked: frozenset[str],
-               index: LabelIndex | None, prefer: Collection[str], by_metric: bool
-               ) -> tuple[list[Name], _Asked] | Attempt:
-        """The question's names and what it asks (``attempt``'s arguments); an Attempt when "best" is asked by a
-        metric whose better end is not known: which end is best is not guessed."""
-        names = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
-        names = sorted(names + years(text, names), key=lambda n: n.start)  # none: only a pair of the whole graph
+               index: LabelIndex | None, prefer: Collection[str], by_metric: bool,
+               found: Sequence[Name] | None = None) -> tuple[list[Name], _Asked] | Attempt:
+        """The question's names (``found`` when already read: its years among them) and what it asks
+        (``attempt``'s arguments); an Attempt when "best" is asked by a metric whose better end is not known: which
+        end is best is not guessed."""
+        if found is None:
+            found = resolve(text, kg, generic, index, prefer, self.labels() if self.labels else None)
+            found = found + years(text, found)
+        names = sorted(found, key=lambda n: n.start)  # none: only a pair of the whole graph
         spans = [(n.start, n.end) for n in names]
         lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
         relative = _BEST.search(blanked(text, spans)) or _WORST.search(blanked(text, spans))

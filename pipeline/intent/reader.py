@@ -176,7 +176,7 @@ class ReaderGenerator:
         # the project's own pairs are held to what the question asks, as the rules hold them ('the top 3 by MAE' is
         # no pair ranking the highest; no pair adds code nobody asked for); the stored pairs are the store's forms
         own = {p.id for p in self.pairs()}
-        held = Composer(self.pairs, self.labels).admits(question, intent, self.kg, generic, index)
+        held = Composer(self.pairs, self.labels).admits(question, intent, self.kg, generic, names)
         shown = options(question, names, [r.example for r in examples] + list(self.pairs()), intent,
                         admits=lambda pair, chosen: pair.id not in own or held(pair, chosen))
         return shown, "" if shown else "no question the project answers takes its names"
