@@ -30,17 +30,16 @@ def untied(sparql: str) -> str:
         return sparql
     toks = parse(sparql).tokens
     cut: list[tuple[int, int]] = []
-    for i, tok in enumerate(toks[:-2]):
-        if tok.text == "{" and toks[i + 1].text.upper() == "SELECT" and f"?{TIED}" in \
-                {t.text for t in toks[i:(closing(toks, i) or i) + 1]}:
-            end = closing(toks, i)
-            if end is not None:
-                cut.append((tok.start, toks[end].end))
-        elif tok.text.upper() == "FILTER" and toks[i + 1].text == "(":
-            end = closing(toks, i + 1)
-            if end is not None and f"?{TIED}" in {t.text for t in toks[i:end + 1]}:
-                cut.append((tok.start, toks[end].end))
+    i = 0
+    while i < len(toks) - 1:  # the sub-select and the filter naming ``?tied``, each cut whole, nothing inside twice
+        opens = (toks[i].text == "{" and toks[i + 1].text.upper() == "SELECT") or \
+            (toks[i].text.upper() == "FILTER" and toks[i + 1].text == "(")
+        end = closing(toks, i if toks[i].text == "{" else i + 1) if opens else None
+        if end is not None and any(t.text == f"?{TIED}" for t in toks[i:end + 1]):
+            cut.append((toks[i].start, toks[end].end))
+            i = end
+        i += 1
     out = sparql
-    for start, end in sorted(cut, reverse=True):
+    for start, end in reversed(cut):
         out = out[:start] + out[end:]
     return out.rstrip() + " LIMIT 1"
