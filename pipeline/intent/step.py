@@ -176,8 +176,8 @@ class IntentStep:
 
     def _unread(self, generation: Generation, examples: Sequence[Retrieved],
                 attempt: Callable[[], Attempt]) -> tuple[str, ...]:
-        """The words the rules' best reading of a question no stored question is close to leaves out, when the
-        model's own query answers it (``own.far_and_unplaced``): what that query leaves out. None otherwise."""
+        """The words the rules' best reading of a question no stored question is close to (below ``far``) leaves
+        out, when the model's own query (``own.own``) answers it: what that query leaves out. None otherwise."""
         if not own(generation) or self.far is None or (examples and examples[0].score >= self.far):
             return ()
         tried = attempt()  # the rules' best reading of it

@@ -125,8 +125,8 @@ def test_the_projects_pairs_shown_ask_nothing_the_question_does_not(
     tgi.requests.clear()
     tgi.respond = choosing("evaluation metrics")  # the kind the rules read asked (models) is not another's
     _ask(env, monkeypatch, capsys, tgi, "how many models have results on Story Cloze Test?")
-    listed = re.findall(r"^- (.*)$", _prompts(tgi)[0], re.M) if _prompts(tgi) else []
-    assert not any("metrics" in q for q in listed)
+    listed = re.findall(r"^- (.*)$", _prompts(tgi)[0], re.M)
+    assert listed and not any("metrics" in q for q in listed)
 
 
 def test_an_openai_compatible_server_is_sent_the_schema_as_structured_output(
