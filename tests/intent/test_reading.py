@@ -132,3 +132,9 @@ def test_a_word_after_a_name_of_another_kind_is_asked_not_its_class_word() -> No
 def test_a_loosely_typed_name_left_in_the_words_is_no_kind_of_thing_named() -> None:
     assert not names_things("best X on moraine tiles")  # 'tiles' one letter from 'title', and no paper asked
     assert names_things("which approach is best on X")
+
+
+def test_both_years_of_a_bound_are_its_ends_not_two_things() -> None:
+    assert "both" not in read_intent("how many papers between 2018 and 2020, both yrs inclusive").operators
+    assert "both" not in read_intent("papers from 2016 through 2020, both years included").operators
+    assert "both" in read_intent("which models were run on both X and Y").operators
