@@ -10,7 +10,7 @@
    query stands only if it passes and names nothing the question and the first query do not.
 3. The query runs through the read-only gate. When a model's own query finds nothing, a fallback writer's other
    query that passes gets the next turn, else the model is asked once more, told so; the second answers only if it
-   finds something.
+   finds something. A model's own query that still finds nothing is declined, the query on show (``unsure``).
 """
 from __future__ import annotations
 
@@ -33,6 +33,9 @@ from pipeline.sparql.text import canonical, string_literals
 SECOND_ANSWERED = "the first query found nothing; the second query answered"  # the model's, or its fallback's
 RECONSIDERED = "the intent guard declined the model's first query; asked again, told why, it wrote this one"
 EMPTY_TWICE = "the first query found nothing; the second query found nothing either"
+UNSURE = ("The language model's own query found nothing in the graph. That can mean nothing matches, or that the "
+          "query misread the question, so I will not answer 'none' on its word. The query is shown; naming things as "
+          "the graph spells them may help.")
 Progress = Callable[[Step], None]
 Run = Callable[[Answer, str, Clock, dict[str, float]], Answer]  # gate and run a query (pipeline.core)
 TRIES = 3  # a question's budget for asking a model again: once about a reply, a decline, an empty answer
@@ -213,6 +216,9 @@ class Loop:
         if ran.outcome is Outcome.EMPTY and draft.writer.model and draft.generation.generator == draft.writer.label:
             with timed(q.t, "retry"):
                 ran = self._again_after_empty(q, ran, draft)
+            if ran.outcome is Outcome.EMPTY and ran.generation is not None and \
+                    ran.generation.generator == draft.writer.label:
+                return unsure(ran)
         return ran
 
     def _again_after_empty(self, q: _Ask, answer: Answer, draft: Draft) -> Answer:
@@ -263,6 +269,12 @@ class Loop:
         if not second.sparql:
             return Draft(draft.writer, second, second, Judgement(Call.DECLINE, "empty"))
         return self._judged(q, draft.writer, second)
+
+
+def unsure(answer: Answer) -> Answer:
+    """A model's own query that found nothing, asked again or not: declined with the query on show, not "nothing
+    matches" on its word (its empty answer is as often a misread question as an empty graph)."""
+    return replace(answer, outcome=Outcome.DECLINED, explanation=UNSURE)
 
 
 def _declined(written: Answer, draft: Draft) -> Answer:

@@ -178,7 +178,9 @@ def test_an_empty_answer_is_asked_again_once_and_the_reply_says_which_attempt_an
     assert "returned no results" in tgi.requests[-1][1]["messages"][0]["content"]
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD)
     twice = pipeline(Store(), OnlyKnows("nothing"), **gen).ask(QUESTION)
-    assert twice.outcome is Outcome.EMPTY and "found nothing either" in twice.generation.notes[-1]  # type: ignore
+    # the model's own query found nothing twice: declined with the query on show, not "nothing matches" on its word
+    assert twice.outcome is Outcome.DECLINED and "found nothing either" in twice.generation.notes[-1]  # type: ignore
+    assert '"RACE-1"' in (twice.sparql or "") and "will not answer 'none'" in twice.explanation
 
 
 def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
@@ -194,14 +196,15 @@ def test_the_adapters_empty_answer_is_not_retried(tgi: Any) -> None:
 
 
 def test_a_retry_that_names_something_the_question_does_not_is_not_taken(tgi: Any) -> None:
-    """The second query answered about another dataset: "nothing found" is the honest reply."""
+    """The second query answered about another dataset: it is not taken; the first, which found nothing, is shown and
+    declined."""
     from pipeline.records import Outcome
 
     tgi.enqueue(GOOD.replace('"RACE"', '"RACE-1"'), GOOD.replace('"RACE"', '"LAMBADA"'))
     gen = llm_first(repairing(OpenAIGenerator(tgi.url + "/v1", "tgi", None, timeout=10, max_new_tokens=512,
                                                  stream=True)), AdapterGenerator(0.5))
     answer = pipeline(Store(), OnlyKnows("LAMBADA"), **gen).ask(QUESTION)
-    assert answer.outcome is Outcome.EMPTY and '"RACE-1"' in (answer.sparql or "")
+    assert answer.outcome is Outcome.DECLINED and '"RACE-1"' in (answer.sparql or "")
 
 
 def test_every_reply_is_on_the_record_with_what_became_of_it(tgi: Any) -> None:
