@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from pipeline.matching.wording import STOPWORDS, stem, word_sim
+from pipeline.matching.wording import STOPWORDS, stem, within_edits, word_sim
 from pipeline.sparql.parsed import parse
 
 # Words that say nothing a query must do: greetings, requests, the question's own scaffolding. One list, kept short:
@@ -65,6 +65,7 @@ _MEANINGS: dict[str, str] = {
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
            "lacking lack lacks missing but other none neither nor",
 }
+_KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
 # phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
@@ -136,8 +137,26 @@ def _phrased(text: str, names: Iterable[tuple[int, int]], lower_better: bool = F
 
 
 def words(text: str) -> list[tuple[int, int, str]]:
-    """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont")."""
-    return [(m.start(), m.end(), re.sub(r"['’]", "", m.group().lower())) for m in _WORD.finditer(text)]
+    """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont"), and
+    one of the reading's own long words typed with a slip read as that word ('comparsion')."""
+    return [(m.start(), m.end(), spelled(re.sub(r"['’]", "", m.group().lower()))) for m in _WORD.finditer(text)]
+
+
+# the long words the reading itself is built from (what is asked, what it is asked of): a slip in one is read as the
+# word, as a slip in a name is; short words are not (one letter off, a short word is another word as often)
+_SPELLED = frozenset("""comparison comparisons contribution contributions publication publications conference
+conferences journal journals discipline disciplines problem problems papers article articles studies research
+dataset datasets benchmark benchmarks metric metrics models""".split())
+
+
+@lru_cache(maxsize=16384)
+def spelled(word: str) -> str:
+    """``word``, or the one word of ``_SPELLED`` it is a single slip from (a letter added, dropped, changed, or two
+    swapped) when it is six letters or more and no word the reading knows itself."""
+    if len(word) < 6 or word in _SPELLED or word in FILLER or word in _KNOWN:
+        return word
+    close = [w for w in _SPELLED if abs(len(w) - len(word)) <= 1 and within_edits(word, w)]
+    return close[0] if len(close) == 1 else word
 
 
 def _near(word: str, target: str, exact: bool) -> bool:
