@@ -45,7 +45,7 @@ _MEANINGS: dict[str, str] = {
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
-            "dealing try tried tries trying trial trials trialled trialed",
+            "dealing try tried trying trial trials trialled trialed",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -144,9 +144,10 @@ def words(text: str) -> list[tuple[int, int, str]]:
 
 # the long words the reading itself is built from (what is asked, what it is asked of): a slip in one is read as the
 # word, as a slip in a name is; short words are not (one letter off, a short word is another word as often)
-_SPELLED = frozenset("""comparison comparisons contribution contributions publication publications conference
-conferences journal journals discipline disciplines problem problems papers article articles studies research
-dataset datasets benchmark benchmarks metric metrics models""".split())
+_SPELLING = """comparison comparisons contribution contributions publication publications conference conferences
+journal journals discipline disciplines problem problems papers article articles studies research dataset datasets
+benchmark benchmarks metric metrics models"""
+_SPELLED = frozenset(_SPELLING.split())
 
 
 @lru_cache(maxsize=16384)

@@ -20,15 +20,13 @@ from pipeline.intent.linking import (
     near,
     properties_named,
     same_unit,
-    scope_meant,
-    scope_named,
     unit,
     unit_after,
-    widened,
 )
 from pipeline.intent.named import spans
 from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
+from pipeline.intent.scope import narrowed, scope_meant, scope_named, widened
 from pipeline.parts import KnowledgeGraph
 
 _RANGE = re.compile(r"\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)\s*"
@@ -89,7 +87,17 @@ def _names_a_comparison(typed: str, facts: Comparisons) -> bool:
 
 
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
-    """``read_comparison`` with ``values`` the things of the graph it names."""
+    """``read_comparison`` with ``values`` the things of the graph it names: the comparison's name read as the one
+    run of words that ends it (``scope.narrowed``), else, when that leaves words unplaced, as every word of its label
+    the question has ('the *bat* species in the wind turbine *bat* fatality studies')."""
+    read = _read_once(text, facts, values, narrow=True)
+    if read is None or read.whole:
+        return read
+    wide = _read_once(text, facts, values, narrow=False)
+    return wide if wide is not None and len(wide.unplaced) < len(read.unplaced) else read
+
+
+def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: bool) -> Reading | None:
     found = words(text)
     taken = [v.span for v in values]
     ranges = list(_RANGE.finditer(text))
@@ -106,7 +114,8 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
     by_words = scope_named(free, facts)
-    scoped = widened(by_words, free, found, facts) if by_words else scope_meant(free, found, facts)
+    scoped = widened(narrowed(by_words, found, facts) if narrow else by_words, free, found, facts) if by_words else \
+        scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
     published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
@@ -240,7 +249,7 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
     names the one it is asked of, when one is named)."""
     before = {w[0]: [v[2] for v in found[max(i - 3, 0):i]] for i, w in enumerate(found)}
-    things = [(w[0], w[1], k) for w, k in kinds if k != "comparison" or not (props or scoped)]
+    things = [(w[0], w[1], k) for w, k in kinds if k != "comparison" or not scoped]
     things += [(ws[0][0], ws[-1][1], p) for p, ws in props if p in open_props]
     # 'for each study, city + design': the papers are what the answer is given for, not what it asks
     each = [t for t in things if t[2] in KIND_WORDS and before.get(t[0], [""])[-1:] in (["each"], ["every"], ["per"])]

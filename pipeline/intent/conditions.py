@@ -34,8 +34,10 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
 _BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
-                     r"(?:its|their|the)\s+([A-Za-z]+)", re.I)  # 'and what's the score': a second thing asked
-_VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy"})
+                     r"(?:its|their|the)\s+([A-Za-z]+)\b(?!\s+of\b)", re.I)  # 'and what's the score': a second thing
+# asked ('and the number of papers' asks for a count, not a number beside the answer)
+_VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy", "number",
+                    "numbers", "figure"})
 # a companion word -> the predicates whose objects answer it, and the stems of variables that hold it
 _COMPANIONS: dict[str, tuple[frozenset[str], tuple[str, ...]]] = {
     "value": (frozenset({"orkgp:HAS_VALUE"}), ("value", "score", "result", "performance")),

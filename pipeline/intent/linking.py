@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from pipeline.intent.account import FILLER, OPERATORS, meanings, words
+from pipeline.intent.account import FILLER, meanings, words
 from pipeline.intent.comparisons import Comparisons
 from pipeline.matching.wording import within_edits, word_sim
 
@@ -124,7 +124,7 @@ def near(a: str, b: str) -> bool:
     return word_sim(a, b) >= (0.75 if min(len(a), len(b)) >= 7 else 0.85)
 
 
-def _prefix(short: str, word: str) -> bool:
+def prefix_of(short: str, word: str) -> bool:
     """A word cut short ('vocab': 'vocabulary', 'coast' of 'coastal': 'coasts')."""
     a, b = singular(short), singular(word)
     a, b = (a, b) if len(a) <= len(b) else (b, a)
@@ -137,7 +137,7 @@ def initials(label: str) -> str:
     return "".join(w[0] for w in content(re.sub(r"\([^)]*\)", " ", label)) if w.isalpha())
 
 
-def _claim(free: Sequence[Word], label: str) -> list[Word]:
+def claim(free: Sequence[Word], label: str) -> list[Word]:
     """The question's free words a label accounts for: its content words (a kind's word only when that is all it
     has: 'Study location' is not asked by 'study'), its initials ('pce'), a place asked ('where') of a place."""
     theirs = content(label)
@@ -146,9 +146,19 @@ def _claim(free: Sequence[Word], label: str) -> list[Word]:
     place = bool(set(theirs) & _PLACE_SAID)
     got = [w for w in free if any(_said(w[2], t) for t in own) or (len(short) >= 2 and w[2] == short)
            or (place and w[2] in _PLACE_ASKED)]
-    # the label's own kind word right beside its other words ('study designs' is 'Study design', not papers)
+    # the label's own kind word right beside its other words, or a label's filler between ('study designs' is
+    # 'Study design', 'country of study' is 'Country of study', not papers)
+    at = {w: i for i, w in enumerate(free)}
+
+    def beside(w: Word, g: Word) -> bool:
+        i, j = sorted((at[w], at[g]))
+        run = free[i:j + 1]
+        return all(0 <= b[0] - a[1] <= 1 for a, b in zip(run, run[1:])) and \
+            all(m[2] in _LABEL_FILLER and m[2] in theirs_all for m in run[1:-1]) and len(run) <= 3
+
+    theirs_all = {t for _, _, t in words(label)}
     return sorted(got + [w for w in free if w not in got and w[2] in KINDS and any(near(w[2], t) for t in theirs)
-                         and any(0 <= g[0] - w[1] <= 1 or 0 <= w[0] - g[1] <= 1 for g in got)])
+                         and any(beside(w, g) for g in got)])
 
 
 def _said(word: str, label_word: str) -> bool:
@@ -165,126 +175,11 @@ def _strong(got: Sequence[Word], label: str) -> bool:
         initials(label) in said or bool(said & acronyms)
 
 
-def _full(got: Sequence[Word], label: str) -> bool:
+def full_label(got: Sequence[Word], label: str) -> bool:
     """Whether the words claimed are every content word of the label (its kind words aside) or its initials."""
     said = {w[2] for w in got}
     own = [t for t in content(label) if t not in KINDS] or content(label)
     return bool(got) and (all(any(near(w, t) for w in said) for t in own) or initials(label) in said)
-
-
-def _abbreviates(short: str, word: str) -> bool:
-    """Whether ``short`` (2–4 letters) abbreviates ``word``: its first letter, then the others in order ('oa':
-    'osteoarthritis')."""
-    if not 2 <= len(short) <= 4 or len(word) < 2 * len(short) or short[0] != word[0] or short in FILLER:
-        return False
-    rest = iter(word[1:])
-    return all(c in rest for c in short[1:])
-
-
-def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
-    """The comparison the question names by words of its label (two or more, or one no other comparison's label
-    has), and the words that name it: with a word between two of them ('the coastal *erosion* comparison') and its
-    abbreviations ('oa'); a word that names one of its properties whole and stands apart from the others is left to
-    the property ('materials' in 'which materials did the wind turbine studies use'). None when none is named, or two
-    as well."""
-    own = {iri: {w for w in content(label) if w not in SCOPE_WORDS} for iri, label in facts.labels.items()}
-    scored = []
-    for iri, mine in own.items():
-        got = [w for w in free if w[2] not in SCOPE_WORDS and any(near(w[2], t) or _prefix(w[2], t) for t in mine)]
-        props = [c for p in facts.carried(iri) if _full(c := _claim(free, facts.property_labels[p]),
-                                                        facts.property_labels[p])]
-        got = [w for w in got if not any(w in c for c in props) or _beside(w, got, free)]
-        unique = any(not any(near(w[2], t) for o, theirs in own.items() if o != iri for t in theirs) for w in got)
-        if len(got) >= 2 or (got and unique):
-            scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got))
-    scored.sort(key=lambda s: -s[0])
-    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
-        return None
-    iri, got = scored[0][1], scored[0][2]
-    label = content(facts.labels[iri])
-    runs = {"".join(w[0] for w in label[i:i + n]) for n in (2, 3, 4) for i in range(len(label) - n + 1)}
-    short = [w for w in free if w not in got and (any(_abbreviates(w[2], t) for t in own[iri]) or
-                                                  (len(w[2]) >= 2 and w[2] in runs and w[2] not in FILLER))]
-    got = sorted(got + short)
-    between = [w for i, w in enumerate(free) if w not in got and 0 < i < len(free) - 1 and w[2].isalpha()
-               and _in_name(free[i - 1], got) and _in_name(free[i + 1], got) and not meanings(w[2]) & {"not"}]
-    return iri, sorted(got + between)
-
-
-MEANT = 0.45  # the least cosine of a phrase to a comparison's label to read it as naming it
-MARGIN = 0.1  # over the next comparison's
-_NAME_END = SCOPE_WORDS | {"one", "papers", "paper", "trials", "experiments", "surveys", "comparisons", "studies"}
-
-
-def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
-    """The comparison a run of the question's words names in other words than its label's ('the remote work
-    wellbeing comparison' for 'telework and employee wellbeing surveys'): the words right before 'comparison',
-    'one', 'studies', … that nothing else holds, whose meaning (the sentence encoder's) is one comparison's label's
-    clearly more than any other's."""
-    if facts.meant is None:
-        return None
-    at = {w: i for i, w in enumerate(found)}
-    for end in [w for w in found if w[2] in _NAME_END]:
-        run: list[Word] = []
-        i = at[end] - 1
-        while i >= 0 and found[i] in free and found[i][2].isalpha() and found[i][2] not in KINDS and \
-                not _filler_or_operator(found[i][2]):
-            run.insert(0, found[i])
-            i -= 1
-        if not run:
-            continue
-        ranked = facts.meant(" ".join(w[2] for w in run))
-        if not ranked:
-            continue
-        top, margin = ranked[0][0], ranked[0][0] - (ranked[1][0] if len(ranked) > 1 else 0.0)
-        if (top >= MEANT and margin >= MARGIN) or (top >= MEANT - 0.15 and margin >= 2 * MARGIN):
-            return ranked[0][1], run  # 'coastal erosion' 0.63; 'erosion' alone 0.33, the next label 0.08
-    return None
-
-
-def widened(scoped: tuple[str, list[Word]], free: Sequence[Word], found: Sequence[Word],
-            facts: Comparisons) -> tuple[str, list[Word]]:
-    """A comparison named by some of its label's words, with the words right before them that name it in other
-    words ('*3d printing* tensile' for 'Tensile performance of fused filament fabrication …'), and those right after
-    them up to the word that ends its name ('protected *cycle lane* comparison'): taken when the whole run means that
-    comparison more than any other (the sentence encoder)."""
-    iri, got = scoped
-    if facts.meant is None or not got:
-        return scoped
-    at = {w: i for i, w in enumerate(found)}
-
-    def joins(i: int) -> bool:
-        return 0 <= i < len(found) and found[i] in free and found[i] not in got and found[i][2].isalnum() and \
-            found[i][2] not in KINDS and not _filler_or_operator(found[i][2])
-
-    run, i = list(got), at[got[0]] - 1
-    while joins(i):
-        run.insert(0, found[i])
-        i -= 1
-    j = at[got[-1]] + 1
-    while joins(j) and found[j][2] not in _NAME_END:
-        j += 1
-    if j > at[got[-1]] + 1 and j < len(found) and found[j][2] in _NAME_END:
-        run += found[at[got[-1]] + 1:j]
-    if len(run) == len(got):
-        return scoped
-    ranked = facts.meant(" ".join(w[2] for w in run))
-    return (iri, sorted(run)) if ranked and ranked[0][1] == iri and ranked[0][0] >= MEANT - 0.15 else scoped
-
-
-def _filler_or_operator(word: str) -> bool:
-    """A word that names nothing ('across') or says what is done ('strongest', 'not'): never part of a name."""
-    return word in FILLER or bool(meanings(word) & (OPERATORS | {"link"}))
-
-
-def _beside(w: Word, got: Sequence[Word], free: Sequence[Word]) -> bool:
-    """Whether ``w`` stands right beside another of the words naming the comparison."""
-    i = free.index(w)
-    return any(0 <= j < len(free) and free[j] in got and free[j] != w for j in (i - 1, i + 1))
-
-
-def _in_name(w: Word, got: Sequence[Word]) -> bool:
-    return w in got or w[2] in SCOPE_WORDS or w[2] in {"one", "papers", "paper", "trials", "experiments"}
 
 
 def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> list[tuple[str, list[Word]]]:
@@ -298,9 +193,9 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
         carried = facts.carried(held)
         for p in carried:
             label = facts.property_labels[p]
-            got = _claim(free, label)
+            got = claim(free, label)
             if not got or not (_strong(got, label) or _distinct(got, p, carried, facts)) or \
-                    (all("link" in meanings(w[2]) for w in got) and not _full(got, label)):
+                    (all("link" in meanings(w[2]) for w in got) and not full_label(got, label)):
                 continue
             direct = sum(any(near(w[2], t) for t in content(label)) for w in got)  # a place asked counts less
             share = (direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1)

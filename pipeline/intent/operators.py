@@ -50,8 +50,11 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
              numeric=True),
     Operator("max", rf"\b{_MORE}\b", "the highest {by}", aggregate="MAX", order="DESC", numeric=True),
     Operator("min", rf"\b{_LESS}\b", "the lowest {by}", aggregate="MIN", order="ASC", numeric=True),
-    Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*(?:is|are|was|were|does|do|did|has|have"
-             r"|had)\b(?!\s+there\b)", "whether any {what} exist", ask=True),
+    # 'is there a …' asks yes or no too, unless it asks for the things as well ('… which ones?'); 'are there any papers
+    # from 2020' asks for them
+    Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*(?:(?:is|are|was|were|does|do|did|has|have"
+             r"|had)\b(?!\s+there\b)|(?:is|was)\s+there\s+(?:a|an|any)\b(?!.*\b(?:which|list|show|name)\b))",
+             "whether any {what} exist", ask=True),
 )}
 
 

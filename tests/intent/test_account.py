@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.account import direction_known, lower_is_better, meanings, read_question, unplaced
+from pipeline.intent.account import direction_known, lower_is_better, meanings, read_question, unplaced, words
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
@@ -83,3 +83,12 @@ def test_best_and_worst_on_an_error_rate(fixture_kg: OxigraphKG) -> None:
 def test_two_things_asked_are_not_answered_with_one(fixture_kg: OxigraphKG) -> None:
     done = _review("which paper introduced CoherenceNet and what field is it in", fixture_kg)
     assert done.sparql is None and "'field'" in done.explanation  # no pair gives a paper and its field
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("comparsion", "comparison"), ("comparision", "comparison"), ("publicaton", "publication"), ("datsets", "datasets"),
+    ("papres", "papers"),
+    ("modes", "modes"), ("compare", "compare"), ("contribs", "contribs"), ("comparing", "comparing")])
+def test_a_slip_in_one_of_the_readings_own_long_words_is_read_as_that_word(typed: str, read: str) -> None:
+    """Six letters or more, one slip from one word only; a shorter word, or one the reading knows, stays itself."""
+    assert [w for _, _, w in words(f"the {typed} here")][1] == read

@@ -37,6 +37,18 @@ def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
     ("how many different soil types are there in the tree survival studies", "orkgp:P9004", "count", "orkgr:R9100"),
     ("which cities have studies been run in?", "orkgp:P9001", "list", ""),
     ("does any study use gravel as roof material?", "paper", "yesno", ""),
+    # the comparison's name is the run of words that ends it: 'trees' apart from it asks for the tree species …
+    ("which trees did the urban survival comparison look at", "orkgp:P9003", "list", "orkgr:R9100"),
+    # … unless nothing else would place it: 'urban' apart, a word of the same name all the same
+    ("how many urban soil types are in the tree survival comparison", "orkgp:P9004", "count", "orkgr:R9100"),
+    # 'is there any …' asks yes or no, unless it asks for the things as well
+    ("is there any study in the green roof comparison with an energy saving above 15?", "paper", "yesno",
+     "orkgr:R9200"),
+    ("is there any study in the green roof comparison with an energy saving above 15, which ones?", "paper", "list",
+     "orkgr:R9200"),
+    # no comparison named: 'which comparisons' asks for them, a property named or not
+    ("which comparisons have Oslo as the study location", "comparison", "list", ""),
+    ("which papers in the green roof comparsion came out after 2015", "paper", "list", "orkgr:R9200"),  # a slip
 ])
 def test_questions_are_read_whole(graph: tuple[OxigraphKG, Comparisons], question: str, asked: str,
                                   operator: str, scope: str) -> None:

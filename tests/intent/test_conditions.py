@@ -62,3 +62,8 @@ def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
     words = "Which models are evaluated only on X?"
     assert "the restriction 'only'" in unaccounted(words, MODELS_ON)[0]
     assert unaccounted(words, MODELS_ON[:-1] + "FILTER NOT EXISTS { ?other orkgp:HAS_MODEL ?model. } }") == []
+
+
+def test_a_number_asked_beside_the_answer_is_its_value_and_a_number_of_things_is_a_count() -> None:
+    assert companions("best accuracy on X - which model and what was the number") == ["value"]
+    assert companions("which model, and the number of papers on it") == []

@@ -11,7 +11,7 @@ from pipeline.intent import linking
 from pipeline.intent.account import words
 from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import ComparisonFacts, Comparisons
-from pipeline.intent.linking import content, near, properties_named, same_unit, scope_meant, scope_named, singular
+from pipeline.intent.linking import content, near, properties_named, same_unit, singular
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.settings import Settings
 from standins.comparison_fixture import write_comparisons
@@ -34,23 +34,6 @@ def test_words_near_each_other(a: str, b: str, same: bool) -> None:
     assert singular("processes") == "process" and singular("glass") == "glass"
 
 
-def test_a_comparison_named_by_its_words_takes_the_word_between_them(facts: Comparisons) -> None:
-    found = words("list the urban street tree comparison papers")
-    scoped = scope_named(found, facts)
-    assert scoped is not None and scoped[0] == "orkgr:R9100"
-    assert [w[2] for w in scoped[1]] == ["urban", "street", "tree", "comparison"]
-
-
-@pytest.mark.parametrize(("question", "iri"), [
-    ("which soil types did the city forestry studies report", "orkgr:R9100"),
-    ("what tree species did the city forestry comparison look at", "orkgr:R9100")])
-def test_a_comparison_named_in_other_words_is_found_by_meaning(facts: Comparisons, question: str, iri: str) -> None:
-    found = words(question)
-    assert scope_named(found, facts) is None
-    meant = scope_meant(found, found, facts)
-    assert meant is not None and meant[0] == iri
-
-
 def test_the_thing_asked_named_in_other_words_is_the_property_it_means(facts: Comparisons, tmp_path: Path) -> None:
     """'which plants' asks for the comparison's 'Tree species' (the encoder); 'which pancakes' for nothing it has."""
     kg = OxigraphKG(write_comparisons(tmp_path / "g.nt"), row_cap=100)
@@ -58,11 +41,6 @@ def test_the_thing_asked_named_in_other_words_is_the_property_it_means(facts: Co
     assert plants is not None and plants.whole and plants.asked == "orkgp:P9003"
     pancakes = read_comparison("which pancakes were in the urban tree survival comparison", facts, kg)
     assert pancakes is not None and not pancakes.whole and "pancakes" in pancakes.unplaced
-
-
-def test_words_that_mean_no_comparison_name_none(facts: Comparisons) -> None:
-    found = words("which soil types did the pancake recipe studies report")
-    assert scope_meant(found, found, facts) is None
 
 
 def test_a_number_is_compared_only_in_the_unit_its_property_gives() -> None:
@@ -95,3 +73,12 @@ def test_a_labels_filler_words_name_nothing() -> None:
     """'across' in a comparison's title is no word a question names it by ('across all the comparisons …')."""
     assert content("Seagrass meadow restoration: transplant survival across species") == [
         "seagrass", "meadow", "restoration", "transplant", "survival", "species"]
+
+
+def test_a_label_written_whole_with_its_own_filler_is_named_over_a_place_asked() -> None:
+    """'country of study' is the label 'Country of study', not a place asked of 'location'."""
+    facts = Comparisons({"orkgr:R1": "A"}, {"orkgr:R1": ("orkgp:P1", "orkgp:P2")},
+                        {"orkgp:P1": "Country of study", "orkgp:P2": "location"})
+    named = properties_named(words("which country of study comes up most often"), facts, "orkgr:R1")
+    assert [(p, [w[2] for w in ws]) for p, ws in named] == [("orkgp:P1", ["country", "study"])]
+    assert [p for p, _ in properties_named(words("which country comes up most"), facts, "orkgr:R1")] == ["orkgp:P2"]

@@ -1,0 +1,160 @@
+"""The comparison a question names: by its label's words (plurals, typos, shortenings, abbreviations, a word
+between two of them), or in other words by meaning (the sentence encoder over the comparisons' labels); widened to
+the words around them that name it too, and narrowed to one run of words where its words stand apart."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.intent.account import FILLER, OPERATORS, meanings
+from pipeline.intent.comparisons import Comparisons
+from pipeline.intent.linking import KINDS, SCOPE_WORDS, Word, claim, content, full_label, near, prefix_of
+
+
+def _abbreviates(short: str, word: str) -> bool:
+    """Whether ``short`` (2–4 letters) abbreviates ``word``: its first letter, then the others in order ('oa':
+    'osteoarthritis')."""
+    if not 2 <= len(short) <= 4 or len(word) < 2 * len(short) or short[0] != word[0] or short in FILLER:
+        return False
+    rest = iter(word[1:])
+    return all(c in rest for c in short[1:])
+
+
+def _shortens(word: str, label: str) -> bool:
+    """Whether ``word`` shortens the comparison's ``label``: one of its words abbreviated ('oa'), or the initials of
+    two to four of its words in a row ('ngs': 'next-generation sequencing')."""
+    said = content(label)
+    runs = {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    return any(_abbreviates(word, t) for t in said if t not in SCOPE_WORDS) or \
+        (len(word) >= 2 and word in runs and word not in FILLER)
+
+
+def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
+    """The comparison the question names by words of its label (two or more, or one no other comparison's label
+    has), and the words that name it: with a word between two of them ('the coastal *erosion* comparison') and its
+    abbreviations ('oa'); a word that names one of its properties whole and stands apart from the others is left to
+    the property ('materials' in 'which materials did the wind turbine studies use'). None when none is named, or two
+    as well."""
+    own = {iri: {w for w in content(label) if w not in SCOPE_WORDS} for iri, label in facts.labels.items()}
+    scored = []
+    for iri, mine in own.items():
+        got = [w for w in free if w[2] not in SCOPE_WORDS and any(near(w[2], t) or prefix_of(w[2], t) for t in mine)]
+        props = [c for p in facts.carried(iri) if full_label(c := claim(free, facts.property_labels[p]),
+                                                        facts.property_labels[p])]
+        got = [w for w in got if not any(w in c for c in props) or _beside(w, got, free)]
+        unique = any(not any(near(w[2], t) for o, theirs in own.items() if o != iri for t in theirs) for w in got)
+        if len(got) >= 2 or (got and unique):
+            scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got))
+    scored.sort(key=lambda s: -s[0])
+    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+        return None
+    iri, got = scored[0][1], scored[0][2]
+    got = sorted(got + [w for w in free if w not in got and _shortens(w[2], facts.labels[iri])])
+    between = [w for i, w in enumerate(free) if w not in got and 0 < i < len(free) - 1 and w[2].isalpha()
+               and _in_name(free[i - 1], got) and _in_name(free[i + 1], got) and not meanings(w[2]) & {"not"}]
+    return iri, sorted(got + between)
+
+
+MEANT = 0.45  # the least cosine of a phrase to a comparison's label to read it as naming it
+MARGIN = 0.1  # over the next comparison's
+_NAME_END = SCOPE_WORDS | {"one", "papers", "paper", "trials", "experiments", "surveys", "comparisons", "studies"}
+
+
+def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
+    """The comparison a run of the question's words names in other words than its label's ('the remote work
+    wellbeing comparison' for 'telework and employee wellbeing surveys'): the words right before 'comparison',
+    'one', 'studies', … that nothing else holds, whose meaning (the sentence encoder's) is one comparison's label's
+    clearly more than any other's."""
+    if facts.meant is None:
+        return None
+    at = {w: i for i, w in enumerate(found)}
+    for end in [w for w in found if w[2] in _NAME_END]:
+        run: list[Word] = []
+        i = at[end] - 1
+        while i >= 0 and found[i] in free and found[i][2].isalpha() and found[i][2] not in KINDS and \
+                not _filler_or_operator(found[i][2]):
+            run.insert(0, found[i])
+            i -= 1
+        if not run:
+            continue
+        ranked = facts.meant(" ".join(w[2] for w in run))
+        if not ranked:
+            continue
+        top, margin = ranked[0][0], ranked[0][0] - (ranked[1][0] if len(ranked) > 1 else 0.0)
+        if (top >= MEANT and margin >= MARGIN) or (top >= MEANT - 0.15 and margin >= 2 * MARGIN):
+            return ranked[0][1], run  # 'coastal erosion' 0.63; 'erosion' alone 0.33, the next label 0.08
+    return None
+
+
+def widened(scoped: tuple[str, list[Word]], free: Sequence[Word], found: Sequence[Word],
+            facts: Comparisons) -> tuple[str, list[Word]]:
+    """A comparison named by some of its label's words, with the words right before them that name it in other
+    words ('*3d printing* tensile' for 'Tensile performance of fused filament fabrication …'), and those right after
+    them up to the word that ends its name ('protected *cycle lane* comparison'): taken when the whole run means that
+    comparison more than any other (the sentence encoder)."""
+    iri, got = scoped
+    if facts.meant is None or not got:
+        return scoped
+    at = {w: i for i, w in enumerate(found)}
+
+    def joins(i: int) -> bool:
+        return 0 <= i < len(found) and found[i] in free and found[i] not in got and found[i][2].isalnum() and \
+            found[i][2] not in KINDS and not _filler_or_operator(found[i][2])
+
+    run, i = list(got), at[got[0]] - 1
+    while joins(i):
+        run.insert(0, found[i])
+        i -= 1
+    j = at[got[-1]] + 1
+    while joins(j) and found[j][2] not in _NAME_END:
+        j += 1
+    if j > at[got[-1]] + 1 and j < len(found) and found[j][2] in _NAME_END:
+        run += found[at[got[-1]] + 1:j]
+    if len(run) == len(got):
+        return scoped
+    ranked = facts.meant(" ".join(w[2] for w in run))
+    return (iri, sorted(run)) if ranked and ranked[0][1] == iri and ranked[0][0] >= MEANT - 0.15 else scoped
+
+
+# words inside a name ('prevention of injuries')
+_JOINS = {"of", "in", "and", "for", "on", "to", "vs", "versus", "with"}
+
+
+def narrowed(scoped: tuple[str, list[Word]], found: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]]:
+    """The comparison's name as the one run of words that ends it: where the words naming it stand in two runs or
+    more apart ('which *sign languages* does the *sign language recognition* comparison cover', 'the *NGS* comparison:
+    each *platform* with its cost'), the run right before 'comparison', 'one', 'studies', … when it names that
+    comparison on its own; the other runs' words are left to what else they name (a property asked)."""
+    iri, got = scoped
+    at = {w: i for i, w in enumerate(found)}
+    runs: list[list[Word]] = []
+    for w in sorted(got):
+        gap = at[w] - at[runs[-1][-1]] if runs else 0
+        if runs and (gap == 1 or (gap == 2 and found[at[w] - 1][2] in _JOINS)):
+            runs[-1].append(w)
+        else:
+            runs.append([w])
+    ending = [r for r in runs if at[r[-1]] + 1 < len(found) and found[at[r[-1]] + 1][2] in _NAME_END]
+    if len(runs) < 2 or len(ending) != 1:
+        return scoped
+    kept = ending[0]
+    alone = scope_named(kept, facts)
+    short = all(_shortens(w[2], facts.labels[iri]) for w in kept) and \
+        not any(_shortens(w[2], label) for o, label in facts.labels.items() if o != iri for w in kept)
+    return (iri, kept) if (alone is not None and alone[0] == iri) or short else scoped
+
+
+def _filler_or_operator(word: str) -> bool:
+    """A word that names nothing ('across') or says what is done ('strongest', 'not'): never part of a name."""
+    return word in FILLER or bool(meanings(word) & (OPERATORS | {"link"}))
+
+
+def _beside(w: Word, got: Sequence[Word], free: Sequence[Word]) -> bool:
+    """Whether ``w`` stands right beside another of the words naming the comparison."""
+    i = free.index(w)
+    return any(0 <= j < len(free) and free[j] in got and free[j] != w for j in (i - 1, i + 1))
+
+
+def _in_name(w: Word, got: Sequence[Word]) -> bool:
+    return w in got or w[2] in SCOPE_WORDS or w[2] in {"one", "papers", "paper", "trials", "experiments"}
+
+

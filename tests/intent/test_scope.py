@@ -1,0 +1,58 @@
+"""The comparison a question names: by its label's words, by meaning (the sentence encoder, the real model), and
+as the one run of words that ends its name."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.factory import build_encoder
+from pipeline.intent.account import words
+from pipeline.intent.comparisons import ComparisonFacts, Comparisons
+from pipeline.intent.scope import narrowed, scope_meant, scope_named
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.settings import Settings
+from standins.comparison_fixture import write_comparisons
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory: pytest.TempPathFactory) -> Comparisons:
+    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=100)
+    read = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)
+    assert read is not None and read.meant is not None
+    return read
+
+
+def test_a_comparison_named_by_its_words_takes_the_word_between_them(facts: Comparisons) -> None:
+    found = words("list the urban street tree comparison papers")
+    scoped = scope_named(found, facts)
+    assert scoped is not None and scoped[0] == "orkgr:R9100"
+    assert [w[2] for w in scoped[1]] == ["urban", "street", "tree", "comparison"]
+
+
+@pytest.mark.parametrize(("question", "iri"), [
+    ("which soil types did the city forestry studies report", "orkgr:R9100"),
+    ("what tree species did the city forestry comparison look at", "orkgr:R9100")])
+def test_a_comparison_named_in_other_words_is_found_by_meaning(facts: Comparisons, question: str, iri: str) -> None:
+    found = words(question)
+    assert scope_named(found, facts) is None
+    meant = scope_meant(found, found, facts)
+    assert meant is not None and meant[0] == iri
+
+
+def test_words_that_mean_no_comparison_name_none(facts: Comparisons) -> None:
+    found = words("which soil types did the pancake recipe studies report")
+    assert scope_meant(found, found, facts) is None
+
+
+
+
+def test_a_name_in_two_runs_is_the_run_that_ends_it_and_the_other_words_are_left(facts: Comparisons) -> None:
+    """'which *trees* did the *urban survival* comparison look at': the words apart from the run right before
+    'comparison' are not the comparison's name (they ask for its tree species)."""
+    found = words("which trees did the urban survival comparison look at")
+    wide = scope_named(found, facts)
+    assert wide is not None and [w[2] for w in wide[1]] == ["trees", "urban", "survival"]
+    iri, kept = narrowed(wide, found, facts)
+    assert iri == "orkgr:R9100" and [w[2] for w in kept] == ["urban", "survival"]
+    one_run = words("which soil types did the urban tree survival comparison report")
+    scoped = scope_named(one_run, facts)
+    assert scoped is not None and narrowed(scoped, one_run, facts) == scoped
