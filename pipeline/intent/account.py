@@ -51,7 +51,7 @@ _MEANINGS: dict[str, str] = {
     "down": "lowest minimum min smallest",
     "kth": "second third fourth fifth 2nd 3rd 4th 5th runner place placed rank ranked position",
     "compare": "after since before until till prior later earlier newer older more less fewer greater higher lower "
-               "above below over under exceeding beyond than between inclusive",
+               "above below over under exceeding beyond than between inclusive strictly exclusive exclusively",
     "most": "most fewest least common commonly frequent frequently popular often",
     "average": "average mean avg",
     "early": "earliest oldest first",
@@ -61,7 +61,7 @@ _MEANINGS: dict[str, str] = {
     "spread": "spread range span gap difference margin",  # between the highest and the lowest
     # above a named model's score
     "beat": "beat beats beating outperform outperforms outperformed outperforming surpass surpasses surpassed outdo "
-            "outdoes",
+            "outdoes better",
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
            "lacking lack lacks missing but other none neither nor",
 }
@@ -81,48 +81,22 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
+            (re.compile(r"\bbetter\s+than\b", re.I), "beat"),  # 'did better than X': beat X
+            # 'the least accurate': the lowest; 'the least common', 'the least studied': the fewest
+            (re.compile(r"\b(?<!at\s)least\b(?!\s+(?:common|commonly|frequent|frequently|popular|often|used|studied|"
+                        r"cited|number|amount|one|once)\b)", re.I), "down"),
             (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+better\b", re.I), "link")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
 _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
             "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",
             "Model": "model", "Dataset": "dataset", "Metric": "metric", "Problem": "problem", "ResearchField": "field",
             "Paper": "paper"}
-_RELATIVE = {"best": "best top tops leading leads strongest winning wins sota", "worst": "worst weakest poorest bottom"}
+# 'fastest' is the best on a time taken (lower is better), 'slowest' its worst
+_RELATIVE = {"best": "best top tops leading leads strongest winning wins sota fastest quickest",
+             "worst": "worst weakest poorest bottom slowest"}
 _EXACT = {"not"}  # a negation is never read into a look-alike word
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\d+(?:st|nd|rd|th)\b|\d+(?:\.\d+)?")
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten")
-# a metric whose smaller values are better: its best is its lowest
-_LOWER_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|distance|rmse|mse|mae|wer|cer|eer|ter|fid|"
-                           r"latency|time|rmsd|deviation|miss\s+rate|false\s+(?:positive|negative)|fpr|fnr|bpc|bpb|nll|"
-                           r"bits\s+per)\b|(?:rmse|mae|mse)$", re.I)
-
-
-# a metric whose larger values are better: its best is its highest
-_HIGHER_BETTER = re.compile(r"\b(?:acc|accuracy|f1|f\s*score|f\s*measure|precision|recall|auc|auroc|auprc|roc|map|"
-                            r"ap|ap\d+|iou|miou|dice|bleu|rouge|meteor|cider|spice|chrf|sari|em|exact\s+match|score|"
-                            r"scores|success|correct|hits?|mrr|ndcg|psnr|ssim|pck|pearson|spearman|correlation|kappa|"
-                            r"reward|return|top\s*\d|r|p)\b(?!\s*(?:error|loss))|@\d", re.I)
-
-
-def _says(pattern: re.Pattern[str], metric: str) -> tuple[bool, bool]:
-    """Whether the label outside its parentheses, and the whole label, match ``pattern``."""
-    text = metric.replace("-", " ")
-    return pattern.search(re.sub(r"\([^)]*\)", " ", text)) is not None, pattern.search(text) is not None
-
-
-def lower_is_better(metric: str) -> bool:
-    """Whether a metric's label says smaller is better (an error rate, a loss, a distance, perplexity); its words
-    outside parentheses first ('Success Rate (RMSD < 2Å)' is a success rate)."""
-    (lower, lower_any), (higher, _) = _says(_LOWER_BETTER, metric), _says(_HIGHER_BETTER, metric)
-    return lower or (lower_any and not higher)
-
-
-def direction_known(metric: str) -> bool:
-    """Whether a metric's label says which way is better (an error: lower; an accuracy, a score: higher): "best"
-    on any other is not guessed."""
-    return lower_is_better(metric) or any(_says(_HIGHER_BETTER, metric))
-
-
 def phrases(text: str) -> list[tuple[int, int, str]]:
     """The phrases of ``text`` read as one meaning each, with their places."""
     return [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(text)]

@@ -8,15 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from pipeline.errors import KgqaError
-from pipeline.intent.account import (
-    Question,
-    direction_known,
-    lower_is_better,
-    meanings,
-    read_question,
-    unasked,
-    unplaced,
-)
+from pipeline.intent.account import Question, meanings, read_question, unasked, unplaced
 from pipeline.intent.conditions import blanked, companions, compared_spans, comparisons, measures, unaccounted
 from pipeline.intent.meaning import listed_as_most, picks
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
@@ -37,6 +29,7 @@ from pipeline.matching.forms import Form, form_of, slot_values
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Kind
+from pipeline.sparql.direction import direction_known, lower_is_better
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
 from pipeline.sparql.shape import read, replace_literals
@@ -267,6 +260,8 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
     if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1:  # 'above 60': the pair's bound, as said
         sparql = re.sub(rf"(\?\w+|\))\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
                         rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)  # '?score > 60', 'xsd:integer(?year) > 2020'
+    if EXCLUSIVE.search(text) and not EXCLUSIVE.search(pair.question):  # 'strictly between 2014 and 2021'
+        sparql = re.sub(r'([<>])=(\s*"(?:19|20)\d\d")', r"\1\2", sparql)
     if "kth" in intent.operators:
         sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
     if "top" in intent.operators:
@@ -277,6 +272,7 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
 
 
 _BEATEN = re.compile(r"(\?score\s*)>(\s*\?rival_score)")
+EXCLUSIVE = re.compile(r"\b(?:strictly|exclusive|exclusively)\b", re.I)  # a range's ends left out
 
 
 def beats(text: str) -> bool:
@@ -285,8 +281,8 @@ def beats(text: str) -> bool:
     return any("beat" in meanings(w) for w in re.findall(r"[a-z]+", text.lower()))
 
 
-_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning)\b", re.I)
-_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom)\b", re.I)
+_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning|fastest|quickest)\b", re.I)  # 'fastest': on a time
+_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom|slowest)\b", re.I)  # taken, the best; 'slowest' its worst
 _ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|greatest)\b", re.I)
 
 

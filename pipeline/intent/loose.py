@@ -4,7 +4,7 @@ exactly one label of the graph fits: a shortened name that fits two is no name (
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -54,12 +54,14 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     if unit:
         typed = unit.group(1).split()
     if not typed or not all(w.isalpha() for w in typed) or \
-            any(w in FILLER or w in generic or w in STOPWORDS or meanings(w) for w in typed):
+            any(w in FILLER or w in generic or w in STOPWORDS for w in typed):
         return None
     by_initials, worded = _derived(index, _metric_words)
-    hits = list(by_initials.get(typed[0], ())) if len(typed) == 1 and 2 <= len(typed[0]) <= 5 else []
+    hits = list(by_initials.get(typed[0], ())) if len(typed) == 1 and 2 <= len(typed[0]) <= 5 and \
+        not meanings(typed[0]) else []
+    # each word cut short, or the label's own word whole: 'mean abs error' ('mean' means an average elsewhere)
     hits += [label for words, label in worded if len(words) == len(typed) and list(words) != typed
-             and all(len(t) >= 3 and w.startswith(t) for t, w in zip(typed, words))]
+             and all(len(t) >= 3 and w.startswith(t) and (t == w or not meanings(t)) for t, w in zip(typed, words))]
     if unit:  # the unit must be the label's own
         hits = [h for h in hits if f"({unit.group(2)})" in h.lower().replace(" ", "")]
     found = list(dict.fromkeys(hits))
@@ -87,6 +89,8 @@ def field_word(key: str, index: LabelIndex, generic: frozenset[str] = frozenset(
     'Speleological Survey Mapping', 'palaeography' for 'Computational Palaeography'): (label, kind); None when the
     word is of no label, of several, or of a label of another kind too."""
     typed = re.findall(r"[^\W\d_]+", unmarked(key).lower())
+    if 2 <= len(typed) <= 4:
+        return _field_part(typed, index, generic)
     if len(typed) != 1 or len(typed[0]) < 8 or typed[0] in FILLER or typed[0] in generic or meanings(typed[0]):
         return None
     word = typed[0]
@@ -97,6 +101,35 @@ def field_word(key: str, index: LabelIndex, generic: frozenset[str] = frozenset(
         return None
     kind, label = next(iter(hits))
     return (label, kind) if kind in (Kind.RESEARCHFIELD, Kind.PROBLEM) else None
+
+
+def _field_words(index: LabelIndex) -> dict[str, set[tuple[str, str, int]]]:
+    """Each word of the graph's research fields' and problems' labels: the kind and label it is a word of, and how
+    many words that label has."""
+    out: dict[str, set[tuple[str, str, int]]] = {}
+    for kind in (Kind.RESEARCHFIELD, Kind.PROBLEM):
+        for label in index.labels(kind):
+            words = re.findall(r"[^\W\d_]+", unmarked(label).lower())
+            for word in words:
+                out.setdefault(word, set()).add((kind, label, len(words)))
+    return out
+
+
+def _field_part(typed: list[str], index: LabelIndex, generic: frozenset[str]) -> tuple[str, str] | None:
+    """The one research field or problem whose label holds every word typed (two to four words, three letters or
+    more, one of five or more, none filler, a word with a meaning of its own or the stored questions'), and more words
+    besides: 'the textile weave field' for 'Historical Textile Weave Analysis'; None when none or several do."""
+    if any(len(w) < 3 or w in FILLER or w in generic or w in STOPWORDS or meanings(w) for w in typed) or \
+            max(map(len, typed)) < 5:
+        return None
+    by_word = _derived(index, _field_words)
+    held = [by_word.get(w, set()) | by_word.get(w[:-1], set()) if w.endswith("s") else by_word.get(w, set())
+            for w in typed]
+    hits = {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)}
+    if len(hits) != 1:
+        return None
+    kind, label = next(iter(hits))
+    return label, kind
 
 
 def shortened(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
@@ -117,3 +150,30 @@ def with_shortened(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str], 
         if hit is not None:
             out[key] = (hit[0], {hit[1]})
     return out
+
+
+# the words that rank by speed, and the words of a metric that measures it (a time taken: lower is faster)
+_SPEED = {"fastest", "quickest", "slowest", "faster", "quicker", "slower", "speed", "speediest"}
+_TIMED = {"latency", "time", "runtime", "duration", "delay", "speed", "throughput"}
+
+
+def pointed(text: str, metrics: Sequence[str]) -> tuple[str, str] | None:
+    """The one metric of ``metrics`` a word of ``text`` says without naming it, and the question asking by it: an
+    adjective of its label's word ('the least acurate': 'the least Accuracy'), or a speed ('the slowest') of the one
+    metric that measures time taken ('the slowest … by Latency (ms)'); None when no word, or several metrics, fit."""
+    typed = [(m, _single(m.group().lower())) for m in re.finditer(r"[A-Za-z]+", text)
+             if len(m.group()) >= 6 and m.group().lower() not in FILLER]
+    hits: dict[str, str] = {}
+    for metric in metrics:
+        words = [_single(w) for w in re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", metric).lower())]
+        said = next((m for m, t in typed if any(len(w) >= 5 and w[:5] == t[:5] for w in words)), None)
+        if said is not None:
+            hits[metric] = text[:said.start()] + metric + text[said.end():]
+        elif any(t in _SPEED for _, t in typed) and set(words) & _TIMED:
+            hits[metric] = f"{text.rstrip(' ?.!')} by {metric}?"
+    return next(iter(hits.items())) if len(hits) == 1 else None
+
+
+def _single(word: str) -> str:
+    """``word`` with each doubled letter once ('accuracy': 'acuracy'), as a slip often types it."""
+    return re.sub(r"(.)\1+", r"\1", word)

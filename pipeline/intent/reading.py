@@ -16,7 +16,7 @@ _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
 _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 # "at least 2": a floor, not the lowest
-_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest)\b", re.I)
+_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest|slowest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 _BOTH = re.compile(rf"\bboth\b(?!\s+{BOUND_ENDS}\b)|\ball of\b", re.I)  # no bound's ends
 # "X but not Y"; not "including but not limited to", "and not only"
@@ -40,6 +40,9 @@ YEAR = "year"  # a value a question may ask for ("when was X published?") or res
 # a year asked for: "when was X published", "in which year ..." (not "over the years")
 _WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b|"
                    r"\bpublication\s+years\b", re.I)
+# what was published, no kind named: papers ('what came out in 2020', 'what got publshed after 2023')
+_WHAT_CAME_OUT = re.compile(r"^\W*(?:so\s+|hey\s+|ok\s+)?(?:what|whats|what's|anything)\s+(?:\w+\s+)?"
+                            r"(?:came\s+out|come\s+out|pub\w*ed|appeared)\b", re.I)
 # the words that ask for a kind of thing, each with its plural: "the publication year of X", not "years" ("over the
 # years" asks for none); a score or a result asks for a value, not for a metric; "publication" (its year),
 # "benchmark" (a verb too), "system" and "corpus" (words of names), "study" (a comparison's contributions) say no kind
@@ -133,6 +136,8 @@ def _asked_in_order(question: str, names: Sequence[Span]) -> list[str]:
     out: dict[str, None] = {}
     if _WHEN.search(question):
         out[YEAR] = None
+    if _WHAT_CAME_OUT.search(question):  # 'what came out after 2023': the papers
+        out[Kind.PAPER] = None
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
         if kind and not any(_inside_or_after(m.start(), kind, question, name) for name in names):

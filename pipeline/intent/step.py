@@ -23,6 +23,7 @@ from pipeline.intent.guard import (
     unused_names,
     wrong_kinds,
 )
+from pipeline.intent.loose import pointed
 from pipeline.intent.meaning import rankings
 from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
@@ -236,6 +237,10 @@ class IntentStep:
         """A ranking asked on a dataset with no metric named: with one metric, composed by it (and said); with
         several, asked back, each a choice that asks the question by that metric."""
         metrics = metrics_of(kg, dataset)
+        meant = pointed(text, metrics)  # 'the least accurate', 'the slowest': the one metric it says
+        if meant is not None:
+            composed = compose(meant[1])
+            return None if composed is None else _composed(composed, generation, f"read as by {meant[0]}")
         choices = tuple(Choice(m, f"{text.rstrip(' ?.!')} by {m}?") for m in metrics[:MAX_CHOICES])
         if len(metrics) == 1:
             composed = compose(choices[0].question)

@@ -3,9 +3,11 @@ returns, which labelled things constrain it and through which predicates, and ho
 Generic over structure: it knows ORKG's predicates and classes by name, never a question template."""
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from pipeline.records import Kind
+from pipeline.sparql.direction import lower_is_better
 from pipeline.sparql.shape import LabelFilter, Shape, read, stem
 from pipeline.sparql.tied import tied, untied
 
@@ -27,6 +29,9 @@ SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "rese
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
             "authors": "author", "code links": "code link", "values": "value"}
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
+# a number compared with ('FILTER(xsd:integer(?year) > 2023)'): the shape reads a string's, this a number's
+_NUMBER_FILTER = re.compile(r"FILTER\s*\(\s*(?:xsd:\w+\s*\(\s*)?(\?\w+)\s*\)?\s*(<=|>=|<|>)\s*(-?\d+(?:\.\d+)?)\s*\)",
+                            re.I)
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
 AGGREGATE_WORDS = {"COUNT": "the number of", "SUM": "the total of", "AVG": "the average of", "MIN": "the lowest of",
                    "MAX": "the highest of", "SAMPLE": "one of"}
@@ -127,7 +132,9 @@ def _ordering(shape: Shape) -> str:
     else:
         noun = _noun(key, shape) if key.startswith("?") else key
         by = f"their '{metric}' {noun.rstrip('s')}" if metric else f"their {noun}"
-        best = "the best one" if direction == "DESC" else "the lowest one"
+        # the highest of an error rate or a time taken is its worst: said as what it is
+        best = "the lowest one" if direction != "DESC" else "the highest one" if metric and lower_is_better(metric) \
+            else "the best one"
     text = f"ordered by {by}" + (" (highest first)" if direction == "DESC" and not limits else "")
     if limits:
         text += ", " + (best if limits[0] == 1 else f"the top {limits[0]}")
@@ -142,7 +149,8 @@ def parts(sparql: str) -> tuple[str, str, str]:
         return "", "", ""
     answer, main = _answer(shape)
     ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "")
-    constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters) if c]
+    compared = [LabelFilter(m.group(1), m.group(2), m.group(3)) for m in _NUMBER_FILTER.finditer(untied(sparql))]
+    constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters + compared) if c]
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":
             constraints.append(f"in comparison {s}")

@@ -98,7 +98,7 @@ def test_best_follows_the_metric_and_is_not_guessed_where_its_label_does_not_say
 def test_the_best_model_and_its_score_asked_at_once_gives_both(fixture_kg: OxigraphKG) -> None:
     """'who's best … and what is its value?': the model at the top and its value, not either alone; asked without
     the value, the model alone. ('the score' would name the fixture's metric called Score.)"""
-    from pipeline.intent.account import direction_known, lower_is_better
+    from pipeline.sparql.direction import direction_known, lower_is_better
 
     asked = 0
     for dataset, metric in gold.boards():
@@ -131,3 +131,40 @@ def test_models_beating_a_model_score_above_it_or_below_it_on_an_error_rate(fixt
                                        Generation("adapter", None), [], fixture_kg).generation
             beaten = scores[other] < theirs if lower else scores[other] > theirs
             assert done.sparql and answer_of(fixture_kg, done.sparql) is beaten, (other, rival, dataset)
+
+
+def test_the_earliest_and_latest_paper_of_a_field_and_its_papers_strictly_between_two_years(
+        fixture_kg: OxigraphKG) -> None:
+    """'the oldest paper in NLP', 'NLP papers strictly between 2017 and 2020': the ends of a range left out."""
+    from standins.orkg_fixture import FIELDS
+
+    for field in FIELDS:
+        dated = sorted((int(p.year), p.title) for p in PAPERS if p.field == field)
+        if len(dated) > 1 and dated[0][0] < dated[1][0]:
+            assert dated[0][1] in _things(_rows(f"what is the oldest paper in the {field} field?", fixture_kg))
+        if len(dated) > 1 and dated[-1][0] > dated[-2][0]:
+            assert dated[-1][1] in _things(_rows(f"name the newest paper in {field}", fixture_kg))
+        low, high = dated[0][0], dated[-1][0]
+        if high - low >= 2:
+            inside = {t for y, t in dated if low < y < high}
+            rows = _rows(f"{field} papers strictly between {low} and {high}", fixture_kg)
+            assert _things(rows) - {str(y) for y, _ in dated} == inside, field
+
+
+def test_what_came_out_in_a_year_is_its_papers(fixture_kg: OxigraphKG) -> None:
+    year = PAPERS[0].year
+    rows = _rows(f"what came out in {year}?", fixture_kg)
+    assert _things(rows) - {year} == {p.title for p in PAPERS if p.year == year}
+
+
+def test_doing_better_than_a_model_is_beating_it_and_the_least_accurate_is_the_lowest_accuracy(
+        fixture_kg: OxigraphKG) -> None:
+    dataset, metric = next((d, m) for d, m in gold.boards() if m == "Accuracy" and len(gold.scores(d, m)) > 2)
+    scores = {m: v for m, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None}
+    rival = sorted(scores, key=lambda m: scores[m])[1]
+    rows = _rows(f"which models did better than {rival} on {dataset} by {metric}?", fixture_kg)
+    assert _things(rows) == {m for m, v in scores.items() if v > scores[rival]}
+    lowest = min(scores.values())
+    rows = _rows(f"which is the least acurate model on {dataset}?", fixture_kg)
+    assert _things(rows) - {s for _, s in gold.scores(dataset, metric)} == {m for m, v in scores.items()
+                                                                            if v == lowest}

@@ -2,7 +2,7 @@
 its label in another form — each linked only where one label fits."""
 from __future__ import annotations
 
-from pipeline.intent.loose import abbreviated, field_word
+from pipeline.intent.loose import abbreviated, field_word, pointed
 from pipeline.names.index import LabelIndex
 
 
@@ -16,6 +16,9 @@ def test_a_metrics_initials_or_its_words_cut_short_name_the_one_metric_they_abbr
     assert abbreviated("ac", index) is None  # a word cut shorter than three letters
     assert abbreviated("best", index) is None and abbreviated("the", index) is None  # words of the question's own
     assert abbreviated("accuracy", index) is None  # written whole: the exact lookup's, not an abbreviation
+    index.add([("Mean Absolute Error (m)", "metric")])
+    assert abbreviated("mean abs error", index) == "Mean Absolute Error (m)"  # 'mean' the label's own word whole
+    assert abbreviated("mean", index) is None  # alone it asks for an average
 
 
 
@@ -39,3 +42,24 @@ def test_a_label_the_index_gains_is_read_at_the_next_question() -> None:
     index.add([("Word Error Rate", "metric"), ("Speleological Survey Mapping", "researchfield")])
     assert abbreviated("wer", index) == "Word Error Rate"
     assert field_word("speleology", index) == ("Speleological Survey Mapping", "researchfield")
+
+
+def test_a_field_or_problem_said_by_some_of_its_labels_words() -> None:
+    index = LabelIndex([("Historical Textile Weave Analysis", "researchfield"), ("Weave structure recognition",
+                                                                                  "problem"),
+                        ("Volcanic Ash Dispersion Modelling", "researchfield"),
+                        ("Volcanic ash plume height estimation", "problem")], threshold=85.0)
+    assert field_word("textile weave", index) == ("Historical Textile Weave Analysis", "researchfield")
+    assert field_word("volcanic ash", index) is None  # a field's words and a problem's: not guessed
+    assert field_word("weave structure recognition", index) is None  # every word of it: the exact lookup's
+    assert field_word("the weave", index) is None  # filler is no part of a name
+
+
+def test_a_word_that_says_one_metric_without_naming_it() -> None:
+    """'the least acurate' is by Accuracy (the word for it, with a slip); 'the slowest' by the one metric that
+    measures time taken; a word that fits two metrics, or none, says none."""
+    assert pointed("least acurate model on X?", ["Accuracy", "Recall"]) == ("Accuracy", "least Accuracy model on X?")
+    assert pointed("which model is the slowest on X", ["Latency (ms)", "F1"]) == (
+        "Latency (ms)", "which model is the slowest on X by Latency (ms)?")
+    assert pointed("the fastest model on X", ["Latency (ms)", "Inference time (s)"]) is None
+    assert pointed("the best model on X", ["Accuracy", "Recall"]) is None

@@ -99,3 +99,13 @@ def test_the_pipeline_attaches_the_reading_and_uses_it_when_nothing_matches() ->
     pipeline = Pipeline(Parts(OneStore(), Scripted(None), RecordingKG()),
                         Bounds(shots=3, row_cap=1000, max_question_chars=2000, workers=4))
     assert pipeline.run_sparql(query).reading == explain(query)
+
+
+def test_a_number_compared_with_is_said_and_the_top_of_an_error_is_its_highest() -> None:
+    assert explain("SELECT DISTINCT ?paper ?paper_lbl WHERE { ?paper a orkgc:Paper; rdfs:label ?paper_lbl; "
+                   "orkgp:P29 ?year. FILTER(xsd:integer(?year) > 2023) }") == "It asks for papers with year above '2023'."
+    ranked = ('SELECT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl. '
+              'FILTER(str(?metric_lbl) = "{m}") ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. '
+              '?cont orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1')
+    assert explain(ranked.replace("{m}", "Latency (ms)")).endswith("the highest one.")
+    assert explain(ranked.replace("{m}", "Accuracy")).endswith("the best one.")

@@ -1,0 +1,17 @@
+"""Which way a metric is better, from its label alone."""
+from __future__ import annotations
+
+from pipeline.sparql.direction import direction_known, lower_is_better
+
+
+def test_an_error_a_loss_or_a_time_is_better_lower_and_a_score_higher() -> None:
+    assert lower_is_better("Word Error Rate (WER)") and lower_is_better("Test perplexity")
+    assert lower_is_better("RMSE") and not lower_is_better("Accuracy") and not lower_is_better("F1")
+    assert lower_is_better("Latency (ms)") and lower_is_better("Frequency Deviation (cents)")
+
+
+def test_a_metric_says_its_direction_by_its_words_outside_parentheses_or_not_at_all() -> None:
+    assert lower_is_better("Median RMSD (Å)") and not lower_is_better("Success Rate (RMSD < 2Å)")
+    assert lower_is_better("Top-1 Error Rate") and not lower_is_better("Accuracy (%)")
+    assert direction_known("Success Rate (RMSD < 2Å)") and direction_known("AUROC") and direction_known("PCK@150mm")
+    assert not direction_known("MPJPE (mm)") and not direction_known("Number of params")
