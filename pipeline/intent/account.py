@@ -45,7 +45,7 @@ _MEANINGS: dict[str, str] = {
             "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
-            "dealing try tried trying trial trials trialled trialed",
+            "dealing try tried trying trial trials trialled trialed attached associated hit hits",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -82,6 +82,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
             (re.compile(r"\bbetter\s+than\b", re.I), "beat"),  # 'did better than X': beat X
+            # 'a better RMSE than X': 'than' is the beating's ('better' is a word of it), the metric between its own
+            (re.compile(r"\bbetter\s+(?:[\w@%-]+\s+){1,3}?(?P<at>than)\b", re.I), "beat"),
             # 'the least accurate': the lowest; 'the least common', 'the least studied': the fewest
             (re.compile(r"\b(?<!at\s)least\b(?!\s+(?:common|commonly|frequent|frequently|popular|often|used|studied|"
                         r"cited|number|amount|one|once)\b)", re.I), "down"),
@@ -99,7 +101,8 @@ _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\d+(?:st|nd|rd|th)\b|\d+(?:\.
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten")
 def phrases(text: str) -> list[tuple[int, int, str]]:
     """The phrases of ``text`` read as one meaning each, with their places."""
-    return [(m.start(), m.end(), meaning) for rx, meaning in _PHRASES for m in rx.finditer(text)]
+    return [(*m.span("at" if "at" in rx.groupindex else 0), meaning) for rx, meaning in _PHRASES
+            for m in rx.finditer(text)]
 
 
 def _phrased(text: str, names: Iterable[tuple[int, int]], lower_better: bool = False) -> list[tuple[int, int, str]]:

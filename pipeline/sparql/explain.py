@@ -126,9 +126,13 @@ def _ordering(shape: Shape) -> str:
     direction, key = shape.order[0]
     metric = next((f.literal for f in shape.filters if f.op == "=" and
                    _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
+    counted = next((arg for fn, arg, alias in shape.aggregates if fn.upper() == "COUNT" and alias == key), None)
     if key.upper().startswith("COUNT"):
         by = "how often they occur"
         best = "the most common one" if direction == "DESC" else "the least common one"
+    elif counted is not None:  # 'ORDER BY DESC(?papers)', ?papers a COUNT: the one with the most
+        by = f"their number of {_noun(counted, shape) if counted.startswith('?') else key.lstrip('?')}"
+        best = "the one with the most" if direction == "DESC" else "the one with the fewest"
     else:
         noun = _noun(key, shape) if key.startswith("?") else key
         by = f"their '{metric}' {noun.rstrip('s')}" if metric else f"their {noun}"

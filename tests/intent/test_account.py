@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.account import meanings, read_question, unplaced, words
+from pipeline.intent.account import meanings, phrases, read_question, unplaced, words
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
@@ -84,3 +84,13 @@ def test_two_things_asked_are_not_answered_with_one(fixture_kg: OxigraphKG) -> N
 def test_a_slip_in_one_of_the_readings_own_long_words_is_read_as_that_word(typed: str, read: str) -> None:
     """Six letters or more, one slip from one word only; a shorter word, or one the reading knows, stays itself."""
     assert [w for _, _, w in words(f"the {typed} here")][1] == read
+
+
+def test_better_than_beats_and_the_least_of_a_score_is_its_lowest() -> None:
+    def said(text: str) -> set[tuple[str, str]]:
+        return {(text[a:b], meaning) for a, b, meaning in phrases(text)}
+
+    assert said("did A get a better RMSE than B") == {("than", "beat")}  # the metric between is a name's
+    assert said("did better than X") == {("better than", "beat")}
+    assert said("the least accurate model") == {("least", "down")}
+    assert said("the least common value") == set() and meanings("least") == {"most"}

@@ -102,10 +102,18 @@ def test_the_pipeline_attaches_the_reading_and_uses_it_when_nothing_matches() ->
 
 
 def test_a_number_compared_with_is_said_and_the_top_of_an_error_is_its_highest() -> None:
-    assert explain("SELECT DISTINCT ?paper ?paper_lbl WHERE { ?paper a orkgc:Paper; rdfs:label ?paper_lbl; "
-                   "orkgp:P29 ?year. FILTER(xsd:integer(?year) > 2023) }") == "It asks for papers with year above '2023'."
+    after = ("SELECT DISTINCT ?paper ?paper_lbl WHERE { ?paper a orkgc:Paper; rdfs:label ?paper_lbl; orkgp:P29 ?year. "
+             "FILTER(xsd:integer(?year) > 2023) }")
+    assert explain(after) == "It asks for papers with year above '2023'."
     ranked = ('SELECT ?model ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl. '
               'FILTER(str(?metric_lbl) = "{m}") ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. '
               '?cont orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1')
     assert explain(ranked.replace("{m}", "Latency (ms)")).endswith("the highest one.")
     assert explain(ranked.replace("{m}", "Accuracy")).endswith("the best one.")
+
+
+def test_a_ranking_by_a_count_says_the_one_with_the_most() -> None:
+    assert explain("SELECT ?problem ?problem_lbl (COUNT(DISTINCT ?paper) AS ?papers) WHERE { ?cont orkgp:P32 "
+                   "?problem. ?paper orkgp:P31 ?cont. ?problem rdfs:label ?problem_lbl. } GROUP BY ?problem "
+                   "?problem_lbl ORDER BY DESC(?papers) LIMIT 1").endswith(
+        "ordered by their number of papers, the one with the most.")
