@@ -55,13 +55,27 @@ def _words(name: str) -> str:
     return name.replace("_", " ").lower()
 
 
+# the terms RDF and RDF Schema define: any other rdf: or rdfs: name is no term at all ('rdfs:repository'), and a
+# FILTER NOT EXISTS over one holds for everything
+_RDF = """type Property Statement subject predicate object value first rest nil List Bag Seq Alt langString
+XMLLiteral HTML JSON"""
+_RDFS = """label comment subClassOf subPropertyOf domain range Class Resource Literal Datatype seeAlso isDefinedBy
+member Container ContainerMembershipProperty"""
+_W3C = {"rdf": frozenset(_RDF.split()), "rdfs": frozenset(_RDFS.split())}
+
+
 def unknown(query: str, vocabulary: frozenset[str]) -> list[str]:
-    """One reason per name the graph does not have, with the nearest ones it has."""
+    """One reason per name the graph does not have, with the nearest ones it has; and per rdf: or rdfs: name that
+    RDF does not define."""
     out = []
     for name in used_names(query):
         if name not in vocabulary:
             close = nearest(name, vocabulary)
             out.append(f"the graph has no {name}" + (f" (nearest: {', '.join(close)})" if close else ""))
+    for name in dict.fromkeys(t.text for t in parse(query).named if t.kind == "pname"):
+        prefix, _, local = name.partition(":")
+        if prefix in _W3C and local and local not in _W3C[prefix]:
+            out.append(f"RDF defines no {name}")
     return out
 
 

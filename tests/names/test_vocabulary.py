@@ -25,6 +25,12 @@ def test_prefix_declarations_are_not_uses() -> None:
     assert used_names(q) == ["orkgp:P31", "orkgc:Dataset"]
 
 
+def test_an_rdf_or_rdfs_name_rdf_does_not_define_is_unknown() -> None:
+    """'FILTER NOT EXISTS { ?m rdfs:repository ?r }' holds for every model: no such term exists anywhere."""
+    q = "SELECT ?m { ?m a orkgc:Model ; rdfs:label ?l ; rdf:type ?t . FILTER NOT EXISTS { ?m rdfs:repository ?r } }"
+    assert unknown(q, frozenset({"orkgc:Model"})) == ["RDF defines no rdfs:repository"]
+
+
 class Endpoint:
     """A graph known only by the SPARQL it answers, as an endpoint is (counting the queries)."""
 
