@@ -46,3 +46,17 @@ def knowledge(train_store: Any) -> Any:
     from pipeline.store.retrieval import FormAwareStore
 
     return FormAwareStore(train_store, train_store.encoder, recheck=1.0).knowledge
+
+
+@pytest.fixture(scope="module")
+def facts(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The comparison fixture's comparisons as the reader sees them, with the real sentence encoder over their
+    labels (a comparison or a property named in other words)."""
+    from pipeline.factory import build_encoder
+    from pipeline.intent.comparisons import ComparisonFacts
+    from standins.comparison_fixture import write_comparisons
+
+    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=100)
+    read = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)
+    assert read is not None and read.meant is not None
+    return read

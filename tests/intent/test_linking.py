@@ -6,23 +6,13 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.factory import build_encoder
 from pipeline.intent import linking
 from pipeline.intent.account import words
 from pipeline.intent.comparison_reader import read_comparison
-from pipeline.intent.comparisons import ComparisonFacts, Comparisons
+from pipeline.intent.comparisons import Comparisons
 from pipeline.intent.linking import content, near, properties_named, same_unit, singular
 from pipeline.kg.oxigraph import OxigraphKG
-from pipeline.settings import Settings
 from standins.comparison_fixture import write_comparisons
-
-
-@pytest.fixture(scope="module")
-def facts(tmp_path_factory: pytest.TempPathFactory) -> Comparisons:
-    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=100)
-    read = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)
-    assert read is not None and read.meant is not None
-    return read
 
 
 @pytest.mark.parametrize(("a", "b", "same"), [

@@ -4,21 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.factory import build_encoder
 from pipeline.intent.account import words
-from pipeline.intent.comparisons import ComparisonFacts, Comparisons
+from pipeline.intent.comparisons import Comparisons
 from pipeline.intent.scope import narrowed, scope_meant, scope_named
-from pipeline.kg.oxigraph import OxigraphKG
-from pipeline.settings import Settings
-from standins.comparison_fixture import write_comparisons
-
-
-@pytest.fixture(scope="module")
-def facts(tmp_path_factory: pytest.TempPathFactory) -> Comparisons:
-    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=100)
-    read = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)
-    assert read is not None and read.meant is not None
-    return read
 
 
 def test_a_comparison_named_by_its_words_takes_the_word_between_them(facts: Comparisons) -> None:
