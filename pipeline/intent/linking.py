@@ -35,7 +35,10 @@ _HEADS = {"method", "methods", "approach", "approaches", "type", "types", "kind"
           "sort", "sorts", "technique", "techniques", "values", "value"}
 _UNITS = {"months", "month", "weeks", "week", "days", "day", "hours", "hour", "minutes", "seconds", "percent",
           "percentage", "ev", "kw", "kwh", "mw", "mwh", "gw", "kg", "g", "mg", "m", "cm", "mm", "km", "celsius",
-          "degrees", "k", "usd", "eur", "dollars", "euros", "yr", "yrs", "per", "h", "s", "c", "l", "ml"}
+          "degrees", "k", "usd", "eur", "dollars", "euros", "yr", "yrs", "per", "h", "s", "c", "l", "ml", "ms", "kb",
+          "mb", "gb", "tb", "db", "hz", "khz", "mhz", "ghz", "pa", "kpa", "mpa", "gpa", "kj", "mj", "ppm", "ppb", "mv",
+          "ug", "um", "nm", "mol", "mmol", "wh", "gigabyte", "gigabytes", "megabyte", "megabytes", "millions",
+          "million"}
 
 
 def heads(word: Word, found: Sequence[Word], spans: Sequence[tuple[int, int]]) -> bool:

@@ -23,9 +23,25 @@ def _shortens(word: str, label: str) -> bool:
     """Whether ``word`` shortens the comparison's ``label``: one of its words abbreviated ('oa'), or the initials of
     two to four of its words in a row ('ngs': 'next-generation sequencing')."""
     said = content(label)
-    runs = {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
     return any(_abbreviates(word, t) for t in said if t not in SCOPE_WORDS) or \
-        (len(word) >= 2 and word in runs and word not in FILLER)
+        (len(word) >= 2 and word in _initials(label) and word not in FILLER)
+
+
+def _initials(label: str) -> set[str]:
+    """The initials of each two to four of the label's words in a row."""
+    said = content(label)
+    return {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+
+
+def _by_initials(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
+    """The one comparison a word of three letters or more names alone by its initials ('the NGS comparison'), no
+    other comparison's label having them; None when no word does, or two do."""
+    hits = {(iri, w) for w in free if len(w[2]) >= 3 and w[2].isalpha() and w[2] not in FILLER and not meanings(w[2])
+            for iri, label in facts.labels.items() if w[2] in _initials(label)}
+    if len({iri for iri, _ in hits}) != 1 or len({w for _, w in hits}) != 1:
+        return None
+    iri, word = next(iter(hits))
+    return iri, [word]
 
 
 def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
@@ -45,7 +61,9 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
         if len(got) >= 2 or (got and unique):
             scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got))
     scored.sort(key=lambda s: -s[0])
-    if not scored or (len(scored) > 1 and scored[1][0] == scored[0][0]):
+    if not scored:
+        return _by_initials(free, facts)
+    if len(scored) > 1 and scored[1][0] == scored[0][0]:
         return None
     iri, got = scored[0][1], scored[0][2]
     got = sorted(got + [w for w in free if w not in got and _shortens(w[2], facts.labels[iri])])

@@ -72,3 +72,11 @@ def test_a_label_written_whole_with_its_own_filler_is_named_over_a_place_asked()
     named = properties_named(words("which country of study comes up most often"), facts, "orkgr:R1")
     assert [(p, [w[2] for w in ws]) for p, ws in named] == [("orkgp:P1", ["country", "study"])]
     assert [p for p, _ in properties_named(words("which country comes up most"), facts, "orkgr:R1")] == ["orkgp:P2"]
+
+
+def test_a_unit_in_brackets_or_after_in_is_a_unit() -> None:
+    from pipeline.intent.linking import unit
+
+    text = "the biggest total data output (GB) in the comparison, in mpa"
+    found = words(text)
+    assert [w[2] for w in found if unit(w, found, text)] == ["gb", "mpa"]

@@ -44,3 +44,15 @@ def test_a_name_in_two_runs_is_the_run_that_ends_it_and_the_other_words_are_left
     one_run = words("which soil types did the urban tree survival comparison report")
     scoped = scope_named(one_run, facts)
     assert scoped is not None and narrowed(scoped, one_run, facts) == scoped
+
+
+def test_a_comparison_named_by_its_initials_alone() -> None:
+    """'the NGS comparison': the initials of words in a row of one comparison's label, and of no other's; a filler
+    word ('the') or a word that means something ('max') is no abbreviation."""
+    facts = Comparisons({"orkgr:R1": "Comparison of next-generation sequencing platforms by cost",
+                         "orkgr:R2": "Green roof cooling comparison"}, {}, {})
+    scoped = scope_named(words("the most common manufacturer in the NGS comparison"), facts)
+    assert scoped is not None and scoped[0] == "orkgr:R1" and [w[2] for w in scoped[1]] == ["ngs"]
+    assert scope_named(words("which grc papers"), facts) is not None  # 'green roof cooling'
+    two = Comparisons({"orkgr:R1": "next-generation sequencing", "orkgr:R2": "nucleotide gene screening"}, {}, {})
+    assert scope_named(words("the ngs comparison"), two) is None
