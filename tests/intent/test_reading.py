@@ -41,6 +41,9 @@ from pipeline.records import Kind
     ("models on X except those evaluated on Y", {"except"}, 1),
     ("Which models, including but not limited to X, are on Y?", set(), 1),
     ("Do you know which papers address X?", set(), 1),  # asked politely: a list, not yes or no
+    ("is there any paper on X published before 2016?", {"yesno"}, 1),  # 'is there a / any': yes or no …
+    ("is there any paper on X before 2016? which ones", set(), 1),  # … unless the things are asked too
+    ("is there a code repository for X?", set(), 1),  # code: its links answer it
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
