@@ -116,20 +116,31 @@ def _field_words(index: LabelIndex) -> dict[str, set[tuple[str, str, int]]]:
 
 
 def _field_part(typed: list[str], index: LabelIndex, generic: frozenset[str]) -> tuple[str, str] | None:
-    """The one research field or problem whose label holds every word typed (two to four words, three letters or
-    more, one of five or more, none filler, a word with a meaning of its own or the stored questions'), and more words
-    besides: 'the textile weave field' for 'Historical Textile Weave Analysis'; None when none or several do."""
-    if any(len(w) < 3 or w in FILLER or w in generic or w in STOPWORDS or meanings(w) for w in typed) or \
-            max(map(len, typed)) < 5:
-        return None
-    by_word = _derived(index, _field_words)
-    held = [by_word.get(w, set()) | by_word.get(w[:-1], set()) if w.endswith("s") else by_word.get(w, set())
-            for w in typed]
-    hits = {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)}
+    """The one research field or problem whose label holds every word typed (``field_parts``): 'the textile weave
+    field' for 'Historical Textile Weave Analysis'; None when none or several do."""
+    hits = _field_hits(typed, index, generic)
     if len(hits) != 1:
         return None
     kind, label = next(iter(hits))
     return label, kind
+
+
+def field_parts(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> list[str]:
+    """The labels of the research fields and problems that hold every word of ``key`` (two to four words, three
+    letters or more, one of five or more, none filler, a word with a meaning of its own or the stored questions'),
+    and more words besides: 'volcanic ash' for a field and a problem alike, asked back which."""
+    typed = re.findall(r"[^\W\d_]+", unmarked(key).lower())
+    return sorted({label for _, label in _field_hits(typed, index, generic)}) if 2 <= len(typed) <= 4 else []
+
+
+def _field_hits(typed: list[str], index: LabelIndex, generic: frozenset[str]) -> set[tuple[str, str]]:
+    if any(len(w) < 3 or w in FILLER or w in generic or w in STOPWORDS or meanings(w) for w in typed) or \
+            max(map(len, typed)) < 5:
+        return set()
+    by_word = _derived(index, _field_words)
+    held = [by_word.get(w, set()) | by_word.get(w[:-1], set()) if w.endswith("s") else by_word.get(w, set())
+            for w in typed]
+    return {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)}
 
 
 def shortened(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
