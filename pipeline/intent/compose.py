@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.errors import KgqaError
 from pipeline.intent.account import Question, meanings, read_question, unasked, unplaced
 from pipeline.intent.conditions import blanked, companions, compared_spans, comparisons, measures, unaccounted
-from pipeline.intent.meaning import listed_as_most, picks
+from pipeline.intent.meaning import listed_as_most
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
+from pipeline.intent.ranked import absolute, beats, directed, fits, relative
 from pipeline.intent.reading import (
     CODE,
     YEAR,
@@ -32,7 +33,8 @@ from pipeline.records import Example, Kind
 from pipeline.sparql.direction import direction_known, lower_is_better
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.shape import read, replace_literals
+from pipeline.sparql.shape import replace_literals
+from pipeline.sparql.whether import whether
 
 
 @dataclass(frozen=True)
@@ -172,10 +174,9 @@ class Composer:
         names = sorted(found, key=lambda n: n.start)  # none: only a pair of the whole graph
         spans = [(n.start, n.end) for n in names]
         lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
-        relative = _BEST.search(blanked(text, spans)) or _WORST.search(blanked(text, spans))
-        said = relative.group() if relative else "beat" if beats(blanked(text, spans)) else ""
+        said = relative(blanked(text, spans)) or ("beat" if beats(blanked(text, spans)) else "")
         unknown = [n.label for n in names if Kind.METRIC in n.kinds and not direction_known(n.label)]
-        if by_metric and said and unknown and not _ABSOLUTE.search(text):
+        if by_metric and said and unknown and not absolute(text):
             return Attempt(None, (f"'{said}' by '{unknown[0]}' (is a lower or a higher one better?)",))
         # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
         reading = read_question(text, spans, compared_spans(text), lower)
@@ -204,7 +205,20 @@ class Composer:
         """The best-fitting intent pair whose question says every word of the user's, filled with the question's
         names; ``asked``: the kinds it asks for; ``index``: the graph's labels, for names typed loosely; ``prefer``:
         names to read the question with first; ``by_metric``: "best" read by the metric's direction (else as
-        ``intent`` reads it: the way a written query ranks, SciQA's templates' "best" always the highest)."""
+        ``intent`` reads it: the way a written query ranks, SciQA's templates' "best" always the highest). A yes or
+        no no pair asks is the pair listing those things asked whether any exist ('is there any paper on X before
+        2016?'), where that pair is a plain list."""
+        got = self._attempt(text, intent, kg, generic, asked, index, prefer, by_metric)
+        if got.composition is not None or "yesno" not in intent.operators:
+            return got
+        listed = self._attempt(text, Intent(intent.operators - {"yesno"}, intent.rank, intent.highest), kg, generic,
+                               asked, index, prefer, by_metric).composition
+        asks = whether(listed.sparql) if listed is not None else None
+        return Attempt(replace(listed, sparql=asks)) if listed is not None and asks is not None else got
+
+    def _attempt(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
+                 asked: frozenset[str], index: LabelIndex | None, prefer: Collection[str],
+                 by_metric: bool) -> Attempt:
         read = self._asked(text, intent, kg, generic, asked, index, prefer, by_metric)
         if isinstance(read, Attempt):
             return read
@@ -273,40 +287,6 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
 
 _BEATEN = re.compile(r"(\?score\s*)>(\s*\?rival_score)")
 EXCLUSIVE = re.compile(r"\b(?:strictly|exclusive|exclusively)\b", re.I)  # a range's ends left out
-
-
-def beats(text: str) -> bool:
-    """Whether ``text`` says one thing beats another ('outperforms', 'beat'): higher on most metrics, lower on an
-    error rate."""
-    return any("beat" in meanings(w) for w in re.findall(r"[a-z]+", text.lower()))
-
-
-_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning|fastest|quickest)\b", re.I)  # 'fastest': on a time
-_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom|slowest)\b", re.I)  # taken, the best; 'slowest' its worst
-_ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|greatest)\b", re.I)
-
-
-def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
-    """The direction of the question's ranking: "best" is the highest value, or the lowest on a metric where lower is
-    better (an error rate), where "worst" is the highest; "highest" and "lowest" mean what they say."""
-    if _ABSOLUTE.search(text):
-        return intent
-    if _WORST.search(text) and lower_better:
-        return Intent(intent.operators - {"lowest"}, intent.rank, True)
-    if _BEST.search(text):  # 'the three best by WER': the three lowest; 'the best by F1': the highest
-        return Intent(intent.operators | {"lowest"}, intent.rank, False) if lower_better else \
-            Intent(intent.operators, intent.rank, True)
-    return intent
-
-
-def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
-    """Whether a pair asking ``theirs`` answers a question asking ``ours``: the same operators ("every" aside: a list
-    of every one is any list that keeps all its rows), and, with none, both asking for the highest or neither."""
-    if theirs.operators - {"every"} != ours.operators - {"every"}:
-        return False
-    if "every" in ours.operators and picks(read(sparql)):
-        return False
-    return bool(ours.operators - {"every"}) or theirs.highest == ours.highest
 
 
 def unsaid_by(pair: Example, text: str, names: Sequence[tuple[int, int]], yesno: bool = False) -> list[str]:

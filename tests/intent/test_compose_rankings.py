@@ -168,3 +168,18 @@ def test_doing_better_than_a_model_is_beating_it_and_the_least_accurate_is_the_l
     rows = _rows(f"which is the least acurate model on {dataset}?", fixture_kg)
     assert _things(rows) - {s for _, s in gold.scores(dataset, metric)} == {m for m, v in scores.items()
                                                                             if v == lowest}
+
+
+def test_is_there_any_paper_before_a_year_is_whether_the_list_has_one(fixture_kg: OxigraphKG) -> None:
+    """No pair asks it: the pair listing those papers, asked whether any exist (yes and no both seen)."""
+    seen = set()
+    for problem in PROBLEMS:
+        years = sorted(int(p.year) for p in PAPERS if any(c.problem == problem for c in p.contributions))
+        for year in {years[0], years[0] + 1} if years else set():
+            done = IntentStep().review(f"is there any paper on {problem} published before {year}?",
+                                       Generation("adapter", None), [], fixture_kg).generation
+            assert done.sparql and done.sparql.lstrip().upper().startswith(("ASK", "PREFIX")), problem
+            said = answer_of(fixture_kg, done.sparql)
+            assert said is (years[0] < year), (problem, year)
+            seen.add(said)
+    assert seen == {True, False}

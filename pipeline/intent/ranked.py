@@ -1,0 +1,56 @@
+"""Which way a question ranks: "best" the highest value, or the lowest on a metric where lower is better (an error
+rate, a time taken), "worst" the other end, "highest" and "lowest" what they say; one thing beating another; and
+whether a pair asking some operators answers a question asking others."""
+from __future__ import annotations
+
+import re
+
+from pipeline.intent.account import meanings
+from pipeline.intent.meaning import picks
+from pipeline.intent.reading import Intent
+from pipeline.sparql.shape import read
+
+
+def beats(text: str) -> bool:
+    """Whether ``text`` says one thing beats another ('outperforms', 'beat'): higher on most metrics, lower on an
+    error rate."""
+    return any("beat" in meanings(w) for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def relative(text: str) -> str:
+    """The word that ranks relative to the metric's direction ('best', 'slowest'), "" when none does."""
+    found = _BEST.search(text) or _WORST.search(text)
+    return found.group() if found else ""
+
+
+def absolute(text: str) -> bool:
+    """Whether ``text`` ranks by a word that says which end it means ('highest', 'minimum')."""
+    return _ABSOLUTE.search(text) is not None
+
+
+_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning|fastest|quickest)\b", re.I)  # 'fastest': on a time
+_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom|slowest)\b", re.I)  # taken, the best; 'slowest' its worst
+_ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|greatest)\b", re.I)
+
+
+def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
+    """The direction of the question's ranking: "best" is the highest value, or the lowest on a metric where lower is
+    better (an error rate), where "worst" is the highest; "highest" and "lowest" mean what they say."""
+    if _ABSOLUTE.search(text):
+        return intent
+    if _WORST.search(text) and lower_better:
+        return Intent(intent.operators - {"lowest"}, intent.rank, True)
+    if _BEST.search(text):  # 'the three best by WER': the three lowest; 'the best by F1': the highest
+        return Intent(intent.operators | {"lowest"}, intent.rank, False) if lower_better else \
+            Intent(intent.operators, intent.rank, True)
+    return intent
+
+
+def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
+    """Whether a pair asking ``theirs`` answers a question asking ``ours``: the same operators ("every" aside: a list
+    of every one is any list that keeps all its rows), and, with none, both asking for the highest or neither."""
+    if theirs.operators - {"every"} != ours.operators - {"every"}:
+        return False
+    if "every" in ours.operators and picks(read(sparql)):
+        return False
+    return bool(ours.operators - {"every"}) or theirs.highest == ours.highest
