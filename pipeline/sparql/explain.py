@@ -78,8 +78,14 @@ def _path(shape: Shape, start: str, goal: str) -> list[str]:
 
 
 def _answer(shape: Shape) -> tuple[str, str]:
-    """(what the query returns, its main variable)."""
+    """(what the query returns, its main variable); of an ASK, the labelled things no name is given for ('whether
+    there are papers …')."""
     labelled = shape.labelled()
+    if shape.form == "ASK" and not shape.projection:
+        named = {f.var for f in shape.filters}
+        things = [thing for label, thing in labelled.items() if label not in named and thing not in named]
+        if things:
+            return _noun(things[0], shape), things[0]
     aliases = {alias for _, _, alias in shape.aggregates}
     main = [v for v in shape.projection if v not in aliases and not (v in labelled and labelled[v] in shape.projection)]
     nouns = list(dict.fromkeys(_noun(v, shape) for v in main))

@@ -117,3 +117,10 @@ def test_a_ranking_by_a_count_says_the_one_with_the_most() -> None:
                    "?problem. ?paper orkgp:P31 ?cont. ?problem rdfs:label ?problem_lbl. } GROUP BY ?problem "
                    "?problem_lbl ORDER BY DESC(?papers) LIMIT 1").endswith(
         "ordered by their number of papers, the one with the most.")
+
+
+def test_a_yes_or_no_says_what_it_asks_whether_there_are() -> None:
+    asked = ('ASK WHERE { ?problem a orkgc:Problem; rdfs:label ?problem_lbl. FILTER(str(?problem_lbl) = "ASR") '
+             '?cont orkgp:P32 ?problem. ?paper orkgp:P31 ?cont; rdfs:label ?paper_lbl; orkgp:P29 ?year. '
+             'FILTER(xsd:integer(?year) < 2016) }')
+    assert explain(asked).startswith("It asks whether there are papers ") and "'ASR'" in explain(asked)
