@@ -4,6 +4,7 @@ the words around them that name it too, and narrowed to one run of words where i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from pipeline.intent.account import FILLER, OPERATORS, meanings
 from pipeline.intent.comparisons import Comparisons
@@ -27,10 +28,12 @@ def _shortens(word: str, label: str) -> bool:
         (len(word) >= 2 and word in _initials(label) and word not in FILLER)
 
 
-def _initials(label: str) -> set[str]:
-    """The initials of each two to four of the label's words in a row."""
+@lru_cache(maxsize=65536)
+def _initials(label: str) -> frozenset[str]:
+    """The initials of each two to four of the label's words in a row (read once per label: every question is held
+    against the same labels)."""
     said = content(label)
-    return {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    return frozenset("".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1))
 
 
 def _by_initials(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
