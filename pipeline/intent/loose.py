@@ -168,19 +168,22 @@ _SPEED = {"fastest", "quickest", "slowest", "faster", "quicker", "slower", "spee
 _TIMED = {"latency", "time", "runtime", "duration", "delay", "speed", "throughput"}
 
 
-def pointed(text: str, metrics: Sequence[str]) -> tuple[str, str] | None:
+def pointed(text: str, metrics: Sequence[str], dataset: str = "") -> tuple[str, str] | None:
     """The one metric of ``metrics`` a word of ``text`` says without naming it, and the question asking by it: an
-    adjective of its label's word ('the least acurate': 'the least Accuracy'), or a speed ('the slowest') of the one
-    metric that measures time taken ('the slowest … by Latency (ms)'); None when no word, or several metrics, fit."""
-    typed = [(m, _single(m.group().lower())) for m in re.finditer(r"[A-Za-z]+", text)
-             if len(m.group()) >= 6 and m.group().lower() not in FILLER]
+    adjective of its label's word ('the least acurate': 'the least Accuracy'; not a word with a meaning of its own,
+    'models', nor one of the ``dataset``'s name), or a speed ('the slowest') of the one metric that measures time
+    taken ('the slowest … by Latency (ms)'); None when no word, or several metrics, fit."""
+    named = set(re.findall(r"[a-z]+", dataset.lower()))
+    found = [(m, m.group().lower()) for m in re.finditer(r"[A-Za-z]+", text)]
+    typed = [(m, _single(w)) for m, w in found if len(w) >= 6 and w not in FILLER and w not in named
+             and not meanings(w)]
     hits: dict[str, str] = {}
     for metric in metrics:
         words = [_single(w) for w in re.findall(r"[a-z]+", _PARENTHESISED.sub(" ", metric).lower())]
         said = next((m for m, t in typed if any(len(w) >= 5 and w[:5] == t[:5] for w in words)), None)
         if said is not None:
             hits[metric] = text[:said.start()] + metric + text[said.end():]
-        elif any(t in _SPEED for _, t in typed) and set(words) & _TIMED:
+        elif any(w in _SPEED for _, w in found) and set(words) & _TIMED:
             hits[metric] = f"{text.rstrip(' ?.!')} by {metric}?"
     return next(iter(hits.items())) if len(hits) == 1 else None
 

@@ -237,7 +237,7 @@ class IntentStep:
         """A ranking asked on a dataset with no metric named: with one metric, composed by it (and said); with
         several, asked back, each a choice that asks the question by that metric."""
         metrics = metrics_of(kg, dataset)
-        meant = pointed(text, metrics)  # 'the least accurate', 'the slowest': the one metric it says
+        meant = pointed(text, metrics, dataset)  # 'the least accurate', 'the slowest': the one metric it says
         if meant is not None:
             composed = compose(meant[1])
             return None if composed is None else _composed(composed, generation, f"read as by {meant[0]}")

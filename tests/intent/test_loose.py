@@ -63,3 +63,5 @@ def test_a_word_that_says_one_metric_without_naming_it() -> None:
         "Latency (ms)", "which model is the slowest on X by Latency (ms)?")
     assert pointed("the fastest model on X", ["Latency (ms)", "Inference time (s)"]) is None
     assert pointed("the best model on X", ["Accuracy", "Recall"]) is None
+    assert pointed("best models on X", ["Model size (M)", "F1"]) is None  # 'models' asks for models
+    assert pointed("best on Accuracy-Bench", ["Accuracy", "F1"], "Accuracy-Bench") is None  # the dataset's word
