@@ -53,7 +53,8 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
     # 'is there a …' asks yes or no too, unless it asks for the things as well ('… which ones?'); 'are there any papers
     # from 2020' asks for them
     Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*(?:(?:is|are|was|were|does|do|did|has|have"
-             r"|had)\b(?!\s+there\b)|(?:is|was)\s+there\s+(?:a|an|any)\b(?!.*\b(?:which|list|show|name)\b))",
+             r"|had)\b(?!\s+there\b)(?!.*\b(?:which|what)\s+ones?\b)|(?:is|was)\s+there\s+(?:a|an|any)\b"
+             r"(?!.*\b(?:which|list|show|name)\b))",
              "whether any {what} exist", ask=True),
 )}
 

@@ -46,6 +46,7 @@ def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
      "orkgr:R9200"),
     ("is there any study in the green roof comparison with an energy saving above 15, which ones?", "paper", "list",
      "orkgr:R9200"),
+    ("does any study in the green roof comparison use gravel? which ones", "paper", "list", "orkgr:R9200"),
     # no comparison named: 'which comparisons' asks for them, a property named or not
     ("which comparisons have Oslo as the study location", "comparison", "list", ""),
     ("which papers in the green roof comparsion came out after 2015", "paper", "list", "orkgr:R9200"),  # a slip

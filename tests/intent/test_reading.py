@@ -44,6 +44,7 @@ from pipeline.records import Kind
     ("is there any paper on X published before 2016?", {"yesno"}, 1),  # 'is there a / any': yes or no …
     ("is there any paper on X before 2016? which ones", set(), 1),  # … unless the things are asked too
     ("is there a code repository for X?", set(), 1),  # code: its links answer it
+    ("did anything beat X on Y? which ones", set(), 1),  # the things asked after the yes or no
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
