@@ -208,22 +208,21 @@ class Composer:
         ``intent`` reads it: the way a written query ranks, SciQA's templates' "best" always the highest). A yes or
         no no pair asks is the pair listing those things asked whether any exist ('is there any paper on X before
         2016?'), where that pair is a plain list."""
-        got = self._attempt(text, intent, kg, generic, asked, index, prefer, by_metric)
-        if got.composition is not None or "yesno" not in intent.operators:
-            return got
-        listed = self._attempt(text, Intent(intent.operators - {"yesno"}, intent.rank, intent.highest), kg, generic,
-                               asked, index, prefer, by_metric).composition
-        asks = whether(listed.sparql) if listed is not None else None
-        return Attempt(replace(listed, sparql=asks)) if listed is not None and asks is not None else got
-
-    def _attempt(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
-                 asked: frozenset[str], index: LabelIndex | None, prefer: Collection[str],
-                 by_metric: bool) -> Attempt:
         read = self._asked(text, intent, kg, generic, asked, index, prefer, by_metric)
         if isinstance(read, Attempt):
             return read
         names, q = read
-        intent, asked, head, stated, reading = q.intent, q.asked, q.head, q.stated, q.reading
+        got = self._composed(names, q, generic)
+        if got.composition is not None or "yesno" not in q.intent.operators:
+            return got
+        listing = Intent(q.intent.operators - {"yesno"}, q.intent.rank, q.intent.highest)  # its names read once
+        listed = self._composed(names, replace(q, intent=listing), generic).composition
+        asks = whether(listed.sparql) if listed is not None else None
+        return Attempt(replace(listed, sparql=asks)) if listed is not None and asks is not None else got
+
+    def _composed(self, names: list[Name], q: _Asked, generic: frozenset[str]) -> Attempt:
+        """``attempt`` for a question whose names and asks are read."""
+        text, intent, asked, head, stated, reading = q.text, q.intent, q.asked, q.head, q.stated, q.reading
         best: tuple[float, Example, list[Name]] | None = None
         partial: tuple[float, tuple[str, ...], Composition] | None = None  # the best pair that leaves words out
         stated_years = {n for n in comparisons(stated) if YEAR_WORD.fullmatch(n)}  # years a bound states
