@@ -3,7 +3,6 @@ returns, which labelled things constrain it and through which predicates, and ho
 Generic over structure: it knows ORKG's predicates and classes by name, never a question template."""
 from __future__ import annotations
 
-import re
 from collections import deque
 
 from pipeline.records import Kind
@@ -29,9 +28,6 @@ SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "rese
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
             "authors": "author", "code links": "code link", "values": "value"}
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
-# a number compared with ('FILTER(xsd:integer(?year) > 2023)'): the shape reads a string's, this a number's
-_NUMBER_FILTER = re.compile(r"FILTER\s*\(\s*(?:xsd:\w+\s*\(\s*)?(\?\w+)\s*\)?\s*(<=|>=|<|>)\s*(-?\d+(?:\.\d+)?)\s*\)",
-                            re.I)
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
 AGGREGATE_WORDS = {"COUNT": "the number of", "SUM": "the total of", "AVG": "the average of", "MIN": "the lowest of",
                    "MAX": "the highest of", "SAMPLE": "one of"}
@@ -159,8 +155,8 @@ def parts(sparql: str) -> tuple[str, str, str]:
         return "", "", ""
     answer, main = _answer(shape)
     ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "")
-    compared = [LabelFilter(m.group(1), m.group(2), m.group(3)) for m in _NUMBER_FILTER.finditer(untied(sparql))]
-    constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters + compared) if c]
+    constraints = [c for c in (_constraint(f, shape, main, bool(ordering)) for f in shape.filters + shape.compared)
+                   if c]
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":
             constraints.append(f"in comparison {s}")

@@ -38,6 +38,7 @@ class Shape:
     aggregates: list[tuple[str, str, str]] = field(default_factory=list)  # (function, argument var, alias)
     triples: list[tuple[str, str, str]] = field(default_factory=list)
     filters: list[LabelFilter] = field(default_factory=list)
+    compared: list[LabelFilter] = field(default_factory=list)  # with a number: 'xsd:integer(?year) > 2023'
     order: list[tuple[str, str]] = field(default_factory=list)  # (ASC|DESC, var or aggregate text)
     limits: list[int] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
@@ -101,6 +102,10 @@ def _read_filter(toks: Sequence[Token], start: int, end: int, shape: Shape) -> N
     inner = toks[start:end + 1]
     strings = [t for t in inner if t.kind == "string"]
     var = next((t.text for t in inner if t.kind == "var"), "")
+    numbers = [t for t in inner if t.kind == "number"]
+    compares = [t.text for t in inner if t.text in ("<", ">", "<=", ">=")]
+    if var and numbers and compares and not strings:
+        shape.compared.append(LabelFilter(var, compares[0], numbers[0].text))
     if not strings or not var:
         return
     words = {t.text.upper() for t in inner if t.kind == "word"}
