@@ -29,6 +29,14 @@ class Operator:
         return [m.span() for m in re.finditer(self.phrasings, text.lower())] if self.phrasings else []
 
 
+def yes_or_no(things: str = "which|list|show|name") -> str:
+    """The opening of a question asked yes or no: 'is X …', 'did any …', and 'is there a / any …' unless it asks for
+    the things as well (a word of ``things`` after it: '… which ones?'); 'are there any papers from 2020' asks for
+    them. One pattern for the rules' reading of leaderboards and of comparisons."""
+    return (r"(?:(?:is|are|was|were|does|do|did|has|have|had)\b(?!\s+there\b)(?!.*\b(?:which|what)\s+ones?\b)|"
+            rf"(?:is|was)\s+there\s+(?:a|an|any)\b(?!.*\b(?:{things})\b))")
+
+
 _MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest)"
 _LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest)"
 # the order matters: the first entry whose phrasing a word stands in takes it ('most common' before 'most')
@@ -50,11 +58,7 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
              numeric=True),
     Operator("max", rf"\b{_MORE}\b", "the highest {by}", aggregate="MAX", order="DESC", numeric=True),
     Operator("min", rf"\b{_LESS}\b", "the lowest {by}", aggregate="MIN", order="ASC", numeric=True),
-    # 'is there a …' asks yes or no too, unless it asks for the things as well ('… which ones?'); 'are there any papers
-    # from 2020' asks for them
-    Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*(?:(?:is|are|was|were|does|do|did|has|have"
-             r"|had)\b(?!\s+there\b)(?!.*\b(?:which|what)\s+ones?\b)|(?:is|was)\s+there\s+(?:a|an|any)\b"
-             r"(?!.*\b(?:which|list|show|name)\b))",
+    Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*" + yes_or_no(),
              "whether any {what} exist", ask=True),
 )}
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.intent.account import BOUND_ENDS
+from pipeline.intent.operators import yes_or_no
 from pipeline.matching.wording import within_edits
 from pipeline.records import Kind
 
@@ -27,9 +28,8 @@ _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someo
                      r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)
 # "are there any X": a list; "is there a / any X" yes or no, unless the things are asked too ("…, which ones?") or it
 # asks for code (its links answer it)
-_YESNO = re.compile(r"^\s*(?:(?:is|are|does|do|did|has|have|was|were)\b(?!\s+there\b)(?!.*\b(?:which|what)\s+ones?\b)|"
-                    r"(?:is|was)\s+there\s+(?:a|an|any)\b(?!.*\b(?:which|list|show|name|code|repo|repository|"
-                    r"repositories|implementation|github|links?)\b))", re.I)  # '… ? which ones': the things
+_YESNO = re.compile(r"^\s*" + yes_or_no("which|list|show|name|code|repo|repository|repositories|implementation|"
+                                         "github|links?"), re.I)
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))"
                   r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest|lowest|smallest|worst)\b",
