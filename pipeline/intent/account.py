@@ -94,8 +94,8 @@ _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metri
             "Model": "model", "Dataset": "dataset", "Metric": "metric", "Problem": "problem", "ResearchField": "field",
             "Paper": "paper"}
 # 'fastest' is the best on a time taken (lower is better), 'slowest' its worst
-RELATIVE = {"best": "best top tops leading leads strongest winning wins sota fastest quickest",
-            "worst": "worst weakest poorest bottom slowest"}
+_RELATIVE = {"best": "best top tops leading leads strongest winning wins sota fastest quickest",
+             "worst": "worst weakest poorest bottom slowest"}
 _EXACT = {"not"}  # a negation is never read into a look-alike word
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\d+(?:st|nd|rd|th)\b|\d+(?:\.\d+)?")
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten")
@@ -159,7 +159,7 @@ def meanings(word: str, lower_better: bool = False) -> frozenset[str]:
     for exact in (True, False):
         out = {m for m, said in _MEANINGS.items()
                if any(_same(word, t) if exact else m not in _EXACT and _near(word, t, False) for t in said.split())}
-        out |= {("up" if (m == "best") != lower_better else "down") for m, said in RELATIVE.items()
+        out |= {("up" if (m == "best") != lower_better else "down") for m, said in _RELATIVE.items()
                 if any(_same(word, t) if exact else _near(word, t, False) for t in said.split())}
         if out:
             return frozenset(out)

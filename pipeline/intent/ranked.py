@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pipeline.intent.account import RELATIVE, meanings
+from pipeline.intent.account import meanings
 from pipeline.intent.meaning import picks
 from pipeline.intent.reading import Intent
 from pipeline.sparql.shape import read
@@ -28,7 +28,8 @@ def absolute(text: str) -> bool:
     return _ABSOLUTE.search(text) is not None
 
 
-_BEST, _WORST = (re.compile(rf"\b(?:{'|'.join(RELATIVE[end].split())})\b", re.I) for end in ("best", "worst"))
+_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning|fastest|quickest)\b", re.I)  # 'fastest': on a time
+_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom|slowest)\b", re.I)  # taken, the best; 'slowest' its worst
 _ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|greatest)\b", re.I)
 
 
