@@ -81,6 +81,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
+            # 'after 2020 but before 2023': the second end of a bound, no negation
+            (re.compile(r"\bbut\s+(?=(?:before|after|until|till|since|earlier|later|prior)\b)", re.I), "link"),
             (re.compile(r"\bbetter\s+than\b", re.I), "beat"),  # 'did better than X': beat X
             # 'a better RMSE than X': 'than' is the beating's ('better' is a word of it), the metric between its own
             (re.compile(r"\bbetter\s+(?:[\w@%-]+\s+){1,3}?(?P<at>than)\b", re.I), "beat"),
@@ -114,9 +116,10 @@ def _phrased(text: str, names: Iterable[tuple[int, int]], lower_better: bool = F
 
 
 def words(text: str) -> list[tuple[int, int, str]]:
-    """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont"), and
-    one of the reading's own long words typed with a slip read as that word ('comparsion')."""
-    return [(m.start(), m.end(), spelled(re.sub(r"['’]", "", m.group().lower()))) for m in _WORD.finditer(text)]
+    """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont"), 'w/'
+    as 'with', and one of the reading's own long words typed with a slip read as that word ('comparsion')."""
+    return [(m.start(), m.end(), "with" if m.group() in ("w", "W") and text[m.end():m.end() + 1] == "/" else
+             spelled(re.sub(r"['’]", "", m.group().lower()))) for m in _WORD.finditer(text)]
 
 
 # the long words the reading itself is built from (what is asked, what it is asked of): a slip in one is read as the

@@ -59,7 +59,8 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
     if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
         other = _read(text, facts, named)
         if other is not None and (read is None or (other.whole, other.scope is not None) > (read.whole,
-                                                                                              read.scope is not None)):
+                                                                                              read.scope is not None)
+                                  or (other.whole == read.whole and _within_scope(other, values, text))):
             return other
     return read
 
@@ -76,8 +77,48 @@ def _slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
             if len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs)) and \
                     all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
                 out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
+        out += [Value(w[:2], value.iri, value.label, value.properties) for w in found
+                if _capitals(text[w[0]:w[1]]) and len(theirs) >= 2 and w[2] == "".join(t[0] for t in theirs)]
     spans_ = [v.span for v in out]
     return [v for v in out if spans_.count(v.span) == 1]
+
+
+def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
+    """Whether the word stands after 'per', 'by' or 'each' ('how many … per country'): a grouping."""
+    i = found.index(w)
+    return i > 0 and found[i - 1][2] in ("per", "by", "each")
+
+
+def _within_scope(read: Reading, values: Sequence[Value], text: str) -> bool:
+    """Whether a value the question names ends the words that name the comparison in ``read``, right before
+    'comparison' ('the ammonia gas *sensors* comparison': a word of its name, not the venue 'Sensors')."""
+    return read.scope is not None and any(
+        read.scope.span[0] <= v.span[0] and v.span[1] <= read.scope.span[1] and
+        (after := words(text[v.span[1]:])) and after[0][2] in SCOPE_WORDS for v in values)
+
+
+def _capitals(typed: str) -> bool:
+    """A short word typed in capitals ('US', 'UK'): a name's initials, not the filler word it spells in lower case."""
+    return 2 <= len(typed) <= 4 and typed.isalpha() and typed.isupper()
+
+
+def _repeated(kept: tuple[str, list[Word]], named: tuple[str, list[Word]],
+              found: Sequence[Word]) -> tuple[str, list[Word]]:
+    """The comparison's name as the run of words that ends it (``kept``) and the other words of its label the
+    question has ('the *nh3 sensors* in that metal oxide comparison'), save a word that says what is asked, right
+    after 'which' or 'with' ('which *drugs* … in the cat epilepsy comparison', '… w/ the *model* they used'), unless
+    it repeats one of that run's words (the first *bat* of 'the bat species in the wind turbine bat fatality
+    studies')."""
+    iri, run = kept
+    at = {w: i for i, w in enumerate(found)}
+
+    def asks(w: Word) -> bool:  # the one word between 'which' and a verb ('which drugs did …')
+        i, j = at[w] - 1, at[w] + 1
+        while i >= 0 and found[i][2] in ("the", "a", "an", "its", "their"):
+            i -= 1
+        return i >= 0 and found[i][2] in _WH | _ALSO and (j == len(found) or filler(found[j][2]))
+
+    return iri, sorted(set(run) | {w for w in named[1] if not asks(w) or any(near(w[2], k[2]) for k in run)})
 
 
 def _names_a_comparison(typed: str, facts: Comparisons) -> bool:
@@ -114,7 +155,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
     by_words = scope_named(free, facts)
-    scoped = widened(narrowed(by_words, found, facts) if narrow else by_words, free, found, facts) if by_words else \
+    scoped = widened(_repeated(narrowed(by_words, found, facts), by_words, found) if not narrow else
+                     narrowed(by_words, found, facts), free, found, facts) if by_words else \
         scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
@@ -150,7 +192,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     free = [w for w in free if w not in negations]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
-    unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and not _scaffold(w[2])]
+    unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and
+                (not _scaffold(w[2]) or _capitals(text[w[0]:w[1]]))]
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
     if len({op.name for op, _ in ops}) > 1:
         unplaced += [text[a:b] for _, (a, b) in ops[1:]]
@@ -158,6 +201,10 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     open_props = [p for p, _ in props if p not in conditioned]
     at = next((span[1] for op, span in ops if op is operator), -1)
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
+    # a property named that the answer neither lists, ranks by nor holds to: one it is grouped by ('how many
+    # contributions per country'), or a number a ranking by year leaves aside ('the youngest age at onset')
+    unplaced += [facts.property_labels[p] for p, ws in props if p in open_props and p not in (asked, by, *also) and
+                 (_grouped_by(ws[0], found) or (operator.by_year and facts.numeric is not None and p in facts.numeric))]
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers

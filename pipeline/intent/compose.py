@@ -9,7 +9,15 @@ from dataclasses import dataclass, replace
 
 from pipeline.errors import KgqaError
 from pipeline.intent.account import Question, meanings, read_question, unasked, unplaced
-from pipeline.intent.conditions import blanked, companions, compared_spans, comparisons, measures, unaccounted
+from pipeline.intent.conditions import (
+    blanked,
+    companions,
+    compared_spans,
+    comparisons,
+    measures,
+    unaccounted,
+    without_companions,
+)
 from pipeline.intent.meaning import listed_as_most
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
 from pipeline.intent.ranked import absolute, beats, directed, fits, relative
@@ -19,6 +27,7 @@ from pipeline.intent.reading import (
     Intent,
     Span,
     asked_kinds,
+    asks_a_value,
     asks_one,
     asks_who,
     first_asked,
@@ -187,9 +196,10 @@ class Composer:
         asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
-        if asks_who(stated) and not asked and (intent.operators or intent.highest or self.taught):
-            # "who is second on X": of the things a leaderboard pair answers, a model (a bare "who leads X" is no
-            # operator read: nothing is composed for it, rather than a list of every model)
+        if not asked and (asks_who(stated) and (intent.operators or intent.highest or self.taught) or (
+                intent.operators & {"top", "kth"} and not asks_a_value(without_companions(stated)))):
+            # "who is second on X", "top 3 on X by F1": of the things a leaderboard pair answers, a model (a bare
+            # "who leads X" is no operator read: nothing is composed for it, rather than a list of every model)
             asked = frozenset({Kind.MODEL})
         return names, _Asked(text, intent, asked, first_asked(text, typed), stated, reading)
 
@@ -269,6 +279,8 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
         if any(YEAR in n.kinds and n.label == year for n in chosen):
             sparql = re.sub(rf'FILTER\s*\(\s*str\(\?(\w+)\)\s*=\s*"{year}"\s*\)',
                             rf"FILTER(xsd:integer(?\1) {op} {year})", sparql)
+            # a range's end as worded: 'after 2020 but before 2023' leaves both years out
+            sparql = re.sub(rf'(str\(\?\w+\)\s*)(?:>=|<=|>|<)(\s*"{year}")', rf"\1{op}\2", sparql)
     bounds = [(n, op) for n, op in stated.items() if not any(YEAR in c.kinds and c.label == n for c in chosen)]
     if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1:  # 'above 60': the pair's bound, as said
         sparql = re.sub(rf"(\?\w+|\))\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",

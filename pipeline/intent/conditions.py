@@ -33,9 +33,14 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
          "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
-_BESIDE = re.compile(r"\b(?:with|and|along with|including|plus)\s+(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
-                     r"(?:its|their|the)\s+([A-Za-z]+)\b(?!\s+of\b)", re.I)  # 'and what's the score': a second thing
-# asked ('and the number of papers' asks for a count, not a number beside the answer)
+_BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
+                     r"(?:its|their|the)\s+|[+&]\s*(?:(?:its|their|the)\s+)?)([A-Za-z]+)\b(?!\s+of\b)", re.I)
+# 'and what's the score', 'model + number': a second thing asked ('and the number of papers' asks for a count, not a
+# number beside the answer)
+# 'which model had the lowest accuracy and what was it', 'what's the best X on X and who got it' (names blanked): the
+# score beside who holds it
+_VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+much)\b|"
+                        r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+who", re.I)
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy", "number",
                     "numbers", "figure"})
 # a companion word -> the predicates whose objects answer it, and the stems of variables that hold it
@@ -74,8 +79,14 @@ def measures(words: str) -> frozenset[str]:
 
 def companions(words: str) -> list[str]:
     """What the question asks for beside its answer ('with its score' -> value), in order."""
-    return list(dict.fromkeys(_WORDS[m.group(1).lower()] for m in _BESIDE.finditer(words)
-                              if m.group(1).lower() in _WORDS))
+    found = [(m.start(), _WORDS[m.group(1).lower()]) for m in _BESIDE.finditer(words) if m.group(1).lower() in _WORDS]
+    found += [(m.start(), "value") for m in _VALUE_TOO.finditer(words)]
+    return list(dict.fromkeys(c for _, c in sorted(found)))
+
+
+def without_companions(words: str) -> str:
+    """The question without what it asks for beside its answer ('top 3 on X, with the scores': 'top 3 on X,')."""
+    return _BESIDE.sub(" ", words)
 
 
 _INCLUSIVE = re.compile(r"(?:since|until|till|at\s+(?:least|most)|up)\b", re.I)

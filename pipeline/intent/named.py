@@ -237,7 +237,10 @@ def begun_by(key: str, index: LabelIndex) -> list[str]:
 
 
 def _begins(typed: Sequence[str], theirs: Sequence[str]) -> bool:
-    """Whether ``typed`` are the first of ``theirs``, fewer of them, the last one whole or cut before digits."""
+    """Whether ``typed`` are the first of ``theirs``, fewer of them, the last one whole or cut before digits; or
+    their letters are those of the first of ``theirs`` run together or split otherwise."""
+    if typed and any("".join(typed) == "".join(theirs[:k]) for k in range(1, len(theirs))):
+        return True  # the first words run together or split otherwise ('yolo v5': 'YOLOv5-s', 'noaa rogue buoy')
     if not 0 < len(typed) < len(theirs) + 1 or typed == list(theirs):
         return False
     *whole, last = typed

@@ -96,7 +96,7 @@ _VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X mode
                     r"\b(?:did|does|do)\s+(?:\w+\s+){1,3}(?:get|obtain|achieve|reach|score)\b", re.I)
 _EXTREME_OF = re.compile(r"\b(?:highest|maximum|max|largest|greatest|best|top|lowest|minimum|smallest|worst)\s+X\b",
                          re.I)  # "the highest X reported on X", names blanked: the metric's value
-_WHO = re.compile(r"\bwho\b", re.I)
+_WHO = re.compile(r"\bwho(?:['’]?s|se|m)?\b", re.I)  # 'whos 2nd on X', 'whose score', 'by whom
 
 
 def asks_a_value(question: str) -> bool:

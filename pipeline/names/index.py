@@ -190,8 +190,11 @@ class LabelIndex:
         kinds = [kind] if kind in self._kinds else list(KINDS)
         if typed in self._exact:
             return Resolution(typed, kind, Match.EXACT, typed, 100.0)
-        same = _spelled_closest(typed, _unique(label for k in kinds
-                                               for label in self._kinds[k].by_key.get(squash(typed), ())))
+        same: list[str] = []
+        for key in [squash(typed)] + [squash(v) for v in _versions(typed)]:  # 'balticsonar 1.1' for '… v1.1'
+            same = _spelled_closest(typed, _unique(label for k in kinds for label in self._kinds[k].by_key.get(key, ())))
+            if same:
+                break
         if len(same) == 1:
             return Resolution(typed, kind, Match.NORMALISED, same[0], 100.0, tuple(same))
         if same:
@@ -276,6 +279,17 @@ class LabelIndex:
             common = set(lists[0]).intersection(*lists[1:]) if lists[0] else set()
             found += [(entry.labels[i], float(fuzz.ratio(squash(typed), entry.keys[i]))) for i in common]
         return _unique_pairs(sorted(found, key=lambda pair: -pair[1]))[:SUGGEST]
+
+
+def _versions(typed: str) -> list[str]:
+    """``typed`` with a version number's 'v' dropped ('BalticSonar v1.1' as '… 1.1'), or added where a number stands
+    alone ('balticsonar 1.1' as '… v1.1'): how a version is typed both ways."""
+    out = [_VERSION_V.sub("", typed), _ALONE_NUMBER.sub("v", typed)]
+    return [v for v in dict.fromkeys(out) if v != typed]
+
+
+_VERSION_V = re.compile(r"(?<=[\s-])v(?=\d)", re.IGNORECASE)
+_ALONE_NUMBER = re.compile(r"(?<=\s)(?=\d)")
 
 
 def _a_slip(key: str, other: str) -> bool:

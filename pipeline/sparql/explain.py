@@ -142,9 +142,19 @@ def _ordering(shape: Shape) -> str:
         best = "the lowest one" if direction != "DESC" else "the highest one" if metric and lower_is_better(metric) \
             else "the best one"
     text = f"ordered by {by}" + (" (highest first)" if direction == "DESC" and not limits else "")
-    if limits:
+    skipped = next((n for n in shape.offsets if n > 0), 0)
+    if limits and skipped:  # 'LIMIT 1 OFFSET 1': the second, not the best
+        text += ", " + (f"the {_ordinal(skipped + 1)} one" if limits[0] == 1 else
+                        f"{limits[0]} after the first {skipped}")
+    elif limits:
         text += ", " + (best if limits[0] == 1 else f"the top {limits[0]}")
     return text
+
+
+def _ordinal(n: int) -> str:
+    """'second', 'third', …, '11th'."""
+    words = ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth"]
+    return words[n - 1] if 1 <= n <= len(words) else f"{n}th"
 
 
 def parts(sparql: str) -> tuple[str, str, str]:

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.names.index import LabelIndex, kind_of
 from pipeline.parts import KnowledgeGraph
 from pipeline.settings import Settings
 from standins.orkg_fixture import write_ntriples
@@ -60,3 +61,11 @@ def facts(tmp_path_factory: pytest.TempPathFactory) -> Any:
     read = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)
     assert read is not None and read.meant is not None
     return read
+
+
+def indexed(kg: OxigraphKG) -> LabelIndex:
+    """The graph's labels by kind, as the names step indexes them."""
+    rows = kg.select("PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
+                     "SELECT ?label ?class WHERE { ?thing a ?class; rdfs:label ?label. }").rows
+    return LabelIndex([(r["label"]["value"], str(kind_of(r["class"]["value"].rsplit("/", 1)[-1]))) for r in rows
+                       if kind_of(r["class"]["value"].rsplit("/", 1)[-1])], threshold=85.0)

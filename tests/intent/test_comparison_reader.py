@@ -2,6 +2,8 @@
 question is read as, and which words leave a reading partial (never compiled)."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from pipeline.intent.comparison_reader import read_comparison
@@ -147,3 +149,41 @@ def test_an_operators_word_is_never_part_of_a_comparisons_name(graph: tuple[Oxig
     reading = _read("which paper got the strongest green roof cooling?", graph)
     assert not (reading.whole and reading.operator == "list"), reading
     assert reading.scope is None or "strongest" not in reading.question[reading.scope.span[0]:reading.scope.span[1]]
+
+
+@pytest.fixture(scope="module")
+def sensors() -> tuple[OxigraphKG, Comparisons]:
+    """comparisons8's graph (tests/data/eval): its comparisons' labels share words with their properties, values
+    and venues ('drug', 'sensors', 'model')."""
+    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "comparisons8.nt", row_cap=1000)
+    facts = read_comparisons(kg)
+    assert facts is not None
+    return kg, facts
+
+
+def test_a_word_that_says_what_is_asked_is_not_read_into_the_comparisons_name(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    read = _read("which drugs did the UK studies in the feline epilepsy comparison use?", sensors)
+    assert not read.whole and "drugs" in read.unplaced  # 'drug' is a word of its label, not its name here
+    assert read.scope is not None and read.scope.span[0] > read.question.index("drugs")
+
+
+def test_a_value_typed_as_its_initials_in_capitals_is_that_value(sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    read = _read("which papers in the cat epilepsy comparison are from the US?", sensors)
+    assert read.whole and [(c.op, c.value) for c in read.conditions] == [("=", "United States")]
+    lower = _read("list the papers in the cat epilepsy comparison for us", sensors)  # the word, no country
+    assert lower.whole and lower.conditions == ()
+
+
+def test_a_value_that_ends_the_comparisons_name_is_part_of_it(sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    read = _read("which paper reports the highest recovery time in the ammonia gas sensors comparison", sensors)
+    assert read.whole and read.conditions == () and read.operator == "max"  # not the venue 'Sensors'
+
+
+@pytest.mark.parametrize("question", [
+    "how many papers per country are in the cat epilepsy comparison?",  # a grouping: no count of them all
+    "which paper in the cat epilepsy comparison had the youngest age of cats at seizure onset"])  # no year's ranking
+def test_a_property_named_that_the_answer_leaves_aside_leaves_the_reading_partial(
+        sensors: tuple[OxigraphKG, Comparisons], question: str) -> None:
+    read = _read(question, sensors)
+    assert not read.whole and any(w in " ".join(read.unplaced) for w in ("Country", "Age of cats")), read

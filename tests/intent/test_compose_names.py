@@ -10,12 +10,13 @@ from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.names.index import LabelIndex
 from pipeline.records import Generation
-from tests.intent.conftest import answer_of
+from tests.intent.conftest import answer_of, indexed
 
 R, P, C = "http://orkg.org/orkg/resource/", "http://orkg.org/orkg/predicate/", "http://orkg.org/orkg/class/"
 TYPE, LABEL = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type", "http://www.w3.org/2000/01/rdf-schema#label"
 DATASETS = ("Lakeside Reviews (English)", "Lakeside Reviews", "Régions-7 (v2, test)")
 MODELS = ("Otter-7 (single model)", "Otter-7", "Ça-Net β [large]", 'Quill "mini"')
+ROOT = Path(__file__).resolve().parents[2]
 METRIC = "Macro F1 (dev)"
 # (model, dataset, value, code link or "")
 SCORES = ((MODELS[0], DATASETS[0], "71.2", "https://example.org/otter"), (MODELS[1], DATASETS[0], "69.0", ""),
@@ -99,3 +100,13 @@ def test_a_name_typed_without_its_last_words_is_the_one_label_it_begins(tmp_path
     assert vague.generation.sparql is None and "which one do you mean" in vague.generation.explanation
     assert {c.label for c in vague.choices} == {MODELS[0], MODELS[1]}  # asked back, a choice per model
     assert {c.question for c in vague.choices} == {f"which datasets was {m} evaluated on" for m in MODELS[:2]}
+
+
+@pytest.mark.parametrize(("question", "label"), [
+    ("which models have been run on balticsonar 1.1?", "BalticSonar v1.1"),  # a version typed without its 'v'
+    ("which datasets has yolo v5 been tested on", "YOLOv5-s"),  # its first word split otherwise
+    ("what field does the noaa rogue buoy dataset belong to", "NOAA-RogueBuoy-2015")])  # its first words run together
+def test_a_name_typed_with_its_words_split_or_joined_otherwise_is_the_one_label(question: str, label: str) -> None:
+    kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-g.nt", row_cap=1000)
+    done = IntentStep(labels=lambda: indexed(kg)).review(question, Generation("adapter", None), [], kg).generation
+    assert done.sparql is not None and f'"{label}"' in done.sparql, done.sparql

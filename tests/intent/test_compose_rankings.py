@@ -107,8 +107,12 @@ def test_the_best_model_and_its_score_asked_at_once_gives_both(fixture_kg: Oxigr
             continue  # a tie, or a label that does not say which way is better (declined: another test)
         (model,) = top
         value = next(v for m, v in gold.scores(dataset, metric) if m == model)
-        both = _things(_rows(f"who's best on {dataset} by {metric}, and what is its value?", fixture_kg))
-        assert both == {model, value}, (dataset, metric, both)
+        for asked_so in (f"who's best on {dataset} by {metric}, and what is its value?",
+                         f"best {metric} on {dataset}? model + number pls",  # the two asked in other words
+                         f"which model had the best {metric} on {dataset} and what was it",
+                         f"whats the best {metric} on {dataset} and who got it"):
+            both = _things(_rows(asked_so, fixture_kg))
+            assert both == {model, value}, (asked_so, both)
         alone = _things(_rows(f"which model is best on {dataset} by {metric}?", fixture_kg))
         assert alone == {model}, (dataset, metric, alone)
         asked += 1
@@ -147,8 +151,10 @@ def test_the_earliest_and_latest_paper_of_a_field_and_its_papers_strictly_betwee
         low, high = dated[0][0], dated[-1][0]
         if high - low >= 2:
             inside = {t for y, t in dated if low < y < high}
-            rows = _rows(f"{field} papers strictly between {low} and {high}", fixture_kg)
-            assert _things(rows) - {str(y) for y, _ in dated} == inside, field
+            for asked in (f"{field} papers strictly between {low} and {high}",
+                          f"{field} papers that came out after {low} but before {high}?"):  # each end as worded
+                rows = _rows(asked, fixture_kg)
+                assert _things(rows) - {str(y) for y, _ in dated} == inside, asked
 
 
 def test_what_came_out_in_a_year_is_its_papers(fixture_kg: OxigraphKG) -> None:
@@ -183,3 +189,23 @@ def test_is_there_any_paper_before_a_year_is_whether_the_list_has_one(fixture_kg
             assert said is (years[0] < year), (problem, year)
             seen.add(said)
     assert seen == {True, False}
+
+
+def test_a_place_in_a_ranking_asked_without_a_kind_word_is_the_models_there(fixture_kg: OxigraphKG) -> None:
+    """'whos 2nd on X by M', 'top 2 on X by M, with the scores': a leaderboard's places are its models (with their
+    scores when asked), never a bare score."""
+    from pipeline.sparql.direction import direction_known, lower_is_better
+
+    asked = 0
+    for dataset, metric in gold.boards():
+        ranked = sorted(((v, m) for m, v in gold.scores(dataset, metric) if gold.number(v) is not None),
+                        key=lambda p: gold.number(p[0]) or 0.0, reverse=not lower_is_better(metric))
+        numbers = [gold.number(v) for v, _ in ranked]
+        if len(ranked) < 3 or len(set(numbers[:3])) < 3 or not direction_known(metric):
+            continue  # ties at the top or a direction the label does not say: other tests
+        second = _things(_rows(f"whos 2nd on {dataset} by {metric}?", fixture_kg))
+        assert second == {ranked[1][1]}, (dataset, metric, second)
+        top = _rows(f"top 2 on {dataset} by {metric}, with the scores pls", fixture_kg)
+        assert _things(top) == {ranked[0][1], ranked[0][0], ranked[1][1], ranked[1][0]}, (dataset, metric, top)
+        asked += 1
+    assert asked >= 2

@@ -67,3 +67,11 @@ def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
 def test_a_number_asked_beside_the_answer_is_its_value_and_a_number_of_things_is_a_count() -> None:
     assert companions("best accuracy on X - which model and what was the number") == ["value"]
     assert companions("which model, and the number of papers on it") == []
+
+
+def test_a_score_asked_beside_who_holds_it_in_other_words_is_its_value() -> None:
+    assert companions("lowest error on X? model + number pls") == ["value"]
+    assert companions("list every model w/ its score on X") == ["value"]
+    assert companions("which model had the lowest X on X and what was it") == ["value"]
+    assert companions("whats the best X on the X set and who got it") == ["value"]
+    assert companions("who got the best X on X") == [] and companions("models with code on X") == []

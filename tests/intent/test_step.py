@@ -251,7 +251,7 @@ def test_the_fresh_sets_over_a_graph_of_names_no_other_set_uses(env: Path, tmp_p
 
 
 def test_a_comparison_question_is_answered_from_its_reading_and_says_what_ran(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        env: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     from standins.comparison_fixture import write_comparisons
 
     graph = write_comparisons(tmp_path / "cmp.nt")

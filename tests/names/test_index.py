@@ -124,3 +124,12 @@ def test_cased_lists_every_label_of_that_lowercase_of_any_kind() -> None:
                      ("SQuAD1.1", "model")], threshold=85.0)
     assert ix.cased("squad1.1") == ["SQuAD1.1", "squad1.1"]
     assert ix.cased("squad 1.1") == ["SQuAD 1.1"] and ix.cased("squad") == []
+
+
+def test_a_version_typed_with_or_without_its_v_reads_as_the_graphs_label() -> None:
+    ix = LabelIndex([("BalticSonar v1.1", "dataset"), ("DieSiam-v2", "model"), ("InceptionV3", "model")], 85.0)
+    for typed, label in {"balticsonar 1.1": "BalticSonar v1.1", "diesiam 2": "DieSiam-v2",
+                         "inception 3": "InceptionV3", "BalticSonar v1.1": "BalticSonar v1.1"}.items():
+        found = ix.spelled(typed)
+        assert found is not None and found.chosen == label, typed
+    assert ix.spelled("balticsonar 1.2") is None  # another version is no slip

@@ -124,3 +124,11 @@ def test_a_yes_or_no_says_what_it_asks_whether_there_are() -> None:
              '?cont orkgp:P32 ?problem. ?paper orkgp:P31 ?cont; rdfs:label ?paper_lbl; orkgp:P29 ?year. '
              'FILTER(xsd:integer(?year) < 2016) }')
     assert explain(asked).startswith("It asks whether there are papers ") and "'ASR'" in explain(asked)
+
+
+def test_a_place_below_the_top_is_said_as_its_place() -> None:
+    ranked = ('SELECT ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl. FILTER(str(?metric_lbl) = '
+              '"F1") ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. ?cont orkgp:HAS_MODEL ?model. '
+              '?model rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1 OFFSET 1')
+    assert explain(ranked).endswith("the second one.")
+    assert explain(ranked.replace("LIMIT 1 OFFSET 1", "LIMIT 3 OFFSET 2")).endswith("3 after the first 2.")
