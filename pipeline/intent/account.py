@@ -16,7 +16,7 @@ from pipeline.sparql.parsed import parse
 # Words that say nothing a query must do: greetings, requests, the question's own scaffolding. One list, kept short:
 # growing it is no fix for a word the reading does not understand.
 _FILLER = """hey hi hello please pls plz thanks thx tell show list give name find know idea anyone someone anybody want
-need like see check quick question ok so also about currently ever yet graph orkg kg here one ones research distinct
+need like see check quick question ok so also too about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
 everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme"""
@@ -51,7 +51,7 @@ _MEANINGS: dict[str, str] = {
     "down": "lowest minimum min smallest",
     "kth": "second third fourth fifth 2nd 3rd 4th 5th runner place placed rank ranked position",
     "compare": "after since before until till prior later earlier newer older more less fewer greater higher lower "
-               "above below over under exceeding beyond than between inclusive strictly exclusive exclusively",
+               "above below over under exceeding beyond than between thru through inclusive strictly exclusive exclusively",
     "most": "most fewest least common commonly frequent frequently popular often",
     "average": "average mean avg",
     "early": "earliest oldest first",
@@ -78,6 +78,7 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
             # 'between 2018 and 2020, both years included': a bound's ends, not two things
             (re.compile(rf"\bboth\s+{BOUND_ENDS}\s+(?:inclusive|included|includes|counted|in)\b", re.I), "compare"),
+            (re.compile(rf"\b(?:incl|including|included|inclusive)\.?\s+both\b(?:\s+{BOUND_ENDS})?", re.I), "compare"),
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),

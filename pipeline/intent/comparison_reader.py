@@ -29,7 +29,8 @@ from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, scope_meant, scope_named, widened
 from pipeline.parts import KnowledgeGraph
 
-_RANGE = re.compile(r"\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)\s*"
+_RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
+                    r"\b(?P<start>(?:19|20)\d\d)\s*(?:to|-|–|until|till|through|thru))\s*"  # '2007 thru 2012'
                     r"(?P<high>(?:19|20)\d\d)\b", re.I)
 _BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|prior\s+to|earlier\s+than|later\s+than|from|in|"
                     r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
@@ -148,7 +149,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
     taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
-    linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link"]  # 'at least one', 'i mean', 'show up'
+    # 'at least one', 'i mean', 'show up'; a range's own words ('2007 thru 2012 (incl both)')
+    linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link" or (meaning == "compare" and ranges)]
     labelled = label_runs(found, facts) + linking  # 'number of participants' is a property, not a count
     ops = [(op, span) for op, span in operators_in(text)
            if not any(a <= span[0] < b for a, b in taken + labelled)]
@@ -178,7 +180,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         if scoped else None
     conditions = _conditions(values, props, bounds, numbers, {at: u[0] for at, u in units.items()}, facts)
     if conditions is not None:
-        conditions += [Condition(m.span(), "year", op, m.group(g)) for m in ranges
+        conditions += [Condition(m.span(), "year", op, m.group(g) or m.group("start")) for m in ranges
                        for g, op in (("low", ">="), ("high", "<="))]
     if conditions is None:
         return Reading(text, "", "list", tuple(names), (), scope_link,
@@ -284,7 +286,7 @@ def _scaffold(word: str) -> bool:
 
 _NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
               "hasnt", "hadnt", "except", "excluding", "lacking"}
-_ALSO = {"and", "plus", "its", "their", "with"}
+_ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)
 _WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}

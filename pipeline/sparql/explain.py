@@ -172,6 +172,8 @@ def parts(sparql: str) -> tuple[str, str, str]:
             constraints.append(f"in comparison {s}")
         elif s.startswith("orkgr:") or o.startswith("orkgr:"):
             constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
+        elif _local(p) == "HAS_SOURCE_CODE" and o not in shape.projection:  # a restriction the answer does not show
+            constraints.append("with published code")
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape), ordering
 
 

@@ -187,3 +187,10 @@ def test_a_property_named_that_the_answer_leaves_aside_leaves_the_reading_partia
         sensors: tuple[OxigraphKG, Comparisons], question: str) -> None:
     read = _read(question, sensors)
     assert not read.whole and any(w in " ".join(read.unplaced) for w in ("Country", "Age of cats")), read
+
+
+def test_a_range_typed_with_thru_keeps_both_ends_and_the_years_asked_too(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    read = _read("which eggshell thinning papers came out 2006 thru 2013 (incl both)? pls give years too", sensors)
+    assert read.whole and read.also == ("year",)
+    assert {(c.on, c.op, c.value) for c in read.conditions} == {("year", ">=", "2006"), ("year", "<=", "2013")}

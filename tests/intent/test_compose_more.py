@@ -115,3 +115,26 @@ def test_the_top_two_on_an_error_rate_are_the_lowest(fixture_kg: OxigraphKG) -> 
     lowest = sorted(board, key=lambda row: gold.number(row[1]) or 0.0)[:2]
     got = _things("top 2 models on librivoice (clean) by Word Error Rate (WER)", fixture_kg)
     assert {m for m, _ in lowest} <= got and len(got & {m for m, _ in board}) == 2
+
+
+def test_a_years_models_a_fields_datasets_and_the_papers_with_code(fixture_kg: OxigraphKG) -> None:
+    """'which models showed up in papers from Y', 'how many datasets does the F field use', 'how many papers have a
+    code link': each from the graph's own papers, counted without duplicates."""
+    for year in gold.years():
+        models = {c.model for p in PAPERS if p.year == year for c in p.contributions if c.model}
+        if models:
+            assert _things(f"which models showed up in papers from {year}?", fixture_kg) == models, year
+    for field in FIELDS:
+        datasets = {b.dataset for p in PAPERS if p.field == field for c in p.contributions for b in c.benchmarks}
+        if datasets:
+            assert _things(f"how many datasets does the {field} field use", fixture_kg) == {str(len(datasets))}
+            assert _things(f"which datasets do {field} papers use?", fixture_kg) == datasets, field
+    coded = {p.title for p in PAPERS if any(c.code for c in p.contributions)}
+    assert _things("how many papers in total have a code link", fixture_kg) == {str(len(coded))}
+
+
+def test_a_range_typed_with_thru_and_incl_both_keeps_both_years(fixture_kg: OxigraphKG) -> None:
+    years = gold.years()
+    first, last = years[0], years[2]
+    within = {p.title for p in PAPERS if first <= p.year <= last}
+    assert _titles(_things(f"papers published {first} thru {last} (incl both), with the year", fixture_kg)) == within

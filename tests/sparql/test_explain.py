@@ -132,3 +132,11 @@ def test_a_place_below_the_top_is_said_as_its_place() -> None:
               '?model rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1 OFFSET 1')
     assert explain(ranked).endswith("the second one.")
     assert explain(ranked.replace("LIMIT 1 OFFSET 1", "LIMIT 3 OFFSET 2")).endswith("3 after the first 2.")
+
+
+def test_a_restriction_to_code_the_answer_does_not_show_is_said() -> None:
+    coded = ("SELECT (COUNT(DISTINCT ?paper) AS ?papers) WHERE { ?paper a orkgc:Paper; orkgp:P31 ?c. "
+             "?c orkgp:HAS_SOURCE_CODE ?code. }")
+    assert explain(coded) == "It asks for the number of papers with published code."
+    shown = "SELECT ?model_lbl ?code WHERE { ?c orkgp:HAS_MODEL ?m; orkgp:HAS_SOURCE_CODE ?code. ?m rdfs:label ?model_lbl. }"
+    assert "published code" not in explain(shown)
