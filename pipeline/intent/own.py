@@ -9,6 +9,7 @@ from pipeline.intent.named import resolve
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Generation
+from pipeline.sparql.text import string_literals
 
 
 def own(generation: Generation) -> bool:
@@ -26,8 +27,9 @@ def ignored(text: str, generation: Generation, kg: KnowledgeGraph, generic: froz
     if not own(generation) or generation.sparql is None or opaque_terms(generation.sparql):
         return ()
     sparql = generation.sparql
+    named = string_literals(sparql)  # a query naming nothing ignores every name the question has, however typed
     left = [n.label for n in resolve(text, kg, generic, index, (), index)
-            if squeeze(n.label) == squeeze(text[n.start:n.end])
+            if (squeeze(n.label) == squeeze(text[n.start:n.end]) or not named)
             and unused_names([n.label], sparql, generic) and unused_names([text[n.start:n.end]], sparql, generic)]
     return tuple(f"the name '{label}'" for label in dict.fromkeys(left))
 

@@ -4,11 +4,14 @@ whether a pair asking some operators answers a question asking others."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pipeline.intent.account import meanings
 from pipeline.intent.meaning import picks
 from pipeline.intent.reading import Intent
+from pipeline.sparql.direction import lower_is_better
 from pipeline.sparql.shape import read
+from pipeline.sparql.text import string_literals
 
 
 def beats(text: str) -> bool:
@@ -44,6 +47,13 @@ def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
         return Intent(intent.operators | {"lowest"}, intent.rank, False) if lower_better else \
             Intent(intent.operators, intent.rank, True)
     return intent
+
+
+def directed_by(intent: Intent, text: str, sparql: str, metric: Callable[[str], bool]) -> Intent:
+    """``directed`` by the metric a written query names (a literal ``metric`` says is a metric's label) where lower is
+    better: 'the worst on RMSE' held to the highest RMSE, whoever wrote the query."""
+    lower = any(metric(lit) and lower_is_better(lit) for lit in string_literals(sparql))
+    return directed(intent, text, True) if lower else intent
 
 
 def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:

@@ -29,6 +29,7 @@ from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
 from pipeline.intent.own import ignored, own
 from pipeline.intent.pairs import intent_pairs
+from pipeline.intent.ranked import directed_by
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
 from pipeline.intent.which import MAX_CHOICES, which_name
 from pipeline.intent.writer import comparison_reading, compiled
@@ -105,6 +106,9 @@ class IntentStep:
                 generation = replace(generation, sparql=sparql, notes=generation.notes + respellings)
         words = _masked(text, found)
         intent = read_intent(words)  # 'Number of params' is a metric, not a count
+        if own(generation) and index is not None:  # 'the worst on RMSE': its highest, as the query's metric says
+            # (a model's own query; SciQA's templates, which the adapter's follow, read 'best' as the highest)
+            intent = directed_by(intent, words, generation.sparql, lambda label: index.has(label, Kind.METRIC))
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, found)
         missing: tuple[str, ...] = ()

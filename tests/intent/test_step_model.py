@@ -196,3 +196,49 @@ def test_a_models_own_query_leaving_out_a_name_the_question_types_is_not_run(
                  "cloze test?"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert sorted(out["flat_answer"]) == sorted(["CoherenceNet", "StoryLM-base", "StoryLM-large", "Plain LSTM"])
+
+
+def _own(sparql: str) -> Any:
+    """The model's own query, as the loop hands it on (one reply, taken)."""
+    from pipeline.records import Ask, Attempt, Generation, Verdict
+
+    return Generation("local", sparql, attempts=(Attempt(Ask.PROMPT, sparql, sparql, Verdict.TAKEN),))
+
+
+def test_a_models_own_query_naming_nothing_for_a_question_naming_a_field_loosely_is_not_run(
+        fixture_kg: Any) -> None:
+    """'what databases papers do we have': a query listing every paper leaves out the field, typed loosely; the
+    composed query names it."""
+    from pipeline.intent.step import IntentStep
+    from tests.intent.conftest import indexed
+
+    index = indexed(fixture_kg)
+    every = "SELECT ?paper WHERE { ?paper orkgp:P31 ?contribution. }"
+    done = IntentStep(labels=lambda: index).review("what databases papers do we have in there", _own(every), [],
+                                                   fixture_kg).generation
+    assert done.sparql != every and done.sparql is not None and '"Databases/Information Systems"' in done.sparql
+
+
+def test_a_models_own_query_ranking_the_worst_on_an_error_rate_from_the_lowest_is_not_run(fixture_kg: Any) -> None:
+    """'which model did the worst on WER': the highest WER; the model's query ranking from the lowest answers the best,
+    and is replaced by the composed one."""
+    from pipeline.intent.step import IntentStep
+    from pipeline.sparql.direction import direction_known, lower_is_better
+    from tests.intent.conftest import answer_of, indexed
+
+    index = indexed(fixture_kg)
+    asked = 0
+    for dataset, metric in gold.boards():
+        worst = gold.extreme(dataset, metric, highest=True)
+        if not (lower_is_better(metric) and direction_known(metric)) or len(worst) != 1:
+            continue
+        wrong = (f'SELECT ?model_lbl WHERE {{ ?d rdfs:label ?dl. FILTER(str(?dl) = "{dataset}") ?m rdfs:label ?ml. '
+                 f'FILTER(str(?ml) = "{metric}") ?b orkgp:HAS_DATASET ?d; orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_METRIC '
+                 '?m; orkgp:HAS_VALUE ?v. ?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?model. ?model rdfs:label '
+                 '?model_lbl. } ORDER BY ASC(?v) LIMIT 1')
+        done = IntentStep(labels=lambda: index).review(f"which model did the worst on {metric} for {dataset}",
+                                                       _own(wrong), [], fixture_kg).generation
+        assert done.sparql is not None and done.sparql != wrong
+        assert {v for row in answer_of(fixture_kg, done.sparql) for v in row} & set(gold.models_on(dataset)) == worst
+        asked += 1
+    assert asked >= 1
