@@ -9,7 +9,8 @@ from pipeline.intent.named import resolve
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Generation
-from pipeline.sparql.text import string_literals
+from pipeline.sparql.shape import read
+from pipeline.sparql.text import parse, string_literals
 
 
 def own(generation: Generation) -> bool:
@@ -33,3 +34,18 @@ def ignored(text: str, generation: Generation, kg: KnowledgeGraph, generic: froz
             and unused_names([n.label], sparql, generic) and unused_names([text[n.start:n.end]], sparql, generic)]
     return tuple(f"the name '{label}'" for label in dict.fromkeys(left))
 
+
+
+_COUNTED_ONCE = {"orkgp:HAS_VALUE", "orkgp:P29", "orkgp:HAS_SOURCE_CODE"}  # values: each counted as often as it stands
+
+
+def miscounted(generation: Generation) -> tuple[str, ...]:
+    """What a model's own query counts wrong: things of the graph (models, papers, datasets) counted per group without
+    DISTINCT, once per score or paper they stand beside ('which dataset has the most models': 12 for 6 models)."""
+    if not own(generation) or generation.sparql is None or not read(generation.sparql).group_by:
+        return ()  # a count per group (the most, the fewest): SciQA's plain counts of papers stand as written
+    shape, toks = read(generation.sparql), [t.text for t in parse(generation.sparql).tokens]
+    things = {o for _, p, o in shape.triples if p.startswith("orkgp:") and p not in _COUNTED_ONCE}
+    counted = [toks[i + 2] for i, t in enumerate(toks[:-2]) if t.upper() == "COUNT" and toks[i + 1] == "("]
+    return tuple(f"each {v.lstrip('?')} counted once (the query counts it once per result)"
+                 for v in counted if v in things)

@@ -242,3 +242,20 @@ def test_a_models_own_query_ranking_the_worst_on_an_error_rate_from_the_lowest_i
         assert {v for row in answer_of(fixture_kg, done.sparql) for v in row} & set(gold.models_on(dataset)) == worst
         asked += 1
     assert asked >= 1
+
+
+def test_a_models_own_count_of_things_without_distinct_is_not_run(fixture_kg: Any) -> None:
+    """'which dataset has the most models, and how many': COUNT(?model) counts a model once per score; the composed
+    count counts each model once."""
+    from pipeline.intent.step import IntentStep
+    from tests.intent.conftest import answer_of, indexed
+
+    index = indexed(fixture_kg)
+    twice = ("SELECT ?dataset_lbl (COUNT(?model) AS ?n) WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. "
+             "?b orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?e. ?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?model. "
+             "} GROUP BY ?dataset_lbl ORDER BY DESC(?n) LIMIT 1")
+    done = IntentStep(labels=lambda: index).review("which dataset has the most models evaluated on it, and how many?",
+                                                   _own(twice), [], fixture_kg).generation
+    assert done.sparql is not None and "COUNT(DISTINCT" in done.sparql
+    most = max(len(gold.models_on(d)) for d, _ in gold.boards())
+    assert str(most) in {v for row in answer_of(fixture_kg, done.sparql) for v in row}
