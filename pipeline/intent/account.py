@@ -19,7 +19,8 @@ _FILLER = """hey hi hello please pls plz thanks thx tell show list give name fin
 need like see check quick question ok so also too about currently ever yet graph orkg kg here one ones research distinct
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
-everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme"""
+everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme morning afternoon sorry stuff
+if"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -82,6 +83,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
+            # 'sorry if this is obvious but …': an apology, no negation
+            (re.compile(r"\b(?:sorry|apologies)\b[^?.!]*?\bbut\b", re.I), "link"),
             # 'after 2020 but before 2023': the second end of a bound, no negation
             (re.compile(r"\bbut\s+(?=(?:before|after|until|till|since|earlier|later|prior)\b)", re.I), "link"),
             (re.compile(r"\bbetter\s+than\b", re.I), "beat"),  # 'did better than X': beat X

@@ -54,7 +54,7 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
              "the most recent {what}", order="DESC", by_year=True),
     Operator("earliest", r"\b(?:earliest|oldest|first)\b", "the earliest {what}", order="ASC", by_year=True),
     Operator("average", r"\b(?:average|mean|avg)\b", "the average {by}", aggregate="AVG", numeric=True),
-    Operator("sum", r"\b(?:sum|total|combined|altogether)\b(?<!\bin\stotal)", "the sum of the {by}", aggregate="SUM",
+    Operator("sum", r"\b(?:sum|total|combined|altogether)\b(?<!\bin\stotal)|\badd(?:ed|ing)?\s+(?:\w+\s+)?up\b", "the sum of the {by}", aggregate="SUM",
              numeric=True),
     Operator("max", rf"\b{_MORE}\b", "the highest {by}", aggregate="MAX", order="DESC", numeric=True),
     Operator("min", rf"\b{_LESS}\b", "the lowest {by}", aggregate="MIN", order="ASC", numeric=True),

@@ -194,3 +194,12 @@ def test_a_range_typed_with_thru_keeps_both_ends_and_the_years_asked_too(
     read = _read("which eggshell thinning papers came out 2006 thru 2013 (incl both)? pls give years too", sensors)
     assert read.whole and read.also == ("year",)
     assert {(c.on, c.op, c.value) for c in read.conditions} == {("year", ">=", "2006"), ("year", "<=", "2013")}
+
+
+def test_an_apology_a_greeting_and_newer_than_are_read_as_people_type_them(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    asked = _read("sorry if this is a dumb question but which research problems does the eggshell thinning "
+                  "comparison cover?", sensors)
+    assert asked.whole and asked.asked == "problem" and asked.conditions == ()  # no negation in its 'but'
+    newer = _read("morning! papers in the termite mound comparison newer than 2012?", sensors)
+    assert newer.whole and [(c.on, c.op, c.value) for c in newer.conditions] == [("year", ">", "2012")]

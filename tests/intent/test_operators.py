@@ -40,6 +40,7 @@ def test_every_entry_says_what_it_does_and_has_a_shape() -> None:
     ("total number of participants across the studies", ["count", "sum"]),  # the reader keeps 'number of' a label's
     ("what is the sum of the yields", ["sum"]),
     ("how many papers are there in total", ["count"]),
+    ("if you add up the yields what do you get", ["sum"]),
 ])
 def test_a_sum_is_one_entry_of_the_table(question: str, names: list[str]) -> None:
     assert sorted(op.name for op, _ in operators_in(question)) == names
