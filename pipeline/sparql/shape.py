@@ -43,6 +43,7 @@ class Shape:
     limits: list[int] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
+    excluded: list[LabelFilter] = field(default_factory=list)  # those of ``filters`` inside FILTER NOT EXISTS / MINUS
 
     def classes(self) -> dict[str, str]:
         """Variable -> the local name of its ``a``/``rdf:type`` class."""
@@ -142,9 +143,21 @@ def read(query: str) -> Shape:
     i, n = 0, len(toks)
     subject = predicate = ""
     expect = "s"
+    depth, negated, pending = 0, [], False  # the depths of the blocks FILTER NOT EXISTS / MINUS open
     while i < n:
         t = toks[i]
         up = t.text.upper() if t.kind == "word" else ""
+        if t.text == "{":
+            depth += 1
+            if pending:
+                negated.append(depth)
+                pending = False
+        elif t.text == "}":
+            if negated and negated[-1] == depth:
+                negated.pop()
+            depth -= 1
+        elif up == "MINUS" or (up == "FILTER" and i + 1 < n and toks[i + 1].text.upper() == "NOT"):
+            pending = True
         if up == "PREFIX":
             i += 3
             continue
@@ -160,7 +173,10 @@ def read(query: str) -> Shape:
         elif up in ("FILTER", "BIND") and i + 1 < n and toks[i + 1].text == "(":
             end = _closing(toks, i + 1)
             if up == "FILTER":
+                before = len(shape.filters)
                 _read_filter(toks, i + 1, end, shape)
+                if negated:
+                    shape.excluded += shape.filters[before:]
             i, expect = end + 1, "s"
             continue
         elif up == "ORDER" or up == "GROUP":

@@ -138,3 +138,22 @@ def test_a_range_typed_with_thru_and_incl_both_keeps_both_years(fixture_kg: Oxig
     first, last = years[0], years[2]
     within = {p.title for p in PAPERS if first <= p.year <= last}
     assert _titles(_things(f"papers published {first} thru {last} (incl both), with the year", fixture_kg)) == within
+
+
+def test_a_problems_models_never_run_on_a_dataset_and_a_datasets_models_never_scored_by_a_metric(
+        fixture_kg: OxigraphKG) -> None:
+    asked = 0
+    for problem in PROBLEMS:
+        for dataset in DATASETS:
+            left = gold.models_of_problem(problem) - gold.models_on(dataset)
+            if left and left != gold.models_of_problem(problem):
+                question = f"which {problem} models were never evaluated on {dataset}?"
+                assert _things(question, fixture_kg) == left, question
+                asked += 1
+    for dataset, metric in gold.boards():
+        left = gold.models_on(dataset) - {c.model for _, c, d, r in gold.results() if d == dataset and r.metric == metric}
+        if left:
+            question = f"which models on {dataset} have never reported {metric} there?"  # (the fixture has a Score)
+            assert _things(question, fixture_kg) == left, question
+            asked += 1
+    assert asked >= 3

@@ -140,3 +140,14 @@ def test_a_restriction_to_code_the_answer_does_not_show_is_said() -> None:
     assert explain(coded) == "It asks for the number of papers with published code."
     shown = "SELECT ?model_lbl ?code WHERE { ?c orkgp:HAS_MODEL ?m; orkgp:HAS_SOURCE_CODE ?code. ?m rdfs:label ?model_lbl. }"
     assert "published code" not in explain(shown)
+
+
+def test_what_a_query_leaves_out_is_said_as_left_out() -> None:
+    except_ = ('SELECT DISTINCT ?model_lbl WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. '
+               'FILTER(str(?dataset_lbl) = "A") ?benchmark orkgp:HAS_DATASET ?dataset. ?cont orkgp:HAS_BENCHMARK '
+               '?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. FILTER NOT EXISTS { ?other a '
+               'orkgc:Dataset; rdfs:label ?other_lbl. FILTER(str(?other_lbl) = "B") ?b2 orkgp:HAS_DATASET ?other. '
+               '?c2 orkgp:HAS_BENCHMARK ?b2; orkgp:HAS_MODEL ?model. } }')
+    said = explain(except_)
+    assert "dataset 'A' but not " in said and said.endswith("dataset 'B'.") and "but not" not in said.split("'A'")[0]
+    assert "but not" in explain(except_.replace("FILTER NOT EXISTS", "MINUS"))
