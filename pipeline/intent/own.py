@@ -36,7 +36,10 @@ def ignored(text: str, generation: Generation, kg: KnowledgeGraph, generic: froz
 
 
 
-_COUNTED_ONCE = {"orkgp:HAS_VALUE", "orkgp:P29", "orkgp:HAS_SOURCE_CODE"}  # values: each counted as often as it stands
+# the predicates whose objects are always things of the graph, never values (a comparison's own properties may hold
+# numbers: not these)
+_THINGS_AT = {"orkgp:compareContribution", "orkgp:P31", "orkgp:P32", "orkgp:P30", "orkgp:HAS_MODEL",
+              "orkgp:HAS_DATASET", "orkgp:HAS_BENCHMARK", "orkgp:HAS_EVALUATION", "orkgp:HAS_METRIC", "orkgp:HAS_VENUE"}
 
 
 def miscounted(generation: Generation) -> tuple[str, ...]:
@@ -44,8 +47,23 @@ def miscounted(generation: Generation) -> tuple[str, ...]:
     DISTINCT, once per score or paper they stand beside ('which dataset has the most models': 12 for 6 models)."""
     if not own(generation) or generation.sparql is None or not read(generation.sparql).group_by:
         return ()  # a count per group (the most, the fewest): SciQA's plain counts of papers stand as written
-    shape, toks = read(generation.sparql), [t.text for t in parse(generation.sparql).tokens]
-    things = {o for _, p, o in shape.triples if p.startswith("orkgp:") and p not in _COUNTED_ONCE}
+    toks = [t.text for t in parse(generation.sparql).tokens]
+    things = _things(generation.sparql)
     counted = [toks[i + 2] for i, t in enumerate(toks[:-2]) if t.upper() == "COUNT" and toks[i + 1] == "("]
     return tuple(f"each {v.lstrip('?')} counted once (the query counts it once per result)"
                  for v in counted if v in things)
+
+
+def _things(sparql: str) -> set[str]:
+    """The variables a query binds to things of the graph (models, papers, contributions: never a number)."""
+    return {o for _, p, o in read(sparql).triples if p in _THINGS_AT}
+
+
+def compares_things(generation: Generation) -> tuple[str, ...]:
+    """A model's own query comparing a thing of the graph with a number ('FILTER(?contribution > 6)' for 'more than
+    6 contributions'): no thing is a number, so it keeps nothing or everything."""
+    if not own(generation) or generation.sparql is None:
+        return ()
+    things = _things(generation.sparql)
+    return tuple(f"a number of {f.var.lstrip('?')}s (the query compares the things themselves with {f.literal})"
+                 for f in read(generation.sparql).compared if f.var in things)

@@ -27,7 +27,7 @@ from pipeline.intent.loose import pointed
 from pipeline.intent.meaning import rankings
 from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
-from pipeline.intent.own import ignored, miscounted, own
+from pipeline.intent.own import compares_things, ignored, miscounted, own
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.ranked import directed_by
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
@@ -120,7 +120,8 @@ class IntentStep:
                             _copied_terms(generation.sparql, names, generic, examples), words, plain,
                             value=asks_a_value(plain) and not names_things(plain))
             missing = verdict.missing or unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators) \
-                or ignored(text, generation, kg, generic, index) or miscounted(generation)
+                or ignored(text, generation, kg, generic, index) or miscounted(generation) \
+                or compares_things(generation)
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer

@@ -259,3 +259,18 @@ def test_a_models_own_count_of_things_without_distinct_is_not_run(fixture_kg: An
     assert done.sparql is not None and "COUNT(DISTINCT" in done.sparql
     most = max(len(gold.models_on(d)) for d, _ in gold.boards())
     assert str(most) in {v for row in answer_of(fixture_kg, done.sparql) for v in row}
+
+
+def test_a_models_own_query_comparing_things_with_a_number_is_not_run(fixture_kg: Any) -> None:
+    """'papers with more than 1 contribution' written as FILTER(?contribution > 1): a thing is no number; a value
+    compared with one stands."""
+    from pipeline.intent.step import IntentStep
+
+    things = "SELECT (COUNT(?paper) AS ?n) WHERE { ?paper orkgp:P31 ?contribution. FILTER(?contribution > 1) }"
+    done = IntentStep().review("how many papers have more than 1 contribution?", _own(things), [],
+                               fixture_kg).generation
+    assert done.sparql != things and "a number of contributions" in " ".join(done.notes)
+    values = ('SELECT ?model_lbl WHERE { ?c orkgp:HAS_MODEL ?model; orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_EVALUATION ?e. '
+              '?e orkgp:HAS_VALUE ?value. ?model rdfs:label ?model_lbl. FILTER(xsd:decimal(?value) > 1) }')
+    kept = IntentStep().review("which models score more than 1?", _own(values), [], fixture_kg).generation
+    assert not any("a number of" in n for n in kept.notes)
