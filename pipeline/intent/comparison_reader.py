@@ -13,7 +13,6 @@ from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
     Word,
-    content,
     heads,
     inside,
     label_runs,
@@ -26,7 +25,8 @@ from pipeline.intent.linking import (
 from pipeline.intent.named import spans
 from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
-from pipeline.intent.scope import narrowed, scope_meant, scope_named, widened
+from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
+from pipeline.intent.values import capitals, names_a_comparison, slipped, within_scope
 from pipeline.parts import KnowledgeGraph
 
 _RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
@@ -53,81 +53,25 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
     values = values_named(kg, text, spans(text, frozenset()))
     read = _read(text, facts, values)
     if read is not None and read.scope is not None and not read.whole:  # a value typed with a slip ('kenia')?
-        slipped = _slipped(text, read, values_of(kg, read.scope.iri))
-        if slipped:
-            again = _read(text, facts, sorted([*values, *slipped], key=lambda v: v.span))
+        typos = slipped(text, read, values_of(kg, read.scope.iri))
+        if typos:
+            again = _read(text, facts, sorted([*values, *typos], key=lambda v: v.span))
             read = again if again is not None and len(again.unplaced) < len(read.unplaced) else read
-            values = [*values, *slipped] if read is again else values
-    named = [v for v in values if not _names_a_comparison(text[slice(*v.span)], facts)]
+            values = [*values, *typos] if read is again else values
+    named = [v for v in values if not names_a_comparison(text[slice(*v.span)], facts)]
     if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
         other = _read(text, facts, named)
         if other is not None and (read is None or (other.whole, other.scope is not None) > (read.whole,
                                                                                               read.scope is not None)
-                                  or (other.whole == read.whole and _within_scope(other, values, text))):
+                                  or (other.whole == read.whole and within_scope(other, values, text))):
             return other
     return read
-
-
-def _slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
-    """The runs of words the reading could not place that are one of the comparison's values typed with a slip in
-    each word (the same number of words, each the label's or a typo from it), no other value as close."""
-    found = [w for w in words(text) if w[2] in read.unplaced]
-    out: list[Value] = []
-    for value in held:
-        theirs = [w for _, _, w in words(value.label)]
-        for i in range(len(found) - len(theirs) + 1):
-            run = found[i:i + len(theirs)]
-            if len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs)) and \
-                    all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
-                out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
-        out += [Value(w[:2], value.iri, value.label, value.properties) for w in found
-                if _capitals(text[w[0]:w[1]]) and len(theirs) >= 2 and w[2] == "".join(t[0] for t in theirs)]
-    spans_ = [v.span for v in out]
-    return [v for v in out if spans_.count(v.span) == 1]
 
 
 def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
     """Whether the word stands after 'per', 'by' or 'each' ('how many … per country'): a grouping."""
     i = found.index(w)
     return i > 0 and found[i - 1][2] in ("per", "by", "each")
-
-
-def _within_scope(read: Reading, values: Sequence[Value], text: str) -> bool:
-    """Whether a value the question names ends the words that name the comparison in ``read``, right before
-    'comparison' ('the ammonia gas *sensors* comparison': a word of its name, not the venue 'Sensors')."""
-    return read.scope is not None and any(
-        read.scope.span[0] <= v.span[0] and v.span[1] <= read.scope.span[1] and
-        (after := words(text[v.span[1]:])) and after[0][2] in SCOPE_WORDS for v in values)
-
-
-def _capitals(typed: str) -> bool:
-    """A short word typed in capitals ('US', 'UK'): a name's initials, not the filler word it spells in lower case."""
-    return 2 <= len(typed) <= 4 and typed.isalpha() and typed.isupper()
-
-
-def _repeated(kept: tuple[str, list[Word]], named: tuple[str, list[Word]],
-              found: Sequence[Word]) -> tuple[str, list[Word]]:
-    """The comparison's name as the run of words that ends it (``kept``) and the other words of its label the
-    question has ('the *nh3 sensors* in that metal oxide comparison'), save a word that says what is asked, right
-    after 'which' or 'with' ('which *drugs* … in the cat epilepsy comparison', '… w/ the *model* they used'), unless
-    it repeats one of that run's words (the first *bat* of 'the bat species in the wind turbine bat fatality
-    studies')."""
-    iri, run = kept
-    at = {w: i for i, w in enumerate(found)}
-
-    def asks(w: Word) -> bool:  # the one word between 'which' and a verb ('which drugs did …')
-        i, j = at[w] - 1, at[w] + 1
-        while i >= 0 and found[i][2] in ("the", "a", "an", "its", "their"):
-            i -= 1
-        return i >= 0 and found[i][2] in _WH | _ALSO and (j == len(found) or filler(found[j][2]))
-
-    return iri, sorted(set(run) | {w for w in named[1] if not asks(w) or any(near(w[2], k[2]) for k in run)})
-
-
-def _names_a_comparison(typed: str, facts: Comparisons) -> bool:
-    """Whether every word of ``typed`` is a word of one comparison's label."""
-    mine = [w for _, _, w in words(typed)]
-    return any(all(any(near(w, t) for t in content(label)) for w in mine) for label in facts.labels.values())
 
 
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
@@ -159,7 +103,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
     by_words = scope_named(free, facts)
-    scoped = widened(_repeated(narrowed(by_words, found, facts), by_words, found) if not narrow else
+    scoped = widened(repeated(narrowed(by_words, found, facts), by_words, found, _WH | _ALSO) if not narrow else
                      narrowed(by_words, found, facts), free, found, facts) if by_words else \
         scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
@@ -197,7 +141,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and
-                (not _scaffold(w[2]) or _capitals(text[w[0]:w[1]]))]
+                (not _scaffold(w[2]) or capitals(text[w[0]:w[1]]))]
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
     if len({op.name for op, _ in ops}) > 1:
         unplaced += [text[a:b] for _, (a, b) in ops[1:]]

@@ -17,6 +17,11 @@ from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
 
 _NUMBERED = re.compile(r"orkgp:P\d+")
+# the leaderboard's own predicates (the intent composer reads them) and the comparison's link to its contributions: a
+# comparison describes its contributions by numbered properties and by the ORKG's few named ones (MATERIAL, METHOD)
+_NOT_DESCRIBING = frozenset(f"orkgp:{p}" for p in ("HAS_BENCHMARK", "HAS_DATASET", "HAS_EVALUATION", "HAS_METRIC",
+                                                    "HAS_MODEL", "HAS_VALUE", "HAS_SOURCE_CODE", "HAS_RESULTS",
+                                                    "compareContribution"))
 # properties every comparison's papers and contributions have: asked for by their kind's words, never by label
 STRUCTURAL = {"orkgp:P31": "paper", "orkgp:P32": "problem", "orkgp:P30": "field", "orkgp:P29": "year",
               "orkgp:HAS_VENUE": "venue"}
@@ -44,10 +49,11 @@ class Comparisons:
 
     def carried(self, scope: str = "") -> list[str]:
         """The labelled properties of the contributions of ``scope`` (every comparison's when none): the numbered
-        ones a comparison describes its contributions by, not the structural ones nor a leaderboard's
-        (``HAS_BENCHMARK``, ``HAS_MODEL``: the intent composer's)."""
+        ones a comparison describes its contributions by and the ORKG's named ones (``MATERIAL``, ``METHOD``), not the
+        structural ones nor a leaderboard's (``HAS_BENCHMARK``, ``HAS_MODEL``: the intent composer's)."""
         held = self.properties.get(scope, ()) if scope else sorted({p for ps in self.properties.values() for p in ps})
-        return [p for p in held if p in self.property_labels and p not in STRUCTURAL and _NUMBERED.fullmatch(p)]
+        return [p for p in held if p in self.property_labels and p not in STRUCTURAL and p not in _NOT_DESCRIBING
+                and (_NUMBERED.fullmatch(p) or p[len("orkgp:"):].isupper())]
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,6 @@ kinds and the graph's spelling), then the intent pair asking the same operators 
 aligned with the question's wording, is filled with them."""
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -18,6 +17,7 @@ from pipeline.intent.conditions import (
     unaccounted,
     without_companions,
 )
+from pipeline.intent.filling import filled
 from pipeline.intent.meaning import listed_as_most
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
 from pipeline.intent.ranked import absolute, beats, directed, fits, relative
@@ -42,7 +42,6 @@ from pipeline.records import Example, Kind
 from pipeline.sparql.direction import direction_known, lower_is_better
 from pipeline.sparql.gate import gate
 from pipeline.sparql.literal import quoted
-from pipeline.sparql.shape import replace_literals
 from pipeline.sparql.whether import whether
 
 
@@ -196,7 +195,7 @@ class Composer:
         asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
-        if not asked and (asks_who(stated) and (intent.operators or intent.highest or self.taught) or (
+        if not asked and ((asks_who(stated) and (intent.operators or intent.highest or self.taught)) or (
                 intent.operators & {"top", "kth"} and not asks_a_value(without_companions(stated)))):
             # "who is second on X", "top 3 on X by F1": of the things a leaderboard pair answers, a model (a bare
             # "who leads X" is no operator read: nothing is composed for it, rather than a list of every model)
@@ -267,37 +266,6 @@ class Composer:
         slips = tuple((text[n.start:n.end], n.label) for n in chosen
                       if squeeze(text[n.start:n.end]) != squeeze(n.label) and YEAR not in n.kinds)
         return Attempt(Composition(filled(pair, chosen, intent, text), pair, tuple(chosen), slips))
-
-
-def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = "") -> str:
-    """The pair's query with the question's names in its slots, and its place or count in the ranking; a year the
-    question ``text`` compares with ('after 2021') compared so, not matched."""
-    values = {literal: name.label for (literal, _), name in zip(slot_values(pair), chosen)}
-    sparql = replace_literals(pair.sparql, values)
-    stated = comparisons(text)
-    for year, op in stated.items():
-        if any(YEAR in n.kinds and n.label == year for n in chosen):
-            sparql = re.sub(rf'FILTER\s*\(\s*str\(\?(\w+)\)\s*=\s*"{year}"\s*\)',
-                            rf"FILTER(xsd:integer(?\1) {op} {year})", sparql)
-            # a range's end as worded: 'after 2020 but before 2023' leaves both years out
-            sparql = re.sub(rf'(str\(\?\w+\)\s*)(?:>=|<=|>|<)(\s*"{year}")', rf"\1{op}\2", sparql)
-    bounds = [(n, op) for n, op in stated.items() if not any(YEAR in c.kinds and c.label == n for c in chosen)]
-    if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1:  # 'above 60': the pair's bound, as said
-        sparql = re.sub(rf"(\?\w+|\))\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
-                        rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)  # '?score > 60', 'xsd:integer(?year) > 2020'
-    if EXCLUSIVE.search(text) and not EXCLUSIVE.search(pair.question):  # 'strictly between 2014 and 2021'
-        sparql = re.sub(r'([<>])=(\s*"(?:19|20)\d\d")', r"\1\2", sparql)
-    if "kth" in intent.operators:
-        sparql = re.sub(r"\bOFFSET\s+\d+", f"OFFSET {intent.rank - 1}", sparql)
-    if "top" in intent.operators:
-        sparql = re.sub(r"\bLIMIT\s+\d+", f"LIMIT {intent.rank}", sparql)
-    if beats(pair.question) and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in chosen):
-        sparql = _BEATEN.sub(r"\1<\2", sparql)  # beating on an error rate is scoring lower
-    return sparql
-
-
-_BEATEN = re.compile(r"(\?score\s*)>(\s*\?rival_score)")
-EXCLUSIVE = re.compile(r"\b(?:strictly|exclusive|exclusively)\b", re.I)  # a range's ends left out
 
 
 def unsaid_by(pair: Example, text: str, names: Sequence[tuple[int, int]], yesno: bool = False) -> list[str]:

@@ -33,8 +33,9 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
          "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 _ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
-_BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?"
-                     r"(?:its|their|the)\s+|[+&]\s*(?:(?:its|their|the)\s+)?)([A-Za-z]+)\b(?!\s+of\b)", re.I)
+_BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
+                     r"(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:its|their|the)\s+|"
+                     r"[+&]\s*(?:(?:its|their|the)\s+)?)([A-Za-z]+)\b(?!\s+of\b)", re.I)
 # 'and what's the score', 'model + number': a second thing asked ('and the number of papers' asks for a count, not a
 # number beside the answer)
 # 'which model had the lowest accuracy and what was it', 'what's the best X on X and who got it' (names blanked): the

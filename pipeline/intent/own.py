@@ -9,8 +9,9 @@ from pipeline.intent.named import resolve
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Generation
+from pipeline.sparql.parsed import parse
 from pipeline.sparql.shape import read
-from pipeline.sparql.text import parse, string_literals
+from pipeline.sparql.text import string_literals
 
 
 def own(generation: Generation) -> bool:

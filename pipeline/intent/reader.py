@@ -15,8 +15,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.compose import Composer, assign, filled
+from pipeline.intent.compose import Composer, assign
 from pipeline.intent.conditions import blanked, unaccounted
+from pipeline.intent.filling import filled
 from pipeline.intent.guard import core
 from pipeline.intent.named import Name, resolve, years
 from pipeline.intent.reading import YEAR, Intent, ordinal, read_intent

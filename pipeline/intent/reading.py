@@ -20,7 +20,8 @@ _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 _LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest|slowest)\b", re.I)
 _HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
 # no bound's ends ('both years included', 'incl both')
-_BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)|\ball of\b", re.I)
+_BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)|\ball of\b",
+                   re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
                      r"\bexcluding\b|\bother than\b|\b(?:were|was|have|has|had)\s+never\b", re.I)

@@ -3,10 +3,10 @@ between two of them), or in other words by meaning (the sentence encoder over th
 the words around them that name it too, and narrowed to one run of words where its words stand apart."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from pipeline.intent.account import FILLER, OPERATORS, meanings
+from pipeline.intent.account import FILLER, OPERATORS, filler, meanings
 from pipeline.intent.comparisons import Comparisons
 from pipeline.intent.linking import KINDS, SCOPE_WORDS, Word, claim, content, full_label, near, prefix_of
 
@@ -162,6 +162,25 @@ def narrowed(scoped: tuple[str, list[Word]], found: Sequence[Word], facts: Compa
     short = all(_shortens(w[2], facts.labels[iri]) for w in kept) and \
         not any(_shortens(w[2], label) for o, label in facts.labels.items() if o != iri for w in kept)
     return (iri, kept) if (alone is not None and alone[0] == iri) or short else scoped
+
+
+def repeated(kept: tuple[str, list[Word]], named: tuple[str, list[Word]], found: Sequence[Word],
+             asking: Collection[str]) -> tuple[str, list[Word]]:
+    """The comparison's name as the run of words that ends it (``kept``) and the other words of its label the
+    question has ('the *nh3 sensors* in that metal oxide comparison'), save a word that says what is asked, right
+    after a word of ``asking`` ('which *drugs* … in the cat epilepsy comparison', '… w/ the *model* they used'), unless
+    it repeats one of that run's words (the first *bat* of 'the bat species in the wind turbine bat fatality
+    studies')."""
+    iri, run = kept
+    at = {w: i for i, w in enumerate(found)}
+
+    def asks(w: Word) -> bool:  # the one word between 'which' and a verb ('which drugs did …')
+        i, j = at[w] - 1, at[w] + 1
+        while i >= 0 and found[i][2] in ("the", "a", "an", "its", "their"):
+            i -= 1
+        return i >= 0 and found[i][2] in asking and (j == len(found) or filler(found[j][2]))
+
+    return iri, sorted(set(run) | {w for w in named[1] if not asks(w) or any(near(w[2], k[2]) for k in run)})
 
 
 def _filler_or_operator(word: str) -> bool:

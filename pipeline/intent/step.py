@@ -108,7 +108,7 @@ class IntentStep:
         intent = read_intent(words)  # 'Number of params' is a metric, not a count
         if own(generation) and index is not None:  # 'the worst on RMSE': its highest, as the query's metric says
             # (a model's own query; SciQA's templates, which the adapter's follow, read 'best' as the highest)
-            intent = directed_by(intent, words, generation.sparql, lambda label: index.has(label, Kind.METRIC))
+            intent = directed_by(intent, words, generation.sparql or "", lambda label: index.has(label, Kind.METRIC))
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, found)
         missing: tuple[str, ...] = ()

@@ -192,7 +192,8 @@ class LabelIndex:
             return Resolution(typed, kind, Match.EXACT, typed, 100.0)
         same: list[str] = []
         for key in [squash(typed)] + [squash(v) for v in _versions(typed)]:  # 'balticsonar 1.1' for '… v1.1'
-            same = _spelled_closest(typed, _unique(label for k in kinds for label in self._kinds[k].by_key.get(key, ())))
+            same = _spelled_closest(typed, _unique(label for k in kinds
+                                                   for label in self._kinds[k].by_key.get(key, ())))
             if same:
                 break
         if len(same) == 1:

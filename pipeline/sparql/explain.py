@@ -166,7 +166,8 @@ def parts(sparql: str) -> tuple[str, str, str]:
     answer, main = _answer(shape)
     ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "")
     constraints = [("but not " if f in shape.excluded else "") + c
-                   for f, c in ((f, _constraint(f, shape, main, bool(ordering))) for f in shape.filters + shape.compared)
+                   for f, c in ((f, _constraint(f, shape, main, bool(ordering)))
+                                for f in shape.filters + shape.compared)
                    if c]  # what FILTER NOT EXISTS leaves out said as left out
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":

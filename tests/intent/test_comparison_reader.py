@@ -203,3 +203,12 @@ def test_an_apology_a_greeting_and_newer_than_are_read_as_people_type_them(
     assert asked.whole and asked.asked == "problem" and asked.conditions == ()  # no negation in its 'but'
     newer = _read("morning! papers in the termite mound comparison newer than 2012?", sensors)
     assert newer.whole and [(c.on, c.op, c.value) for c in newer.conditions] == [("year", ">", "2012")]
+
+
+def test_the_orkgs_named_properties_describe_contributions_as_numbered_ones_do(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    """orkgp:MATERIAL ("Material") is a property of the sensor comparison's contributions; the leaderboard's
+    orkgp:HAS_MODEL stays the intent composer's."""
+    assert "orkgp:MATERIAL" in sensors[1].carried() and "orkgp:HAS_MODEL" not in sensors[1].carried()
+    read = _read("which materials were tested in the ammonia gas sensor comparison?", sensors)
+    assert read.whole and read.asked == "orkgp:MATERIAL"

@@ -151,7 +151,8 @@ def test_a_problems_models_never_run_on_a_dataset_and_a_datasets_models_never_sc
                 assert _things(question, fixture_kg) == left, question
                 asked += 1
     for dataset, metric in gold.boards():
-        left = gold.models_on(dataset) - {c.model for _, c, d, r in gold.results() if d == dataset and r.metric == metric}
+        scored = {c.model for _, c, d, r in gold.results() if d == dataset and r.metric == metric}
+        left = gold.models_on(dataset) - scored
         if left:
             question = f"which models on {dataset} have never reported {metric} there?"  # (the fixture has a Score)
             assert _things(question, fixture_kg) == left, question

@@ -252,7 +252,8 @@ def test_a_models_own_count_of_things_without_distinct_is_not_run(fixture_kg: An
 
     index = indexed(fixture_kg)
     twice = ("SELECT ?dataset_lbl (COUNT(?model) AS ?n) WHERE { ?dataset a orkgc:Dataset; rdfs:label ?dataset_lbl. "
-             "?b orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?e. ?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?model. "
+             "?b orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?e. "
+             "?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?model. "
              "} GROUP BY ?dataset_lbl ORDER BY DESC(?n) LIMIT 1")
     done = IntentStep(labels=lambda: index).review("which dataset has the most models evaluated on it, and how many?",
                                                    _own(twice), [], fixture_kg).generation
@@ -270,7 +271,8 @@ def test_a_models_own_query_comparing_things_with_a_number_is_not_run(fixture_kg
     done = IntentStep().review("how many papers have more than 1 contribution?", _own(things), [],
                                fixture_kg).generation
     assert done.sparql != things and "a number of contributions" in " ".join(done.notes)
-    values = ('SELECT ?model_lbl WHERE { ?c orkgp:HAS_MODEL ?model; orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_EVALUATION ?e. '
-              '?e orkgp:HAS_VALUE ?value. ?model rdfs:label ?model_lbl. FILTER(xsd:decimal(?value) > 1) }')
+    values = ('SELECT ?model_lbl WHERE { ?c orkgp:HAS_MODEL ?model; orkgp:HAS_BENCHMARK ?b. '
+              '?b orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?value. ?model rdfs:label ?model_lbl. '
+              'FILTER(xsd:decimal(?value) > 1) }')
     kept = IntentStep().review("which models score more than 1?", _own(values), [], fixture_kg).generation
     assert not any("a number of" in n for n in kept.notes)

@@ -138,7 +138,8 @@ def test_a_restriction_to_code_the_answer_does_not_show_is_said() -> None:
     coded = ("SELECT (COUNT(DISTINCT ?paper) AS ?papers) WHERE { ?paper a orkgc:Paper; orkgp:P31 ?c. "
              "?c orkgp:HAS_SOURCE_CODE ?code. }")
     assert explain(coded) == "It asks for the number of papers with published code."
-    shown = "SELECT ?model_lbl ?code WHERE { ?c orkgp:HAS_MODEL ?m; orkgp:HAS_SOURCE_CODE ?code. ?m rdfs:label ?model_lbl. }"
+    shown = ("SELECT ?model_lbl ?code WHERE { ?c orkgp:HAS_MODEL ?m; orkgp:HAS_SOURCE_CODE ?code. "
+             "?m rdfs:label ?model_lbl. }")
     assert "published code" not in explain(shown)
 
 

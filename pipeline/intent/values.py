@@ -1,0 +1,48 @@
+"""The values a comparison question names beyond their exact labels, and how they stand to the comparison's name:
+a value typed with a slip in each word or by its initials in capitals ('US'), and a value whose words are the
+comparison's own ('the ammonia gas *sensors* comparison')."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from pipeline.intent.account import words
+from pipeline.intent.comparisons import Comparisons, Value
+from pipeline.intent.linking import SCOPE_WORDS, content, near
+from pipeline.intent.record import Reading
+
+
+def slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
+    """The runs of words the reading could not place that are one of the comparison's values typed with a slip in
+    each word (the same number of words, each the label's or a typo from it), no other value as close."""
+    found = [w for w in words(text) if w[2] in read.unplaced]
+    out: list[Value] = []
+    for value in held:
+        theirs = [w for _, _, w in words(value.label)]
+        for i in range(len(found) - len(theirs) + 1):
+            run = found[i:i + len(theirs)]
+            if len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs)) and \
+                    all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
+                out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
+        out += [Value(w[:2], value.iri, value.label, value.properties) for w in found
+                if capitals(text[w[0]:w[1]]) and len(theirs) >= 2 and w[2] == "".join(t[0] for t in theirs)]
+    spans_ = [v.span for v in out]
+    return [v for v in out if spans_.count(v.span) == 1]
+
+
+def capitals(typed: str) -> bool:
+    """A short word typed in capitals ('US', 'UK'): a name's initials, not the filler word it spells in lower case."""
+    return 2 <= len(typed) <= 4 and typed.isalpha() and typed.isupper()
+
+
+def within_scope(read: Reading, values: Sequence[Value], text: str) -> bool:
+    """Whether a value the question names ends the words that name the comparison in ``read``, right before
+    'comparison' ('the ammonia gas *sensors* comparison': a word of its name, not the venue 'Sensors')."""
+    return read.scope is not None and any(
+        read.scope.span[0] <= v.span[0] and v.span[1] <= read.scope.span[1] and
+        (after := words(text[v.span[1]:])) and after[0][2] in SCOPE_WORDS for v in values)
+
+
+def names_a_comparison(typed: str, facts: Comparisons) -> bool:
+    """Whether every word of ``typed`` is a word of one comparison's label."""
+    mine = [w for _, _, w in words(typed)]
+    return any(all(any(near(w, t) for t in content(label)) for w in mine) for label in facts.labels.values())
