@@ -108,7 +108,7 @@ class IntentStep:
         intent = read_intent(words)  # 'Number of params' is a metric, not a count
         if own(generation) and index is not None:  # 'the worst on RMSE': its highest, as the query's metric says
             # (a model's own query; SciQA's templates, which the adapter's follow, read 'best' as the highest)
-            intent = directed_by(intent, words, generation.sparql or "", lambda label: index.has(label, Kind.METRIC))
+            intent = directed_by(intent, words, generation.sparql or "", lambda label: _a_metric(label, index))
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, found)
         missing: tuple[str, ...] = ()
@@ -373,3 +373,9 @@ def _masked(text: str, names: Sequence[tuple[int, int, str]]) -> str:
 
 def _closest(examples: Sequence[Retrieved]) -> str:
     return examples[0].example.question if examples else ""
+
+
+def _a_metric(label: str, index: LabelIndex) -> bool:
+    """Whether a query's literal is one of the graph's metrics, as written or up to case and blanks ('rmse')."""
+    found = index.spelled(label, Kind.METRIC)
+    return found is not None and found.chosen is not None

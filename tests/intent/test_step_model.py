@@ -220,8 +220,8 @@ def test_a_models_own_query_naming_nothing_for_a_question_naming_a_field_loosely
 
 
 def test_a_models_own_query_ranking_the_worst_on_an_error_rate_from_the_lowest_is_not_run(fixture_kg: Any) -> None:
-    """'which model did the worst on WER': the highest WER; the model's query ranking from the lowest answers the best,
-    and is replaced by the composed one."""
+    """'which model did the worst on WER': the highest WER; the model's query ranking from the lowest answers the best
+    (its metric written in lower case, as models write what the question types), and is replaced by the composed one."""
     from pipeline.intent.step import IntentStep
     from pipeline.sparql.direction import direction_known, lower_is_better
     from tests.intent.conftest import answer_of, indexed
@@ -233,9 +233,9 @@ def test_a_models_own_query_ranking_the_worst_on_an_error_rate_from_the_lowest_i
         if not (lower_is_better(metric) and direction_known(metric)) or len(worst) != 1:
             continue
         wrong = (f'SELECT ?model_lbl WHERE {{ ?d rdfs:label ?dl. FILTER(str(?dl) = "{dataset}") ?m rdfs:label ?ml. '
-                 f'FILTER(str(?ml) = "{metric}") ?b orkgp:HAS_DATASET ?d; orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_METRIC '
-                 '?m; orkgp:HAS_VALUE ?v. ?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?model. ?model rdfs:label '
-                 '?model_lbl. } ORDER BY ASC(?v) LIMIT 1')
+                 f'FILTER(str(?ml) = "{metric.lower()}") ?b orkgp:HAS_DATASET ?d; orkgp:HAS_EVALUATION ?e. '
+                 '?e orkgp:HAS_METRIC ?m; orkgp:HAS_VALUE ?v. ?c orkgp:HAS_BENCHMARK ?b; orkgp:HAS_MODEL ?model. '
+                 '?model rdfs:label ?model_lbl. } ORDER BY ASC(?v) LIMIT 1')
         done = IntentStep(labels=lambda: index).review(f"which model did the worst on {metric} for {dataset}",
                                                        _own(wrong), [], fixture_kg).generation
         assert done.sparql is not None and done.sparql != wrong
