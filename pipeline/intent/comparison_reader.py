@@ -27,6 +27,7 @@ from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
 from pipeline.intent.values import capitals, names_a_comparison, slipped, within_scope
+from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
 
 _RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
@@ -141,7 +142,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and
-                (not _scaffold(w[2]) or capitals(text[w[0]:w[1]]))]
+                (not _scaffold(w[2]) or (capitals(text[w[0]:w[1]]) and w[2] in STOPWORDS))]  # 'US', not 'PLS'
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
     if len({op.name for op, _ in ops}) > 1:
         unplaced += [text[a:b] for _, (a, b) in ops[1:]]

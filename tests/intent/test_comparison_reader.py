@@ -173,6 +173,8 @@ def test_a_value_typed_as_its_initials_in_capitals_is_that_value(sensors: tuple[
     assert read.whole and [(c.op, c.value) for c in read.conditions] == [("=", "United States")]
     lower = _read("list the papers in the cat epilepsy comparison for us", sensors)  # the word, no country
     assert lower.whole and lower.conditions == ()
+    shouted = _read("PLS list the papers in the cat epilepsy comparison", sensors)  # a chat word in capitals
+    assert shouted.whole and shouted.conditions == ()
 
 
 def test_a_value_that_ends_the_comparisons_name_is_part_of_it(sensors: tuple[OxigraphKG, Comparisons]) -> None:
