@@ -10,7 +10,7 @@ from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Generation
 from pipeline.sparql.parsed import parse
-from pipeline.sparql.shape import read
+from pipeline.sparql.shape import Shape, read
 from pipeline.sparql.text import string_literals
 
 
@@ -36,7 +36,6 @@ def ignored(text: str, generation: Generation, kg: KnowledgeGraph, generic: froz
     return tuple(f"the name '{label}'" for label in dict.fromkeys(left))
 
 
-
 # the predicates whose objects are always things of the graph, never values (a comparison's own properties may hold
 # numbers: not these)
 _THINGS_AT = {"orkgp:compareContribution", "orkgp:P31", "orkgp:P32", "orkgp:P30", "orkgp:HAS_MODEL",
@@ -46,18 +45,21 @@ _THINGS_AT = {"orkgp:compareContribution", "orkgp:P31", "orkgp:P32", "orkgp:P30"
 def miscounted(generation: Generation) -> tuple[str, ...]:
     """What a model's own query counts wrong: things of the graph (models, papers, datasets) counted per group without
     DISTINCT, once per score or paper they stand beside ('which dataset has the most models': 12 for 6 models)."""
-    if not own(generation) or generation.sparql is None or not read(generation.sparql).group_by:
+    if not own(generation) or generation.sparql is None:
+        return ()
+    shape = read(generation.sparql)
+    if not shape.group_by:
         return ()  # a count per group (the most, the fewest): SciQA's plain counts of papers stand as written
     toks = [t.text for t in parse(generation.sparql).tokens]
-    things = _things(generation.sparql)
+    things = _things(shape)
     counted = [toks[i + 2] for i, t in enumerate(toks[:-2]) if t.upper() == "COUNT" and toks[i + 1] == "("]
     return tuple(f"each {v.lstrip('?')} counted once (the query counts it once per result)"
                  for v in counted if v in things)
 
 
-def _things(sparql: str) -> set[str]:
+def _things(shape: Shape) -> set[str]:
     """The variables a query binds to things of the graph (models, papers, contributions: never a number)."""
-    return {o for _, p, o in read(sparql).triples if p in _THINGS_AT}
+    return {o for _, p, o in shape.triples if p in _THINGS_AT}
 
 
 def compares_things(generation: Generation) -> tuple[str, ...]:
@@ -65,6 +67,7 @@ def compares_things(generation: Generation) -> tuple[str, ...]:
     6 contributions'): no thing is a number, so it keeps nothing or everything."""
     if not own(generation) or generation.sparql is None:
         return ()
-    things = _things(generation.sparql)
+    shape = read(generation.sparql)
+    things = _things(shape)
     return tuple(f"a number of {f.var.lstrip('?')}s (the query compares the things themselves with {f.literal})"
-                 for f in read(generation.sparql).compared if f.var in things)
+                 for f in shape.compared if f.var in things)
