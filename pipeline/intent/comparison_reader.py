@@ -104,9 +104,12 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
     by_words = scope_named(free, facts)
-    scoped = widened(repeated(narrowed(by_words, found, facts), by_words, found, _WH | _ALSO) if not narrow else
-                     narrowed(by_words, found, facts), free, found, facts) if by_words else \
-        scope_meant(free, found, facts)
+    scoped: tuple[str, list[Word]] | None
+    if by_words:  # wide: with the other words of its label, save one saying what is asked ('which *drugs* …')
+        kept = narrowed(by_words, found, facts)
+        scoped = widened(kept if narrow else repeated(kept, by_words, found, _WH | _ALSO), free, found, facts)
+    else:
+        scoped = scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
     published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
