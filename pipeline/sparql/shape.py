@@ -43,7 +43,7 @@ class Shape:
     limits: list[int] = field(default_factory=list)
     offsets: list[int] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
-    excluded: list[LabelFilter] = field(default_factory=list)  # those of ``filters`` inside FILTER NOT EXISTS / MINUS
+    excluded: list[LabelFilter] = field(default_factory=list)  # of ``filters``, ``compared``: in NOT EXISTS / MINUS
 
     def classes(self) -> dict[str, str]:
         """Variable -> the local name of its ``a``/``rdf:type`` class."""
@@ -173,10 +173,10 @@ def read(query: str) -> Shape:
         elif up in ("FILTER", "BIND") and i + 1 < n and toks[i + 1].text == "(":
             end = _closing(toks, i + 1)
             if up == "FILTER":
-                before = len(shape.filters)
+                before, compared = len(shape.filters), len(shape.compared)
                 _read_filter(toks, i + 1, end, shape)
                 if negated:
-                    shape.excluded += shape.filters[before:]
+                    shape.excluded += shape.filters[before:] + shape.compared[compared:]
             i, expect = end + 1, "s"
             continue
         elif up == "ORDER" or up == "GROUP":

@@ -152,3 +152,10 @@ def test_what_a_query_leaves_out_is_said_as_left_out() -> None:
     said = explain(except_)
     assert "dataset 'A' but not " in said and said.endswith("dataset 'B'.") and "but not" not in said.split("'A'")[0]
     assert "but not" in explain(except_.replace("FILTER NOT EXISTS", "MINUS"))
+
+
+def test_a_number_compared_inside_what_a_query_leaves_out_is_said_as_left_out() -> None:
+    kept = ('SELECT DISTINCT ?model_lbl WHERE { ?cont orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. '
+            'FILTER NOT EXISTS { ?cont orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?value. '
+            'FILTER(xsd:decimal(?value) > 90) } }')
+    assert "but not with score above '90'" in explain(kept), explain(kept)
