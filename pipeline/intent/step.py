@@ -3,7 +3,7 @@ never run; a query composed for the ask takes its place when one can be, else th
 closest question that can be answered."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import OPERATORS, meanings
@@ -17,31 +17,29 @@ from pipeline.intent.guard import (
     check,
     labelled,
     loosely_other_kinds,
-    opaque_terms,
     searched_kinds,
     slot_kinds,
-    unused_names,
     wrong_kinds,
 )
 from pipeline.intent.loose import pointed
-from pipeline.intent.meaning import rankings
-from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
 from pipeline.intent.own import compares_things, ignored, miscounted, own
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.ranked import directed_by
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
+from pipeline.intent.replies import closest, composed_review, left_words, listed, with_unplaced
 from pipeline.intent.which import MAX_CHOICES, which_name
 from pipeline.intent.writer import comparison_reading, compiled
+from pipeline.intent.written import a_fragment, a_metric, as_ranked, copied_terms, masked, read_by_names_step
 from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels
 from pipeline.names.check import respelled
 from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
-from pipeline.records import Choice, Example, Generation, Kind, Match, Retrieved, Review
+from pipeline.records import Choice, Example, Generation, Kind, Retrieved, Review
 from pipeline.sparql.explain import explain
-from pipeline.sparql.shape import read, replace_literals
-from pipeline.sparql.text import canonical, string_literals
+from pipeline.sparql.shape import read
+from pipeline.sparql.text import string_literals
 from pipeline.store.knowledge import Knowledge
 from pipeline.store.retrieval import mask
 
@@ -98,17 +96,17 @@ class IntentStep:
         index = self.labels() if self.labels else None
         taught = self._by_taught(text, found, generic, kg, index)
         if taught is not None:  # a pair the team taught that says every word of the question: never overridden
-            return _composed(taught, generation, "" if generation.sparql == taught.sparql else
+            return composed_review(taught, generation, "" if generation.sparql == taught.sparql else
                              "a pair the team taught reads the question whole")
         if generation.sparql and index is not None:  # judged with the names as the question writes them
             sparql, respellings = respelled(generation.sparql, index, text)
             if respellings:
                 generation = replace(generation, sparql=sparql, notes=generation.notes + respellings)
-        words = _masked(text, found)
+        words = masked(text, found)
         intent = read_intent(words)  # 'Number of params' is a metric, not a count
         if own(generation) and index is not None:  # 'the worst on RMSE': its highest, as the query's metric says
             # (a model's own query; SciQA's templates, which the adapter's follow, read 'best' as the highest)
-            intent = directed_by(intent, words, generation.sparql or "", lambda label: _a_metric(label, index))
+            intent = directed_by(intent, words, generation.sparql or "", lambda label: a_metric(label, index))
         names = [text[a:b] for a, b, _ in found]
         asked = asked_kinds(text, found)
         missing: tuple[str, ...] = ()
@@ -117,7 +115,7 @@ class IntentStep:
         if generation.sparql:
             plain = blanked(text, [(a, b) for a, b, _ in found])
             verdict = check(intent, names, generation.sparql, asked, generic, mentioned_kinds(text),
-                            _copied_terms(generation.sparql, names, generic, examples), words, plain,
+                            copied_terms(generation.sparql, names, generic, examples), words, plain,
                             value=asks_a_value(plain) and not names_things(plain))
             missing = verdict.missing or unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators) \
                 or ignored(text, generation, kg, generic, index) or miscounted(generation) \
@@ -126,7 +124,7 @@ class IntentStep:
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer
                 standing = replace(generation, notes=generation.notes + tuple(f"intent guard: {n}" for n in notes))
-            ranked = _as_ranked(intent, generation.sparql)
+            ranked = as_ranked(intent, generation.sparql)
             if not missing and verdict.unjoined and (ranked.operators or ranked.highest):
                 # a query composed for the ask, every name joined to its answer, does better than one ignoring a name
                 # what the question does not say it asks for ('who tops …'), the written query's answer says —
@@ -135,8 +133,8 @@ class IntentStep:
                 better = self.composer.compose(text, ranked, kg, generic, answer, index,
                                                string_literals(generation.sparql), by_metric=False)
                 if better is not None:
-                    return _composed(better, generation, f"the query {generation.generator} wrote used "
-                                     f"{_listed(verdict.unjoined)} only where its answer does not depend on it")
+                    return composed_review(better, generation, f"the query {generation.generator} wrote used "
+                                     f"{listed(verdict.unjoined)} only where its answer does not depend on it")
             if not missing:
                 taken, searched = slot_kinds(generation.sparql), searched_kinds(generation.sparql, text)
                 exact = graph_kinds(sorted(taken.keys() | searched.keys()), kg)
@@ -145,7 +143,7 @@ class IntentStep:
                 graph = with_normalised(exact, taken, index)  # 'squad 1.1' is the dataset SQuAD1.1
                 missing = tuple(wrong_kinds(taken, graph) + wrong_kinds(searched, exact)
                                 + loosely_other_kinds(taken, graph, asked, index))
-                if not missing and all(lit in exact or _read_by_names_step(lit, kind, index)
+                if not missing and all(lit in exact or read_by_names_step(lit, kind, index)
                                        for lit, kind in taken.items()):
                     unread = self._unread(generation, examples, lambda: self.composer.attempt(
                         text, intent, kg, generic, asked, index))
@@ -162,11 +160,11 @@ class IntentStep:
                 return back
         if composed is None and missing == (VALUE_ASKED,) and generation.sparql:
             # the value of the ranking the query wrote ('the top F1 score on X': "top" read the way it ranks)
-            composed = self.composer.compose(text, _as_ranked(intent, generation.sparql), kg, generic, asked, loose)
-        if composed is not None and not missing and _a_fragment(composed.names, taken):
+            composed = self.composer.compose(text, as_ranked(intent, generation.sparql), kg, generic, asked, loose)
+        if composed is not None and not missing and a_fragment(composed.names, taken):
             composed = None  # a fitting query about 'Long Short Transformer' is not one about 'Transformer'
         if composed is not None:
-            return _composed(composed, generation, f"the query {generation.generator} wrote lacked {missing[0]}"
+            return composed_review(composed, generation, f"the query {generation.generator} wrote lacked {missing[0]}"
                              if missing else "")
         if not generation.sparql and index is not None:
             back = self._which_name(text, generic, index, generation, lambda q: self.composer.compose(
@@ -174,11 +172,11 @@ class IntentStep:
             if back is not None:
                 return back
         if not generation.sparql:
-            return Review(_unplaced(generation, attempt.unplaced),
-                          "" if generation.off_topic else _closest(examples))  # no unrelated offer
+            return Review(with_unplaced(generation, attempt.unplaced),
+                          "" if generation.off_topic else closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(standing)
-        return self._declined(generation, intent, missing + _words(attempt.unplaced), examples)
+        return self._declined(generation, intent, missing + left_words(attempt.unplaced), examples)
 
     def _unread(self, generation: Generation, examples: Sequence[Retrieved],
                 attempt: Callable[[], Attempt]) -> tuple[str, ...]:
@@ -187,7 +185,7 @@ class IntentStep:
         if not own(generation) or self.far is None or (examples and examples[0].score >= self.far):
             return ()
         tried = attempt()  # the rules' best reading of it
-        return _words(tried.unplaced) if tried.composition is None else ()
+        return left_words(tried.unplaced) if tried.composition is None else ()
 
     def _by_taught(self, text: str, found: Sequence[Name], generic: frozenset[str], kg: KnowledgeGraph,
                    index: LabelIndex | None) -> Composition | None:
@@ -196,7 +194,7 @@ class IntentStep:
         its words or others of the same meaning) — else None, and the rules read it."""
         if not self._taught_pairs():
             return None
-        intent = read_intent(_masked(text, found))
+        intent = read_intent(masked(text, found))
         attempt = self.taught.attempt(text, intent, kg, generic, asked_kinds(text, found), index)
         near = attempt.nearest
         encoder = self.comparisons.encoder
@@ -235,7 +233,7 @@ class IntentStep:
         if reading.whole:
             return Review(compiled(reading, generation))
         declined = replace(generation, sparql=None, reading_record=reading, explanation="")
-        return Review(_unplaced(declined, reading.unplaced), _closest(examples), "a partial reading")
+        return Review(with_unplaced(declined, reading.unplaced), closest(examples), "a partial reading")
 
     def _which_metric(self, text: str, dataset: str, kg: KnowledgeGraph, generation: Generation,
                       compose: Callable[[str], Composition | None]) -> Review | None:
@@ -245,11 +243,11 @@ class IntentStep:
         meant = pointed(text, metrics, dataset)  # 'the least accurate', 'the slowest': the one metric it says
         if meant is not None:
             composed = compose(meant[1])
-            return None if composed is None else _composed(composed, generation, f"read as by {meant[0]}")
+            return None if composed is None else composed_review(composed, generation, f"read as by {meant[0]}")
         choices = tuple(Choice(m, f"{text.rstrip(' ?.!')} by {m}?") for m in metrics[:MAX_CHOICES])
         if len(metrics) == 1:
             composed = compose(choices[0].question)
-            return None if composed is None else _composed(composed, generation, f"'{dataset}' has scores by "
+            return None if composed is None else composed_review(composed, generation, f"'{dataset}' has scores by "
                                                            f"{metrics[0]} alone")
         if not choices:
             return None
@@ -278,7 +276,7 @@ class IntentStep:
                   examples: Sequence[Retrieved]) -> Review:
         sparql = generation.sparql or ""
         reading = explain(sparql)
-        offer = adapted_question(sparql, examples) or _closest(examples)
+        offer = adapted_question(sparql, examples) or closest(examples)
         asks = f" ({intent.says()})" if intent.operators else ""
         text = (f"I can't answer this as asked{asks}: the closest query I could write does not use "
                 + "; nor ".join(missing) + "." + (f" {reading.replace('It asks', 'That query asks', 1)}"
@@ -289,93 +287,3 @@ class IntentStep:
                                  explanation=text, notes=generation.notes + ("declined by the intent guard: "
                                                                              + "; ".join(missing),),
                                  attempts=generation.attempts), offer, "; nor ".join(missing))
-
-
-def _words(unplaced: Sequence[str]) -> tuple[str, ...]:
-    """The words of a partial reading, as one thing the closest query leaves out."""
-    if not unplaced:
-        return ()
-    return (f"what {_listed(unplaced)} say{'s' if len(unplaced) == 1 else ''} (no query I can write does)",)
-
-
-def _unplaced(generation: Generation, unplaced: Sequence[str]) -> Generation:
-    """A generation that wrote nothing, with the words no query could place added to its explanation."""
-    if not unplaced:
-        return generation
-    said = f"I could not place {_listed(unplaced)} in any query I can write."
-    return replace(generation, explanation=f"{generation.explanation} {said}".strip() if generation.explanation
-                   else said)
-
-
-def _composed(composed: Composition, generation: Generation, why: str) -> Review:
-    """The composed query in place of the one written (the model's prompt and replies stay on record), saying why."""
-    used = ", ".join(f"'{n.label}' ({sorted(n.kinds)[0]})" for n in composed.names)
-    whose = "the taught" if composed.pair.source == "team" else "intent"
-    read = "".join(f"; read '{typed}' as '{label}'" for typed, label in composed.read)
-    return Review(Generation("intent", composed.sparql, raw=composed.sparql, prompt=generation.prompt, notes=(
-        f"{why + '; ' if why else ''}composed from {whose} pair {composed.pair.id} with {used}{read}",),
-        attempts=generation.attempts))
-
-
-def _as_ranked(intent: Intent, sparql: str) -> Intent:
-    """The question's intent, with a "best" the query ranks by read the way it ranks: from the highest (DESC) or from
-    the lowest (ASC). SciQA's leaderboard query writes "the best performing model" as the highest value."""
-    if intent.operators or intent.highest:
-        return intent
-    picked = [d for d, limited in rankings(sparql) if limited]
-    if picked == ["DESC"]:
-        return replace(intent, highest=True)
-    return replace(intent, operators=intent.operators | {"lowest"}) if picked == ["ASC"] else intent
-
-
-def _listed(items: Sequence[str]) -> str:
-    return ", ".join(f"'{i}'" for i in items)
-
-
-def _copied_terms(sparql: str, names: Sequence[str], generic: frozenset[str],
-                  examples: Sequence[Retrieved]) -> frozenset[str]:
-    """The opaque IRIs of a stored query that stand for the stored question's things, not this one's: a stored query
-    adapted with other names, or copied as it is for a question naming what its own does not. Such a query is judged
-    as strictly as one of the vocabulary the guard reads (it does what the stored question asked)."""
-    unused = [squeeze(n) for n in unused_names(names, sparql, generic)]
-    mine, ours = canonical(sparql), string_literals(sparql)
-    for r in examples:
-        theirs = string_literals(r.example.sparql)
-        adapted = len(theirs) == len(ours) and theirs != ours and \
-            canonical(replace_literals(r.example.sparql, dict(zip(theirs, ours)))) == mine
-        copied = unused and canonical(r.example.sparql) == mine and \
-            not all(n in squeeze(r.example.question) for n in unused)
-        if adapted or copied:
-            return frozenset(opaque_terms(sparql))
-    return frozenset()
-
-
-def _a_fragment(names: Sequence[GraphName], taken: Iterable[str]) -> bool:
-    """Whether a name composed with is only part of a longer name a fitting query took from the question."""
-    longer = [lit.lower() for lit in taken]
-    return any(n.label.lower() in lit and n.label.lower() != lit for n in names for lit in longer)
-
-
-def _read_by_names_step(literal: str, kind: str, index: LabelIndex | None) -> bool:
-    """Whether the names step will read this name of a fitting query (as a label of the graph, or by asking which
-    one): then the query stands rather than be replaced by one composed for another ask."""
-    return index is not None and index.find(literal, kind).match is not Match.UNKNOWN
-
-
-def _masked(text: str, names: Sequence[tuple[int, int, str]]) -> str:
-    """The question with its names of several words blanked out, so words inside a name ('Number of params') are
-    not read as operators; a one-word name stays (a label 'Count' does not hide "Count the models")."""
-    for a, b, _ in sorted(names, reverse=True):
-        if len(text[a:b].split()) > 1:
-            text = text[:a] + "X" + text[b:]
-    return text
-
-
-def _closest(examples: Sequence[Retrieved]) -> str:
-    return examples[0].example.question if examples else ""
-
-
-def _a_metric(label: str, index: LabelIndex) -> bool:
-    """Whether a query's literal is one of the graph's metrics, as written or up to case and blanks ('rmse')."""
-    found = index.spelled(label, Kind.METRIC)
-    return found is not None and found.chosen is not None

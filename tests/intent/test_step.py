@@ -72,7 +72,7 @@ def test_the_novel_intent_set_floors(env: Path, tmp_path: Path, capsys: pytest.C
 
 def test_operator_words_inside_a_name_are_not_operators() -> None:
     from pipeline.intent.reading import read_intent
-    from pipeline.intent.step import _masked
+    from pipeline.intent.written import masked as _masked
 
     text = "What is the best model on ImageNet in terms of Number of params score?"
     at = text.index("Number of params")
