@@ -3,6 +3,7 @@ kinds and the graph's spelling), then the intent pair asking the same operators 
 aligned with the question's wording, is filled with them."""
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 
@@ -62,6 +63,7 @@ class Attempt:
     unplaced: tuple[str, ...] = ()
     unmeasured: str = ""  # a ranking asked on this dataset with no metric named: the answer depends on which
     nearest: Composition | None = None  # the best pair that fits but for the words in ``unplaced``, filled
+    unscored: Name | None = None  # the metric named that ``unmeasured`` has no scores by
 
 
 def metrics_of(kg: KnowledgeGraph, dataset: str) -> list[str]:
@@ -75,6 +77,21 @@ def metrics_of(kg: KnowledgeGraph, dataset: str) -> list[str]:
     except KgqaError:
         return []
     return sorted({row["metric_lbl"]["value"] for row in rows.rows if "metric_lbl" in row}) if rows else []
+
+
+def _scored(got: Attempt, kg: KnowledgeGraph) -> Attempt:
+    """``got``; or, where its query reads one dataset's scores by a metric the graph has none of there, no query:
+    its answer would be empty for a reason the user can be told (the metrics it has are asked back)."""
+    done = got.composition
+    if done is None or "HAS_VALUE" not in done.sparql or re.search(r"NOT\s+EXISTS|\bMINUS\b|\bASK\b", done.sparql):
+        return got
+    datasets = [n for n in done.names if Kind.DATASET in n.kinds]
+    metrics = [n for n in done.names if Kind.METRIC in n.kinds]
+    if len(datasets) != 1 or len(metrics) != 1:
+        return got
+    known = metrics_of(kg, datasets[0].label)
+    return got if not known or metrics[0].label in known else Attempt(None, unmeasured=datasets[0].label,
+                                                                        unscored=metrics[0])
 
 
 def form_spans(pair: Example) -> list[tuple[int, int]]:
@@ -221,7 +238,7 @@ class Composer:
         if isinstance(read, Attempt):
             return read
         names, q = read
-        got = self._composed(names, q, generic)
+        got = _scored(self._composed(names, q, generic), kg)
         if got.composition is not None or "yesno" not in q.intent.operators:
             return got
         listing = Intent(q.intent.operators - {"yesno"}, q.intent.rank, q.intent.highest)  # its names read once

@@ -225,7 +225,8 @@ def begun_by(key: str, index: LabelIndex) -> list[str]:
     words whole ('f1' for 'F1-score'); none for filler or a word with a meaning of its own; a paper's title only when
     nothing else is begun so."""
     typed = re.findall(r"[^\W_]+", unmarked(key).lower())
-    if not any(c.isalpha() for c in "".join(typed)) or any(w in FILLER or meanings(w) - {"numeral"} for w in typed):
+    if not any(c.isalpha() for c in "".join(typed)) or any(  # 'top1' is a name's word, 'top' an operator's
+            w in FILLER or (w.isalpha() and meanings(w) - {"numeral"}) for w in typed):
         return []
     begun = [label for label in index.completions(squeeze(key))
              if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
@@ -241,6 +242,10 @@ def _begins(typed: Sequence[str], theirs: Sequence[str]) -> bool:
     their letters are those of the first of ``theirs`` run together or split otherwise."""
     if typed and any("".join(typed) == "".join(theirs[:k]) for k in range(1, len(theirs))):
         return True  # the first words run together or split otherwise ('yolo v5': 'YOLOv5-s', 'noaa rogue buoy')
+    if len(typed) > 1 and len(typed[-1]) >= 3 and any(
+            "".join(typed[:-1]) == "".join(theirs[:k]) and theirs[k].startswith(typed[-1]) != (theirs[k] == typed[-1])
+            for k in range(1, len(theirs))):
+        return True  # so, and the last word cut short ('top1 acc': 'Top-1 Accuracy')
     if not 0 < len(typed) < len(theirs) + 1 or typed == list(theirs):
         return False
     *whole, last = typed

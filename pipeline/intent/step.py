@@ -22,6 +22,7 @@ from pipeline.intent.guard import (
     wrong_kinds,
 )
 from pipeline.intent.loose import pointed
+from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
 from pipeline.intent.own import compares_things, ignored, miscounted, own
 from pipeline.intent.pairs import intent_pairs
@@ -155,7 +156,7 @@ class IntentStep:
         composed = attempt.composition
         if composed is None and attempt.unmeasured and (missing or not generation.sparql):
             back = self._which_metric(text, attempt.unmeasured, kg, generation, lambda q: self.composer.compose(
-                q, intent, kg, generic, asked, loose))
+                q, intent, kg, generic, asked, loose), attempt.unscored)
             if back is not None:
                 return back
         if composed is None and missing == (VALUE_ASKED,) and generation.sparql:
@@ -236,10 +237,22 @@ class IntentStep:
         return Review(with_unplaced(declined, reading.unplaced), closest(examples), "a partial reading")
 
     def _which_metric(self, text: str, dataset: str, kg: KnowledgeGraph, generation: Generation,
-                      compose: Callable[[str], Composition | None]) -> Review | None:
+                      compose: Callable[[str], Composition | None],
+                      unscored: GraphName | None = None) -> Review | None:
         """A ranking asked on a dataset with no metric named: with one metric, composed by it (and said); with
-        several, asked back, each a choice that asks the question by that metric."""
+        several, asked back, each a choice that asks the question by that metric. With a metric named that the
+        dataset has no scores by (``unscored``), asked back however many it has, each in place of the one named."""
         metrics = metrics_of(kg, dataset)
+        if unscored is not None and metrics:
+            listed_ = ", ".join(f"'{m}'" for m in metrics[:MAX_CHOICES]) + (", …" if len(metrics) > MAX_CHOICES
+                                                                            else "")
+            return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
+                                     explanation=f"'{dataset}' has no scores by '{unscored.label}'; it is measured by "
+                                     f"{listed_}: which one do you mean?",
+                                     notes=generation.notes + ("asked back: which metric",),
+                                     attempts=generation.attempts), why="a metric the dataset has no scores by",
+                          choices=tuple(Choice(m, text[:unscored.start] + m + text[unscored.end:])
+                                        for m in metrics[:MAX_CHOICES]))
         meant = pointed(text, metrics, dataset)  # 'the least accurate', 'the slowest': the one metric it says
         if meant is not None:
             composed = compose(meant[1])

@@ -110,3 +110,24 @@ def test_a_name_typed_with_its_words_split_or_joined_otherwise_is_the_one_label(
     kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-g.nt", row_cap=1000)
     done = IntentStep(labels=lambda: indexed(kg)).review(question, Generation("adapter", None), [], kg).generation
     assert done.sparql is not None and f'"{label}"' in done.sparql, done.sparql
+
+
+def test_a_name_whose_first_words_run_together_and_last_is_cut_short_is_the_one_label() -> None:
+    """'top1 acc' is 'Top-1 Accuracy', not the graph's other metric 'Accuracy' ('top1' a name's word, no operator)."""
+    kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-h.nt", row_cap=1000)
+    done = IntentStep(labels=lambda: indexed(kg)).review("top 3 on echobat-eu by top1 acc pls", Generation(
+        "adapter", None), [], kg).generation
+    assert done.sparql is not None and '"Top-1 Accuracy"' in done.sparql, done.sparql
+    assert {frozenset(row) for row in answer_of(kg, done.sparql)} == {
+        frozenset(("BatFormer", "92.4")), frozenset(("EchoResNet-XL", "89.9")), frozenset(("EchoResNet", "86.2"))}
+
+
+def test_a_problems_papers_with_code_are_those_whose_contribution_on_it_has_code() -> None:
+    """A paper with a contribution on the problem and another, on something else, with code: not one with code for
+    the problem."""
+    kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-h.nt", row_cap=1000)
+    done = IntentStep(labels=lambda: indexed(kg)).review("which seal forgery detection papers released code for it",
+                                                         Generation("adapter", None), [], kg).generation
+    assert done.sparql is not None
+    assert {r for row in answer_of(kg, done.sparql) for r in row if "/resource/" not in r} == {
+        "SigilViT: Vision Transformers for Medieval Seal Forgery Detection", "https://github.com/sigillo/sigilvit"}

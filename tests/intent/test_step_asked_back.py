@@ -47,3 +47,20 @@ def test_a_dataset_of_one_metric_is_ranked_by_it_and_says_so(fixture_kg: Oxigrap
 def test_a_list_of_a_dataset_is_not_asked_back(fixture_kg: OxigraphKG) -> None:
     done = _review("which models were evaluated on LoreQA Reading Set?", fixture_kg)
     assert done.sparql is not None and "asked back" not in " ".join(done.notes)
+
+
+def test_a_ranking_by_a_metric_the_dataset_has_no_scores_by_is_asked_back(fixture_kg: OxigraphKG) -> None:
+    """'the top 2 on X by M' where X has no scores by M (the graph has M elsewhere): no empty answer; the reply says
+    so and asks back with X's metrics, each choice the question with that metric in M's place, and each answers."""
+    metrics = {m for _, m in gold.boards()}
+    dataset, other = next((d, m) for d in sorted({d for d, _ in gold.boards()}) for m in sorted(metrics)
+                          if m not in gold.metrics_of(d))
+    reviewed = IntentStep().review(f"top 2 models on {dataset} by {other}", Generation("adapter", None), [],
+                                   fixture_kg)
+    said = reviewed.generation.explanation
+    assert reviewed.generation.sparql is None and f"has no scores by '{other}'" in said and "which one" in said
+    assert [c.label for c in reviewed.choices] == sorted(gold.metrics_of(dataset))[:5]
+    for choice in reviewed.choices:
+        assert choice.question == f"top 2 models on {dataset} by {choice.label}"
+        picked = _review(choice.question, fixture_kg)
+        assert picked.sparql is not None and answer_of(fixture_kg, picked.sparql), choice.question
