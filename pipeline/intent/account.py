@@ -94,7 +94,14 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             # 'the least accurate': the lowest; 'the least common', 'the least studied': the fewest
             (re.compile(r"\b(?<!at\s)least\b(?!\s+(?:common|commonly|frequent|frequently|popular|often|used|studied|"
                         r"cited|number|amount|one|once)\b)", re.I), "down"),
-            (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+better\b", re.I), "link")]
+            (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+better\b", re.I), "link"),
+            # 'i think theres a tie', 'could be more than one', 'if its a tie give me all': said by a query that keeps
+            # ties (no 'LIMIT 1')
+            (re.compile(r"\b(?:(?:if\s+)?(?:i\s+think\s+)?(?:there\s*i?s|its|it\s+is)\s+an?\s+tie|(?:could|can|might|may)"
+                        r"\s+be\s+(?:more\s+than\s+one|several|a\s+tie)|give\s+me\s+(?:all|both|each)(?:\s+of\s+them)?)\b",
+                        re.I), "ties"),
+            # 'i.e.', 'e.g.': what follows says the same again
+            (re.compile(r"(?<!\w)(?:i\.?e|e\.?g)\.?(?!\w)", re.I), "link")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
 _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
             "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",
@@ -122,9 +129,16 @@ def _phrased(text: str, names: Iterable[tuple[int, int]], lower_better: bool = F
 
 def words(text: str) -> list[tuple[int, int, str]]:
     """The question's words and numbers with their places, lower case, apostrophes dropped ("don't" is "dont"), 'w/'
-    as 'with', and one of the reading's own long words typed with a slip read as that word ('comparsion')."""
-    return [(m.start(), m.end(), "with" if m.group() in ("w", "W") and text[m.end():m.end() + 1] == "/" else
-             spelled(re.sub(r"['’]", "", m.group().lower()))) for m in _WORD.finditer(text)]
+    as 'with' ('w/o' as 'without'), and one of the reading's own long words typed with a slip read as that word
+    ('comparsion')."""
+    out: list[tuple[int, int, str]] = []
+    for m in _WORD.finditer(text):
+        if out and m.group().lower() == "o" and text[m.start() - 2:m.start()].lower() == "w/":
+            out[-1] = (out[-1][0], m.end(), "without")  # 'w/o'
+        else:
+            out.append((m.start(), m.end(), "with" if m.group() in ("w", "W") and text[m.end():m.end() + 1] == "/"
+                        else spelled(re.sub(r"['’]", "", m.group().lower()))))
+    return out
 
 
 # the long words the reading itself is built from (what is asked, what it is asked of): a slip in one is read as the
@@ -240,8 +254,9 @@ def _pair(pair: Pair) -> tuple[frozenset[str], frozenset[str], frozenset[str], t
     phrased = _phrased(text, slots)
     alone = [(a, w) for a, w in placed if w not in FILLER and not any(s <= a < e for s, e, _ in phrased)]
     grouped = {"every"} if "GROUP" in parse(sparql).words else set()  # an answer per group: 'per', 'each'
+    ties = set() if re.search(r"\bLIMIT\s+1\b", sparql) else {"ties"}  # every thing sharing its place given
     own = frozenset({"link"}).union(reached(sparql, implied=False), *(meanings(w) for _, w in alone),
-                                    (m for _, _, m in phrased), grouped)
+                                    (m for _, _, m in phrased), grouped, ties)
     operators = tuple((w, next(iter(meanings(w)))) for _, w in alone
                       if len(meanings(w)) == 1 and meanings(w) <= OPERATORS)
     operators += tuple((text[s:e].lower(), m) for s, e, m in phrased if m in OPERATORS)

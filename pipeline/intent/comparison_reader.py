@@ -39,6 +39,7 @@ _BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|prior\s+to|earlie
                     r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
 _NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
                      r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most)\s+(?P<n>\d+(?:\.\d+)?)\b", re.I)
+_INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
 _OPS = {"before": "<", "prior to": "<", "earlier than": "<", "until": "<=", "till": "<=", "by": "<=", "after": ">",
         "later than": ">", "newer than": ">", "older than": "<", "since": ">=", "as of": ">=", "from": "=", "in": "=",
         "during": "=", "above": ">",
@@ -92,6 +93,11 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     ranges = list(_RANGE.finditer(text))
     bounds = [m for m in _BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
               and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges])]
+    # 'from 2017 onwards (incl 2017)': the bound's own year said again, as one of its ends
+    again = [m for m in bounds if not m.group("word") and _INCLUDED.search(text, 0, m.start("year")) and any(
+        b is not m and b.group("year") == m.group("year") for b in bounds)]
+    bounds = [m for m in bounds if m not in again]
+    taken += [(_INCLUDED.search(text, 0, m.start("year")).start(), m.end()) for m in again]  # type: ignore[union-attr]
     numbers = list(_NUMBER.finditer(text))
     written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
@@ -121,6 +127,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if other_words is not None:  # 'which plastic types …' of the comparison's 'Polymer'
         props, claimed = [*props, other_words], claimed | set(other_words[1])
     free = [w for w in free if w not in claimed]
+    # 'avg number of patients': 'number of' begins the property's label ('Number of patients studied'), no count
+    ops = [(op, (a, b)) for op, (a, b) in ops if not any(
+        0 <= ws[0][0] - b <= 1 and facts.property_labels[p].lower().startswith(text[a:b].lower()) for p, ws in props)]
     about = any(w[2] in ("comparison", "comparisons") for w in found)  # 'which comparisons have a 2019 paper'
     if not (scoped or props or values or about) or (not scoped and not all(_labelled(v, facts) for v in values)):
         return None  # about something else: a dataset, a model (no comparison named, a value of no labelled property)
@@ -132,6 +141,10 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if conditions is not None:
         conditions += [Condition(m.span(), "year", op, m.group(g) or m.group("start")) for m in ranges
                        for g, op in (("low", ">="), ("high", "<="))]
+    if conditions is not None and again:
+        ends = {m.group("year") for m in again}
+        conditions = [replace(c, op=c.op + "=") if c.on == "year" and c.value in ends and c.op in ("<", ">") else c
+                      for c in conditions]
     if conditions is None:
         return Reading(text, "", "list", tuple(names), (), scope_link,
                        unplaced=("(which property a value or a number is of)",))
@@ -141,7 +154,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
     conditions, negations = _negated(conditions, free)
-    free = [w for w in free if w not in negations]
+    conditions, lacking = _absent(conditions, [w for w in free if w not in negations], props)
+    free = [w for w in free if w not in negations and w not in lacking]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and
@@ -153,10 +167,11 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     open_props = [p for p, _ in props if p not in conditioned]
     at = next((span[1] for op, span in ops if op is operator), -1)
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
-    # a property named that the answer neither lists, ranks by nor holds to: one it is grouped by ('how many
-    # contributions per country'), or a number a ranking by year leaves aside ('the youngest age at onset')
-    unplaced += [facts.property_labels[p] for p, ws in props if p in open_props and p not in (asked, by, *also) and
-                 (_grouped_by(ws[0], found) or (operator.by_year and facts.numeric is not None and p in facts.numeric))]
+    # a property named that the answer neither lists, ranks by nor holds to ('some list it as participants'), unless
+    # its words go on the comparison's name ('the tandem *solar cell* comparison', 'the tandem *cells*')
+    naming = [i for i, w in enumerate(found) if (scoped and w in scoped[1]) or w[2] in ("comparison", "comparisons")]
+    unplaced += [facts.property_labels[p] for p, ws in props if p in open_props and p not in (asked, by, *also)
+                 and not any(found.index(ws[0]) - 1 == i or found.index(ws[-1]) + 1 == i for i in naming)]
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
@@ -216,6 +231,25 @@ def _negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[lis
         if after:
             out[out.index(after[0])] = replace(after[0], op="!=")
             used.append(w)
+    return out, used
+
+
+def _absent(conditions: Sequence[Condition], free: Sequence[Word],
+            props: Sequence[tuple[str, list[Word]]]) -> tuple[list[Condition], list[Word]]:
+    """A negation word right before a property no condition holds ('didnt report any follow-up') or the word
+    'venue' ('w/o a venue'): that property given for none of them; and the words so read."""
+    out, used = list(conditions), []
+    held = {c.on for c in conditions}
+    for w in free:
+        if "not" not in meanings(w[2]) or w[2] not in _NEGATIONS:
+            continue
+        after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30]
+        after += [(v[0], "orkgp:HAS_VENUE", v) for v in free if v[2] in ("venue", "venues") and 0 <= v[0] - w[1] <= 30]
+        if after:
+            at, on, last = min(after)
+            out.append(Condition((w[0], last[1]), on, "absent", ""))
+            held.add(on)
+            used += [w] + [v for v in free if v[0] == at and v[2] in ("venue", "venues")]
     return out, used
 
 

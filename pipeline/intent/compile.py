@@ -65,11 +65,10 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
     if c.on == "year":
         body.add("?paper orkgp:P29 ?year .")
         body.add(f"FILTER(xsd:integer(?year) {c.op} {int(c.value)})")
+    elif c.op == "absent":  # no value given at all ('without a venue', 'did not report any follow-up')
+        body.add(f"FILTER NOT EXISTS {{ {_subject(c.on)} {c.on} {body.fresh(reading.label_of(c.on))} . }}")
     elif c.op == "!=":  # none of its contributions' values is it (or it has none)
-        node = body.fresh(reading.label_of(c.on))
-        test = f"{_subject(c.on)} {c.on} {c.iri} ." if c.iri else \
-            f"{_subject(c.on)} {c.on} {node} . FILTER(LCASE(STR({node})) = {quoted(c.value.lower())})"
-        body.add(f"FILTER NOT EXISTS {{ {test} }}")
+        _excluded(body, c, reading, "", _subject(c.on))
     elif c.op == "=" and c.iri:
         body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
     elif c.op == "=":
@@ -80,6 +79,32 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
         node = body.fresh(reading.label_of(c.on))
         body.add(f"{_subject(c.on)} {c.on} {node} .")
         body.add(f"FILTER({number(node)} {c.op} {c.value})")
+
+
+def _excluded(body: _Body, c: Condition, reading: Reading, holder: str, subject: str) -> None:
+    """``c`` held by none of ``subject``'s values; ``holder``: the pattern binding ``subject`` to every contribution
+    that gives the same answer ('which countries did not use X': no study of that country did)."""
+    node = body.fresh(reading.label_of(c.on))
+    test = f"{subject} {c.on} {c.iri} ." if c.iri else \
+        f"{subject} {c.on} {node} . FILTER(LCASE(STR({node})) = {quoted(c.value.lower())})"
+    body.add(f"FILTER NOT EXISTS {{ {holder}{test} }}")
+
+
+def _across(reading: Reading, c: Condition) -> bool:
+    """Whether the negated ``c`` is held over every contribution giving the same answer (``_excluding``)."""
+    return c.on != "year" and c.on not in _ON_PAPER and (
+        reading.asked == "paper" or (reading.asked.startswith("orkgp:") and reading.asked not in _ON_PAPER))
+
+
+def _excluding(body: _Body, reading: Reading, scope: str, answer: str) -> None:
+    """The question's negated conditions, each over every contribution giving the answer it would be left out for:
+    of the same paper, or holding the same value of the property asked."""
+    for c in reading.conditions:
+        if c.op != "!=" or not _across(reading, c):
+            continue
+        held = f"?other {reading.asked} {answer.removesuffix('_lbl')} . " if reading.asked != "paper" else \
+            "?paper orkgp:P31 ?other . "
+        _excluded(body, c, reading, f"{scope} orkgp:compareContribution ?other . {held}", "?other")
 
 
 def _answer(body: _Body, reading: Reading, what: str) -> str:
@@ -109,9 +134,14 @@ def compile_reading(reading: Reading) -> str:
     body.add(f"{scope} orkgp:compareContribution ?contribution .")
     body.add("?paper orkgp:P31 ?contribution .")
     for c in reading.conditions:
-        _condition(body, c, reading)
+        if c.op != "!=" or not _across(reading, c):
+            _condition(body, c, reading)
     answer = _answer(body, reading, reading.asked)
+    _excluding(body, reading, scope, answer)
     shown = " ".join([answer] + [_answer(body, reading, also) for also in reading.also])
+    if reading.asked == "paper" and "year" not in reading.also and any(c.on == "year" for c in reading.conditions) \
+            and not op.aggregate and not op.ask:
+        shown += " ?year"  # papers bounded by their year: each shown with it
     if op.ask:
         return "ASK WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
     by, ranked = "", ""  # what it is ranked by, and its variable: shown beside the thing ranked first
@@ -149,8 +179,10 @@ def sentence(reading: Reading) -> str:
     if op.order and by and reading.by != reading.asked and not op.often:
         said = f"the {what} with the {'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
-    conditions = [f"{'year' if c.on == 'year' else repr(reading.label_of(c.on))} "
-                  f"{'is not' if c.op == '!=' else c.op} {c.value}" for c in reading.conditions]
+    conditions = [f"{'year' if c.on == 'year' else STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
+                  + ("is not given" if c.op == "absent" else f"{'is not' if c.op == '!=' else c.op} {c.value}")
+                  + (" in any of their contributions" if c.op == "!=" and _across(reading, c) else "")
+                  for c in reading.conditions]
     if reading.also:
         said += " with their " + " and ".join(_said(reading, a) for a in reading.also)
     return f"It asks for {said} among the contributions {where}" + \

@@ -128,6 +128,7 @@ class _Asked:
     head: str | None
     stated: str
     reading: Question
+    beside: bool = False  # a place in a ranking by a metric, no kind asked: who holds it and the score, both shown
 
     def refuses(self, pair: Example, chosen: Sequence[Name], kinds: bool = True) -> bool:
         """Whether ``pair``, filled with ``chosen``, does what the question does not ask or leaves out a condition it
@@ -158,7 +159,7 @@ class _Asked:
             or any(not meanings(m.split()[-1]) & self.reading.says
                    for m in measures(their_words) - measures(stated))
             # a score nobody asked for beside the answer ('… and what is its score?')
-            or set(companions(their_words)) - set(companions(stated))
+            or (set(companions(their_words)) - set(companions(stated)) and not self.beside)
             # a condition of the question the pair's query does not hold ('the most common metric')
             or unaccounted(stated, filled(pair, chosen, intent, self.text), measures=True)
             # the pair does what the question does not ask ('without code', 'the lowest')
@@ -217,7 +218,10 @@ class Composer:
             # "who is second on X", "top 3 on X by F1": of the things a leaderboard pair answers, a model (a bare
             # "who leads X" is no operator read: nothing is composed for it, rather than a list of every model)
             asked = frozenset({Kind.MODEL})
-        return names, _Asked(text, intent, asked, first_asked(text, typed), stated, reading)
+        # 'the third best rmse on X': the score there, or who holds it? both are shown
+        beside = not asked and bool(intent.operators & {"kth"}) and any(Kind.METRIC in n.kinds for n in names)
+        return names, _Asked(text, intent, frozenset({Kind.MODEL}) if beside else asked, first_asked(text, typed),
+                             stated, reading, beside)
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
                 asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,
@@ -263,7 +267,9 @@ class Composer:
                 continue
             theirs = asked_kinds(pair.question, form_spans(pair))
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
-                (head in theirs and head in asked)  # 'the metrics used to evaluate models': metrics, not models
+                (head in theirs and head in asked) + \
+                (q.beside and bool(companions(blanked(pair.question, form_spans(pair)))))
+            # 'the metrics used to evaluate models': metrics, not models
             left = unplaced(reading, (pair.question, tuple(form_spans(pair)), pair.sparql),
                             things="yesno" not in intent.operators)
             if left:  # the pair's query would not do what these words ask: a partial reading, never answered

@@ -46,9 +46,10 @@ def _metric_words(index: LabelIndex) -> tuple[dict[str, list[str]], list[tuple[t
 
 def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> str | None:
     """The one metric of the graph ``key`` abbreviates: its initials ('cer' for 'Character Error Rate', 'eer' for
-    'Equal Error Rate (%)'), or its words each cut short to three letters or more ('acc' for 'Accuracy', 'loc error'
-    for 'Localization Error (m)'); None when none or several do, or for filler, a word with a meaning of its own or
-    the stored questions' own words (people shorten a metric's name; a shortened name of anything else is a guess)."""
+    'Equal Error Rate (%)'), its words each cut short to three letters or more ('acc' for 'Accuracy', 'loc error'
+    for 'Localization Error (m)'), or its last words ('latency' for 'Inference Latency (ms)'); None when none or
+    several do, or for filler, a word with a meaning of its own or the stored questions' own words (people shorten a
+    metric's name; a shortened name of anything else is a guess)."""
     typed = re.findall(r"[^\W_]+", unmarked(key).lower())
     unit = re.fullmatch(r"(.+?)\s+in\s+(\S+)", " ".join(typed))  # 'loc error in m': its unit said after it
     if unit:
@@ -62,6 +63,9 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     # each word cut short, or the label's own word whole: 'mean abs error' ('mean' means an average elsewhere)
     hits += [label for words, label in worded if len(words) == len(typed) and list(words) != typed
              and all(len(t) >= 3 and w.startswith(t) and (t == w or not meanings(t)) for t, w in zip(typed, words))]
+    # its last words, the name's head ('latency' for 'Inference Latency (ms)', 'dating error', 'kappa')
+    hits += [label for words, label in worded if len(words) > len(typed) and list(words[-len(typed):]) == typed
+             and all(len(t) >= 4 and not meanings(t) for t in typed)]
     if unit:  # the unit must be the label's own
         hits = [h for h in hits if f"({unit.group(2)})" in h.lower().replace(" ", "")]
     found = list(dict.fromkeys(hits))

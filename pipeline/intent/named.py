@@ -146,7 +146,19 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
         hit = graph.get(" ".join(text[a:b].lower().split()))
         if hit and not any(n.start < b and a < n.end for n in names):
             names.append(Name(a, b, hit[0], frozenset(hit[1])))
-    return sorted(names, key=lambda n: n.start)
+    return _joined(sorted(names, key=lambda n: n.start), text)
+
+
+def _joined(names: Sequence[Name], text: str) -> list[Name]:
+    """The names, one linked by two runs of its words a few words apart ('*bat species* id from *echolocation*
+    calls') taken as one name over both runs and the words between them."""
+    out: list[Name] = []
+    for n in names:
+        if out and out[-1].label == n.label and len(text[out[-1].end:n.start].split()) <= 3:
+            out[-1] = Name(out[-1].start, n.end, n.label, out[-1].kinds | n.kinds)
+        else:
+            out.append(n)
+    return out
 
 
 def years(text: str, names: Sequence[Name]) -> list[Name]:

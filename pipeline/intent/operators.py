@@ -37,8 +37,12 @@ def yes_or_no(things: str = "which|list|show|name") -> str:
             rf"(?:is|was)\s+there\s+(?:a|an|any)\b(?!.*\b(?:{things})\b))")
 
 
-_MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest)"
-_LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest)"
+# and the superlatives of a measure's own adjectives ('the deepest sampling depth', 'the coolest SST'); not
+# 'fastest', 'strongest': the highest speed but the lowest time
+_MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest|hottest|warmest|deepest|heaviest|" \
+    r"tallest|widest|thickest)"
+_LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest|coolest|coldest|shallowest|cheapest|lightest|" \
+    r"thinnest|narrowest)"
 # the order matters: the first entry whose phrasing a word stands in takes it ('most common' before 'most')
 TABLE: dict[str, Operator] = {op.name: op for op in (
     Operator("list", "", "the {what}"),

@@ -17,11 +17,12 @@ _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
 _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 # "at least 2": a floor, not the lowest
-_LOWEST = re.compile(r"\b(lowest|worst|minimum|(?<!at )least|smallest|poorest|weakest|slowest)\b", re.I)
-_HIGHEST = re.compile(r"\b(highest|maximum|largest|greatest|biggest)\b", re.I)  # not "best", "top": a metric's sense
+_LOWEST = re.compile(r"\b(lowest|worst|minimum|min|(?<!at )least|smallest|poorest|weakest|slowest)\b", re.I)
+# not "best", "top": a metric's sense
+_HIGHEST = re.compile(r"\b(highest|maximum|max|largest|greatest|biggest)\b", re.I)
 # no bound's ends ('both years included', 'incl both')
-_BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)|\ball of\b",
-                   re.I)
+_BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)|"
+                   r"\ball of\b(?!\s+them\b)", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
                      r"\bexcluding\b|\bother than\b|\b(?:were|was|have|has|had)\s+never\b", re.I)

@@ -9,6 +9,7 @@ from functools import lru_cache
 from pipeline.intent.account import FILLER, OPERATORS, filler, meanings
 from pipeline.intent.comparisons import Comparisons
 from pipeline.intent.linking import KINDS, SCOPE_WORDS, Word, claim, content, full_label, near, prefix_of
+from pipeline.intent.operators import TABLE
 
 
 def _abbreviates(short: str, word: str) -> bool:
@@ -184,8 +185,10 @@ def repeated(kept: tuple[str, list[Word]], named: tuple[str, list[Word]], found:
 
 
 def _filler_or_operator(word: str) -> bool:
-    """A word that names nothing ('across') or says what is done ('strongest', 'not'): never part of a name."""
-    return word in FILLER or bool(meanings(word) & (OPERATORS | {"link"}))
+    """A word that names nothing ('across'), says what is done ('strongest', 'not', 'hottest') or counts ('2'):
+    never part of a name."""
+    return word in FILLER or word.isdigit() or bool(meanings(word) & (OPERATORS | {"link"})) or \
+        any(op.found(word) for op in TABLE.values())
 
 
 def _beside(w: Word, got: Sequence[Word], free: Sequence[Word]) -> bool:

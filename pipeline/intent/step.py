@@ -131,8 +131,13 @@ class IntentStep:
                 # what the question does not say it asks for ('who tops …'), the written query's answer says —
                 # unless it asks for a score ('the top F1 score achieved on X'): then no thing, the value
                 answer = asked or (frozenset() if asks_a_value(plain) else answered_kinds(read(generation.sparql)))
-                better = self.composer.compose(text, ranked, kg, generic, answer, index,
-                                               string_literals(generation.sparql), by_metric=False)
+                tried = self.composer.attempt(text, ranked, kg, generic, answer, index,
+                                              string_literals(generation.sparql), by_metric=False)
+                better = tried.composition
+                if better is None and tried.unscored is not None:  # the metric named has no scores there: asked
+                    back = self._which_metric(text, tried.unmeasured, kg, generation, lambda q: None, tried.unscored)
+                    if back is not None:
+                        return back
                 if better is not None:
                     return composed_review(better, generation, f"the query {generation.generator} wrote used "
                                      f"{listed(verdict.unjoined)} only where its answer does not depend on it")

@@ -284,13 +284,14 @@ class LabelIndex:
 
 def _versions(typed: str) -> list[str]:
     """``typed`` with a version number's 'v' dropped ('BalticSonar v1.1' as '… 1.1'), or added where a number stands
-    alone ('balticsonar 1.1' as '… v1.1'): how a version is typed both ways."""
-    out = [_VERSION_V.sub("", typed), _ALONE_NUMBER.sub("v", typed)]
+    alone ('balticsonar 1.1' as '… v1.1') or ends a word ('BATSOUND2' as 'BATSOUND v2'): how a version is typed."""
+    out = [_VERSION_V.sub("", typed), _ALONE_NUMBER.sub("v", typed), _GLUED_NUMBER.sub(" v", typed)]
     return [v for v in dict.fromkeys(out) if v != typed]
 
 
 _VERSION_V = re.compile(r"(?<=[\s-])v(?=\d)", re.IGNORECASE)
 _ALONE_NUMBER = re.compile(r"(?<=\s)(?=\d)")
+_GLUED_NUMBER = re.compile(r"(?<=[A-Za-z])(?=\d+(?:\.\d+)?$)")
 
 
 def _a_slip(key: str, other: str) -> bool:

@@ -144,10 +144,10 @@ def _ordering(shape: Shape) -> str:
     text = f"ordered by {by}" + (" (highest first)" if direction == "DESC" and not limits else "")
     skipped = next((n for n in shape.offsets if n > 0), 0)
     if limits and skipped:  # 'LIMIT 1 OFFSET 1': the second, not the best
-        text += ", " + (f"the {_ordinal(skipped + 1)} one" if limits[0] == 1 else
-                        f"{limits[0]} after the first {skipped}")
+        text += ", " + (f"the {_ordinal(skipped + 1)}{' lowest' if direction != 'DESC' else ''} one"
+                        if limits[0] == 1 else f"{limits[0]} after the first {skipped}")
     elif limits:
-        text += ", " + (best if limits[0] == 1 else f"the top {limits[0]}")
+        text += ", " + (best if limits[0] == 1 else f"the {'top' if direction == 'DESC' else 'lowest'} {limits[0]}")
     return text
 
 

@@ -105,10 +105,12 @@ def coded_models() -> set[str]:
 
 
 def papers_of_problem(problem: str, code: bool | None = None) -> set[str]:
-    """The titles of the papers with a contribution on ``problem``; with ``code``, only those that link code (True)
-    or link none in any contribution (False)."""
+    """The titles of the papers with a contribution on ``problem``; with ``code``, only those whose contribution on it
+    links code (True: code for another problem is not code for this one), or that link none in any contribution
+    (False)."""
     return {p.title for p in PAPERS if any(c.problem == problem for c in p.contributions)
-            and (code is None or any(c.code for c in p.contributions) == code)}
+            and (code is None or (any(c.code for c in p.contributions if c.problem == problem) if code else
+                                  not any(c.code for c in p.contributions)))}
 
 
 def fields_of(dataset: str) -> set[str]:

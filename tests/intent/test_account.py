@@ -94,3 +94,13 @@ def test_better_than_beats_and_the_least_of_a_score_is_its_lowest() -> None:
     assert said("did better than X") == {("better than", "beat")}
     assert said("the least accurate model") == {("least", "down")}
     assert said("the least common value") == set() and meanings("least") == {"most"}
+
+
+def test_shorthands_read_as_the_words_they_stand_for() -> None:
+    """'w/o' is 'without', 'w/' 'with'; 'i.e.' and 'e.g.' introduce what is said again; a tie asked about is its own
+    meaning, said only by a query that keeps every thing sharing a place."""
+    assert [w for _, _, w in words("papers w/o a venue, w/ code")] == ["papers", "without", "a", "venue", "with",
+                                                                        "code"]
+    assert [m for *_, m in phrases("older than 2014, i.e. before 2014")] == ["link"]
+    assert [m for *_, m in phrases("best on X? i think theres a tie")] == ["ties"]
+    assert [m for *_, m in phrases("fastest on X? could be more than one")] == ["ties"]

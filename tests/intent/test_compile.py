@@ -89,3 +89,53 @@ def test_two_things_at_once_are_two_columns(kg: OxigraphKG) -> None:
 
 def test_a_sum_is_compiled_from_its_table_entry(kg: OxigraphKG) -> None:
     assert _answer("what is the total sample size of the urban tree studies", kg) == ["545"]
+
+
+@pytest.fixture(scope="module")
+def corals() -> OxigraphKG:
+    """A graph of five comparisons written by a helper (tests/data/eval/comparisons9.nt)."""
+    from pathlib import Path
+
+    return OxigraphKG(Path(__file__).parents[2] / "tests" / "data" / "eval" / "comparisons9.nt", row_cap=1000)
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    # a property given for none ('w/o a venue', 'didnt report any follow-up')
+    ("any coral bleaching papers w/o a venue listed?", ["Bleaching response of Acropora in the Persian Gulf"]),
+    ("which antivenom papers didnt report any follow-up?",
+     ["Snakebite mortality in rural Bangladesh: a retrospective study"]),
+    ("avg number of patients in the antivenom trials?", ["317.333333333333333333"]),  # 'number of' the label's
+    ("deepest sampling depth in that coral bleaching one (m)?", ["40"])])  # a measure's own superlative
+def test_readings_of_words_typed_loosely(corals: OxigraphKG, question: str, answer: list[str]) -> None:
+    assert _answer(question, corals) == answer
+
+
+def test_papers_bounded_by_year_are_shown_with_it_and_a_bound_said_again_as_included(corals: OxigraphKG) -> None:
+    facts = read_comparisons(corals)
+    assert facts is not None
+    reading = read_comparison("coral bleaching papers from 2017 onwards (incl 2017)", facts, corals)
+    assert reading is not None and reading.whole
+    assert [(c.on, c.op, c.value) for c in reading.conditions] == [("year", ">=", "2017")]
+    rows = corals.select(gate(compile_reading(reading), 1000).fixed).rows
+    assert rows and all(int(r["year"]["value"]) >= 2017 and r["paper_lbl"]["value"] for r in rows)
+
+
+def test_a_property_named_but_not_answered_leaves_the_reading_partial(corals: OxigraphKG) -> None:
+    """'some list it as participants': a second property the answer would not give; never answered as if whole."""
+    facts = read_comparisons(corals)
+    assert facts is not None
+    reading = read_comparison("what were the sample sizes in the solar cooker studies? some list it as participants, "
+                              "some as sample size (n)", facts, corals)
+    assert reading is not None and not reading.whole and "Number of participants" in reading.unplaced
+
+
+def test_a_negation_leaves_out_every_value_any_contribution_holds_it_for(corals: OxigraphKG) -> None:
+    """'which countries did NOT use X': a country one of whose studies used X is left out, though another of its
+    studies did not; the sentence says it so."""
+    graph = corals
+    question = "which countries in the coral comparison did NOT use line intercept transects"
+    assert _answer(question, graph) == ["Japan", "Jordan", "Mexico"]
+    facts = read_comparisons(graph)
+    assert facts is not None
+    reading = read_comparison(question, facts, graph)
+    assert reading is not None and "not Line intercept transect in any of their contributions" in sentence(reading)

@@ -19,6 +19,9 @@ def test_a_metrics_initials_or_its_words_cut_short_name_the_one_metric_they_abbr
     index.add([("Mean Absolute Error (m)", "metric")])
     assert abbreviated("mean abs error", index) == "Mean Absolute Error (m)"  # 'mean' the label's own word whole
     assert abbreviated("mean", index) is None  # alone it asks for an average
+    index.add([("Inference Latency (ms)", "metric"), ("Cohen's Kappa", "metric"), ("False Alarm Rate", "metric")])
+    assert abbreviated("latency", index) == "Inference Latency (ms)" and abbreviated("kappa", index) == "Cohen's Kappa"
+    assert abbreviated("rate", index) is None  # the last word of four metrics: not guessed
 
 
 

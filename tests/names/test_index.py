@@ -128,8 +128,10 @@ def test_cased_lists_every_label_of_that_lowercase_of_any_kind() -> None:
 
 def test_a_version_typed_with_or_without_its_v_reads_as_the_graphs_label() -> None:
     ix = LabelIndex([("BalticSonar v1.1", "dataset"), ("DieSiam-v2", "model"), ("InceptionV3", "model")], 85.0)
+    ix.add([("BATSOUND v2", "dataset"), ("KVERT-Seis v3", "dataset")])
     for typed, label in {"balticsonar 1.1": "BalticSonar v1.1", "diesiam 2": "DieSiam-v2",
-                         "inception 3": "InceptionV3", "BalticSonar v1.1": "BalticSonar v1.1"}.items():
+                         "inception 3": "InceptionV3", "BalticSonar v1.1": "BalticSonar v1.1",
+                         "BATSOUND2": "BATSOUND v2", "kvert-seis3": "KVERT-Seis v3"}.items():  # glued to the name
         found = ix.spelled(typed)
         assert found is not None and found.chosen == label, typed
-    assert ix.spelled("balticsonar 1.2") is None  # another version is no slip
+    assert ix.spelled("balticsonar 1.2") is None and ix.spelled("BATSOUND3") is None  # another version is no slip

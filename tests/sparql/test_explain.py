@@ -131,6 +131,9 @@ def test_a_place_below_the_top_is_said_as_its_place() -> None:
               '"F1") ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. ?cont orkgp:HAS_MODEL ?model. '
               '?model rdfs:label ?model_lbl. } ORDER BY DESC(?value) LIMIT 1 OFFSET 1')
     assert explain(ranked).endswith("the second one.")
+    assert explain(ranked.replace("DESC(", "ASC(")).endswith("the second lowest one.")  # from the lowest: said
+    assert explain(ranked.replace("DESC(", "ASC(").replace(" OFFSET 1", "").replace("LIMIT 1", "LIMIT 3")).endswith(
+        "the lowest 3.")
     assert explain(ranked.replace("LIMIT 1 OFFSET 1", "LIMIT 3 OFFSET 2")).endswith("3 after the first 2.")
 
 
