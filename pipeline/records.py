@@ -252,6 +252,7 @@ class Kind(StrEnum):
     PROBLEM = "problem"
     RESEARCHFIELD = "researchfield"
     PAPER = "paper"
+    VENUE = "venue"
 
     @property
     def orkg_class(self) -> str:
@@ -262,7 +263,7 @@ class Kind(StrEnum):
 # the kind of thing an ORKG predicate reaches (its object), whatever the variable holding it is called
 REACHED_BY: dict[str, Kind] = {"orkgp:HAS_DATASET": Kind.DATASET, "orkgp:HAS_MODEL": Kind.MODEL,
                                "orkgp:HAS_METRIC": Kind.METRIC, "orkgp:P32": Kind.PROBLEM,
-                               "orkgp:P30": Kind.RESEARCHFIELD}
+                               "orkgp:P30": Kind.RESEARCHFIELD, "orkgp:HAS_VENUE": Kind.VENUE}
 
 
 class Match(str, Enum):

@@ -32,6 +32,7 @@ _MEANINGS: dict[str, str] = {
     "value": "score scores value values result results number numbers performance",
     "problem": "problem problems task tasks challenge challenges",
     "field": "field fields area areas domain domains discipline",
+    "venue": "venue venues journal journals conference conferences proceedings",
     "code": "code codes public open opensource link links repository repositories repo repos github implementation "
             "implementations source url",
     "year": "year years when date dated",
@@ -106,7 +107,7 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
 _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
             "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",
             "Model": "model", "Dataset": "dataset", "Metric": "metric", "Problem": "problem", "ResearchField": "field",
-            "Paper": "paper"}
+            "Paper": "paper", "HAS_VENUE": "venue", "Venue": "venue"}
 # 'fastest' is the best on a time taken (lower is better), 'slowest' its worst
 _RELATIVE = {"best": "best top tops leading leads strongest winning wins sota fastest quickest",
              "worst": "worst weakest poorest bottom slowest"}
@@ -192,7 +193,7 @@ def _same(word: str, target: str) -> bool:
     return word == target or (len(word) > 4 and stem(word) == stem(target))
 
 
-KINDS = frozenset({"paper", "model", "dataset", "metric", "problem", "field", "code", "year", "value"})
+KINDS = frozenset({"paper", "model", "dataset", "metric", "problem", "field", "code", "year", "value", "venue"})
 
 
 def reached(sparql: str, implied: bool = True) -> frozenset[str]:

@@ -144,9 +144,9 @@ class _Asked:
             # it returns things the question does not ask for ('the best score on Pong': not its problems)
             (theirs and not theirs & asked and "yesno" not in intent.operators and (kinds or asked))
             # the same two kinds the other way round: 'the dataset with the most metrics' is no metric (a paper and
-            # its year, asked in either order, are both asked)
+            # its year or venue, asked in either order, are both asked)
             or (kinds and head and their_head and head != their_head and head in theirs and their_head in asked
-                and YEAR not in (head, their_head))
+                and YEAR not in (head, their_head) and {head, their_head} != {Kind.PAPER, Kind.VENUE})
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)

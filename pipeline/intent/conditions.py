@@ -93,15 +93,24 @@ def without_companions(words: str) -> str:
 _INCLUSIVE = re.compile(r"(?:since|until|till|at\s+(?:least|most)|up)\b", re.I)
 
 
+# a year with its bound said after it: '2018 or later', '2015 and earlier', '2017 onwards' (the year itself kept)
+_TRAILING = re.compile(r"\b(?:(?:in|from)\s+)?((?:19|20)\d\d)\s+(?:(?:or|and)\s+(later|after|newer|since|earlier|"
+                       r"before|older)|(onwards?|and\s+up))\b", re.I)
+
+
 def comparisons(words: str) -> dict[str, str]:
-    """Each number the question compares with and how ('after 2020' -> {'2020': '>'}, 'at most 3' -> '<=')."""
-    return {m.group(1): ("<" if _SMALLER.match(m.group()) else ">") + ("=" if _INCLUSIVE.match(m.group()) else "")
-            for m in _COMPARED.finditer(words)}
+    """Each number the question compares with and how ('after 2020' -> {'2020': '>'}, 'at most 3' -> '<=', '2018 or
+    later' -> '>=')."""
+    out = {m.group(1): ("<" if _SMALLER.match(m.group()) else ">") + ("=" if _INCLUSIVE.match(m.group()) else "")
+           for m in _COMPARED.finditer(words)}
+    return out | {m.group(1): ("<=" if (m.group(2) or "").lower() in ("earlier", "before", "older") else ">=")
+                  for m in _TRAILING.finditer(words)}
 
 
 def compared_spans(words: str) -> list[tuple[int, int]]:
-    """Where the question compares with a number ('after 2020', 'more than 40'): words the reading applies."""
-    return [m.span() for m in _COMPARED.finditer(words)]
+    """Where the question compares with a number ('after 2020', 'more than 40', '2018 or later'): words the reading
+    applies."""
+    return [m.span() for rx in (_COMPARED, _TRAILING) for m in rx.finditer(words)]
 
 
 def _numbers_in(sparql: str) -> set[str]:

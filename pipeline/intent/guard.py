@@ -156,7 +156,8 @@ def answered_kinds(shape: Shape) -> frozenset[str]:
     classes = shape.classes()
     labelled, reached = shape.labelled(), reached_kinds(shape)
     stems = {Kind.PAPER: ("paper",), Kind.MODEL: ("model",), Kind.DATASET: ("dataset",), Kind.METRIC: ("metric",),
-             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",), YEAR: ("year",)}
+             Kind.PROBLEM: ("problem",), Kind.RESEARCHFIELD: ("field", "rf"), CODE: ("code",), YEAR: ("year",),
+             Kind.VENUE: ("venue",)}
     out: set[str] = set()
     for v in shape.projection:
         led = reached.get(labelled.get(v, v))

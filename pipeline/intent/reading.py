@@ -55,7 +55,8 @@ _WHAT_CAME_OUT = re.compile(r"^\W*(?:so\s+|hey\s+|ok\s+)?(?:what|whats|what's|an
 # "benchmark" (a verb too), "system" and "corpus" (words of names), "study" (a comparison's contributions) say no kind
 _ASKING = {Kind.PAPER: "paper article", Kind.MODEL: "model method approach architecture",
            Kind.DATASET: "dataset", Kind.METRIC: "metric", Kind.PROBLEM: "problem task",
-           Kind.RESEARCHFIELD: "field area domain", CODE: "code github repository repo", YEAR: "year"}
+           Kind.RESEARCHFIELD: "field area domain", CODE: "code github repository repo", YEAR: "year",
+           Kind.VENUE: "venue journal conference"}
 _PLURALS = {"repository": "repositories", "approach": "approaches", "code": "", "github": "", "year": ""}
 _ASKED = {w: kind for kind, words in _ASKING.items() for word in words.split()
           for w in (word, _PLURALS.get(word, word + "s")) if w}
@@ -64,7 +65,8 @@ _ASKED = {w: kind for kind, words in _ASKING.items() for word in words.split()
 _SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
          Kind.DATASET: "dataset benchmark corpus corpora", Kind.METRIC: "metric measure score result value",
          Kind.PROBLEM: "problem task challenge", Kind.RESEARCHFIELD: "field area domain realm",
-         CODE: "code link repository github implementation", YEAR: "year"}
+         CODE: "code link repository github implementation", YEAR: "year",
+         Kind.VENUE: "venue journal conference proceedings"}
 
 
 def said(kind: str) -> str:

@@ -13,7 +13,7 @@ from pipeline.sparql.tied import tied, untied
 # what a thing is called, by its class or by the predicate that leads to it
 CLASS_NOUNS = {Kind.DATASET: "datasets", Kind.MODEL: "models", Kind.METRIC: "metrics",
                Kind.PROBLEM: "research problems", Kind.RESEARCHFIELD: "research fields", Kind.PAPER: "papers",
-               "benchmark": "benchmarks"}
+               Kind.VENUE: "venues", "benchmark": "benchmarks"}
 INCOMING_NOUNS = {"HAS_MODEL": "models", "HAS_SOURCE_CODE": "code links", "HAS_METRIC": "metrics",
                   "HAS_DATASET": "datasets", "P32": "research problems", "P30": "research fields",
                   "HAS_VALUE": "scores", "HAS_BENCHMARK": "benchmarks", "HAS_EVALUATION": "evaluations",
@@ -26,7 +26,8 @@ CONNECTORS = {"HAS_DATASET": "evaluated on {what}", "HAS_MODEL": "of papers that
 FIRST_AND_LAST = {("HAS_METRIC", "HAS_DATASET"): "used to evaluate models on {what}"}  # (answer side, far side)
 SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "research problems": "research problem",
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
-            "authors": "author", "code links": "code link", "values": "value"}
+            "authors": "author", "code links": "code link", "values": "value", "venues": "venue"}
+_HAVING = {"HAS_SOURCE_CODE": "published code", "HAS_VENUE": "a venue"}  # a restriction to things having one or not
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
 AGGREGATE_WORDS = {"COUNT": "the number of", "SUM": "the total of", "AVG": "the average of", "MIN": "the lowest of",
@@ -169,13 +170,16 @@ def parts(sparql: str) -> tuple[str, str, str]:
                    for f, c in ((f, _constraint(f, shape, main, bool(ordering)))
                                 for f in shape.filters + shape.compared)
                    if c]  # what FILTER NOT EXISTS leaves out said as left out
+    named = {shape.labelled().get(f.var, f.var) for f in shape.filters}  # things a filter names
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":
             constraints.append(f"in comparison {s}")
         elif s.startswith("orkgr:") or o.startswith("orkgr:"):
             constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
-        elif _local(p) == "HAS_SOURCE_CODE" and o not in shape.projection:  # a restriction the answer does not show
-            constraints.append("with published code")
+        elif _local(p) in _HAVING and (s, p, o) in shape.lacking:  # 'FILTER NOT EXISTS { ?paper … ?code }'
+            constraints.append(f"without {_HAVING[_local(p)]}")
+        elif _local(p) in _HAVING and o not in shape.projection and o not in named:  # one the answer does not show
+            constraints.append(f"with {_HAVING[_local(p)]}")
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape), ordering
 
 

@@ -44,6 +44,7 @@ class Shape:
     offsets: list[int] = field(default_factory=list)
     group_by: list[str] = field(default_factory=list)
     excluded: list[LabelFilter] = field(default_factory=list)  # of ``filters``, ``compared``: in NOT EXISTS / MINUS
+    lacking: list[tuple[str, str, str]] = field(default_factory=list)  # of ``triples``: in NOT EXISTS / MINUS
 
     def classes(self) -> dict[str, str]:
         """Variable -> the local name of its ``a``/``rdf:type`` class."""
@@ -212,6 +213,8 @@ def read(query: str) -> Shape:
                 predicate, expect = t.text, "o"
             else:
                 shape.triples.append((subject, predicate, t.text))
+                if negated:
+                    shape.lacking.append(shape.triples[-1])
                 expect = "done"
         i += 1
     return shape

@@ -165,3 +165,22 @@ def test_a_tie_asked_for_is_never_answered_by_a_query_that_keeps_one() -> None:
     """'the year with the most papers, all of them if tied': the pair's query keeps one (LIMIT 1): not answered."""
     done = _fresh_h("which year had the most papers? if its a tie give me all of them")
     assert done.sparql is None and "'tie'" in done.explanation
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    # venues: a thing of their own kind, named loosely ('conf' for 'Conference'), asked of papers and of models
+    ("where was the snowgnn paper published (venue)",
+     {"SnowGNN: Graph Neural Networks over Weather Station Networks", "Cold Regions AI Symposium"}),
+    ("how many Bioacoustics Letters papers in 2018 or later", {"5"})])  # a bound said after its year
+def test_venues_are_read_as_names_of_their_kind(question: str, expected: set[str]) -> None:
+    assert _answer(question) == expected
+
+
+def test_papers_without_a_venue_are_listed_and_said_so() -> None:
+    kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-h.nt", row_cap=1000)
+    done = _fresh_h("which papers dont have any venue listed")
+    assert done.sparql is not None
+    rows = kg.select("PREFIX orkgc: <http://orkg.org/orkg/class/> PREFIX orkgp: <http://orkg.org/orkg/predicate/> "
+                     "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT ?t WHERE { ?p a orkgc:Paper; "
+                     "rdfs:label ?t. FILTER NOT EXISTS { ?p orkgp:HAS_VENUE ?v } }").rows
+    assert _answer("which papers dont have any venue listed") == {r["t"]["value"] for r in rows} != set()

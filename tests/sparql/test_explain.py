@@ -162,3 +162,17 @@ def test_a_number_compared_inside_what_a_query_leaves_out_is_said_as_left_out() 
             'FILTER NOT EXISTS { ?cont orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?value. '
             'FILTER(xsd:decimal(?value) > 90) } }')
     assert "but not with score above '90'" in explain(kept), explain(kept)
+
+
+def test_a_restriction_to_things_having_or_lacking_code_or_a_venue_is_said_as_it_is() -> None:
+    """'FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code }' leaves papers with code out: said 'without'."""
+    lacking = ("PREFIX orkgp: <http://orkg.org/orkg/predicate/> PREFIX orkgc: <http://orkg.org/orkg/class/> "
+               "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT DISTINCT ?paper ?paper_lbl WHERE { "
+               "?paper a orkgc:Paper; rdfs:label ?paper_lbl. FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code. "
+               "} }")
+    assert explain(lacking) == "It asks for papers without published code."
+    venue = lacking.replace("HAS_SOURCE_CODE ?code", "HAS_VENUE ?venue")
+    assert explain(venue) == "It asks for papers without a venue."
+    having = lacking.replace("FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code. }",
+                             "?paper orkgp:HAS_SOURCE_CODE ?code.")
+    assert explain(having) == "It asks for papers with published code."
