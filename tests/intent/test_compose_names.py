@@ -171,7 +171,13 @@ def test_a_tie_asked_for_is_never_answered_by_a_query_that_keeps_one() -> None:
     # venues: a thing of their own kind, named loosely ('conf' for 'Conference'), asked of papers and of models
     ("where was the snowgnn paper published (venue)",
      {"SnowGNN: Graph Neural Networks over Weather Station Networks", "Cold Regions AI Symposium"}),
-    ("how many Bioacoustics Letters papers in 2018 or later", {"5"})])  # a bound said after its year
+    ("how many Bioacoustics Letters papers in 2018 or later", {"5"}),  # a bound said after its year
+    # asks the intent pairs hold: counts of what a bound or code restricts, a problem's metrics, a model's scores
+    ("how many models got under 9 rmse on snowpack-ch v4", {"0"}),
+    ("how many volcano seismology papers have code", {"4"}),
+    ("how many different metrics are used for bat species identification from echolocation calls", {"3"}),
+    ("avg macro-f1 of volcano bert across the datasets its on", {"80.7"}),
+    ("what did AvaGBM score on slf danger 2.0, and on what metric", {"Cohen's Kappa", "0.61"})])
 def test_venues_are_read_as_names_of_their_kind(question: str, expected: set[str]) -> None:
     assert _answer(question) == expected
 
