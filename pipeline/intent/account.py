@@ -101,6 +101,9 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:(?:if\s+)?(?:i\s+think\s+)?(?:there\s*i?s|its|it\s+is)\s+an?\s+tie|(?:could|can|might|may)"
                         r"\s+be\s+(?:more\s+than\s+one|several|a\s+tie)|give\s+me\s+(?:all|both|each)(?:\s+of\s+them)?)\b",
                         re.I), "ties"),
+            # 'just the list', 'not just one comparison': how much to show, and every one asked over
+            (re.compile(r"\bjust\s+the\s+(?:list|names?|numbers?|titles?)\b|\b(?:titles?|names?)\s+only\b|"
+                        r"\bnot\s+just\s+(?:one|a|the)\b|\b(?:in\s+)?the\s+whole\s+(?:thing|lot)\b", re.I), "link"),
             # 'i.e.', 'e.g.': what follows says the same again
             (re.compile(r"(?<!\w)(?:i\.?e|e\.?g)\.?(?!\w)", re.I), "link")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it

@@ -33,14 +33,16 @@ from pipeline.parts import KnowledgeGraph
 _RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
                     r"\b(?P<start>(?:19|20)\d\d)\s*(?:to|-|–|until|till|through|thru))\s*"  # '2007 thru 2012'
                     r"(?P<high>(?:19|20)\d\d)\b", re.I)
-_BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|prior\s+to|earlier\s+than|later\s+than|newer\s+than|"
+_BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\s+including)?|prior\s+to|"
+                    r"earlier\s+than|later\s+than|newer\s+than|"
                     r"older\s+than|from|in|"
                     r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
                     r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
 _NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
                      r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most)\s+(?P<n>\d+(?:\.\d+)?)\b", re.I)
 _INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
-_OPS = {"before": "<", "prior to": "<", "earlier than": "<", "until": "<=", "till": "<=", "by": "<=", "after": ">",
+_OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
+        "prior to": "<", "earlier than": "<", "until": "<=", "till": "<=", "by": "<=", "after": ">",
         "later than": ">", "newer than": ">", "older than": "<", "since": ">=", "as of": ">=", "from": "=", "in": "=",
         "during": "=", "above": ">",
         "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "exceeding": ">", "at least": ">=",

@@ -89,6 +89,9 @@ def _answer(shape: Shape) -> tuple[str, str]:
     parts = [" and ".join(nouns)] if nouns else []
     for func, arg, _ in ([] if nouns and shape.group_by else shape.aggregates):  # grouped: read per group
         noun = _noun(arg, shape) if arg != "*" else "rows"
+        if noun == "year" and func.upper() in ("MIN", "MAX"):  # the first or the last year, not its lowest
+            parts.append(f"the {'earliest' if func.upper() == 'MIN' else 'latest'} year")
+            continue
         parts.append(f"{AGGREGATE_WORDS.get(func, func.lower())} {noun}")
     return ", ".join(parts) or "results", (main[0] if main else (shape.aggregates[0][1] if shape.aggregates else ""))
 

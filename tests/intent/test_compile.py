@@ -105,7 +105,11 @@ def corals() -> OxigraphKG:
     ("which antivenom papers didnt report any follow-up?",
      ["Snakebite mortality in rural Bangladesh: a retrospective study"]),
     ("avg number of patients in the antivenom trials?", ["317.333333333333333333"]),  # 'number of' the label's
-    ("deepest sampling depth in that coral bleaching one (m)?", ["40"])])  # a measure's own superlative
+    ("deepest sampling depth in that coral bleaching one (m)?", ["40"]),  # a measure's own superlative
+    # every comparison's values ('across all the comparisons', 'just the list')
+    ("what study designs r used across all the comparisons? just the list",
+     ["Cross-sectional survey", "Discrete choice experiment", "Mixed methods", "Prospective cohort",
+      "Randomized controlled trial", "Retrospective cohort"])])
 def test_readings_of_words_typed_loosely(corals: OxigraphKG, question: str, answer: list[str]) -> None:
     assert _answer(question, corals) == answer
 

@@ -177,7 +177,9 @@ def test_a_tie_asked_for_is_never_answered_by_a_query_that_keeps_one() -> None:
     ("how many volcano seismology papers have code", {"4"}),
     ("how many different metrics are used for bat species identification from echolocation calls", {"3"}),
     ("avg macro-f1 of volcano bert across the datasets its on", {"80.7"}),
-    ("what did AvaGBM score on slf danger 2.0, and on what metric", {"Cohen's Kappa", "0.61"})])
+    ("what did AvaGBM score on slf danger 2.0, and on what metric", {"Cohen's Kappa", "0.61"}),
+    ("when did resnet50 first show up in the graph? year pls", {"2016"}),  # a model's first year
+    ("whats the oldest paper in the whole thing", {"Random Forests Revisited for Tremor Detection", "2011"})])
 def test_venues_are_read_as_names_of_their_kind(question: str, expected: set[str]) -> None:
     assert _answer(question) == expected
 
