@@ -93,9 +93,9 @@ def without_companions(words: str) -> str:
 _INCLUSIVE = re.compile(r"(?:since|until|till|at\s+(?:least|most)|up)\b", re.I)
 
 
-# a year with its bound said after it: '2018 or later', '2015 and earlier', '2017 onwards' (the year itself kept)
-_TRAILING = re.compile(r"\b(?:(?:in|from)\s+)?((?:19|20)\d\d)\s+(?:(?:or|and)\s+(later|after|newer|since|earlier|"
-                       r"before|older)|(onwards?|and\s+up))\b", re.I)
+# a number with its bound said after it: '2018 or later', '3 or more', '2017 onwards' (the number itself kept)
+_TRAILING = re.compile(r"\b(?:(?:in|from)\s+)?(\d+(?:\.\d+)?)\s+(?:(?:or|and)\s+(later|after|newer|since|earlier|"
+                       r"before|older|more|above|higher|greater|less|fewer|below|lower)|(onwards?|and\s+up))\b", re.I)
 
 
 def comparisons(words: str) -> dict[str, str]:
@@ -103,7 +103,8 @@ def comparisons(words: str) -> dict[str, str]:
     later' -> '>=')."""
     out = {m.group(1): ("<" if _SMALLER.match(m.group()) else ">") + ("=" if _INCLUSIVE.match(m.group()) else "")
            for m in _COMPARED.finditer(words)}
-    return out | {m.group(1): ("<=" if (m.group(2) or "").lower() in ("earlier", "before", "older") else ">=")
+    return out | {m.group(1): ("<=" if (m.group(2) or "").lower() in ("earlier", "before", "older", "less", "fewer",
+                                                                     "below", "lower") else ">=")
                   for m in _TRAILING.finditer(words)}
 
 

@@ -237,8 +237,9 @@ def begun_by(key: str, index: LabelIndex) -> list[str]:
     words whole ('f1' for 'F1-score'); none for filler or a word with a meaning of its own; a paper's title only when
     nothing else is begun so."""
     typed = re.findall(r"[^\W_]+", unmarked(key).lower())
+    glued = re.fullmatch(r"[^\W\d_]+-?\d+", key.strip()) is not None  # 'top-1', 'top1': one word of a name
     if not any(c.isalpha() for c in "".join(typed)) or any(  # 'top1' is a name's word, 'top' an operator's
-            w in FILLER or (w.isalpha() and meanings(w) - {"numeral"}) for w in typed):
+            w in FILLER or (w.isalpha() and not glued and meanings(w) - {"numeral"}) for w in typed):
         return []
     begun = [label for label in index.completions(squeeze(key))
              if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]

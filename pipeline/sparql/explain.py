@@ -3,6 +3,7 @@ returns, which labelled things constrain it and through which predicates, and ho
 Generic over structure: it knows ORKG's predicates and classes by name, never a question template."""
 from __future__ import annotations
 
+import re
 from collections import deque
 
 from pipeline.records import Kind
@@ -28,6 +29,7 @@ SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "rese
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
             "authors": "author", "code links": "code link", "values": "value", "venues": "venue"}
 _HAVING = {"HAS_SOURCE_CODE": "published code", "HAS_VENUE": "a venue"}  # a restriction to things having one or not
+_HAVING_BOUND = re.compile(r"\bHAVING\s*\(\s*COUNT\s*\([^)]*\)\s*(>=|<=|>|<|=)\s*(\d+(?:\.\d+)?)\s*\)", re.I)
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
 AGGREGATE_WORDS = {"COUNT": "the number of", "SUM": "the total of", "AVG": "the average of", "MIN": "the lowest of",
@@ -183,7 +185,9 @@ def parts(sparql: str) -> tuple[str, str, str]:
             constraints.append(f"without {_HAVING[_local(p)]}")
         elif _local(p) in _HAVING and o not in shape.projection and o not in named:  # one the answer does not show
             constraints.append(f"with {_HAVING[_local(p)]}")
-    return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape), ordering
+    having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
+    kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""
+    return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering
 
 
 def explain(sparql: str) -> str:

@@ -179,6 +179,8 @@ def test_a_tie_asked_for_is_never_answered_by_a_query_that_keeps_one() -> None:
     ("avg macro-f1 of volcano bert across the datasets its on", {"80.7"}),
     ("what did AvaGBM score on slf danger 2.0, and on what metric", {"Cohen's Kappa", "0.61"}),
     ("when did resnet50 first show up in the graph? year pls", {"2016"}),  # a model's first year
+    ("any model thats been evaluated on 3 or more datasets?", {"ResNet-50", "3"}),  # 'N or more' of a count
+    ("which models show up in more than one research field", {"Random Forest", "XGBoost", "ResNet-50", "2"}),
     ("whats the oldest paper in the whole thing", {"Random Forests Revisited for Tremor Detection", "2011"})])
 def test_venues_are_read_as_names_of_their_kind(question: str, expected: set[str]) -> None:
     assert _answer(question) == expected

@@ -176,3 +176,12 @@ def test_a_restriction_to_things_having_or_lacking_code_or_a_venue_is_said_as_it
     having = lacking.replace("FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code. }",
                              "?paper orkgp:HAS_SOURCE_CODE ?code.")
     assert explain(having) == "It asks for papers with published code."
+
+
+def test_the_groups_a_having_keeps_are_said() -> None:
+    grouped = ("PREFIX orkgp: <http://orkg.org/orkg/predicate/> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
+               "SELECT ?model_lbl (COUNT(DISTINCT ?dataset) AS ?datasets) WHERE { ?cont orkgp:HAS_MODEL ?model; "
+               "orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_DATASET ?dataset. ?model rdfs:label ?model_lbl. } "
+               "GROUP BY ?model_lbl HAVING(COUNT(DISTINCT ?dataset) >= 3)")
+    assert explain(grouped) == "It asks for models, each with its number of datasets (at least 3)."
+
