@@ -241,8 +241,9 @@ def begun_by(key: str, index: LabelIndex) -> list[str]:
     if not any(c.isalpha() for c in "".join(typed)) or any(  # 'top1' is a name's word, 'top' an operator's
             w in FILLER or (w.isalpha() and not glued and meanings(w) - {"numeral"}) for w in typed):
         return []
-    begun = [label for label in index.completions(squeeze(key))
-             if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
+    # the labels begun by its letters, or, its last word typed with a slip ('random forrest'), by the words before it
+    found = index.completions(squeeze(key)) or (index.completions(" ".join(typed[:-1])) if len(typed) > 1 else [])
+    begun = [label for label in found if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
     if len("".join(typed)) < 4 and not any(re.findall(r"[^\W_]+", unmarked(label).lower())[:len(typed)] == typed
                                            for label in begun):
         return []
@@ -265,4 +266,5 @@ def _begins(typed: Sequence[str], theirs: Sequence[str]) -> bool:
     mine = theirs[len(whole)]
     return list(theirs[:len(whole)]) == whole and (
         (last == mine and len(typed) < len(theirs)) or
-        (mine.startswith(last) and (mine[len(last):].isdigit() or len(last) >= 3)))
+        (mine.startswith(last) and (mine[len(last):].isdigit() or len(last) >= 3)) or
+        (len(typed) < len(theirs) and min(len(last), len(mine)) >= 5 and within_edits(last, mine)))  # 'forrest'

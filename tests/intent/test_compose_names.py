@@ -105,7 +105,10 @@ def test_a_name_typed_without_its_last_words_is_the_one_label_it_begins(tmp_path
 @pytest.mark.parametrize(("question", "label"), [
     ("which models have been run on balticsonar 1.1?", "BalticSonar v1.1"),  # a version typed without its 'v'
     ("which datasets has yolo v5 been tested on", "YOLOv5-s"),  # its first word split otherwise
-    ("what field does the noaa rogue buoy dataset belong to", "NOAA-RogueBuoy-2015")])  # its first words run together
+    ("what field does the noaa rogue buoy dataset belong to", "NOAA-RogueBuoy-2015"),  # its first words run together
+    ("when did random forrest first show up in a paper here?", "Random Forest (500 trees)"),  # a slip in its last
+    ("which phonetics papers dont have a venue listed?", "Phonetics"),
+    ("quick one, how many rmse results are there in total?", "RMSE")])
 def test_a_name_typed_with_its_words_split_or_joined_otherwise_is_the_one_label(question: str, label: str) -> None:
     kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-g.nt", row_cap=1000)
     done = IntentStep(labels=lambda: indexed(kg)).review(question, Generation("adapter", None), [], kg).generation

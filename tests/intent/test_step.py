@@ -236,10 +236,10 @@ def test_a_query_of_vocabulary_the_guard_cannot_read_runs_with_a_note_unless_ada
     ("fresh-f", "fresh-f", 35, 0), ("comparisons7", "comparisons7", 21, 0),
     # seventh session: fresh-g (60, 60 kinds) 25 / 31 / 4 measured once, 39 / 21 / 0 after its misses were read;
     # comparisons8 (47, 37 kinds) 13 / 29 / 5 measured once, 17 / 30 / 0 after (in-sample since); fresh-d 38 / 6 / 0
-    ("fresh-g", "fresh-g", 38, 0), ("comparisons8", "comparisons8", 15, 0),
-    # eighth session: fresh-h (60, 60 kinds) 23 / 35 / 2 measured once, 42 / 18 / 0 after its misses were read;
-    # comparisons9 (50, 50 kinds) 13 / 32 / 5 measured once, 21 / 29 / 0 after (in-sample since); fresh-g 40 / 20 / 0
-    ("fresh-h", "fresh-h", 40, 0), ("comparisons9", "comparisons9", 19, 0)])
+    ("fresh-g", "fresh-g", 43, 0), ("comparisons8", "comparisons8", 15, 0),
+    # eighth session: fresh-h (60, 60 kinds) 23 / 35 / 2 measured once, 48 / 12 / 0 after its misses were read;
+    # comparisons9 (50, 50 kinds) 13 / 32 / 5 measured once, 22 / 28 / 0 after (in-sample since); fresh-g 46 / 14 / 0
+    ("fresh-h", "fresh-h", 45, 0), ("comparisons9", "comparisons9", 20, 0)])
 def test_the_fresh_sets_over_a_graph_of_names_no_other_set_uses(env: Path, tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str],
                                                                 name: str, graph: str, right: int, wrong: int) -> None:
