@@ -23,6 +23,7 @@ from pipeline.intent.linking import (
     unit_after,
 )
 from pipeline.intent.named import spans
+from pipeline.intent.negated import absent, negated
 from pipeline.intent.operators import TABLE, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
@@ -155,8 +156,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     named = {n.iri for n in names}
     names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
-    conditions, negations = _negated(conditions, free)
-    conditions, lacking = _absent(conditions, [w for w in free if w not in negations], props)
+    conditions, negations = negated(conditions, free)
+    conditions, lacking = absent(conditions, [w for w in free if w not in negations], props)
     free = [w for w in free if w not in negations and w not in lacking]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
@@ -222,37 +223,8 @@ def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparis
     return None
 
 
-def _negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list[Condition], list[Word]]:
-    """The conditions a negation word stands right before (within five words, no other condition between: 'did not
-    use tai chi', 'without clay', 'not in 2015') turned around, and the negation words so read."""
-    out, used = list(conditions), []
-    for w in free:
-        if "not" not in meanings(w[2]) or w[2] not in _NEGATIONS:
-            continue
-        after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
-        if after:
-            out[out.index(after[0])] = replace(after[0], op="!=")
-            used.append(w)
-    return out, used
 
 
-def _absent(conditions: Sequence[Condition], free: Sequence[Word],
-            props: Sequence[tuple[str, list[Word]]]) -> tuple[list[Condition], list[Word]]:
-    """A negation word right before a property no condition holds ('didnt report any follow-up') or the word
-    'venue' ('w/o a venue'): that property given for none of them; and the words so read."""
-    out, used = list(conditions), []
-    held = {c.on for c in conditions}
-    for w in free:
-        if "not" not in meanings(w[2]) or w[2] not in _NEGATIONS:
-            continue
-        after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30]
-        after += [(v[0], "orkgp:HAS_VENUE", v) for v in free if v[2] in ("venue", "venues") and 0 <= v[0] - w[1] <= 30]
-        if after:
-            at, on, last = min(after)
-            out.append(Condition((w[0], last[1]), on, "absent", ""))
-            held.add(on)
-            used += [w] + [v for v in free if v[0] == at and v[2] in ("venue", "venues")]
-    return out, used
 
 
 def _labelled(value: Value, facts: Comparisons) -> bool:
@@ -270,8 +242,6 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
-_NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
-              "hasnt", "hadnt", "except", "excluding", "lacking"}
 _ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

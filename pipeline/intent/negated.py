@@ -1,0 +1,46 @@
+"""The negations of a comparison question's reading: a condition turned around by the negation word before it ('did
+not use tai chi'), or a property given for none ('didnt report any follow-up', 'w/o a venue')."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+
+from pipeline.intent.account import meanings
+from pipeline.intent.linking import Word
+from pipeline.intent.record import Condition
+
+NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
+             "hasnt", "hadnt", "except", "excluding", "lacking"}
+
+
+def negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list[Condition], list[Word]]:
+    """The conditions a negation word stands right before (within five words, no other condition between: 'did not
+    use tai chi', 'without clay', 'not in 2015') turned around, and the negation words so read."""
+    out, used = list(conditions), []
+    for w in free:
+        if "not" not in meanings(w[2]) or w[2] not in NEGATIONS:
+            continue
+        after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
+        if after:
+            out[out.index(after[0])] = replace(after[0], op="!=")
+            used.append(w)
+    return out, used
+
+
+def absent(conditions: Sequence[Condition], free: Sequence[Word],
+            props: Sequence[tuple[str, list[Word]]]) -> tuple[list[Condition], list[Word]]:
+    """A negation word right before a property no condition holds ('didnt report any follow-up') or the word
+    'venue' ('w/o a venue'): that property given for none of them; and the words so read."""
+    out, used = list(conditions), []
+    held = {c.on for c in conditions}
+    for w in free:
+        if "not" not in meanings(w[2]) or w[2] not in NEGATIONS:
+            continue
+        after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30]
+        after += [(v[0], "orkgp:HAS_VENUE", v) for v in free if v[2] in ("venue", "venues") and 0 <= v[0] - w[1] <= 30]
+        if after:
+            at, on, last = min(after)
+            out.append(Condition((w[0], last[1]), on, "absent", ""))
+            held.add(on)
+            used += [w] + [v for v in free if v[0] == at and v[2] in ("venue", "venues")]
+    return out, used

@@ -1,0 +1,30 @@
+"""The negations of a comparison question's reading (``pipeline.intent.negated``)."""
+from __future__ import annotations
+
+from pipeline.intent.account import words
+from pipeline.intent.negated import absent, negated
+from pipeline.intent.record import Condition
+
+
+def test_a_negation_word_turns_the_condition_after_it_around() -> None:
+    text = "which papers did not use gravel"
+    found = words(text)
+    gravel = Condition((text.index("gravel"), len(text)), "orkgp:P1", "=", "Gravel", "orkgr:R1")
+    out, used = negated([gravel], found)
+    assert [c.op for c in out] == ["!="] and [w[2] for w in used] == ["not"]
+    far = "which papers did not say anything at all about the roofs they built with gravel"
+    kept, _ = negated([Condition((far.index("gravel"), len(far)), "orkgp:P1", "=", "Gravel")], words(far))
+    assert kept[0].op == "="  # too far from the negation to be what it negates
+
+
+def test_a_negation_before_a_property_or_the_word_venue_is_a_property_given_for_none() -> None:
+    text = "which papers didnt report any follow-up"
+    found = words(text)
+    prop = [w for w in found if w[2] == "follow"]
+    out, used = absent([], found, [("orkgp:P9", prop)])
+    assert [(c.on, c.op) for c in out] == [("orkgp:P9", "absent")] and [w[2] for w in used] == ["didnt"]
+    venue = "coral papers w/o a venue listed"
+    out, used = absent([], words(venue), [])
+    assert [(c.on, c.op) for c in out] == [("orkgp:HAS_VENUE", "absent")]
+    assert [w[2] for w in used] == ["without", "venue"]
+    assert absent([], words("which papers report a follow-up"), [("orkgp:P9", prop)]) == ([], [])  # no negation
