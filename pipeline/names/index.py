@@ -15,6 +15,7 @@ from rapidfuzz import fuzz, process, utils
 from rapidfuzz.distance import OSA
 
 from pipeline.names.grams import Grams
+from pipeline.names.spelling import a_slip, spelled_closest, versions, words_agree
 from pipeline.records import Kind, Match, Resolution
 
 KINDS = tuple(Kind)  # every kind, in the order a lookup of any kind tries them
@@ -22,17 +23,15 @@ CLASSES = {kind: kind.orkg_class for kind in Kind}  # ORKG class local names (or
 _ALIASES = {"datasets": Kind.DATASET, "benchmark": Kind.DATASET, "models": Kind.MODEL, "metrics": Kind.METRIC,
             "problems": Kind.PROBLEM, "research_problem": Kind.PROBLEM, "research_problems": Kind.PROBLEM,
             "research_field": Kind.RESEARCHFIELD, "research_fields": Kind.RESEARCHFIELD, "rf": Kind.RESEARCHFIELD,
-            "field": Kind.RESEARCHFIELD, "papers": Kind.PAPER}
+            "field": Kind.RESEARCHFIELD, "papers": Kind.PAPER, "venues": Kind.VENUE}
 # Calibrated on the seed-1 loose-name tuning set (docs/results/quality.md, "Names typed loosely"): the lowest
 # rapidfuzz ratio (0-100, on squashed text) at which a close label is taken; below it the name is unknown and the
 # closest labels are listed.
 THRESHOLD = 85.0
-SHORT = 5  # a name this short with one wrong letter is another name (an acronym: BERT, BART)
 MARGIN = 4.0  # a runner-up of the same kind this close to the best makes the choice a question for the user
 SUGGEST = 5
 SUGGEST_MIN = 50.0  # an unknown name's suggestions: the closest labels scoring at least this
 SLIP_LONG = 14  # from this length on, one slip keeps rapidfuzz's ratio above 92: no separate slip search
-WORD_MIN = 80.0  # a typed word this close (rapidfuzz ratio; 75 for words of four letters) to one of the label's
 PREFIX_MIN = 6  # a name this long (squashed) may stand for the one label it begins
 _VERSION = re.compile(r"\bversion\s*(?=\d)|\bv\.\s*(?=\d)", re.IGNORECASE)
 _DROP = re.compile(r"[\s\-‐‑–—_'’`´]+")
@@ -191,8 +190,8 @@ class LabelIndex:
         if typed in self._exact:
             return Resolution(typed, kind, Match.EXACT, typed, 100.0)
         same: list[str] = []
-        for key in [squash(typed)] + [squash(v) for v in _versions(typed)]:  # 'balticsonar 1.1' for '… v1.1'
-            same = _spelled_closest(typed, _unique(label for k in kinds
+        for key in [squash(typed)] + [squash(v) for v in versions(typed)]:  # 'balticsonar 1.1' for '… v1.1'
+            same = spelled_closest(typed, _unique(label for k in kinds
                                                    for label in self._kinds[k].by_key.get(key, ())))
             if same:
                 break
@@ -210,7 +209,7 @@ class LabelIndex:
         kinds = [kind] if kind in self._kinds else list(KINDS)
         key = squash(typed)
         close = [(label, score) for label, score in self._closest(key, kinds, self.threshold)
-                 if _words_agree(typed, label) and _a_slip(key, squash(label))] \
+                 if words_agree(typed, label) and a_slip(key, squash(label))] \
             or self._completions(key, kinds) or self._containing(typed, kinds)
         if not close:
             return Resolution(typed, kind, Match.UNKNOWN, None, 0.0,
@@ -219,7 +218,7 @@ class LabelIndex:
         best, score = close[0]
         rivals = [best] + [label for label, s in close[1:] if s > score - MARGIN]
         if len(rivals) > 1 and len({squash(r) for r in rivals}) == 1:  # one name spelled several ways
-            rivals = _spelled_closest(typed, rivals)
+            rivals = spelled_closest(typed, rivals)
         listed = tuple(label for label, _ in close)
         if len(rivals) > 1:
             return Resolution(typed, kind, Match.AMBIGUOUS, None, score, listed)
@@ -281,46 +280,6 @@ class LabelIndex:
             found += [(entry.labels[i], float(fuzz.ratio(squash(typed), entry.keys[i]))) for i in common]
         return _unique_pairs(sorted(found, key=lambda pair: -pair[1]))[:SUGGEST]
 
-
-def _versions(typed: str) -> list[str]:
-    """``typed`` with a version number's 'v' dropped ('BalticSonar v1.1' as '… 1.1'), or added where a number stands
-    alone ('balticsonar 1.1' as '… v1.1') or ends a word ('BATSOUND2' as 'BATSOUND v2'): how a version is typed."""
-    out = [_VERSION_V.sub("", typed), _ALONE_NUMBER.sub("v", typed), _GLUED_NUMBER.sub(" v", typed)]
-    return [v for v in dict.fromkeys(out) if v != typed]
-
-
-_VERSION_V = re.compile(r"(?<=[\s-])v(?=\d)", re.IGNORECASE)
-_ALONE_NUMBER = re.compile(r"(?<=\s)(?=\d)")
-_GLUED_NUMBER = re.compile(r"(?<=[A-Za-z])(?=\d+(?:\.\d+)?$)")
-
-
-def _a_slip(key: str, other: str) -> bool:
-    """Whether a close spelling is a typo rather than another name: the numbers agree ('ResNet-50' is not 'ResNet-56',
-    nor 'GPT-2' 'GPT-3'), and a short name is not one wrong letter away ('BERT' is not 'BART'; 'MPRC', two letters
-    swapped, is 'MRPC')."""
-    if re.sub(r"\D", "", key) != re.sub(r"\D", "", other):
-        return False
-    return not (len(key) <= SHORT and len(key) == len(other) and sum(a != b for a, b in zip(key, other)) == 1)
-
-
-def _words_agree(typed: str, label: str) -> bool:
-    """For a name of several words: each typed word is close to one of the label's (a slip inside words, not another
-    word: 'Switch Transformer' is not 'Sandwich Transformer')."""
-    words, theirs = utils.default_process(typed).split(), utils.default_process(label).split()
-    if len(words) < 2:
-        return True
-    joined = "".join(theirs)
-    return all(w in joined or max((fuzz.ratio(w, x) for x in theirs), default=0) >= (WORD_MIN if len(w) > 4 else 75)
-               for w in words)
-
-
-def _spelled_closest(typed: str, labels: list[str]) -> list[str]:
-    """Of labels that squash alike, those nearest to the typed text as written (case and blanks counted)."""
-    if len(labels) < 2:
-        return labels
-    scores = {label: fuzz.ratio(typed.lower(), label.lower()) + fuzz.ratio(typed, label) / 1000 for label in labels}
-    best = max(scores.values())
-    return [label for label in labels if scores[label] == best]
 
 
 def _unique(labels: Iterable[str]) -> list[str]:

@@ -115,7 +115,7 @@ def test_another_number_or_one_wrong_letter_in_a_short_name_is_another_name() ->
 def test_one_kind_word_whatever_the_class_or_variable_says() -> None:
     assert kind_of("ResearchField") is kind_of("research_fields") is kind_of("rf") is Kind.RESEARCHFIELD
     assert kind_of("Datasets") is Kind.DATASET and kind_of("benchmark") is Kind.DATASET and kind_of("score") == ""
-    assert [k.orkg_class for k in Kind] == ["Dataset", "Model", "Metric", "Problem", "ResearchField", "Paper"]
+    assert [k.orkg_class for k in Kind] == ["Dataset", "Model", "Metric", "Problem", "ResearchField", "Paper", "Venue"]
     assert Kind.PAPER == "paper" and f"{Kind.RESEARCHFIELD}" == "researchfield"  # the word JSON and caches hold
 
 
