@@ -37,7 +37,7 @@ from pipeline.intent.reading import (
 )
 from pipeline.matching.align import align_form
 from pipeline.matching.forms import Form, form_of, slot_values
-from pipeline.names.index import LabelIndex, squeeze
+from pipeline.names.index import LabelIndex, squash, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Kind
 from pipeline.sparql.direction import direction_known, lower_is_better
@@ -90,8 +90,17 @@ def _scored(got: Attempt, kg: KnowledgeGraph) -> Attempt:
     if len(datasets) != 1 or len(metrics) != 1:
         return got
     known = metrics_of(kg, datasets[0].label)
-    return got if not known or metrics[0].label in known else Attempt(None, unmeasured=datasets[0].label,
-                                                                        unscored=metrics[0])
+    if not known or metrics[0].label in known:
+        return got
+    # the dataset's own spelling of that metric ('Top 1 Accuracy' for 'Top-1 Accuracy', 'F1' for 'F1 score')
+    same = [m for m in known if squash(m) in (squash(metrics[0].label), squash(_SCORE.sub("", metrics[0].label)))]
+    if len(same) == 1:
+        return Attempt(replace(done, sparql=done.sparql.replace(quoted(metrics[0].label), quoted(same[0])),
+                               read=done.read + ((metrics[0].label, same[0]),)))
+    return Attempt(None, unmeasured=datasets[0].label, unscored=metrics[0])
+
+
+_SCORE = re.compile(r"\s+scores?$", re.I)
 
 
 def form_spans(pair: Example) -> list[tuple[int, int]]:

@@ -3,6 +3,8 @@ by one metric picked for the user; the reply asks which, each choice a question 
 one metric is ranked by it, and the reply says so."""
 from __future__ import annotations
 
+from pathlib import Path
+
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
@@ -64,3 +66,28 @@ def test_a_ranking_by_a_metric_the_dataset_has_no_scores_by_is_asked_back(fixtur
         assert choice.question == f"top 2 models on {dataset} by {choice.label}"
         picked = _review(choice.question, fixture_kg)
         assert picked.sparql is not None and answer_of(fixture_kg, picked.sparql), choice.question
+
+
+def test_a_metric_named_as_the_dataset_spells_it_otherwise_is_ranked_by_the_datasets_own(tmp_path: Path) -> None:
+    """'f1 score' where the dataset's scores are by 'F1' (the graph has an 'F1 score' elsewhere): ranked by 'F1', and
+    the reply says it read it so; no question back."""
+    graph = tmp_path / "g.nt"
+    o, p, c, r = "<http://orkg.org/orkg/", "predicate/", "class/", "resource/"
+    lines = [f'{o}{r}D> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> {o}{c}Dataset> .',
+             f'{o}{r}D> <http://www.w3.org/2000/01/rdf-schema#label> "SQuAD1.1" .']
+    for name, label in (("F", "F1"), ("G", "F1 score")):
+        lines += [f'{o}{r}{name}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> {o}{c}Metric> .',
+                  f'{o}{r}{name}> <http://www.w3.org/2000/01/rdf-schema#label> "{label}" .']
+    for i, (model, value) in enumerate((("LUKE", "95.4"), ("BERT", "93.2"))):
+        lines += [f'{o}{r}M{i}> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> {o}{c}Model> .',
+                  f'{o}{r}M{i}> <http://www.w3.org/2000/01/rdf-schema#label> "{model}" .',
+                  f'{o}{r}C{i}> {o}{p}HAS_MODEL> {o}{r}M{i}> .', f'{o}{r}C{i}> {o}{p}HAS_BENCHMARK> {o}{r}B{i}> .',
+                  f'{o}{r}B{i}> {o}{p}HAS_DATASET> {o}{r}D> .', f'{o}{r}B{i}> {o}{p}HAS_EVALUATION> {o}{r}E{i}> .',
+                  f'{o}{r}E{i}> {o}{p}HAS_METRIC> {o}{r}F> .', f'{o}{r}E{i}> {o}{p}HAS_VALUE> "{value}" .']
+    lines += [f'{o}{r}E9> {o}{p}HAS_METRIC> {o}{r}G> .', f'{o}{r}E9> {o}{p}HAS_VALUE> "70" .']
+    graph.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    kg = OxigraphKG(graph, row_cap=1000)
+    done = _review("which model has the highest f1 score on squad1.1?", kg)
+    assert done.sparql is not None and '"F1"' in done.sparql and '"F1 score"' not in done.sparql, done.explanation
+    assert answer_of(kg, done.sparql) and {"LUKE"} <= {v for row in answer_of(kg, done.sparql) for v in row}
+    assert any("'F1 score' as 'F1'" in note for note in done.notes), done.notes
