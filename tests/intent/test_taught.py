@@ -50,7 +50,9 @@ def test_one_taught_pair_per_kind_answers_that_kind_about_other_names(
 def test_untaught_the_same_questions_are_not_answered(env: Path, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     counts = _counts(tmp_path, capsys)
-    assert counts["right"] <= 3, counts  # the project's own pairs answer a few of the kinds (3 since 2026-12-06)
+    # the project's own pairs answer a few of the kinds (3 since 2026-12-06; 4 since 2026-12-07: a model's scores on a
+    # dataset with their metrics), never one wrongly
+    assert counts["right"] <= 4 and counts["wrong"] <= 1, counts
 
 
 def _ask(question: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
