@@ -97,10 +97,11 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     bounds = [m for m in _BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
               and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges])]
     # 'from 2017 onwards (incl 2017)': the bound's own year said again, as one of its ends
-    again = [m for m in bounds if not m.group("word") and _INCLUDED.search(text, 0, m.start("year")) and any(
+    bare = [(m, _INCLUDED.search(text, 0, m.start("year"))) for m in bounds if not m.group("word")]
+    again = [(m, incl) for m, incl in bare if incl is not None and any(
         b is not m and b.group("year") == m.group("year") for b in bounds)]
-    bounds = [m for m in bounds if m not in again]
-    taken += [(_INCLUDED.search(text, 0, m.start("year")).start(), m.end()) for m in again]  # type: ignore[union-attr]
+    bounds = [m for m in bounds if all(m is not a for a, _ in again)]
+    taken += [(incl.start(), m.end()) for m, incl in again]
     numbers = list(_NUMBER.finditer(text))
     written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
@@ -145,7 +146,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         conditions += [Condition(m.span(), "year", op, m.group(g) or m.group("start")) for m in ranges
                        for g, op in (("low", ">="), ("high", "<="))]
     if conditions is not None and again:
-        ends = {m.group("year") for m in again}
+        ends = {m.group("year") for m, _ in again}
         conditions = [replace(c, op=c.op + "=") if c.on == "year" and c.value in ends and c.op in ("<", ">") else c
                       for c in conditions]
     if conditions is None:

@@ -64,6 +64,7 @@ class Attempt:
     unmeasured: str = ""  # a ranking asked on this dataset with no metric named: the answer depends on which
     nearest: Composition | None = None  # the best pair that fits but for the words in ``unplaced``, filled
     unscored: Name | None = None  # the metric named that ``unmeasured`` has no scores by
+    measured: tuple[str, ...] = ()  # the metrics ``unmeasured`` has scores by, when read
 
 
 def metrics_of(kg: KnowledgeGraph, dataset: str) -> list[str]:
@@ -97,7 +98,7 @@ def _scored(got: Attempt, kg: KnowledgeGraph) -> Attempt:
     if len(same) == 1:
         return Attempt(replace(done, sparql=done.sparql.replace(quoted(metrics[0].label), quoted(same[0])),
                                read=done.read + ((metrics[0].label, same[0]),)))
-    return Attempt(None, unmeasured=datasets[0].label, unscored=metrics[0])
+    return Attempt(None, unmeasured=datasets[0].label, unscored=metrics[0], measured=tuple(known))
 
 
 _SCORE = re.compile(r"\s+scores?$", re.I)

@@ -18,7 +18,7 @@ def negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list
     use tai chi', 'without clay', 'not in 2015') turned around, and the negation words so read."""
     out, used = list(conditions), []
     for w in free:
-        if "not" not in meanings(w[2]) or w[2] not in NEGATIONS:
+        if not _negation(w):
             continue
         after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
         if after:
@@ -34,7 +34,7 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
     out, used = list(conditions), []
     held = {c.on for c in conditions}
     for w in free:
-        if "not" not in meanings(w[2]) or w[2] not in NEGATIONS:
+        if not _negation(w):
             continue
         after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30]
         after += [(v[0], "orkgp:HAS_VENUE", v) for v in free if v[2] in ("venue", "venues") and 0 <= v[0] - w[1] <= 30]
@@ -44,3 +44,7 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
             held.add(on)
             used += [w] + [v for v in free if v[0] == at and v[2] in ("venue", "venues")]
     return out, used
+
+
+def _negation(w: Word) -> bool:
+    return w[2] in NEGATIONS and "not" in meanings(w[2])

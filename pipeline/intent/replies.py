@@ -1,12 +1,12 @@
-"""What the intent step tells the user: a composed query in place of the one written, and the words a partial
-reading could not place."""
+"""What the intent step tells the user: a composed query in place of the one written, the words a partial reading
+could not place, and a question back with its choices."""
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.intent.compose import Composition
-from pipeline.records import Generation, Retrieved, Review
+from pipeline.records import Choice, Generation, Retrieved, Review
 
 
 def left_words(unplaced: Sequence[str]) -> tuple[str, ...]:
@@ -41,3 +41,15 @@ def listed(items: Sequence[str]) -> str:
 
 def closest(examples: Sequence[Retrieved]) -> str:
     return examples[0].example.question if examples else ""
+
+
+def asked_back(generation: Generation, said: str, which: str, why: str, choices: Sequence[Choice]) -> Review:
+    """No query run: the question ``said`` back to the user ('which one do you mean?'), a choice per answer."""
+    return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
+                             explanation=said, notes=generation.notes + (f"asked back: which {which}",),
+                             attempts=generation.attempts), why=why, choices=tuple(choices))
+
+
+def named_few(labels: Sequence[str], most: int) -> str:
+    """Up to ``most`` labels quoted, '…' for the rest."""
+    return listed(labels[:most]) + (", …" if len(labels) > most else "")

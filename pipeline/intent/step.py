@@ -28,7 +28,7 @@ from pipeline.intent.own import compares_things, ignored, miscounted, own
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.ranked import directed_by
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
-from pipeline.intent.replies import closest, composed_review, left_words, listed, with_unplaced
+from pipeline.intent.replies import asked_back, closest, composed_review, left_words, listed, named_few, with_unplaced
 from pipeline.intent.which import MAX_CHOICES, which_name
 from pipeline.intent.writer import comparison_reading, compiled
 from pipeline.intent.written import a_fragment, a_metric, as_ranked, copied_terms, masked, read_by_names_step
@@ -135,7 +135,8 @@ class IntentStep:
                                               string_literals(generation.sparql), by_metric=False)
                 better = tried.composition
                 if better is None and tried.unscored is not None:  # the metric named has no scores there: asked
-                    back = self._which_metric(text, tried.unmeasured, kg, generation, lambda q: None, tried.unscored)
+                    back = self._which_metric(text, tried.unmeasured, kg, generation, lambda q: None, tried.unscored,
+                                              tried.measured)
                     if back is not None:
                         return back
                 if better is not None:
@@ -161,7 +162,7 @@ class IntentStep:
         composed = attempt.composition
         if composed is None and attempt.unmeasured and (missing or not generation.sparql):
             back = self._which_metric(text, attempt.unmeasured, kg, generation, lambda q: self.composer.compose(
-                q, intent, kg, generic, asked, loose), attempt.unscored)
+                q, intent, kg, generic, asked, loose), attempt.unscored, attempt.measured)
             if back is not None:
                 return back
         if composed is None and missing == (VALUE_ASKED,) and generation.sparql:
@@ -242,22 +243,19 @@ class IntentStep:
         return Review(with_unplaced(declined, reading.unplaced), closest(examples), "a partial reading")
 
     def _which_metric(self, text: str, dataset: str, kg: KnowledgeGraph, generation: Generation,
-                      compose: Callable[[str], Composition | None],
-                      unscored: GraphName | None = None) -> Review | None:
+                      compose: Callable[[str], Composition | None], unscored: GraphName | None = None,
+                      measured: Sequence[str] = ()) -> Review | None:
         """A ranking asked on a dataset with no metric named: with one metric, composed by it (and said); with
         several, asked back, each a choice that asks the question by that metric. With a metric named that the
-        dataset has no scores by (``unscored``), asked back however many it has, each in place of the one named."""
-        metrics = metrics_of(kg, dataset)
+        dataset has no scores by (``unscored``), asked back however many it has, each in place of the one named.
+        ``measured``: the dataset's metrics, when already read."""
+        metrics = list(measured) or metrics_of(kg, dataset)
         if unscored is not None and metrics:
-            listed_ = ", ".join(f"'{m}'" for m in metrics[:MAX_CHOICES]) + (", …" if len(metrics) > MAX_CHOICES
-                                                                            else "")
-            return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
-                                     explanation=f"'{dataset}' has no scores by '{unscored.label}'; it is measured by "
-                                     f"{listed_}: which one do you mean?",
-                                     notes=generation.notes + ("asked back: which metric",),
-                                     attempts=generation.attempts), why="a metric the dataset has no scores by",
-                          choices=tuple(Choice(m, text[:unscored.start] + m + text[unscored.end:])
-                                        for m in metrics[:MAX_CHOICES]))
+            return asked_back(generation, f"'{dataset}' has no scores by '{unscored.label}'; it is measured by "
+                              f"{named_few(metrics, MAX_CHOICES)}: which one do you mean?", "metric",
+                              "a metric the dataset has no scores by",
+                              [Choice(m, text[:unscored.start] + m + text[unscored.end:])
+                               for m in metrics[:MAX_CHOICES]])
         meant = pointed(text, metrics, dataset)  # 'the least accurate', 'the slowest': the one metric it says
         if meant is not None:
             composed = compose(meant[1])
@@ -269,12 +267,9 @@ class IntentStep:
                                                            f"{metrics[0]} alone")
         if not choices:
             return None
-        listed = ", ".join(f"'{m}'" for m in metrics[:MAX_CHOICES]) + (", …" if len(metrics) > MAX_CHOICES else "")
-        said = (f"'{dataset}' is measured by {len(metrics)} metrics ({listed}), and which is best depends on the "
-                "metric: which one do you mean?")
-        return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
-                                 explanation=said, notes=generation.notes + ("asked back: which metric",),
-                                 attempts=generation.attempts), why="no metric named", choices=choices)
+        return asked_back(generation, f"'{dataset}' is measured by {len(metrics)} metrics "
+                          f"({named_few(metrics, MAX_CHOICES)}), and which is best depends on the metric: which one do "
+                          "you mean?", "metric", "no metric named", choices)
 
     @staticmethod
     def _which_name(text: str, generic: frozenset[str], index: LabelIndex, generation: Generation,
@@ -286,9 +281,7 @@ class IntentStep:
         typed, choices = asked
         said = (f"'{typed}' could be {', '.join(repr(c.label) for c in choices[:-1])} or '{choices[-1].label}': "
                 "which one do you mean?")
-        return Review(Generation(generation.generator, None, raw=generation.raw, prompt=generation.prompt,
-                                 explanation=said, notes=generation.notes + ("asked back: which name",),
-                                 attempts=generation.attempts), why="a name several things begin", choices=choices)
+        return asked_back(generation, said, "name", "a name several things begin", choices)
 
     def _declined(self, generation: Generation, intent: Intent, missing: Sequence[str],
                   examples: Sequence[Retrieved]) -> Review:

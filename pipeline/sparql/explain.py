@@ -28,7 +28,7 @@ FIRST_AND_LAST = {("HAS_METRIC", "HAS_DATASET"): "used to evaluate models on {wh
 SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "research problems": "research problem",
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
             "authors": "author", "code links": "code link", "values": "value", "venues": "venue"}
-_HAVING = {"HAS_SOURCE_CODE": "published code", "HAS_VENUE": "a venue"}  # a restriction to things having one or not
+_RESTRICTED = {"HAS_SOURCE_CODE": "published code", "HAS_VENUE": "a venue"}  # a restriction to things having one or not
 _HAVING_BOUND = re.compile(r"\bHAVING\s*\(\s*COUNT\s*\([^)]*\)\s*(>=|<=|>|<|=)\s*(\d+(?:\.\d+)?)\s*\)", re.I)
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
@@ -181,10 +181,10 @@ def parts(sparql: str) -> tuple[str, str, str]:
             constraints.append(f"in comparison {s}")
         elif s.startswith("orkgr:") or o.startswith("orkgr:"):
             constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
-        elif _local(p) in _HAVING and (s, p, o) in shape.lacking:  # 'FILTER NOT EXISTS { ?paper … ?code }'
-            constraints.append(f"without {_HAVING[_local(p)]}")
-        elif _local(p) in _HAVING and o not in shape.projection and o not in named:  # one the answer does not show
-            constraints.append(f"with {_HAVING[_local(p)]}")
+        elif _local(p) in _RESTRICTED and (s, p, o) in shape.lacking:  # 'FILTER NOT EXISTS { ?paper … ?code }'
+            constraints.append(f"without {_RESTRICTED[_local(p)]}")
+        elif _local(p) in _RESTRICTED and o not in shape.projection and o not in named:  # one the answer does not show
+            constraints.append(f"with {_RESTRICTED[_local(p)]}")
     having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
     kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering

@@ -166,10 +166,8 @@ def test_a_number_compared_inside_what_a_query_leaves_out_is_said_as_left_out() 
 
 def test_a_restriction_to_things_having_or_lacking_code_or_a_venue_is_said_as_it_is() -> None:
     """'FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code }' leaves papers with code out: said 'without'."""
-    lacking = ("PREFIX orkgp: <http://orkg.org/orkg/predicate/> PREFIX orkgc: <http://orkg.org/orkg/class/> "
-               "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> SELECT DISTINCT ?paper ?paper_lbl WHERE { "
-               "?paper a orkgc:Paper; rdfs:label ?paper_lbl. FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code. "
-               "} }")
+    lacking = ("SELECT DISTINCT ?paper ?paper_lbl WHERE { ?paper a orkgc:Paper; rdfs:label ?paper_lbl. "
+               "FILTER NOT EXISTS { ?paper orkgp:HAS_SOURCE_CODE ?code. } }")
     assert explain(lacking) == "It asks for papers without published code."
     venue = lacking.replace("HAS_SOURCE_CODE ?code", "HAS_VENUE ?venue")
     assert explain(venue) == "It asks for papers without a venue."
@@ -179,8 +177,7 @@ def test_a_restriction_to_things_having_or_lacking_code_or_a_venue_is_said_as_it
 
 
 def test_the_groups_a_having_keeps_are_said() -> None:
-    grouped = ("PREFIX orkgp: <http://orkg.org/orkg/predicate/> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
-               "SELECT ?model_lbl (COUNT(DISTINCT ?dataset) AS ?datasets) WHERE { ?cont orkgp:HAS_MODEL ?model; "
+    grouped = ("SELECT ?model_lbl (COUNT(DISTINCT ?dataset) AS ?datasets) WHERE { ?cont orkgp:HAS_MODEL ?model; "
                "orkgp:HAS_BENCHMARK ?b. ?b orkgp:HAS_DATASET ?dataset. ?model rdfs:label ?model_lbl. } "
                "GROUP BY ?model_lbl HAVING(COUNT(DISTINCT ?dataset) >= 3)")
     assert explain(grouped) == "It asks for models, each with its number of datasets (at least 3)."
