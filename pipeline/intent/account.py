@@ -38,13 +38,13 @@ _MEANINGS: dict[str, str] = {
     "year": "year years when date dated",
     # the links between the kinds a question names: in an ORKG-shaped graph two kinds are linked one way, so these
     # words are read with the kinds (a paper 'introduces' and 'evaluates' its model along the same path)
-    "link": "evaluated evaluate evaluates evaluation evaluations tested test tests benchmarked run ran runs used use "
-            "uses using report reports reported reporting achieved achieve achieves obtained obtain obtains got get "
-            "gets scored reach reaches reached trained applied apply addressed address tackle tackles tackled studied "
-            "working cover covers covered appear appears appeared published publish released release introduced "
-            "introduce introduces proposed propose presented describe described came come comes out belong belongs "
-            "include includes including result results recorded record performed perform performs performing done "
-            "measured fall falls part under sit sits addressing put look looks looked looking examine examines "
+    "link": "vs versus evaluated evaluate evaluates evaluation evaluations tested test tests benchmarked run ran runs "
+            "used use uses using report reports reported reporting achieved achieve achieves obtained obtain obtains "
+            "got get gets scored reach reaches reached trained applied apply addressed address tackle tackles tackled "
+            "studied working cover covers covered appear appears appeared published publish released release "
+            "introduced introduce introduces proposed propose presented describe described came come comes out belong "
+            "belongs include includes including result results recorded record performed perform performs performing "
+            "done measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
             "dealing try tried trying trial trials trialled trialed attached associated hit hits",
@@ -112,8 +112,8 @@ _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metri
             "Model": "model", "Dataset": "dataset", "Metric": "metric", "Problem": "problem", "ResearchField": "field",
             "Paper": "paper", "HAS_VENUE": "venue", "Venue": "venue"}
 # 'fastest' is the best on a time taken (lower is better), 'slowest' its worst
-_RELATIVE = {"best": "best top tops leading leads strongest winning wins sota fastest quickest",
-             "worst": "worst weakest poorest bottom slowest"}
+_RELATIVE = {"best": "best better top tops leading leads strongest winning wins sota fastest quickest",
+             "worst": "worst worse weakest poorest bottom slowest"}
 _EXACT = {"not"}  # a negation is never read into a look-alike word
 _WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?|\d+(?:st|nd|rd|th)\b|\d+(?:\.\d+)?")
 _NUMERAL = re.compile(r"\d+(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten")

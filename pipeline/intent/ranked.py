@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from pipeline.intent.account import meanings
 from pipeline.intent.meaning import picks
-from pipeline.intent.reading import Intent
+from pipeline.intent.reading import NOT_THAN, Intent
 from pipeline.sparql.direction import lower_is_better
 from pipeline.sparql.shape import read
 from pipeline.sparql.text import string_literals
@@ -31,8 +31,9 @@ def absolute(text: str) -> bool:
     return _ABSOLUTE.search(text) is not None
 
 
-_BEST = re.compile(r"\b(?:best|top|leading|strongest|winning|fastest|quickest)\b", re.I)  # 'fastest': on a time
-_WORST = re.compile(r"\b(?:worst|weakest|poorest|bottom|slowest)\b", re.I)  # taken, the best; 'slowest' its worst
+# 'fastest': on a time taken, the best; 'slowest' its worst; 'better' of two named ('better than X' beats X)
+_BEST = re.compile(r"\b(?:best|better" + NOT_THAN + r"|top|leading|strongest|winning|wins?|fastest|quickest)\b", re.I)
+_WORST = re.compile(r"\b(?:worst|worse" + NOT_THAN + r"|weakest|poorest|bottom|slowest)\b", re.I)
 _ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|greatest)\b", re.I)
 
 

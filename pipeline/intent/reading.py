@@ -16,8 +16,11 @@ ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "
 _COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
 _ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
 _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
+# 'better'/'worse' not comparing with something named ('better than X' beats X): the better or worse of those named
+NOT_THAN = r"(?!(?:\s+[\w@%-]+){0,3}\s+than\b)"
 # "at least 2": a floor, not the lowest
-_LOWEST = re.compile(r"\b(lowest|worst|minimum|min|(?<!at )least|smallest|poorest|weakest|slowest)\b", re.I)
+_LOWEST = re.compile(r"\b(lowest|worst|worse" + NOT_THAN + r"|minimum|min|(?<!at )least|smallest|poorest|weakest|"
+                     r"slowest)\b", re.I)
 # not "best", "top": a metric's sense
 _HIGHEST = re.compile(r"\b(highest|maximum|max|largest|greatest|biggest)\b", re.I)
 # no bound's ends ('both years included', 'incl both')
@@ -33,6 +36,9 @@ _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someo
 # asks for code (its links answer it)
 _YESNO = re.compile(r"^\s*" + yes_or_no("which|list|show|name|code|repo|repository|repositories|implementation|"
                                          "github|links?"), re.I)
+# 'is A or B better': which of the two, not yes or no ('does A beat B or not' and 'better than B' stay yes or no)
+_EITHER = re.compile(r"\bor\b(?!\s+not\b).*\b(?:better|worse|higher|lower)\b" + NOT_THAN + "|"
+                     r"\b(?:better|worse|higher|lower)\b" + NOT_THAN + r".*\bor\b(?!\s+not\b)", re.I)
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))"
                   r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest|lowest|smallest|worst)\b",
@@ -202,7 +208,7 @@ def read_intent(question: str) -> Intent:
         ops.add("both")
     if _EXCEPT.search(question):
         ops.add("except")
-    if _YESNO.search(question) and not _POLITE.search(question):
+    if _YESNO.search(question) and not _POLITE.search(question) and not _EITHER.search(question):
         ops.add("yesno")
     if _EVERY.search(question) and "both" not in ops:
         ops.add("every")

@@ -111,7 +111,7 @@ def _per_group(shape: Shape) -> str:
 
 def _constraint(f: LabelFilter, shape: Shape, answer_var: str, ordered: bool) -> str:
     thing = shape.labelled().get(f.var, f.var)
-    noun = SINGULAR.get(_noun(thing, shape), _noun(thing, shape))
+    noun = _singular(thing, shape)
     if f.op == "!=":
         return f"other than '{f.literal}'"
     if f.op in COMPARISONS:
@@ -171,10 +171,15 @@ def parts(sparql: str) -> tuple[str, str, str]:
         return "", "", ""
     answer, main = _answer(shape)
     ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "")
+    either = _either(sparql)  # 'FILTER(?winner = ?model || ?winner = ?rival)': one of two named things
+    labelled = shape.labelled()
     constraints = [("but not " if f in shape.excluded else "") + c
                    for f, c in ((f, _constraint(f, shape, main, bool(ordering)))
-                                for f in shape.filters + shape.compared)
+                                for f in shape.filters + shape.compared if labelled.get(f.var, f.var) not in either)
                    if c]  # what FILTER NOT EXISTS leaves out said as left out
+    if named_either := [f"{_singular(labelled.get(f.var, f.var), shape)} '{f.literal}'" for f in shape.filters
+                        if f.op == "=" and labelled.get(f.var, f.var) in either]:
+        constraints.insert(0, "of " + " or ".join(named_either))
     named = {shape.labelled().get(f.var, f.var) for f in shape.filters}  # things a filter names
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":
@@ -188,6 +193,20 @@ def parts(sparql: str) -> tuple[str, str, str]:
     having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
     kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering
+
+
+_EITHER = re.compile(r"FILTER\s*\(\s*\?(\w+)\s*=\s*(\?\w+)\s*\|\|\s*\?\1\s*=\s*(\?\w+)\s*\)")
+
+
+def _either(sparql: str) -> set[str]:
+    """The two things a query keeps one of ('FILTER(?winner = ?model || ?winner = ?rival)'): {'?model', '?rival'}."""
+    found = _EITHER.search(sparql)
+    return {found.group(2), found.group(3)} if found else set()
+
+
+def _singular(thing: str, shape: Shape) -> str:
+    noun = _noun(thing, shape)
+    return SINGULAR.get(noun, noun)
 
 
 def explain(sparql: str) -> str:

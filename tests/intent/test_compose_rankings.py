@@ -9,6 +9,7 @@ from collections import Counter
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
+from pipeline.sparql.direction import lower_is_better
 from standins.orkg_fixture import PAPERS, PROBLEMS
 from tests.intent import gold
 from tests.intent.conftest import answer_of
@@ -209,3 +210,22 @@ def test_a_place_in_a_ranking_asked_without_a_kind_word_is_the_models_there(fixt
         assert _things(top) == {ranked[0][1], ranked[0][0], ranked[1][1], ranked[1][0]}, (dataset, metric, top)
         asked += 1
     assert asked >= 2
+
+
+def test_the_better_and_the_worse_of_two_named_models(fixture_kg: OxigraphKG) -> None:
+    """'is A or B better on D by M': the one of the two whose score is better in the metric's direction (lower on an
+    error rate), 'worse' the other; never a third model."""
+    asked = 0
+    for dataset, metric in gold.boards():
+        scored = {m: v for m, s in gold.scores(dataset, metric) if (v := gold.number(s)) is not None}
+        if len(scored) < 2 or len(set(scored.values())) < len(scored):
+            continue  # ties left out
+        (low, _), (high, _) = sorted(scored.items(), key=lambda kv: kv[1])[:1] + \
+            sorted(scored.items(), key=lambda kv: kv[1])[-1:]
+        better, worse = (low, high) if lower_is_better(metric) else (high, low)
+        for question, want in ((f"is {high} or {low} better on {dataset} by {metric}?", better),
+                               (f"{low} vs {high} on {dataset} in {metric} - which one is worse", worse)):
+            assert _things(_rows(question, fixture_kg)) - {str(scored[want]), f"{scored[want]:g}"} <= {want}, question
+            assert want in _things(_rows(question, fixture_kg)), question
+        asked += 1
+    assert asked >= 3

@@ -182,3 +182,13 @@ def test_the_groups_a_having_keeps_are_said() -> None:
                "GROUP BY ?model_lbl HAVING(COUNT(DISTINCT ?dataset) >= 3)")
     assert explain(grouped) == "It asks for models, each with its number of datasets (at least 3)."
 
+
+
+def test_one_of_two_named_things_is_said_as_either_of_them() -> None:
+    either = ('SELECT ?winner_lbl WHERE { ?model a orkgc:Model; rdfs:label ?model_lbl. FILTER(str(?model_lbl) = "A-1") '
+              '?rival a orkgc:Model; rdfs:label ?rival_lbl. FILTER(str(?rival_lbl) = "B-2") '
+              '?cont orkgp:HAS_MODEL ?winner. ?winner rdfs:label ?winner_lbl. '
+              'FILTER(?winner = ?model || ?winner = ?rival) '
+              '} ORDER BY DESC(?winner_lbl) LIMIT 1')
+    said = explain(either)
+    assert "of model 'A-1' or model 'B-2'" in said and "linked to model" not in said
