@@ -48,12 +48,25 @@ def tidy(question: str) -> str:
         text = _THANKS.sub("", text).strip()
         if text == before:
             break
-    return _kinds_spelled(text) or " ".join(question.split())
+    return _kinds_spelled(_spelled_out(text)) or " ".join(question.split())
+
+
+# shorthand people type, written out for every later reading: 'yr', '# of', 'pre-2018'
+_SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"),
+              (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
+              (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
+              (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1")]
+
+
+def _spelled_out(text: str) -> str:
+    for shorthand, words in _SHORTHAND:
+        text = shorthand.sub(words, text)
+    return text
 
 
 # the words that say what kind of thing is asked for: typed with a slip, every later reading misses what is asked
 _KIND_WORDS = ("dataset", "datasets", "paper", "papers", "model", "models", "metric", "metrics", "benchmark",
-               "benchmarks", "problem", "problems")
+               "benchmarks", "problem", "problems", "leaderboard", "leaderboards", "contribution", "contributions")
 _TOKEN = re.compile(r"[A-Za-z]{5,}")
 
 

@@ -48,3 +48,12 @@ def test_a_kind_word_typed_with_a_slip_is_read_as_the_word(typed: str, read: str
                                   "metric of a problem"])
 def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     assert tidy(kept) == kept
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("what yr did it come out", "what year did it come out"), ("# of papers in the aquaponics one?",
+                                                                   "number of papers in the aquaponics one?"),
+    ("studies pre-2018", "studies before 2018"), ("papers post 2019", "papers after 2019"),
+])
+def test_shorthand_is_written_out(typed: str, read: str) -> None:
+    assert tidy(typed) == read

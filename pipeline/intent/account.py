@@ -47,7 +47,8 @@ _MEANINGS: dict[str, str] = {
             "done measured fall falls part under sit sits addressing put look looks looked looking examine examines "
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
-            "dealing try tried trying trial trials trialled trialed attached associated hit hits",
+            "dealing try tried trying trial trials trialled trialed attached associated hit hits filed grown grow grew "
+            "tracked track running doing",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -85,6 +86,11 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),
+            # 'strictly above 95': what 'above' says already ('strictly between' is read by the bound)
+            (re.compile(r"\bstrictly\s+(?=(?:above|below|over|under|more|less|greater|fewer|after|before|later|"
+                        r"earlier)\b)", re.I), "link"),
+            # '…, and on what': a second thing asked with no kind word, which no query here says
+            (re.compile(r"\band\s+(?:on|in|at|for|by|with|from|of)\s+(?:what|which)\s*[?.!]*$", re.I), "second"),
             # 'sorry if this is obvious but …': an apology, no negation
             (re.compile(r"\b(?:sorry|apologies)\b[^?.!]*?\bbut\b", re.I), "link"),
             # 'after 2020 but before 2023': the second end of a bound, no negation

@@ -151,7 +151,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
                       for c in conditions]
     if conditions is None:
         return Reading(text, "", "list", tuple(names), (), scope_link,
-                       unplaced=("(which property a value or a number is of)",))
+                       unplaced=("(which property a value or a number is of, in the unit the graph gives it)",))
     free = [w for w in free if not inside(w, linking) and not heads(w, found, [n.span for n in names])
             and not unit(w, found, text)]
     named = {n.iri for n in names}

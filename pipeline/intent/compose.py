@@ -114,6 +114,10 @@ def form_spans(pair: Example) -> list[tuple[int, int]]:
     return out
 
 
+_THINGS = frozenset({Kind.MODEL, Kind.DATASET, Kind.METRIC, Kind.PROBLEM, Kind.PAPER, Kind.RESEARCHFIELD, Kind.VENUE})
+_HOLDER = re.compile(r"\b(?:it|its|they|their|whoever)\b", re.I)  # the one holding a place in a ranking
+
+
 def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
     """Each slot's name, by kind and in question order; None unless every slot and every name is used."""
     free = list(names)
@@ -157,6 +161,10 @@ class _Asked:
             # its year or venue, asked in either order, are both asked)
             or (kinds and head and their_head and head != their_head and head in theirs and their_head in asked
                 and YEAR not in (head, their_head) and {head, their_head} != {Kind.PAPER, Kind.VENUE})
+            # the first kind asked not answered: 'which paper introduced X and what field is it in' (a pair's query
+            # passing through papers gives no paper)
+            or (kinds and len(asked & _THINGS) > 1 and head in _THINGS and head not in theirs
+                and head not in form_of(pair).kinds)
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
@@ -220,7 +228,9 @@ class Composer:
             intent = directed(intent, blanked(text, spans), lower)  # 'Top-1': a name
         typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
                              for n in names]
-        asked = asked | asked_kinds(text, typed)  # 'Computational Semantics papers': a field's, papers asked
+        # 'Computational Semantics papers': a field's, papers asked; 'the cladonia field set': no field asked (a
+        # word of a name typed loosely, read as a kind before the name was found)
+        asked = frozenset(k for k in asked if k in asked_kinds(blanked(text, spans))) | asked_kinds(text, typed)
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
         if not asked and ((asks_who(stated) and (intent.operators or intent.highest or self.taught)) or (
@@ -229,7 +239,10 @@ class Composer:
             # "who leads X" is no operator read: nothing is composed for it, rather than a list of every model)
             asked = frozenset({Kind.MODEL})
         # 'the third best rmse on X': the score there, or who holds it? both are shown
-        beside = not asked and bool(intent.operators & {"kth"}) and any(Kind.METRIC in n.kinds for n in names)
+        # 'the best f1 on X + what score did it get': a holder ('it', 'its') of the best score, and the score
+        beside = not asked and any(Kind.METRIC in n.kinds for n in names) and (
+            bool(intent.operators & {"kth"}) or ((intent.highest or "lowest" in intent.operators) and
+                                                  _HOLDER.search(stated) is not None))
         return names, _Asked(text, intent, frozenset({Kind.MODEL}) if beside else asked, first_asked(text, typed),
                              stated, reading, beside)
 

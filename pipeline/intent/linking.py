@@ -25,7 +25,7 @@ _LABEL_FILLER = {"has", "have", "of", "the", "a", "an", "is", "in", "for", "and"
 # the words a question asks for a place with, and the words of a label that say a place: one answers the other
 _PLACE_ASKED = {"where", "located", "countries", "country", "cities", "city", "sites", "site", "places", "place",
                 "regions", "region"}
-SCOPE_WORDS = {"comparison", "comparisons", "review", "survey", "overview", "studies", "study"}
+SCOPE_WORDS = {"comparison", "comparisons", "review", "survey", "overview", "studies", "study", "thing", "set", "table"}
 _PLACE_SAID = {"location", "locations", "country", "countries", "place", "site", "region", "city", "area"}
 
 # nouns that only say a thing is a thing of the named kind, right after a property or a value ('data collection
@@ -65,6 +65,9 @@ _UNIT_FORMS = {"s": "s sec secs second seconds", "min": "min mins minute minutes
                "d": "d day days", "ms": "ms millisecond milliseconds", "%": "% percent percentage pct"}
 _UNIT_OF = {form: unit for unit, forms in _UNIT_FORMS.items() for form in forms.split()}
 _UNIT_LIKE = _UNITS | set(_UNIT_OF)
+# units of a quantity typed in one of several scales: a number in one is not a number in another
+_SCALED = {"s", "min", "h", "d", "ms", "week", "weeks", "month", "months", "yr", "yrs", "m", "cm", "mm", "km", "um",
+           "nm", "mg", "g", "kg", "kb", "mb", "gb", "tb", "ml", "l", "kw", "mw", "gw", "kwh", "mwh", "wh"}
 
 
 def unit_after(found: Sequence[Word], end: int) -> tuple[str, int] | None:
@@ -75,10 +78,13 @@ def unit_after(found: Sequence[Word], end: int) -> tuple[str, int] | None:
 
 def same_unit(typed: str, label: str) -> bool:
     """Whether a number typed with ``typed`` (may be "") is in the unit a property's label gives in brackets
-    ('Response time (s)'); a label without one, or a number without one, is taken as it is."""
+    ('Response time (s)'); a number without one is taken as it is, and one with a unit of a quantity with several
+    scales ('km', 'weeks') is not, against a label that gives none (a percentage or degrees are)."""
     given = re.search(r"\(([^)]*)\)", label)
-    if not typed or given is None:
+    if not typed:
         return True
+    if given is None:  # '0.1 km' against 'has spatial resolution': in metres, or in kilometres? not said
+        return _UNIT_OF.get(typed, typed) not in _SCALED
     theirs = given.group(1).strip().lower()
     return _UNIT_OF.get(typed, typed) == _UNIT_OF.get(theirs, theirs)
 

@@ -146,7 +146,37 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
         hit = graph.get(" ".join(text[a:b].lower().split()))
         if hit and not any(n.start < b and a < n.end for n in names):
             names.append(Name(a, b, hit[0], frozenset(hit[1])))
-    return _joined(sorted(names, key=lambda n: n.start), text)
+    names = [_titled(n, text, index) for n in names]
+    return _joined([_extended(n, text, names) for n in sorted(names, key=lambda n: n.start)], text)
+
+
+_PAPER_AFTER = re.compile(r"\s*(?:paper|article|publication)\b", re.I)
+
+
+def _titled(name: Name, text: str, index: LabelIndex | None) -> Name:
+    """'the CladoNet paper': the one paper whose title is the model's name and a subtitle ('CladoNet: Fine-Grained
+    …'), not every paper using that model."""
+    if index is None or Kind.MODEL not in name.kinds or not _PAPER_AFTER.match(text, name.end):
+        return name
+    titles = [t for t in index.completions(name.label) if index.has(t, Kind.PAPER) and
+              re.match(re.escape(name.label) + r"\s*:", t)]
+    return Name(name.start, name.end, titles[0], frozenset({Kind.PAPER})) if len(titles) == 1 else name
+
+
+def _extended(name: Name, text: str, names: Sequence[Name]) -> Name:
+    """The name over the words right after it that are its label's next words ('cladonia *field*' for
+    'Cladonia-Field (2012)': a kind word inside the name typed, read as the name's, not as a kind asked)."""
+    theirs = re.findall(r"[^\W_]+", unmarked(name.label).lower())
+    typed = re.findall(r"[^\W_]+", unmarked(text[name.start:name.end]).lower())
+    at = len(typed) if theirs[:len(typed)] == typed else 0
+    end = name.end
+    for word in re.finditer(r"[^\W_]+", text[end:]):
+        start = end + word.start()
+        if not at or at >= len(theirs) or word.group().lower() != theirs[at] or text[end:start].strip(" -") or \
+                any(n.start <= start < n.end for n in names):
+            break
+        end, at = end + word.end(), at + 1
+    return Name(name.start, end, name.label, name.kinds) if end != name.end else name
 
 
 def _joined(names: Sequence[Name], text: str) -> list[Name]:

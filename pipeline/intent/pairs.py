@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
+from pipeline.intent.reach import reach_pairs
 from pipeline.records import Example
 
 PAIRS = Path(__file__).with_name("pairs.txt")
@@ -22,6 +23,7 @@ def blocks(text: str) -> list[dict[str, str]]:
 
 @lru_cache(maxsize=1)
 def intent_pairs() -> tuple[Example, ...]:
-    """The packaged intent pairs, as examples of source "intent"."""
+    """The packaged intent pairs, as examples of source "intent": pairs.txt's, then those compiled for every two kinds
+    (``reach``)."""
     return tuple(Example(b["id"], b["question"], b["sparql"], source="intent")
-                 for b in blocks(PAIRS.read_text(encoding="utf-8")))
+                 for b in blocks(PAIRS.read_text(encoding="utf-8"))) + reach_pairs()

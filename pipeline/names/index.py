@@ -34,6 +34,7 @@ SUGGEST_MIN = 50.0  # an unknown name's suggestions: the closest labels scoring 
 SLIP_LONG = 14  # from this length on, one slip keeps rapidfuzz's ratio above 92: no separate slip search
 PREFIX_MIN = 6  # a name this long (squashed) may stand for the one label it begins
 _VERSION = re.compile(r"\bversion\s*(?=\d)|\bv\.\s*(?=\d)", re.IGNORECASE)
+_UNIT = re.compile(r"\s*\([^()]{1,12}\)$")  # a metric's unit after its name: 'MAPE (%)', 'RMSE (µg/m³)'
 _DROP = re.compile(r"[\s\-‐‑–—_'’`´]+")
 _PUNCTUATION = re.compile(r"[\W_]+")
 
@@ -131,6 +132,9 @@ class LabelIndex:
             for word in set(utils.default_process(label).split()):
                 entry.postings[word].append(len(entry.labels) - 1)
             entry.by_key[key].append(label)
+            unit = _UNIT.search(label) if kind == Kind.METRIC else None
+            if unit and unit.start() and squash(label[:unit.start()]) != key:  # 'MAPE (%)' typed 'mape'
+                entry.by_key[squash(label[:unit.start()])].append(label)
             entry.by_letters[squeeze(label)].append(label)
             entry.by_length.setdefault(len(key), ([], []))
             entry.by_length[len(key)][0].append(key)

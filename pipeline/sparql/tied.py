@@ -1,7 +1,8 @@
 """Rankings that keep ties: the best (or lowest) score and every row that has it, written as the intent pairs write
-it — ``FILTER(?score = ?tied)`` beside a sub-select ``{ SELECT (MAX(?tied_score) AS ?tied) WHERE { … } }`` — in
-place of ``ORDER BY DESC(?score) LIMIT 1``, which keeps one of two models tied at the top. What reads a query's
-shape (its sentence, the leaderboard beside it) reads such a ranking as the best-of ranking it is (``untied``)."""
+it — ``FILTER(?score = ?tied)`` beside a sub-select ``{ SELECT (MAX(?tied_score) AS ?tied) WHERE { … } }``, or for a
+count ``GROUP BY ?x ?tied HAVING(COUNT(?y) = ?tied)`` — in place of ``ORDER BY DESC(?score) LIMIT 1``, which keeps one
+of two models tied at the top. What reads a query's shape (its sentence, the leaderboard beside it) reads such a
+ranking as the best-of ranking it is (``untied``)."""
 from __future__ import annotations
 
 from pipeline.sparql.brackets import closing
@@ -33,11 +34,13 @@ def untied(sparql: str) -> str:
     i = 0
     while i < len(toks) - 1:  # the sub-select and the filter naming ``?tied``, each cut whole, nothing inside twice
         opens = (toks[i].text == "{" and toks[i + 1].text.upper() == "SELECT") or \
-            (toks[i].text.upper() == "FILTER" and toks[i + 1].text == "(")
+            (toks[i].text.upper() in ("FILTER", "HAVING") and toks[i + 1].text == "(")
         end = closing(toks, i if toks[i].text == "{" else i + 1) if opens else None
         if end is not None and any(t.text == f"?{TIED}" for t in toks[i:end + 1]):
             cut.append((toks[i].start, toks[end].end))
             i = end
+        elif toks[i].text == f"?{TIED}":  # grouped by, to be compared in HAVING: 'GROUP BY ?field ?tied'
+            cut.append((toks[i].start, toks[i].end))
         i += 1
     out = sparql
     for start, end in reversed(cut):

@@ -104,3 +104,15 @@ def test_shorthands_read_as_the_words_they_stand_for() -> None:
     assert [m for *_, m in phrases("older than 2014, i.e. before 2014")] == ["link"]
     assert [m for *_, m in phrases("best on X? i think theres a tie")] == ["ties"]
     assert [m for *_, m in phrases("fastest on X? could be more than one")] == ["ties"]
+
+
+def test_a_second_thing_asked_without_a_kind_word_is_not_answered_with_the_first() -> None:
+    from pipeline.intent.account import phrases
+    assert [m for _, _, m in phrases("which models were proposed in the X paper, and on what")] == ["second"]
+    text = "papers strictly after 2019"  # 'strictly' says what 'after' says: read with it
+    assert [(text[a:b].strip(), m) for a, b, m in phrases(text)] == [("strictly", "link")]
+
+
+def test_and_on_what_leaves_the_reading_partial(fixture_kg: OxigraphKG) -> None:
+    done = _review("which models were evaluated on Story Cloze Test, and on what", fixture_kg)
+    assert done.sparql is None and "'what'" in done.explanation

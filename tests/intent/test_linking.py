@@ -35,7 +35,11 @@ def test_the_thing_asked_named_in_other_words_is_the_property_it_means(facts: Co
 
 def test_a_number_is_compared_only_in_the_unit_its_property_gives() -> None:
     assert not same_unit("min", "Response time (s)") and same_unit("seconds", "Response time (s)")
-    assert same_unit("", "Response time (s)") and same_unit("min", "Duration")
+    assert same_unit("", "Response time (s)") and same_unit("", "Duration")
+    # a label without a unit: minutes or kilometres are not compared (its numbers may be in hours, in metres); a
+    # percentage or degrees are
+    assert not same_unit("min", "Duration") and not same_unit("km", "has spatial resolution")
+    assert same_unit("%", "Survival") and same_unit("degrees", "Sea surface temperature")
 
 
 def test_a_place_asked_of_two_place_properties_names_neither_and_a_labels_own_word_wins() -> None:

@@ -26,6 +26,7 @@ def _ask(tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixtur
     monkeypatch.setenv("KGQA_TGI_URL", tgi.url)
     monkeypatch.setenv("KGQA_LLM_ORDER", "llm-first")
     monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")  # the model writes every query
+    monkeypatch.setenv("KGQA_LLM_READER", "false")  # the writer's queries followed here, not the reader's choice
     for reply in replies:
         tgi.enqueue(f" {reply}\nUSER:")
     assert main(["ask", "--generator", "tgi", "--kg", str(env), "--json", QUESTION]) == 0

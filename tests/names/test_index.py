@@ -135,3 +135,12 @@ def test_a_version_typed_with_or_without_its_v_reads_as_the_graphs_label() -> No
         found = ix.spelled(typed)
         assert found is not None and found.chosen == label, typed
     assert ix.spelled("balticsonar 1.2") is None and ix.spelled("BATSOUND3") is None  # another version is no slip
+
+
+def test_a_metric_typed_without_its_unit_reads_as_the_graphs_label() -> None:
+    ix = LabelIndex([("MAPE (%)", "metric"), ("RMSE (µg/m³)", "metric"), ("LoomScan-2 (warp)", "dataset"),
+                     ("LoomScan-2 (weft)", "dataset"), ("Accuracy", "metric"), ("Accuracy (%)", "metric")],
+                    threshold=85.0)
+    assert ix.find("mape").chosen == "MAPE (%)" and ix.find("rmse").chosen == "RMSE (µg/m³)"
+    assert ix.find("accuracy").chosen == "Accuracy"  # the label without a unit, typed so, is that one
+    assert ix.find("loomscan-2").chosen is None  # a dataset's parenthesis names another dataset, not a unit

@@ -15,3 +15,7 @@ def test_a_metric_says_its_direction_by_its_words_outside_parentheses_or_not_at_
     assert lower_is_better("Top-1 Error Rate") and not lower_is_better("Accuracy (%)")
     assert direction_known("Success Rate (RMSD < 2Å)") and direction_known("AUROC") and direction_known("PCK@150mm")
     assert not direction_known("MPJPE (mm)") and not direction_known("Number of params")
+
+
+def test_a_percentage_error_and_a_false_alarm_rate_are_better_lower() -> None:
+    assert lower_is_better("MAPE (%)") and lower_is_better("sMAPE") and lower_is_better("False Alarm Rate")

@@ -1,0 +1,97 @@
+"""How each kind of thing on a leaderboard reaches a paper's contribution, in one table, and the questions compiled
+from it for every two kinds: the one with the most (or the fewest) of another ('the field with the most datasets',
+ties kept), how many of one a named other has, and which. Written as intent pairs (invented questions, invented
+names in their slots) beside those of pairs.txt, so the composer holds a question against them the same way; a
+pair of pairs.txt asking the same comes first and wins a tie."""
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import permutations
+from typing import NamedTuple
+
+from pipeline.records import Example, Kind
+from pipeline.sparql.tied import TIED
+
+
+class _Reach(NamedTuple):
+    noun: str  # one of them, as a question says it
+    nouns: str
+    klass: str  # its ORKG class
+    var: str  # its variable in the compiled query
+    path: tuple[str, ...]  # the triples from a contribution ``?cont`` to it
+    example: str  # an invented name of one, for a pair's slot
+
+
+_REACH = {
+    Kind.MODEL: _Reach("model", "models", "Model", "model", ("?cont orkgp:HAS_MODEL ?model",), "Quillon-7B"),
+    Kind.DATASET: _Reach("dataset", "datasets", "Dataset", "dataset",
+                         ("?cont orkgp:HAS_BENCHMARK ?benchmark", "?benchmark orkgp:HAS_DATASET ?dataset"),
+                         "Marrow Sets v2"),
+    Kind.METRIC: _Reach("metric", "metrics", "Metric", "metric",
+                        ("?cont orkgp:HAS_BENCHMARK ?benchmark", "?benchmark orkgp:HAS_EVALUATION ?eval",
+                         "?eval orkgp:HAS_METRIC ?metric"), "Tidal Recall"),
+    Kind.PROBLEM: _Reach("research problem", "research problems", "Problem", "problem", ("?cont orkgp:P32 ?problem",),
+                         "Tide Forecasting"),
+    Kind.PAPER: _Reach("paper", "papers", "Paper", "paper", ("?paper orkgp:P31 ?cont",),
+                       "Reading tide gauges with transformers"),
+    Kind.RESEARCHFIELD: _Reach("research field", "research fields", "ResearchField", "field",
+                               ("?paper orkgp:P31 ?cont", "?paper orkgp:P30 ?field"), "Coastal Science"),
+    Kind.VENUE: _Reach("venue", "venues", "Venue", "venue", ("?paper orkgp:P31 ?cont", "?paper orkgp:HAS_VENUE ?venue"),
+                       "Journal of Tides"),
+}
+
+
+def _body(one: _Reach, other: _Reach, prefix: str = "") -> str:
+    """The triples linking ``one`` to ``other`` through a contribution, each once; ``prefix`` renames every
+    variable (a sub-select's own)."""
+    triples = list(dict.fromkeys(one.path + other.path))
+    body = " ".join(f"{t}." for t in triples)
+    return body.replace("?", f"?{prefix}") if prefix else body
+
+
+def _named(one: _Reach) -> str:
+    v = one.var
+    return f'?{v} a orkgc:{one.klass}; rdfs:label ?{v}_lbl. FILTER(str(?{v}_lbl) = "{one.example}")'
+
+
+def _ranked(one: _Reach, other: _Reach, most: bool) -> Example:
+    """The ``one`` with the most (fewest) ``other``: every one tied there, with the count (of those with any: one
+    with none is not counted)."""
+    v, w, agg = one.var, other.var, "MAX" if most else "MIN"
+    counted = f"?{w}s" if w != v else f"?{w}_count"
+    sub = (f"{{ SELECT ({agg}(?{TIED}_count) AS ?{TIED}) WHERE {{ {{ SELECT ?{TIED}_{v} "
+           f"(COUNT(DISTINCT ?{TIED}_{w}) AS ?{TIED}_count) WHERE {{ ?{TIED}_{v} a orkgc:{one.klass}. "
+           f"{_body(one, other, TIED + '_')} }} GROUP BY ?{TIED}_{v} }} }} }}")
+    sparql = (f"SELECT ?{v} ?{v}_lbl (COUNT(DISTINCT ?{w}) AS {counted}) WHERE {{\n"
+              f"  ?{v} a orkgc:{one.klass}; rdfs:label ?{v}_lbl. {_body(one, other)}\n  {sub} }}\n"
+              f"GROUP BY ?{v} ?{v}_lbl ?{TIED} HAVING(COUNT(DISTINCT ?{w}) = ?{TIED}) "
+              f"ORDER BY {'DESC' if most else 'ASC'}({counted})")
+    word = "most" if most else "fewest"
+    return Example(f"IP-reach-{v}-{word}-{w}s", f"Name the {one.noun} with the {word} {other.nouns}.", sparql,
+                   source="intent")
+
+
+def _counted(one: _Reach, other: _Reach) -> Example:
+    """How many ``other`` the named ``one`` has."""
+    v, w = one.var, other.var
+    sparql = (f"SELECT (COUNT(DISTINCT ?{w}) AS ?{w}s) WHERE {{\n  {_named(one)}\n  {_body(one, other)} }}")
+    return Example(f"IP-reach-count-{v}-{w}s", f"How many {other.nouns} does the {one.example} {one.noun} have?",
+                   sparql, source="intent")
+
+
+def _listed(one: _Reach, other: _Reach) -> Example:
+    """The ``other`` the named ``one`` has."""
+    v, w = one.var, other.var
+    sparql = (f"SELECT DISTINCT ?{w}_lbl WHERE {{\n  {_named(one)}\n  {_body(one, other)} "
+              f"?{w} a orkgc:{other.klass}; rdfs:label ?{w}_lbl. }}")
+    return Example(f"IP-reach-{v}-{w}s", f"Which {other.nouns} does the {one.example} {one.noun} have?", sparql,
+                   source="intent")
+
+
+@lru_cache(maxsize=1)
+def reach_pairs() -> tuple[Example, ...]:
+    """Every pair compiled from the table, for every two kinds of it."""
+    out: list[Example] = []
+    for one, other in permutations(_REACH.values(), 2):
+        out += [_ranked(one, other, True), _ranked(one, other, False), _counted(one, other), _listed(one, other)]
+    return tuple(out)

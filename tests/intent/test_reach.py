@@ -1,0 +1,100 @@
+"""The pairs compiled for every two kinds from one table (pipeline/intent/reach.py), run on the fixture graph and
+compared with what its records say, computed in Python: which of one kind a named other has, how many, and the one
+with the most or the fewest (every one tied there); and the composer choosing them for questions typed otherwise."""
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pytest
+
+from pipeline.intent.reach import reach_pairs
+from pipeline.intent.step import IntentStep
+from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.matching.forms import slot_values
+from pipeline.records import Generation
+from standins.orkg_fixture import PAPERS
+from tests.intent.conftest import answer_of
+
+_VARS = ("model", "dataset", "metric", "problem", "paper", "field")  # the fixture has no venues
+
+
+def _linked() -> dict[tuple[str, str], dict[str, set[str]]]:
+    """For two kinds, each thing of the first and the things of the second it shares a contribution with (a dataset
+    and a metric: a benchmark)."""
+    out: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for paper in PAPERS:
+        for cont in paper.contributions:
+            own = {"problem": {cont.problem}, "paper": {paper.title}, "field": {paper.field},
+                   "model": {cont.model} if cont.model else set(),
+                   "dataset": {b.dataset for b in cont.benchmarks},
+                   "metric": {r.metric for b in cont.benchmarks for r in b.results}}
+            for one in _VARS:
+                for other in _VARS:
+                    if {one, other} != {"dataset", "metric"}:
+                        for a in own[one]:
+                            out[one, other][a] |= own[other]
+            for bench in cont.benchmarks:
+                for result in bench.results:
+                    out["dataset", "metric"][bench.dataset].add(result.metric)
+                    out["metric", "dataset"][result.metric].add(bench.dataset)
+    return out
+
+
+def _pairs(prefix: str) -> list[tuple[str, str, str, str]]:
+    """(one, other, example name, query) of the pairs whose id begins so."""
+    out = []
+    for pair in reach_pairs():
+        for one in _VARS:
+            for other in _VARS:
+                if pair.id == prefix.format(one=one, other=other):
+                    out.append((one, other, slot_values(pair)[0][0], pair.sparql))
+    return out
+
+
+def _labels(rows: set[tuple[str, ...]] | bool) -> set[str]:
+    assert not isinstance(rows, bool)
+    return {v for row in rows for v in row if not v.startswith("http")}
+
+
+def test_which_of_one_kind_a_named_other_has_and_how_many(fixture_kg: OxigraphKG) -> None:
+    linked, asked = _linked(), 0
+    for template in ("IP-reach-{one}-{other}s", "IP-reach-count-{one}-{other}s"):
+        for one, other, example, sparql in _pairs(template):
+            for name, want in linked[one, other].items():
+                quoted = name.replace("\\", "\\\\").replace('"', '\\"')
+                got = answer_of(fixture_kg, sparql.replace(f'"{example}"', f'"{quoted}"'))
+                if "count" in template:
+                    assert _labels(got) == {str(len(want))}, (one, other, name)
+                else:
+                    assert _labels(got) == want, (one, other, name)
+                asked += 1
+    assert asked > 200
+
+
+@pytest.mark.parametrize("most", [True, False])
+def test_the_one_with_the_most_or_the_fewest_and_every_one_tied_there(fixture_kg: OxigraphKG, most: bool) -> None:
+    linked = _linked()
+    word = "most" if most else "fewest"
+    for one in _VARS:
+        for other in _VARS:
+            pair = next((p for p in reach_pairs() if p.id == f"IP-reach-{one}-{word}-{other}s"), None)
+            if pair is None:
+                continue
+            counts = {a: len(bs) for a, bs in linked[one, other].items() if bs}  # one with none is not counted
+            end = (max if most else min)(counts.values())
+            got = answer_of(fixture_kg, pair.sparql)
+            assert _labels(got) == {a for a, n in counts.items() if n == end} | {str(end)}, (one, other, word)
+
+
+def test_a_question_typed_otherwise_is_composed_from_the_table(fixture_kg: OxigraphKG) -> None:
+    linked = _linked()
+    counts = {a: len(bs) for a, bs in linked["field", "dataset"].items() if bs}
+    top = max(counts.values())
+    done = IntentStep().review("which research field has the most datasets?", Generation("adapter", None), [],
+                               fixture_kg).generation
+    assert done.generator == "intent" and done.sparql
+    assert _labels(answer_of(fixture_kg, done.sparql)) == {a for a, n in counts.items() if n == top} | {str(top)}
+    field = next(iter(linked["field", "problem"]))
+    done = IntentStep().review(f"how many research problems do {field} papers tackle", Generation("adapter", None),
+                               [], fixture_kg).generation
+    assert done.sparql and _labels(answer_of(fixture_kg, done.sparql)) == {str(len(linked["field", "problem"][field]))}
