@@ -52,7 +52,7 @@ def tidy(question: str) -> str:
 
 
 # shorthand people type, written out for every later reading: 'yr', '# of', 'pre-2018'
-_SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"),
+_SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
               (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1")]

@@ -20,7 +20,7 @@ need like see check quick question ok so also too about currently ever yet graph
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
 everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme morning afternoon sorry stuff
-if"""
+if obv obviously leaderboard leaderboards"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -48,7 +48,7 @@ _MEANINGS: dict[str, str] = {
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
             "dealing try tried trying trial trials trialled trialed attached associated hit hits filed grown grow grew "
-            "tracked track running doing",
+            "tracked track running doing managed manage manages",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -69,7 +69,7 @@ _MEANINGS: dict[str, str] = {
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
            "lacking lack lacks missing but other none neither nor",
 }
-_KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
+KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())  # every word a meaning is said by
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
 # phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
@@ -163,7 +163,7 @@ _SPELLED = frozenset(_SPELLING.split())
 def spelled(word: str) -> str:
     """``word``, or the one word of ``_SPELLED`` it is a single slip from (a letter added, dropped, changed, or two
     swapped) when it is six letters or more and no word the reading knows itself."""
-    if len(word) < 6 or word in _SPELLED or word in FILLER or word in _KNOWN:
+    if len(word) < 6 or word in _SPELLED or word in FILLER or word in KNOWN:
         return word
     close = [w for w in _SPELLED if abs(len(w) - len(word)) <= 1 and within_edits(word, w)]
     return close[0] if len(close) == 1 else word

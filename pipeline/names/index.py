@@ -60,13 +60,13 @@ def unmarked(text: str) -> str:
 def squeeze(text: str) -> str:
     """Lowercase letters and digits only, without accents: names equal up to punctuation, blanks and case
     ('NCBI-disease' ~ 'NCBI Disease', 'StoryLM-large' ~ 'storylm large'), which may still be two names of the graph."""
-    return _PUNCTUATION.sub("", unmarked(text).lower())
+    return _PUNCTUATION.sub("", unmarked(text).lower().replace("&", "and"))
 
 
 def squash(text: str) -> str:
     """The text lowercased and without accents, 'version 2'/'v. 2' as 'v2', without blanks, hyphens, underscores and
     apostrophes."""
-    return _DROP.sub("", _VERSION.sub("v", unmarked(text))).lower()
+    return _DROP.sub("", _VERSION.sub("v", unmarked(text))).lower().replace("&", "and")  # 'A & B' is 'A and B'
 
 
 @dataclass

@@ -144,3 +144,8 @@ def test_a_metric_typed_without_its_unit_reads_as_the_graphs_label() -> None:
     assert ix.find("mape").chosen == "MAPE (%)" and ix.find("rmse").chosen == "RMSE (µg/m³)"
     assert ix.find("accuracy").chosen == "Accuracy"  # the label without a unit, typed so, is that one
     assert ix.find("loomscan-2").chosen is None  # a dataset's parenthesis names another dataset, not a unit
+
+
+def test_an_ampersand_is_typed_as_and() -> None:
+    ix = LabelIndex([("Building and Environment", "venue")], threshold=85.0)
+    assert ix.find("building & environment").chosen == "Building and Environment"
