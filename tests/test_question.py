@@ -51,9 +51,10 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
 
 
 @pytest.mark.parametrize(("typed", "read"), [
-    ("what yr did it come out", "what year did it come out"), ("# of papers in the aquaponics one?",
-                                                                   "number of papers in the aquaponics one?"),
-    ("studies pre-2018", "studies before 2018"), ("wat papers", "what papers"), ("papers post 2019", "papers after 2019"),
+    ("what yr did it come out", "what year did it come out"),
+    ("# of papers in the aquaponics one?", "number of papers in the aquaponics one?"),
+    ("studies pre-2018", "studies before 2018"), ("wat papers", "what papers"),
+    ("papers post 2019", "papers after 2019"),
 ])
 def test_shorthand_is_written_out(typed: str, read: str) -> None:
     assert tidy(typed) == read
