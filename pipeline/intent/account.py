@@ -69,7 +69,7 @@ _MEANINGS: dict[str, str] = {
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
            "lacking lack lacks missing but other none neither nor",
 }
-KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())  # every word a meaning is said by
+_KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
 # phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
@@ -163,7 +163,7 @@ _SPELLED = frozenset(_SPELLING.split())
 def spelled(word: str) -> str:
     """``word``, or the one word of ``_SPELLED`` it is a single slip from (a letter added, dropped, changed, or two
     swapped) when it is six letters or more and no word the reading knows itself."""
-    if len(word) < 6 or word in _SPELLED or word in FILLER or word in KNOWN:
+    if len(word) < 6 or word in _SPELLED or word in FILLER or word in _KNOWN:
         return word
     close = [w for w in _SPELLED if abs(len(w) - len(word)) <= 1 and within_edits(word, w)]
     return close[0] if len(close) == 1 else word

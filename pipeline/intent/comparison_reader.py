@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pipeline.intent.account import KNOWN, filler, meanings, phrases, words
+from pipeline.intent.account import filler, meanings, phrases, words
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.linking import (
     KIND_WORDS,
@@ -197,35 +197,30 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
                    unplaced=tuple(dict.fromkeys(unplaced)))
 
 
-_LEADERBOARD = frozenset({"model", "dataset", "metric", "value"})  # kinds of a leaderboard, not of a comparison
 PROPERTY_MEANT = 0.5  # the least cosine of the words asked for to a property's label to read them as naming it
 _MARGIN = 0.1  # over the comparison's next property
 
 
 def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparisons,
                     scope: str) -> tuple[str, list[Word]] | None:
-    """The property of the named comparison that a run of the question's free words (those right after 'which' /
-    'what' first) names in other words than its label's ('plastic types' for 'Polymer', 'the approach they used' for
-    'method'): those words, when nothing else holds them, mean that property's label clearly more than any other
-    property of the comparison (the sentence encoder)."""
+    """The property of the named comparison that the words right after 'which' / 'what' name in other words than
+    its label's ('plastic types' for 'Polymer'): those words, when nothing else holds them, mean that property's
+    label clearly more than any other property of the comparison (the sentence encoder)."""
     if facts.property_meant is None or not scope:
         return None
     at = next((i for i, w in enumerate(found) if w[2] in _WH), None)
-    runs: list[list[Word]] = [[]]
-    for w in found[at + 1 if at is not None else 0:]:  # the words after 'which' first, then any others
-        # a word of a leaderboard's kinds ('approach' of a model) or one a slip from an operator's ('water') may
-        # name a property; any other word with a meaning may not
-        if w not in free or not w[2].isalpha() or filler(w[2]) or (
-                meanings(w[2]) - _LEADERBOARD and w[2] in KNOWN) or \
+    run: list[Word] = []
+    for w in found[at + 1:] if at is not None else ():
+        if w not in free or not w[2].isalpha() or filler(w[2]) or meanings(w[2]) or \
                 any(w[2] in said.split() for said in KIND_WORDS.values()):
-            runs.append([])
-        else:
-            runs[-1].append(w)
+            break
+        run.append(w)
+    if not run:
+        return None
     mine = set(facts.carried(scope))
-    for run in (r for r in runs if r):
-        ranked = [(score, p) for score, p in facts.property_meant(" ".join(w[2] for w in run)) if p in mine]
-        if ranked and ranked[0][0] >= PROPERTY_MEANT and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= _MARGIN):
-            return ranked[0][1], run
+    ranked = [(score, p) for score, p in facts.property_meant(" ".join(w[2] for w in run)) if p in mine]
+    if ranked and ranked[0][0] >= PROPERTY_MEANT and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= _MARGIN):
+        return ranked[0][1], run
     return None
 
 

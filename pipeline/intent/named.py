@@ -273,8 +273,9 @@ def begun_by(key: str, index: LabelIndex) -> list[str]:
         return []
     # the labels begun by its letters, or, its last word typed with a slip ('random forrest'), by the words before it
     found = index.completions(squeeze(key)) or (index.completions(" ".join(typed[:-1])) if len(typed) > 1 else
-                                                 # one word with a slip past its first letters ('thalusnet')
-                                                 index.completions(typed[0][:4]) if len(typed[0]) >= 6 else [])
+                                                 # one long word with a slip past its first letters ('thalusnet';
+                                                 # a short one is asked about: 'squadd')
+                                                 index.completions(typed[0][:4]) if len(typed[0]) >= 8 else [])
     begun = [label for label in found if _begins(typed, re.findall(r"[^\W_]+", unmarked(label).lower()))]
     if len("".join(typed)) < 4 and not any(re.findall(r"[^\W_]+", unmarked(label).lower())[:len(typed)] == typed
                                            for label in begun):

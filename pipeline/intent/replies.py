@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pipeline.intent.compose import Composition
+from pipeline.intent.attempt import Composition
 from pipeline.records import Choice, Generation, Retrieved, Review
 
 

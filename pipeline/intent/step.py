@@ -8,8 +8,9 @@ from dataclasses import replace
 
 from pipeline.intent.account import OPERATORS, meanings
 from pipeline.intent.adapted import adapted_question, unsaid
+from pipeline.intent.attempt import Attempt, Composition, metrics_of
 from pipeline.intent.comparisons import ComparisonFacts
-from pipeline.intent.compose import Attempt, Composer, Composition, metrics_of
+from pipeline.intent.compose import Composer
 from pipeline.intent.conditions import blanked
 from pipeline.intent.guard import (
     VALUE_ASKED,

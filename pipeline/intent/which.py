@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pipeline.intent.compose import Composition
+from pipeline.intent.attempt import Composition
 from pipeline.intent.loose import field_parts
 from pipeline.intent.named import begun_by, spans
 from pipeline.names.index import LabelIndex

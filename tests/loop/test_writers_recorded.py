@@ -98,7 +98,7 @@ def test_a_label_copied_from_the_example_is_respelled_as_the_question_writes_it(
     # 'F1 entity level' scores of it, the ranking by that metric is asked back with the metrics it has
     same = pipeline.ask(NCBI.replace("NCBI Disease", "NCBI-disease"))
     assert not [note for note in same.to_json()["notes"] if "as the question writes" in note]
-    from pipeline.intent.compose import metrics_of
+    from pipeline.intent.attempt import metrics_of
 
     if "F1 entity level" not in metrics_of(pipeline.kg, "NCBI-disease"):
         assert same.sparql is None and "has no scores by 'F1 entity level'" in same.explanation and same.choices
