@@ -55,6 +55,16 @@ def form_spans(pair: Example) -> list[tuple[int, int]]:
 
 
 _THINGS = frozenset({Kind.MODEL, Kind.DATASET, Kind.METRIC, Kind.PROBLEM, Kind.PAPER, Kind.RESEARCHFIELD, Kind.VENUE})
+_WH = re.compile(r"\b(?:which|what)\b", re.I)
+
+
+def _asked_first(stated: str) -> str | None:
+    """The kind asked right after the question's 'which' / 'what' ('which paper introduced X and what field …': a
+    paper; 'among X papers, which model …': a model), None when it asks none there."""
+    wh = _WH.search(stated)
+    return first_asked(stated[wh.end():]) if wh else None
+
+
 _HOLDER = re.compile(r"\b(?:it|its|they|their|whoever)\b", re.I)  # the one holding a place in a ranking
 
 
@@ -103,8 +113,8 @@ class _Asked:
                 and YEAR not in (head, their_head) and {head, their_head} != {Kind.PAPER, Kind.VENUE})
             # the first kind asked not answered: 'which paper introduced X and what field is it in' (a pair's query
             # passing through papers gives no paper)
-            or (kinds and len(asked & _THINGS) > 1 and head in _THINGS and head not in theirs
-                and head not in form_of(pair).kinds)
+            or (kinds and len(asked & _THINGS) > 1 and (wh := _asked_first(stated)) in _THINGS
+                and wh not in theirs and wh not in form_of(pair).kinds)
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
