@@ -212,3 +212,24 @@ def test_a_mean_is_computed_never_answered_by_a_ranked_list(fixture_kg: Oxigraph
     question = f"What's the mean {metric} across models on {dataset}?"
     done = IntentStep().review(question, Generation("adapter", listed), [], fixture_kg).generation
     assert done.generator == "intent" and done.sparql and "AVG" in done.sparql, done
+
+
+def test_the_kind_asked_after_which_is_the_one_answered(fixture_kg: OxigraphKG) -> None:
+    """'among X papers, which model …' asks a model (the papers only say whose); 'which paper … and what field …'
+    is not answered with the field alone."""
+    for field in FIELDS:
+        datasets: dict[str, set[str]] = {}
+        for paper in PAPERS:
+            for cont in paper.contributions:
+                if paper.field == field and cont.model:
+                    datasets.setdefault(cont.model, set()).update(b.dataset for b in cont.benchmarks)
+        if not datasets:
+            continue
+        top = max(len(d) for d in datasets.values())
+        found = _asked(f"Among {field} papers, which model was evaluated on the most datasets?", fixture_kg)
+        assert not isinstance(found, bool)
+        models = {v for row in found for v in row if not v.startswith("http") and not v.isdigit()}
+        assert models and models <= {m for m, d in datasets.items() if len(d) == top}, field
+    done = IntentStep().review("which paper introduced CoherenceNet and what field is it in",
+                               Generation("adapter", None), [], fixture_kg).generation
+    assert done.sparql is None
