@@ -54,7 +54,6 @@ def form_spans(pair: Example) -> list[tuple[int, int]]:
     return out
 
 
-_THINGS = frozenset({Kind.MODEL, Kind.DATASET, Kind.METRIC, Kind.PROBLEM, Kind.PAPER, Kind.RESEARCHFIELD, Kind.VENUE})
 _WH = re.compile(r"\b(?:which|what)\b", re.I)
 
 
@@ -93,6 +92,7 @@ class _Asked:
     stated: str
     reading: Question
     beside: bool = False  # a place in a ranking by a metric, no kind asked: who holds it and the score, both shown
+    wh: str | None = None  # the kind asked right after 'which' / 'what' (``_asked_first``)
 
     def refuses(self, pair: Example, chosen: Sequence[Name], kinds: bool = True) -> bool:
         """Whether ``pair``, filled with ``chosen``, does what the question does not ask or leaves out a condition it
@@ -113,8 +113,8 @@ class _Asked:
                 and YEAR not in (head, their_head) and {head, their_head} != {Kind.PAPER, Kind.VENUE})
             # the first kind asked not answered: 'which paper introduced X and what field is it in' (a pair's query
             # passing through papers gives no paper)
-            or (kinds and len(asked & _THINGS) > 1 and (wh := _asked_first(stated)) in _THINGS
-                and wh not in theirs and wh not in form_of(pair).kinds)
+            or (kinds and len(asked & set(Kind)) > 1 and self.wh in set(Kind) and self.wh not in theirs
+                and self.wh not in form_of(pair).kinds)
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
@@ -180,7 +180,8 @@ class Composer:
                              for n in names]
         # 'Computational Semantics papers': a field's, papers asked; 'the cladonia field set': no field asked (a
         # word of a name typed loosely, read as a kind before the name was found)
-        asked = frozenset(k for k in asked if k in asked_kinds(blanked(text, spans))) | asked_kinds(text, typed)
+        outside = asked_kinds(blanked(text, spans))
+        asked = frozenset(k for k in asked if k in outside) | asked_kinds(text, typed)
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
         if not asked and ((asks_who(stated) and (intent.operators or intent.highest or self.taught)) or (
@@ -194,7 +195,7 @@ class Composer:
             bool(intent.operators & {"kth"}) or ((intent.highest or "lowest" in intent.operators) and
                                                   _HOLDER.search(stated) is not None))
         return names, _Asked(text, intent, frozenset({Kind.MODEL}) if beside else asked, first_asked(text, typed),
-                             stated, reading, beside)
+                             stated, reading, beside, _asked_first(stated))
 
     def compose(self, text: str, intent: Intent, kg: KnowledgeGraph, generic: frozenset[str],
                 asked: frozenset[str] = frozenset(), index: LabelIndex | None = None,

@@ -14,31 +14,34 @@ from pipeline.sparql.tied import TIED
 
 
 class _Reach(NamedTuple):
+    kind: Kind
     noun: str  # one of them, as a question says it
     nouns: str
-    klass: str  # its ORKG class
     var: str  # its variable in the compiled query
     path: tuple[str, ...]  # the triples from a contribution ``?cont`` to it
     example: str  # an invented name of one, for a pair's slot
 
+    @property
+    def klass(self) -> str:
+        return self.kind.orkg_class
 
-_REACH = {
-    Kind.MODEL: _Reach("model", "models", "Model", "model", ("?cont orkgp:HAS_MODEL ?model",), "Quillon-7B"),
-    Kind.DATASET: _Reach("dataset", "datasets", "Dataset", "dataset",
-                         ("?cont orkgp:HAS_BENCHMARK ?benchmark", "?benchmark orkgp:HAS_DATASET ?dataset"),
-                         "Marrow Sets v2"),
-    Kind.METRIC: _Reach("metric", "metrics", "Metric", "metric",
-                        ("?cont orkgp:HAS_BENCHMARK ?benchmark", "?benchmark orkgp:HAS_EVALUATION ?eval",
-                         "?eval orkgp:HAS_METRIC ?metric"), "Tidal Recall"),
-    Kind.PROBLEM: _Reach("research problem", "research problems", "Problem", "problem", ("?cont orkgp:P32 ?problem",),
-                         "Tide Forecasting"),
-    Kind.PAPER: _Reach("paper", "papers", "Paper", "paper", ("?paper orkgp:P31 ?cont",),
-                       "Reading tide gauges with transformers"),
-    Kind.RESEARCHFIELD: _Reach("research field", "research fields", "ResearchField", "field",
-                               ("?paper orkgp:P31 ?cont", "?paper orkgp:P30 ?field"), "Coastal Science"),
-    Kind.VENUE: _Reach("venue", "venues", "Venue", "venue", ("?paper orkgp:P31 ?cont", "?paper orkgp:HAS_VENUE ?venue"),
-                       "Journal of Tides"),
-}
+
+_REACH = (  # every kind of a leaderboard, once
+    _Reach(Kind.MODEL, "model", "models", "model", ("?cont orkgp:HAS_MODEL ?model",), "Quillon-7B"),
+    _Reach(Kind.DATASET, "dataset", "datasets", "dataset",
+           ("?cont orkgp:HAS_BENCHMARK ?benchmark", "?benchmark orkgp:HAS_DATASET ?dataset"), "Marrow Sets v2"),
+    _Reach(Kind.METRIC, "metric", "metrics", "metric",
+           ("?cont orkgp:HAS_BENCHMARK ?benchmark", "?benchmark orkgp:HAS_EVALUATION ?eval",
+            "?eval orkgp:HAS_METRIC ?metric"), "Tidal Recall"),
+    _Reach(Kind.PROBLEM, "research problem", "research problems", "problem", ("?cont orkgp:P32 ?problem",),
+           "Tide Forecasting"),
+    _Reach(Kind.PAPER, "paper", "papers", "paper", ("?paper orkgp:P31 ?cont",),
+           "Reading tide gauges with transformers"),
+    _Reach(Kind.RESEARCHFIELD, "research field", "research fields", "field",
+           ("?paper orkgp:P31 ?cont", "?paper orkgp:P30 ?field"), "Coastal Science"),
+    _Reach(Kind.VENUE, "venue", "venues", "venue", ("?paper orkgp:P31 ?cont", "?paper orkgp:HAS_VENUE ?venue"),
+           "Journal of Tides"),
+)
 
 
 def _body(one: _Reach, other: _Reach, prefix: str = "") -> str:
@@ -58,7 +61,7 @@ def _ranked(one: _Reach, other: _Reach, most: bool) -> Example:
     """The ``one`` with the most (fewest) ``other``: every one tied there, with the count (of those with any: one
     with none is not counted)."""
     v, w, agg = one.var, other.var, "MAX" if most else "MIN"
-    counted = f"?{w}s" if w != v else f"?{w}_count"
+    counted = f"?{w}s"
     sub = (f"{{ SELECT ({agg}(?{TIED}_count) AS ?{TIED}) WHERE {{ {{ SELECT ?{TIED}_{v} "
            f"(COUNT(DISTINCT ?{TIED}_{w}) AS ?{TIED}_count) WHERE {{ ?{TIED}_{v} a orkgc:{one.klass}. "
            f"{_body(one, other, TIED + '_')} }} GROUP BY ?{TIED}_{v} }} }} }}")
@@ -92,6 +95,6 @@ def _listed(one: _Reach, other: _Reach) -> Example:
 def reach_pairs() -> tuple[Example, ...]:
     """Every pair compiled from the table, for every two kinds of it."""
     out: list[Example] = []
-    for one, other in permutations(_REACH.values(), 2):
+    for one, other in permutations(_REACH, 2):
         out += [_ranked(one, other, True), _ranked(one, other, False), _counted(one, other), _listed(one, other)]
     return tuple(out)
