@@ -88,23 +88,32 @@ def _label_words(index: LabelIndex) -> dict[str, set[tuple[str, str, str]]]:
 
 
 def field_word(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
-    """The one research field or problem ``key`` — one word of eight letters or more, not filler, a word with a
-    meaning of its own or the stored questions' own — names by a word of its label in another form ('speleology' for
-    'Speleological Survey Mapping', 'palaeography' for 'Computational Palaeography'): (label, kind); None when the
-    word is of no label, of several, or of a label of another kind too."""
+    """The one research field or problem ``key`` — one word of six letters or more, not filler, a word with a meaning
+    of its own or the stored questions' own — names by a word of its label in another form ('speleology' for
+    'Speleological Survey Mapping', 'palaeography' for 'Computational Palaeography'), the field before the problems
+    when one field has it: (label, kind); None when the word is of no label, of several fields or problems, or of a
+    label of another kind too."""
     typed = re.findall(r"[^\W\d_]+", unmarked(key).lower())
     if 2 <= len(typed) <= 4:
         return _field_part(typed, index, generic)
-    if len(typed) != 1 or len(typed[0]) < 8 or typed[0] in FILLER or typed[0] in generic or meanings(typed[0]):
+    if len(typed) != 1 or len(typed[0]) < _STEM or typed[0] in FILLER or typed[0] in generic or \
+            meanings(typed[0]):
         return None
     word = typed[0]
     common = max(_STEM, len(word) - 3)  # 'speleology' and 'speleological': all but an ending
+    # a model's or dataset's name compounded of the word ('LichenNet-24') is not the word in another form; a plural is
     hits = {(kind, label) for other, kind, label in _derived(index, _label_words).get(word[:_STEM], ())
-            if other[:common] == word[:common] or other == word}
-    if len(hits) != 1:
+            if other[:common] == word[:common] and (kind in (Kind.RESEARCHFIELD, Kind.PROBLEM)
+                                                    or abs(len(other) - len(word)) <= 2)}
+    if not hits or any(kind not in (Kind.RESEARCHFIELD, Kind.PROBLEM) for kind, _ in hits):
         return None
-    kind, label = next(iter(hits))
-    return (label, kind) if kind in (Kind.RESEARCHFIELD, Kind.PROBLEM) else None
+    # a topic said by one word is its research field where one field has it ('lichen papers': the field, not the
+    # problem 'Lichen Species Identification' inside it); otherwise the one problem that has it
+    fields = {hit for hit in hits if hit[0] == Kind.RESEARCHFIELD}
+    if len(fields or hits) != 1:
+        return None
+    kind, label = next(iter(fields or hits))
+    return label, kind
 
 
 def _field_words(index: LabelIndex) -> dict[str, set[tuple[str, str, int]]]:

@@ -32,11 +32,18 @@ def test_a_field_or_problem_said_by_one_word_of_its_label_in_another_form() -> N
                         ("Icequakes of Greenland", "dataset"), ("Glaciology", "researchfield"),
                         ("Glaciological Surveys", "researchfield")], threshold=85.0)
     assert field_word("speleology", index) == ("Speleological Survey Mapping", "researchfield")
-    assert field_word("palaeography", index) is None  # two labels hold a form of it: not guessed
+    # a field's word and a problem's: the field, which holds the problem's papers too
+    assert field_word("palaeography", index) == ("Computational Palaeography", "researchfield")
+    assert field_word("dating", index) == ("Palaeographic Dating", "problem")  # six letters, one problem's
     assert field_word("icequake", index) is None  # a dataset's word too
     assert field_word("glaciology", index) is None  # 'Glaciology' and 'Glaciological Surveys'
-    assert field_word("mapping", index) is None  # a word shorter than eight letters
+    assert field_word("survey", index) is None  # a word shorter than six letters' forms: 'surveys' has no meaning
     assert field_word("speleology", index, generic=frozenset({"speleology"})) is None  # the stored forms' own word
+    index.add([("Lichen Biomonitoring", "researchfield"), ("Lichen Species Identification", "problem"),
+               ("LichenNet-24", "dataset"), ("Tree Species Survey", "problem"), ("Species Atlas", "problem")])
+    # a dataset named by a compound of the word ('LichenNet-24') is not the word in another form
+    assert field_word("lichen", index) == ("Lichen Biomonitoring", "researchfield")
+    assert field_word("species", index) is None  # three problems', no field's: not guessed
 
 
 def test_a_label_the_index_gains_is_read_at_the_next_question() -> None:
