@@ -126,10 +126,13 @@ def singular(word: str) -> str:
 @lru_cache(maxsize=65536)
 def near(a: str, b: str) -> bool:
     """The same word, a plural, an ending or a typo away (two for long words: 'treatmnets', 'grasland'); a word of
-    four letters or fewer only itself: one letter off, it is another word as often as a slip ('lane', 'lake')."""
+    four letters or fewer only itself: one letter off, it is another word as often as a slip ('lane', 'lake'); a
+    longer word with another first letter neither ('methanol', 'ethanol')."""
     a, b = singular(a), singular(b)
     if min(len(a), len(b)) <= 4:  # two letters swapped still ('rnig')
         return a == b or (len(a) == len(b) == 4 and sorted(a) == sorted(b) and within_edits(a, b))
+    if a != b and a[0] != b[0] and a[:2] != b[1::-1]:  # a slip keeps the first letter: 'methanol' is no 'ethanol'
+        return False
     return word_sim(a, b) >= (0.75 if min(len(a), len(b)) >= 7 else 0.85)
 
 
