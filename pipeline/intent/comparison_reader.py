@@ -171,6 +171,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     open_props = [p for p, _ in props if p not in conditioned]
     at = next((span[1] for op, span in ops if op is operator), -1)
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
+    if asked == "contribution" and operator.aggregate != "COUNT":  # counted apart; listed, their papers
+        asked = "paper"
+    also = ["paper" if a == "contribution" else a for a in also]
     # a property named that the answer neither lists, ranks by nor holds to ('some list it as participants'), unless
     # its words go on the comparison's name ('the tandem *solar cell* comparison', 'the tandem *cells*')
     naming = [i for i, w in enumerate(found) if (scoped and w in scoped[1]) or w[2] in ("comparison", "comparisons")]

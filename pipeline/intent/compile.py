@@ -11,7 +11,7 @@ from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Condition, Reading
 from pipeline.sparql.literal import quoted
 
-_PLURAL = {"paper": "papers", "problem": "research problems", "field": "research fields", "year": "years",
+_PLURAL = {"paper": "papers", "contribution": "contributions", "problem": "research problems", "field": "research fields", "year": "years",
            "venue": "venues", "comparison": "comparisons"}
 _ON_PAPER = {"orkgp:P30", "orkgp:P29", "orkgp:HAS_VENUE"}  # a paper's, not its contribution's
 
@@ -112,6 +112,8 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
     if what == "paper":
         body.add("?paper rdfs:label ?paper_lbl .")
         return "?paper_lbl"
+    if what == "contribution":  # counted only (``comparison_reader``): a contribution's label says nothing
+        return "?contribution"
     if what == "comparison":
         body.add("?comparison rdfs:label ?comparison_lbl .")
         return "?comparison_lbl"
@@ -152,6 +154,8 @@ def compile_reading(reading: Reading) -> str:
         ranked = answer if reading.by == reading.asked else _answer(body, reading, reading.by)
         by = number(ranked)
     where = "WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
+    if op.aggregate == "COUNT" and reading.asked == "contribution":
+        return f"SELECT (COUNT(DISTINCT ?contribution) AS ?count) {where}"
     if op.aggregate == "COUNT":
         counted = answer if reading.asked in STRUCTURAL.values() or reading.asked == "comparison" else \
             answer.removesuffix("_lbl")

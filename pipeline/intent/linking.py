@@ -14,8 +14,8 @@ from pipeline.matching.wording import within_edits, word_sim
 
 Word = tuple[int, int, str]
 # the words that ask for a kind of thing every comparison has (its papers, their problems, fields and years)
-KIND_WORDS = {"paper": "paper papers article articles publication publications study studies work works title titles "
-                       "contribution contributions entry entries",
+KIND_WORDS = {"paper": "paper papers article articles publication publications study studies work works title titles",
+              "contribution": "contribution contributions entry entries",
               "problem": "problem problems task tasks", "field": "field fields discipline disciplines",
               "year": "year years when", "comparison": "comparison comparisons",
               "venue": "venue venues journal journals conference conferences"}

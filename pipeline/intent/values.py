@@ -35,11 +35,12 @@ def capitals(typed: str) -> bool:
 
 
 def within_scope(read: Reading, values: Sequence[Value], text: str) -> bool:
-    """Whether a value the question names ends the words that name the comparison in ``read``, right before
-    'comparison' ('the ammonia gas *sensors* comparison': a word of its name, not the venue 'Sensors')."""
+    """Whether a value the question names stands among the words that name the comparison in ``read``, right before
+    'comparison' ('the ammonia gas *sensors* comparison', '*mindfulness* & student anxiety comparison': words of its
+    name, not the venues 'Sensors' and 'Mindfulness')."""
     return read.scope is not None and any(
         read.scope.span[0] <= v.span[0] and v.span[1] <= read.scope.span[1] and
-        (after := words(text[v.span[1]:])) and after[0][2] in SCOPE_WORDS for v in values)
+        (after := words(text[read.scope.span[1]:])) and after[0][2] in SCOPE_WORDS for v in values)
 
 
 def names_a_comparison(typed: str, facts: Comparisons) -> bool:

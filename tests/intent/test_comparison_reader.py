@@ -180,6 +180,21 @@ def test_a_value_typed_as_its_initials_in_capitals_is_that_value(sensors: tuple[
 def test_a_value_that_ends_the_comparisons_name_is_part_of_it(sensors: tuple[OxigraphKG, Comparisons]) -> None:
     read = _read("which paper reports the highest recovery time in the ammonia gas sensors comparison", sensors)
     assert read.whole and read.conditions == () and read.operator == "max"  # not the venue 'Sensors'
+    first = _read("which paper reports the highest recovery time in the sensors for ammonia gas comparison", sensors)
+    assert first.whole and first.conditions == () and first.operator == "max"  # anywhere in the name's words
+
+
+def test_contributions_are_counted_as_contributions_and_listed_as_their_papers(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    from pipeline.intent.compile import compile_reading
+
+    counted = _read("how many contributions are in the ammonia gas sensors comparison", sensors)
+    assert (counted.asked, counted.operator) == ("contribution", "count")
+    assert "COUNT(DISTINCT ?contribution)" in compile_reading(counted)
+    papers = _read("how many papers are in the ammonia gas sensors comparison", sensors)
+    assert "COUNT(DISTINCT ?paper_lbl)" in compile_reading(papers)
+    listed = _read("which contributions in the ammonia gas sensors comparison are from 2019", sensors)
+    assert listed.asked == "paper"  # a contribution's label ('Contribution 1') says nothing: their papers
 
 
 @pytest.mark.parametrize("question", [
