@@ -194,6 +194,11 @@ class Composer:
         beside = not asked and any(Kind.METRIC in n.kinds for n in names) and (
             bool(intent.operators & {"kth"}) or ((intent.highest or "lowest" in intent.operators) and
                                                   _HOLDER.search(stated) is not None))
+        if not asked and not intent.operators and not intent.highest and asks_a_value(stated) and \
+                {Kind.MODEL, Kind.DATASET} <= {k for n in names for k in n.kinds} and \
+                not any(Kind.METRIC in n.kinds for n in names):
+            # 'what did X get on D', no metric named: its score by each metric, each with the metric's name
+            asked = frozenset({Kind.METRIC})
         return names, _Asked(text, intent, frozenset({Kind.MODEL}) if beside else asked, first_asked(text, typed),
                              stated, reading, beside, _asked_first(stated))
 

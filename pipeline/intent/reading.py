@@ -53,6 +53,9 @@ YEAR = "year"  # a value a question may ask for ("when was X published?") or res
 # a year asked for: "when was X published", "in which year ..." (not "over the years")
 _WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)\s+years?\b|"
                    r"\bpublication\s+years\b", re.I)
+# where a thing was published: its venue ('where was X published', 'where did the Y paper appear')
+_WHERE_PUBLISHED = re.compile(r"\bwhere\s+(?:was|were|did|is|are|has|had|does|do)\b(?:\s+\S+){0,8}?\s+"
+                              r"(?:published|publish|appeared|appear|presented|present|come\s+out|came\s+out)\b", re.I)
 # what was published, no kind named: papers ('what came out in 2020', 'what got publshed after 2023')
 _WHAT_CAME_OUT = re.compile(r"^\W*(?:so\s+|hey\s+|ok\s+)?(?:what|whats|what's|anything)\s+(?:\w+\s+)?"
                             r"(?:came\s+out|come\s+out|pub\w*ed|appeared)\b", re.I)
@@ -104,7 +107,8 @@ def names_things(question: str) -> bool:
 
 
 _VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X model get on X?", names blanked
-                    r"\b(?:did|does|do)\s+(?:\w+\s+){1,3}(?:get|obtain|achieve|reach|score)\b", re.I)
+                    r"\b(?:did|does|do)\s+(?:\w+\s+){1,3}(?:get|obtain|achieve|reach|score)\b|"
+                    r"\bhow\s+(?:well\s+)?(?:did|does|do)\s+(?:\w+\s+){1,3}(?:do|perform|fare)\b", re.I)
 _EXTREME_OF = re.compile(r"\b(?:highest|maximum|max|largest|greatest|best|top|lowest|minimum|smallest|worst)\s+X\b",
                          re.I)  # "the highest X reported on X", names blanked: the metric's value
 _WHO = re.compile(r"\bwho(?:['’]?s|se|m)?\b", re.I)  # 'whos 2nd on X', 'whose score', 'by whom
@@ -153,6 +157,8 @@ def _asked_in_order(question: str, names: Sequence[Span]) -> list[str]:
         out[YEAR] = None
     if _WHAT_CAME_OUT.search(question):  # 'what came out after 2023': the papers
         out[Kind.PAPER] = None
+    if _WHERE_PUBLISHED.search(question):
+        out[Kind.VENUE] = None
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
         if kind and not any(_inside_or_after(m.start(), kind, question, name) for name in names):

@@ -233,3 +233,14 @@ def test_the_kind_asked_after_which_is_the_one_answered(fixture_kg: OxigraphKG) 
     done = IntentStep().review("which paper introduced CoherenceNet and what field is it in",
                                Generation("adapter", None), [], fixture_kg).generation
     assert done.sparql is None
+
+
+def test_what_a_model_got_on_a_dataset_no_metric_named_is_its_score_by_each_metric(fixture_kg: OxigraphKG) -> None:
+    held = {(c.model, d) for _, c, d, _ in gold.results() if c.model}
+    assert len(held) >= 5
+    for model, dataset in sorted(held):
+        scores = {tuple(sorted((r.metric, r.value))) for _, c, d, r in gold.results()
+                  if c.model == model and d == dataset}
+        for wording in ("what did {} get on {}?", "how did {} do on {}"):
+            question = wording.format(model, dataset)
+            assert _asked(question, fixture_kg) == scores, question
