@@ -11,7 +11,8 @@ from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Condition, Reading
 from pipeline.sparql.literal import quoted
 
-_PLURAL = {"paper": "papers", "contribution": "contributions", "problem": "research problems", "field": "research fields", "year": "years",
+_PLURAL = {"paper": "papers", "contribution": "contributions", "problem": "research problems",
+           "field": "research fields", "year": "years",
            "venue": "venues", "comparison": "comparisons"}
 _ON_PAPER = {"orkgp:P30", "orkgp:P29", "orkgp:HAS_VENUE"}  # a paper's, not its contribution's
 

@@ -4,6 +4,7 @@ with the most or the fewest (every one tied there); and the composer choosing th
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 
 import pytest
 
@@ -98,3 +99,43 @@ def test_a_question_typed_otherwise_is_composed_from_the_table(fixture_kg: Oxigr
     done = IntentStep().review(f"how many research problems do {field} papers tackle", Generation("adapter", None),
                                [], fixture_kg).generation
     assert done.sparql and _labels(answer_of(fixture_kg, done.sparql)) == {str(len(linked["field", "problem"][field]))}
+
+
+@pytest.mark.parametrize(("bound", "holds"), [("more than 1", lambda n: n > 1), ("at least 3", lambda n: n >= 3),
+                                              ("2 or more", lambda n: n >= 2), ("fewer than 2", lambda n: n < 2)])
+def test_those_with_more_or_fewer_than_a_number_of_another_kind(fixture_kg: OxigraphKG, bound: str,
+                                                                holds: Callable[[int], bool]) -> None:
+    """Each compiled 'more than' pair filled with the question's own bound, for every two kinds."""
+    linked, asked = _linked(), 0
+    nouns = {"model": "models", "dataset": "datasets", "metric": "metrics", "problem": "research problems",
+             "paper": "papers", "field": "research fields"}
+    for one in _VARS:
+        for other in _VARS:
+            if one == other:
+                continue
+            want = {a for a, bs in linked[one, other].items() if bs and holds(len(bs))}
+            question = f"which {nouns[one]} have {bound} {nouns[other]}?"
+            done = IntentStep().review(question, Generation("adapter", None), [], fixture_kg).generation
+            assert done.generator == "intent" and done.sparql, question
+            assert _first_column(fixture_kg, done.sparql) == want, question
+            asked += 1
+    assert asked == 30
+
+
+def _first_column(kg: OxigraphKG, sparql: str) -> set[str]:
+    """The labels a grouped query lists (its count beside each left out)."""
+    from tests.intent.conftest import PREFIXES
+
+    rows = kg.select(sparql if "PREFIX" in sparql else PREFIXES + sparql).rows
+    return {next(iter(row.values()))["value"] for row in rows}
+
+
+def test_a_count_bound_in_words_is_read_as_a_number(fixture_kg: OxigraphKG) -> None:
+    from pipeline.question import tidy
+
+    assert tidy("which models were tested on more than one dataset") == \
+        "which models were tested on more than 1 dataset"
+    assert tidy("any model used for two or more research problems?") == \
+        "any model used for 2 or more research problems?"
+    assert tidy("is at least one paper from 2019?") == "is at least one paper from 2019?"  # 'any'
+    assert tidy("fastest model on X? could be more than one") == "fastest model on X? could be more than one"
