@@ -1,9 +1,9 @@
 """How each kind of thing on a leaderboard reaches a paper's contribution, in one table, and the questions compiled
 from it for every two kinds: the one with the most (or the fewest) of another ('the field with the most datasets',
-ties kept), those with more (or fewer) than a number of another, how many of one a named other has, and which.
-Written as intent pairs (invented questions, invented names in their slots) beside those of pairs.txt, so the
-composer holds a question against them the same way; a pair of pairs.txt asking the same comes first and wins a
-tie."""
+ties kept), those with more (or fewer) than a number of another, how many of one each has or a named one has,
+and which. Written as intent pairs (invented questions, invented names in their slots) beside those of pairs.txt,
+so the composer holds a question against them the same way; a pair of pairs.txt asking the same comes first and
+wins a tie."""
 from __future__ import annotations
 
 from functools import lru_cache
@@ -102,11 +102,20 @@ def _having(one: _Reach, other: _Reach) -> Example:
                    source="intent")
 
 
+def _each(one: _Reach, other: _Reach) -> Example:
+    """How many ``other`` each ``one`` has ('papers per research field'), most first."""
+    v, w = one.var, other.var
+    sparql = (f"SELECT ?{v}_lbl (COUNT(DISTINCT ?{w}) AS ?{w}s) WHERE {{\n  ?{v} a orkgc:{one.klass}; "
+              f"rdfs:label ?{v}_lbl. {_body(one, other)} }}\nGROUP BY ?{v} ?{v}_lbl ORDER BY DESC(?{w}s)")
+    return Example(f"IP-reach-each-{v}-{w}s", f"How many {other.nouns} does each {one.noun} have?", sparql,
+                   source="intent")
+
+
 @lru_cache(maxsize=1)
 def reach_pairs() -> tuple[Example, ...]:
     """Every pair compiled from the table, for every two kinds of it."""
     out: list[Example] = []
     for one, other in permutations(_REACH, 2):
         out += [_ranked(one, other, True), _ranked(one, other, False), _counted(one, other), _listed(one, other),
-                _having(one, other)]
+                _having(one, other), _each(one, other)]
     return tuple(out)

@@ -122,6 +122,28 @@ def test_those_with_more_or_fewer_than_a_number_of_another_kind(fixture_kg: Oxig
     assert asked == 30
 
 
+def test_how_many_of_another_kind_each_one_has(fixture_kg: OxigraphKG) -> None:
+    """'papers per research field', 'how many datasets does each problem have': every two kinds, every count."""
+    from tests.intent.conftest import PREFIXES
+
+    linked, asked = _linked(), 0
+    nouns = {"model": ("model", "models"), "dataset": ("dataset", "datasets"), "metric": ("metric", "metrics"),
+             "problem": ("research problem", "research problems"), "paper": ("paper", "papers"),
+             "field": ("research field", "research fields")}
+    for one in _VARS:
+        for other in _VARS:
+            if one == other:
+                continue
+            want = {(a, str(len(bs))) for a, bs in linked[one, other].items() if bs}
+            question = f"how many {nouns[other][1]} per {nouns[one][0]}?"
+            done = IntentStep().review(question, Generation("adapter", None), [], fixture_kg).generation
+            assert done.generator == "intent" and done.sparql, question
+            rows = fixture_kg.select(PREFIXES + done.sparql if "PREFIX" not in done.sparql else done.sparql).rows
+            assert {tuple(cell["value"] for cell in row.values()) for row in rows} == want, question
+            asked += 1
+    assert asked == 30
+
+
 def _first_column(kg: OxigraphKG, sparql: str) -> set[str]:
     """The labels a grouped query lists (its count beside each left out)."""
     from tests.intent.conftest import PREFIXES
