@@ -111,11 +111,23 @@ def _each(one: _Reach, other: _Reach) -> Example:
                    source="intent")
 
 
+def _both(one: _Reach, other: _Reach) -> Example:
+    """The ``one`` that have both of two named ``other`` (each through a contribution of its own)."""
+    v, w = one.var, other.var
+    second = f"{other.example} Mini"
+    again = _body(one, other, "other_").replace(f"?other_{v} ", f"?{v} ").replace(f"?other_{v}.", f"?{v}.")
+    sparql = (f"SELECT DISTINCT ?{v}_lbl WHERE {{\n  {_named(other)}\n  "
+              f"{_named(other).replace('?', '?other_').replace(other.example, second)}\n  "
+              f"{_body(one, other)} {again}\n  ?{v} rdfs:label ?{v}_lbl. }}")
+    return Example(f"IP-reach-{v}-both-{w}s", f"Name the {one.nouns} with both {other.example} and {second} as "
+                   f"{other.nouns}.", sparql, source="intent")
+
+
 @lru_cache(maxsize=1)
 def reach_pairs() -> tuple[Example, ...]:
     """Every pair compiled from the table, for every two kinds of it."""
     out: list[Example] = []
     for one, other in permutations(_REACH, 2):
         out += [_ranked(one, other, True), _ranked(one, other, False), _counted(one, other), _listed(one, other),
-                _having(one, other), _each(one, other)]
+                _having(one, other), _each(one, other), _both(one, other)]
     return tuple(out)

@@ -144,6 +144,23 @@ def test_how_many_of_another_kind_each_one_has(fixture_kg: OxigraphKG) -> None:
     assert asked == 30
 
 
+def test_those_with_both_of_two_named_things_of_another_kind(fixture_kg: OxigraphKG) -> None:
+    """'which papers evaluate on both A and B': every kind that reaches two datasets, for every two datasets."""
+    linked, asked = _linked(), 0
+    for one, noun in (("paper", "papers"), ("model", "models"), ("problem", "research problems")):
+        datasets = sorted({d for ds in linked[one, "dataset"].values() for d in ds})
+        for a in datasets:
+            for b in datasets:
+                if a >= b:
+                    continue
+                want = {x for x, ds in linked[one, "dataset"].items() if {a, b} <= ds}
+                question = f"which {noun} have results on both {a} and {b}?"
+                done = IntentStep().review(question, Generation("adapter", None), [], fixture_kg).generation
+                assert done.sparql and _labels(answer_of(fixture_kg, done.sparql)) == want, question
+                asked += 1
+    assert asked > 30
+
+
 def _first_column(kg: OxigraphKG, sparql: str) -> set[str]:
     """The labels a grouped query lists (its count beside each left out)."""
     from tests.intent.conftest import PREFIXES
