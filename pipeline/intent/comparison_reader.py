@@ -41,6 +41,7 @@ _BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\
                     r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
 _NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
                      r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most)\s+(?P<n>\d+(?:\.\d+)?)\b", re.I)
+_TOP = re.compile(r"\b(?:top|best|highest|largest|lowest|smallest|first)\s+(?P<k>[2-9]|1\d)\b(?!\s*(?:%|°))", re.I)
 _INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
 _OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
         "prior to": "<", "earlier than": "<", "until": "<=", "till": "<=", "by": "<=", "after": ">",
@@ -102,6 +103,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         b is not m and b.group("year") == m.group("year") for b in bounds)]
     bounds = [m for m in bounds if all(m is not a for a, _ in again)]
     taken += [(incl.start(), m.end()) for m, incl in again]
+    tops = [m for m in _TOP.finditer(text) if not inside((m.start("k"), m.end("k"), ""), taken)]
+    k = int(tops[0].group("k")) if tops else 1  # 'top 3 studies by effect size'
+    taken += [m.span("k") for m in tops[:1]]
     numbers = list(_NUMBER.finditer(text))
     written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
@@ -179,6 +183,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     naming = [i for i, w in enumerate(found) if (scoped and w in scoped[1]) or w[2] in ("comparison", "comparisons")]
     unplaced += [facts.property_labels[p] for p, ws in props if p in open_props and p not in (asked, by, *also)
                  and not any(found.index(ws[0]) - 1 == i or found.index(ws[-1]) + 1 == i for i in naming)]
+    if operator.order and operator.aggregate and by and by == asked and also == ["paper"]:
+        asked, also = "paper", []  # 'the highest accuracy and in which paper': the paper, its value beside
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
@@ -196,8 +202,10 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
             by = ""
     if operator.numeric and not by:
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
-    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, also=tuple(also),
-                   unplaced=tuple(dict.fromkeys(unplaced)))
+    if k > 1 and not (operator.order and by and by != asked):  # the first k of a ranking of things only
+        unplaced.append(str(k))
+    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, k=k,
+                   also=tuple(also), unplaced=tuple(dict.fromkeys(unplaced)))
 
 
 PROPERTY_MEANT = 0.5  # the least cosine of the words asked for to a property's label to read them as naming it

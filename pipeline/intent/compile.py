@@ -182,7 +182,8 @@ def sentence(reading: Reading) -> str:
     by = "year" if op.by_year else f"'{reading.label_of(reading.by)}'" if reading.by else ""
     said = op.says.format(what=what, by=by or what)
     if op.order and by and reading.by != reading.asked and not op.often:
-        said = f"the {what} with the {'highest' if op.order == 'DESC' else 'lowest'} {by}"
+        said = f"the {f'{reading.k} ' if reading.k > 1 else ''}{what} with the " \
+            f"{'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
     conditions = [f"{'year' if c.on == 'year' else STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
                   + ("is not given" if c.op == "absent" else f"{'is not' if c.op == '!=' else c.op} {c.value}")

@@ -230,7 +230,10 @@ class IntentStep:
         comparisons as far as the graph's labels tell."""
         if generation.sparql and generation.reading_record is not None:
             return None  # the rules' own reading, written before (pipeline.intent.writer)
-        known = {kind for _, _, kind in self._read(text)[0]}
+        index = self.labels() if self.labels else None
+        # the stored questions' names of kinds the graph has none of ('Accuracy', a graph of comparisons alone) are
+        # no leaderboard's
+        known = {kind for _, _, kind in self._read(text)[0] if index is None or index.knows(kind)}
         if known & _LEADERBOARD:
             return None  # it names a dataset or a model the stored pairs know: a leaderboard's question
         reading = comparison_reading(text, self.comparisons, kg)

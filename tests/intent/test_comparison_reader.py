@@ -250,3 +250,18 @@ def test_a_property_named_in_other_words_after_which_is_read_by_meaning(graph: t
     read = read_comparison("which ground did the urban tree survival studies use",
                            replace(facts, property_meant=lambda p: close.get(p, [])), kg)
     assert read is None or read.asked != "orkgp:P9004"
+
+
+def test_the_first_k_of_a_ranking_of_things_by_a_property(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    from pipeline.intent.compile import compile_reading, sentence
+
+    top = _read("top 2 green roof studies by energy saving", graph)
+    assert (top.asked, top.operator, top.by, top.k) == ("paper", "max", "orkgp:P9006", 2) and top.whole
+    assert "LIMIT 2" in compile_reading(top) and "the 2 papers with the highest 'Energy saving'" in sentence(top)
+    values = _read("top 2 energy savings in the green roof comparison", graph)
+    assert not values.whole and "2" in values.unplaced  # the values alone, cut at 2: not compiled
+
+
+def test_the_highest_value_and_the_paper_it_is_in(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    read = _read("what's the highest energy saving anyone reported and in which paper?", graph)
+    assert read.whole and (read.asked, read.operator, read.by, read.also) == ("paper", "max", "orkgp:P9006", ())

@@ -322,3 +322,15 @@ def test_the_adapters_query_answers_only_what_its_stored_question_says(tmp_path:
     plain = step.review("which models have been evaluated on the Tiny Objects 20 dataset?",
                         Generation("adapter", written), [stored], kg).generation
     assert plain.sparql == written
+
+
+def test_a_stored_questions_metric_on_a_graph_of_comparisons_alone_is_a_property_of_them(
+        env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'accuracy' is a metric of SciQA's leaderboards; on a graph with no leaderboard it is the comparisons'
+    'Accuracy' property, and the paper with the highest one is answered (its value beside)."""
+    graph = ROOT / "tests" / "data" / "eval" / "comparisons11.nt"
+    out = _ask("which paper has the highest accuracy", graph, capsys)
+    assert out["generator"] == "intent" and out["reading_record"]["by"] == "orkgp:P18048"
+    assert out["flat_answer"] == ["Transfer learning with ResNet-50 for multi-crop leaf disease classification", "99.1"]
+    again = _ask("across everything, what's the highest accuracy anyone reported and in which paper?", graph, capsys)
+    assert again["flat_answer"] == out["flat_answer"]
