@@ -75,9 +75,9 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
 
 
 def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
-    """Whether the word stands after 'per', 'by' or 'each' ('how many … per country'): a grouping."""
+    """Whether the word stands right after 'per', 'each' or 'every' ('how many … per country'): a grouping."""
     i = found.index(w)
-    return i > 0 and found[i - 1][2] in ("per", "by", "each")
+    return i > 0 and found[i - 1][2] in ("per", "each", "every")
 
 
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
@@ -174,7 +174,13 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     conditioned = {c.on for c in conditions}
     open_props = [p for p, _ in props if p not in conditioned]
     at = next((span[1] for op, span in ops if op is operator), -1)
+    # 'how many contributions per country', 'avg accuracy per dataset': one row for each value of a property named
+    per = [p for p, ws in props if p in open_props and _grouped_by(ws[0], found)]
+    grouped = per[0] if len(per) == 1 and operator.aggregate else ""
+    open_props = [p for p in open_props if p != grouped]
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
+    if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
+        open_props, grouped = open_props + [grouped], ""
     if asked == "contribution" and operator.aggregate != "COUNT":  # counted apart; listed, their papers
         asked = "paper"
     also = ["paper" if a == "contribution" else a for a in also]
@@ -204,7 +210,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
     if k > 1 and not (operator.order and by and by != asked):  # the first k of a ranking of things only
         unplaced.append(str(k))
-    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, k=k,
+    return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, k=k, per=grouped,
                    also=tuple(also), unplaced=tuple(dict.fromkeys(unplaced)))
 
 

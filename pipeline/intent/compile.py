@@ -154,7 +154,15 @@ def compile_reading(reading: Reading) -> str:
     elif reading.by:
         ranked = answer if reading.by == reading.asked else _answer(body, reading, reading.by)
         by = number(ranked)
+    group = _answer(body, reading, reading.per) if reading.per else ""
     where = "WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
+    if group:  # one row for each value of ``per``: how many, or the values' aggregate
+        if op.aggregate == "COUNT":
+            counted = "?contribution" if reading.asked == "contribution" else \
+                "?paper" if reading.asked == "paper" else answer
+            return f"SELECT {group} (COUNT(DISTINCT {counted}) AS ?count) {where}\nGROUP BY {group}\n" \
+                f"ORDER BY DESC(?count)"
+        return f"SELECT {group} ({op.aggregate}({by}) AS ?{op.name}) {where}\nGROUP BY {group}"
     if op.aggregate == "COUNT" and reading.asked == "contribution":
         return f"SELECT (COUNT(DISTINCT ?contribution) AS ?count) {where}"
     if op.aggregate == "COUNT":
@@ -191,5 +199,7 @@ def sentence(reading: Reading) -> str:
                   for c in reading.conditions]
     if reading.also:
         said += " with their " + " and ".join(_said(reading, a) for a in reading.also)
+    if reading.per:
+        said += f" for each '{reading.label_of(reading.per)}'"
     return f"It asks for {said} among the contributions {where}" + \
         (f" where {' and '.join(conditions)}" if conditions else "") + "."

@@ -53,6 +53,7 @@ class Reading:
     scope: Linked | None = None
     by: str = ""
     k: int = 1  # how many a top-k keeps
+    per: str = ""  # what a count or an aggregate is given for, one row each ('per country'): a property's IRI
     also: tuple[str, ...] = ()  # more asked beside it ('the paper and its year')
     unplaced: tuple[str, ...] = ()
     writer: str = "rules"
@@ -69,6 +70,6 @@ class Reading:
 
     def to_json(self) -> dict[str, Any]:
         return {"asked": self.asked, "also": list(self.also), "operator": self.operator, "by": self.by, "k": self.k,
-                "scope": self.scope.to_json() if self.scope else None,
+                "per": self.per, "scope": self.scope.to_json() if self.scope else None,
                 "names": [n.to_json() for n in self.names], "conditions": [c.to_json() for c in self.conditions],
                 "unplaced": list(self.unplaced), "whole": self.whole, "writer": self.writer, "said": self.said}

@@ -198,7 +198,7 @@ def test_contributions_are_counted_as_contributions_and_listed_as_their_papers(
 
 
 @pytest.mark.parametrize("question", [
-    "how many papers per country are in the cat epilepsy comparison?",  # a grouping: no count of them all
+    "which papers per country are in the cat epilepsy comparison?",  # a list for each: no list of them all
     "which paper in the cat epilepsy comparison had the youngest age of cats at seizure onset"])  # no year's ranking
 def test_a_property_named_that_the_answer_leaves_aside_leaves_the_reading_partial(
         sensors: tuple[OxigraphKG, Comparisons], question: str) -> None:
@@ -265,3 +265,20 @@ def test_the_first_k_of_a_ranking_of_things_by_a_property(graph: tuple[OxigraphK
 def test_the_highest_value_and_the_paper_it_is_in(graph: tuple[OxigraphKG, Comparisons]) -> None:
     read = _read("what's the highest energy saving anyone reported and in which paper?", graph)
     assert read.whole and (read.asked, read.operator, read.by, read.also) == ("paper", "max", "orkgp:P9006", ())
+
+
+def test_a_count_or_an_aggregate_for_each_value_of_a_property(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    """'how many papers per city', 'average energy saving for each roof material': one row for each value."""
+    from pipeline.intent.compile import compile_reading, sentence
+    from tests.intent.conftest import answer_of
+
+    kg = graph[0]
+    counted = _read("how many papers per study location in the urban tree comparison", graph)
+    assert counted.whole and (counted.asked, counted.operator, counted.per) == ("paper", "count", "orkgp:P9001")
+    assert answer_of(kg, compile_reading(counted)) == {("2", "Lisbon"), ("1", "Oslo"), ("1", "Athens")}
+    assert "for each 'Study location'" in sentence(counted)
+    averaged = _read("average energy saving for each roof material in the green roof comparison", graph)
+    assert averaged.whole and averaged.per == "orkgp:P9005"
+    got = answer_of(kg, compile_reading(averaged))
+    assert not isinstance(got, bool) and {tuple(sorted(row))[-1] for row in got} == {"Gravel", "Sedum mat"}
+    assert any("15.25" in row for row in got) and any("7" in row for row in got)  # (12.5 + 18) / 2, 7
