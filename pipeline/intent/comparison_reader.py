@@ -24,12 +24,13 @@ from pipeline.intent.linking import (
 )
 from pipeline.intent.named import spans
 from pipeline.intent.negated import absent, negated
-from pipeline.intent.operators import TABLE, operators_in
+from pipeline.intent.operators import TABLE, Operator, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
 from pipeline.intent.values import capitals, names_a_comparison, slipped, within_scope
 from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
+from pipeline.sparql.direction import direction_known, lower_is_better
 
 _RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
                     r"\b(?P<start>(?:19|20)\d\d)\s*(?:to|-|–|until|till|through|thru))\s*"  # '2007 thru 2012'
@@ -72,6 +73,23 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
                                   or (other.whole == read.whole and within_scope(other, values, text))):
             return other
     return read
+
+
+# a word that ranks by merit, and whether it asks for the bottom
+_JUDGED = {"best": False, "worst": True, "better": False, "worse": True}
+
+
+def _directed(operator: Operator, said: Sequence[str], by: str, facts: Comparisons, unplaced: list[str]) -> Operator:
+    """A ranking said by merit ('the best', 'the worst' recovery time) in the way the property's label says is
+    better (a time taken: lower; an efficiency: higher); the word left unplaced where the label does not say."""
+    judged = [w for w in said if w in _JUDGED]
+    if not judged or operator.name not in ("max", "min") or not by.startswith("orkgp:"):
+        return operator
+    label = facts.property_labels.get(by, "")
+    if not direction_known(label):
+        unplaced.append(judged[0])
+        return operator
+    return TABLE["min" if lower_is_better(label) != _JUDGED[judged[0]] else "max"]
 
 
 def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
@@ -181,6 +199,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
     if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
         open_props, grouped = open_props + [grouped], ""
+    operator = _directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)
     if asked == "contribution" and operator.aggregate != "COUNT":  # counted apart; listed, their papers
         asked = "paper"
     also = ["paper" if a == "contribution" else a for a in also]

@@ -42,7 +42,7 @@ def yes_or_no(things: str = "which|list|show|name") -> str:
 _MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest|hottest|warmest|deepest|heaviest|" \
     r"tallest|widest|thickest)"
 _LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest|coolest|coldest|shallowest|cheapest|lightest|" \
-    r"thinnest|narrowest)"
+    r"thinnest|narrowest|worst)"
 # the order matters: the first entry whose phrasing a word stands in takes it ('most common' before 'most')
 TABLE: dict[str, Operator] = {op.name: op for op in (
     Operator("list", "", "the {what}"),

@@ -282,3 +282,13 @@ def test_a_count_or_an_aggregate_for_each_value_of_a_property(graph: tuple[Oxigr
     got = answer_of(kg, compile_reading(averaged))
     assert not isinstance(got, bool) and {tuple(sorted(row))[-1] for row in got} == {"Gravel", "Sedum mat"}
     assert any("15.25" in row for row in got) and any("7" in row for row in got)  # (12.5 + 18) / 2, 7
+
+
+def test_the_best_and_the_worst_are_ranked_the_way_the_propertys_label_says_is_better(
+        sensors: tuple[OxigraphKG, Comparisons], graph: tuple[OxigraphKG, Comparisons]) -> None:
+    best = _read("which paper reports the best recovery time in the ammonia gas sensors comparison", sensors)
+    assert best.whole and best.operator == "min"  # a time taken: the lowest
+    worst = _read("which paper reports the worst recovery time in the ammonia gas sensors comparison", sensors)
+    assert worst.whole and worst.operator == "max"
+    unknown = _read("which paper had the worst energy saving in the green roof comparison", graph)
+    assert not unknown.whole and "worst" in unknown.unplaced  # the label does not say which way is better

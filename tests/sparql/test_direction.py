@@ -19,3 +19,9 @@ def test_a_metric_says_its_direction_by_its_words_outside_parentheses_or_not_at_
 
 def test_a_percentage_error_and_a_false_alarm_rate_are_better_lower() -> None:
     assert lower_is_better("MAPE (%)") and lower_is_better("sMAPE") and lower_is_better("False Alarm Rate")
+
+
+def test_an_efficiency_a_yield_and_a_performance_are_better_higher() -> None:
+    for label in ("Power conversion efficiency (%)", "Yield", " Coefficient of performance COP"):
+        assert direction_known(label) and not lower_is_better(label), label
+    assert not direction_known("Effect size") and not direction_known("Energy saving")
