@@ -17,6 +17,11 @@ _GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)
 _HELLO = re.compile(r"^\s*(?:hey|hi|hello|yo)(?:\s+(?:there|all|team|folks|bot))?\s*[,!:\-–—]\s*", re.IGNORECASE)
 _FILLER = re.compile(r"^\s*(?:ok(?:ay)?\s+so|so|um+|hm+|ok(?:ay)?|well)[\s,]+(?=(?:what|which|who|where|when|how|can|"
                      r"could|would|list|give|provide|name|is|are|do|does|indicate|show|find|tell)\b)", re.IGNORECASE)
+# a closing remark after the question that asks nothing more: why it is asked ('i think it's a tie' stays: it says
+# who is asked for)
+_ASIDE = re.compile(r"(?<=\?)\s*(?:(?:i\s+)?(?:need|needed)\s+(?:it|this|them)\s+for|(?:i'?m\s+|im\s+)?trying\s+to|"
+                    r"(?:it'?s|its|this\s+is)\s+for|asking\s+(?:because|since|for)|just\s+curious)\b[^?]*$",
+                    re.IGNORECASE)
 _THANKS = re.compile(r"[\s,;:.!\-–—]*(?:(?:many\s+)?thanks(?:\s+(?:a lot|in advance))?|thank\s+you|thx|ty|cheers|"
                      r"please|pls|plz)[\s.!:)]*$", re.IGNORECASE)
 
@@ -45,7 +50,7 @@ def tidy(question: str) -> str:
         m = _GREETING.match(text)
         if m and len(text[:m.end()].split()) <= 4 and len(text[m.end():].split()) >= 3:
             text = text[m.end():]
-        text = _THANKS.sub("", text).strip()
+        text = _ASIDE.sub("", _THANKS.sub("", text)).strip()
         if text == before:
             break
     return _kinds_spelled(_spelled_out(text)) or " ".join(question.split())

@@ -58,3 +58,14 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
 ])
 def test_shorthand_is_written_out(typed: str, read: str) -> None:
     assert tidy(typed) == read
+
+
+@pytest.mark.parametrize(("typed", "read"), [
+    ("which paper introduced X and what year was it published? need it for a citation",
+     "which paper introduced X and what year was it published?"),
+    ("which datasets report more than 1 metric? trying to figure out where we have multi-metric comparisons",
+     "which datasets report more than 1 metric?"),
+    ("best mape on X? i think its a tie", "best mape on X? i think its a tie"),  # it says who is asked for
+    ("which model is best on X? and what score?", "which model is best on X? and what score?")])
+def test_a_closing_remark_on_why_it_is_asked_peels_off(typed: str, read: str) -> None:
+    assert tidy(typed) == read

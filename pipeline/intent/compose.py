@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from pipeline.intent.account import Question, meanings, read_question, unasked, unplaced
 from pipeline.intent.attempt import Attempt, Composition, scored
@@ -19,6 +20,7 @@ from pipeline.intent.conditions import (
     without_companions,
 )
 from pipeline.intent.filling import filled
+from pipeline.intent.guard import answered_kinds
 from pipeline.intent.meaning import listed_as_most
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
 from pipeline.intent.ranked import absolute, beats, directed, fits, relative
@@ -41,6 +43,7 @@ from pipeline.names.index import LabelIndex, squeeze
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Kind
 from pipeline.sparql.direction import direction_known, lower_is_better
+from pipeline.sparql.shape import read
 from pipeline.sparql.whether import whether
 
 
@@ -80,6 +83,13 @@ def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
     return out if not free else None
 
 
+@lru_cache(maxsize=4096)
+def _answers(sparql: str) -> frozenset[str]:
+    """The kinds a pair's query gives (not those its question's words name: 'in what year did X first appear in a
+    paper' gives no paper)."""
+    return answered_kinds(read(sparql))
+
+
 @dataclass(frozen=True)
 class _Asked:
     """What a question asks, read once for every pair it is held against: its ranking in the metric's direction,
@@ -113,8 +123,8 @@ class _Asked:
                 and YEAR not in (head, their_head) and {head, their_head} != {Kind.PAPER, Kind.VENUE})
             # the first kind asked not answered: 'which paper introduced X and what field is it in' (a pair's query
             # passing through papers gives no paper)
-            or (kinds and len(asked & set(Kind)) > 1 and self.wh in set(Kind) and self.wh not in theirs
-                and self.wh not in form_of(pair).kinds)
+            or (kinds and len(asked & (set(Kind) | {YEAR})) > 1 and self.wh in set(Kind)
+                and self.wh not in _answers(pair.sparql) and self.wh not in form_of(pair).kinds)
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)

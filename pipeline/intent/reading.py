@@ -28,7 +28,8 @@ _BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth
                    r"\ball of\b(?!\s+them\b)", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
-                     r"\bexcluding\b|\bother than\b|\b(?:were|was|have|has|had)\s+never\b", re.I)
+                     r"\bexcluding\b|\bother than\b|\b(?:were|was|have|has|had)\s+never\b|"
+                     r"\b(?:were|was|have|has|had)\s+not\b|\b(?:weren|wasn|haven|hasn|hadn)['’]?t\b", re.I)
 # "Do you know which …", "Can you tell me what …": a question asked politely, not a yes/no one
 _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someone|we)\s+"
                      r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)
@@ -152,18 +153,19 @@ def first_asked(question: str, names: Sequence[Span] = ()) -> str | None:
 
 
 def _asked_in_order(question: str, names: Sequence[Span]) -> list[str]:
-    out: dict[str, None] = {}
-    if _WHEN.search(question):
-        out[YEAR] = None
-    if _WHAT_CAME_OUT.search(question):  # 'what came out after 2023': the papers
-        out[Kind.PAPER] = None
-    if _WHERE_PUBLISHED.search(question):
-        out[Kind.VENUE] = None
+    """The kinds asked, in the order the question says them ('what paper … and when was it published': the paper
+    first)."""
+    found: list[tuple[int, str]] = []
+    # 'when was …'; 'what came out after 2023': the papers; 'where was X published': its venue
+    for pattern, kind in ((_WHEN, YEAR), (_WHAT_CAME_OUT, Kind.PAPER), (_WHERE_PUBLISHED, Kind.VENUE)):
+        m = pattern.search(question)
+        if m:
+            found.append((m.start(), kind))
     for m in re.finditer(r"[A-Za-z]+", question):
         kind = _ASKED.get(m.group().lower())
         if kind and not any(_inside_or_after(m.start(), kind, question, name) for name in names):
-            out.setdefault(kind)
-    return list(out)
+            found.append((m.start(), kind))
+    return list(dict.fromkeys(kind for _, kind in sorted(found, key=lambda f: f[0])))
 
 
 def _inside_or_after(at: int, kind: str, question: str, name: Span) -> bool:

@@ -244,3 +244,17 @@ def test_what_a_model_got_on_a_dataset_no_metric_named_is_its_score_by_each_metr
         for wording in ("what did {} get on {}?", "how did {} do on {}"):
             question = wording.format(model, dataset)
             assert _asked(question, fixture_kg) == scores, question
+
+
+def test_two_models_typed_against_each_other_on_a_leaderboard_get_both_scores(fixture_kg: OxigraphKG) -> None:
+    asked = 0
+    for dataset, metric in gold.boards():
+        board = gold.scores(dataset, metric)
+        models = sorted({m for m, _ in board})
+        if len(models) < 2:
+            continue
+        a, b = models[:2]
+        want = {tuple(sorted((m, v))) for m, v in board if m in (a, b)}
+        assert _asked(f"{a} vs {b} on {dataset} by {metric}?", fixture_kg) == want, (dataset, metric)
+        asked += 1
+    assert asked >= 3

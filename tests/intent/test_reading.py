@@ -70,6 +70,8 @@ def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> 
     for question in ("where was DrQA published", "where did the DrQA paper appear?"):
         assert "venue" in asked_kinds(question, _span(question, "DrQA"))  # where it was published: its venue
     assert "venue" not in asked_kinds("where does DrQA rank on SQuAD?")
+    assert first_asked("what paper introduced DrQA and when was it published?") == "paper"  # in the order said
+    assert first_asked("when was the paper introducing DrQA published?") == "year"
     assert asked_kinds("What is the F1 score of BERT on SQuAD1.1?") == set()
     assert asked_kinds('When was "Attention is all you need" published?') == {"year"}
     assert asked_kinds("In which year did papers on X appear?") == {"year", "paper"}

@@ -334,3 +334,13 @@ def test_a_stored_questions_metric_on_a_graph_of_comparisons_alone_is_a_property
     assert out["flat_answer"] == ["Transfer learning with ResNet-50 for multi-crop leaf disease classification", "99.1"]
     again = _ask("across everything, what's the highest accuracy anyone reported and in which paper?", graph, capsys)
     assert again["flat_answer"] == out["flat_answer"]
+
+
+def test_a_negation_typed_in_capitals_is_read_as_one(env: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'NOT' in capitals is the negation, not a name of an unknown kind the question's other words go around."""
+    graph = ROOT / "tests" / "data" / "eval" / "fresh-j.nt"
+    shouted = _ask("which phase picking models were NOT evaluated on INSTANCE", graph, capsys)
+    plain = _ask("which phase picking models were not evaluated on INSTANCE", graph, capsys)
+    assert shouted["generator"] == "intent" and shouted["flat_answer"] == plain["flat_answer"]
+    every = _ask("which phase picking models were evaluated on INSTANCE", graph, capsys)
+    assert not set(shouted["flat_answer"]) & set(every["flat_answer"])
