@@ -185,7 +185,10 @@ class IntentStep:
                           "" if generation.off_topic else closest(examples))  # no unrelated offer
         if not missing:  # names the graph does not have as written: the query runs and says nothing matched
             return Review(standing)
-        return self._declined(generation, intent, missing + left_words(attempt.unplaced), examples)
+        # the words the adapted pair leaves unsaid are named too ('zorblax'), beside an operator it lacks
+        words_left = tuple(u for u in unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators)
+                           if u not in missing)
+        return self._declined(generation, intent, missing + words_left + left_words(attempt.unplaced), examples)
 
     def _unread(self, generation: Generation, examples: Sequence[Retrieved],
                 attempt: Callable[[], Attempt]) -> tuple[str, ...]:

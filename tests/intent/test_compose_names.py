@@ -137,8 +137,12 @@ def test_a_problems_papers_with_code_are_those_whose_contribution_on_it_has_code
 
 
 def _fresh_h(question: str) -> Generation:
+    """The intent step's answer to ``question`` tidied as the pipeline tidies it (``pipeline.question.tidy``)."""
+    from pipeline.question import tidy
+
     kg = OxigraphKG(ROOT / "tests" / "data" / "eval" / "fresh-h.nt", row_cap=1000)
-    return IntentStep(labels=lambda: indexed(kg)).review(question, Generation("adapter", None), [], kg).generation
+    return IntentStep(labels=lambda: indexed(kg)).review(tidy(question), Generation("adapter", None), [],
+                                                         kg).generation
 
 
 def _answer(question: str) -> set[str]:
