@@ -6,6 +6,7 @@ so the composer holds a question against them the same way; a pair of pairs.txt 
 wins a tie."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from itertools import permutations
 from typing import NamedTuple
@@ -123,11 +124,21 @@ def _both(one: _Reach, other: _Reach) -> Example:
                    f"{other.nouns}.", sparql, source="intent")
 
 
+def _without(one: _Reach, other: _Reach) -> Example:
+    """The ``one`` that have no ``other`` at all ('papers with no model': surveys)."""
+    v, w = one.var, other.var
+    body = re.sub(r"\?(\w+)", lambda m: m.group() if m.group(1) == v else f"?none_{m.group(1)}", _body(one, other))
+    sparql = (f"SELECT DISTINCT ?{v}_lbl WHERE {{\n  ?{v} a orkgc:{one.klass}; rdfs:label ?{v}_lbl.\n"
+              f"  FILTER NOT EXISTS {{ {body} }} }}")
+    return Example(f"IP-reach-{v}-no-{w}s", f"Which {one.nouns} have no {other.nouns} at all?", sparql,
+                   source="intent")
+
+
 @lru_cache(maxsize=1)
 def reach_pairs() -> tuple[Example, ...]:
     """Every pair compiled from the table, for every two kinds of it."""
     out: list[Example] = []
     for one, other in permutations(_REACH, 2):
         out += [_ranked(one, other, True), _ranked(one, other, False), _counted(one, other), _listed(one, other),
-                _having(one, other), _each(one, other), _both(one, other)]
+                _having(one, other), _each(one, other), _both(one, other), _without(one, other)]
     return tuple(out)

@@ -29,6 +29,9 @@ SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "rese
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
             "authors": "author", "code links": "code link", "values": "value", "venues": "venue"}
 _RESTRICTED = {"HAS_SOURCE_CODE": "published code", "HAS_VENUE": "a venue"}  # a restriction to things having one or not
+# a thing a query's answers have none of, at all ('FILTER NOT EXISTS { ?paper orkgp:P31 ?c. ?c orkgp:HAS_MODEL ?m. }')
+_NONE_OF = {"HAS_MODEL": "a model", "HAS_DATASET": "a dataset", "HAS_METRIC": "a metric", "P32": "a research problem",
+            "P30": "a research field", "P31": "a contribution"}
 _HAVING_BOUND = re.compile(r"\bHAVING\s*\(\s*COUNT\s*\([^)]*\)\s*(>=|<=|>|<|=)\s*(\d+(?:\.\d+)?)\s*\)", re.I)
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
@@ -181,6 +184,8 @@ def parts(sparql: str) -> tuple[str, str, str]:
                         if f.op == "=" and labelled.get(f.var, f.var) in either]:
         constraints.insert(0, "of " + " or ".join(named_either))
     named = {shape.labelled().get(f.var, f.var) for f in shape.filters}  # things a filter names
+    outside = {t for triple in shape.triples if triple not in shape.lacking for t in (triple[0], triple[2])}
+    through = {triple[0] for triple in shape.lacking}  # a left-out chain's inner links: only its end is said
     for s, p, o in shape.triples:  # fixed resources the query starts from (e.g. an ORKG comparison)
         if s.startswith("orkgr:") and _local(p) == "compareContribution":
             constraints.append(f"in comparison {s}")
@@ -190,6 +195,8 @@ def parts(sparql: str) -> tuple[str, str, str]:
             constraints.append(f"without {_RESTRICTED[_local(p)]}")
         elif _local(p) in _RESTRICTED and o not in shape.projection and o not in named:  # one the answer does not show
             constraints.append(f"with {_RESTRICTED[_local(p)]}")
+        elif _local(p) in _NONE_OF and (s, p, o) in shape.lacking and o not in outside | named | through:
+            constraints.append(f"without {_NONE_OF[_local(p)]}")  # none at all, not none of a named one
     having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
     kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering

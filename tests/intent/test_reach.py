@@ -161,6 +161,29 @@ def test_those_with_both_of_two_named_things_of_another_kind(fixture_kg: Oxigrap
     assert asked > 30
 
 
+def test_those_with_none_of_another_kind_at_all(fixture_kg: OxigraphKG) -> None:
+    """'papers with no model': every compiled 'no' pair, against the records (the fixture's papers all have
+    contributions; some contributions have no model)."""
+    from pipeline.sparql.explain import explain
+
+    linked, asked = _linked(), 0
+    classes = {"model": "Model", "dataset": "Dataset", "metric": "Metric", "problem": "Problem", "paper": "Paper",
+               "field": "ResearchField"}
+    everything = {kind: _labels(answer_of(fixture_kg, f"SELECT ?l WHERE {{ ?x a orkgc:{klass}; rdfs:label ?l }}"))
+                  for kind, klass in classes.items()}
+    for one in _VARS:
+        for other in _VARS:
+            pair = next((p for p in reach_pairs() if p.id == f"IP-reach-{one}-no-{other}s"), None)
+            if pair is None:
+                continue
+            want = {a for a in everything[one] if not linked[one, other].get(a)}
+            assert _labels(answer_of(fixture_kg, pair.sparql)) == want, (one, other)
+            asked += 1
+    assert asked == 30
+    paper_no_model = next(p for p in reach_pairs() if p.id == "IP-reach-paper-no-models")
+    assert explain(paper_no_model.sparql) == "It asks for papers without a model."
+
+
 def _first_column(kg: OxigraphKG, sparql: str) -> set[str]:
     """The labels a grouped query lists (its count beside each left out)."""
     from tests.intent.conftest import PREFIXES
