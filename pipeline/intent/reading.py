@@ -162,9 +162,9 @@ def _asked_in_order(question: str, names: Sequence[Span]) -> list[str]:
         if m:
             found.append((m.start(), kind))
     for m in re.finditer(r"[A-Za-z]+", question):
-        kind = _ASKED.get(m.group().lower())
-        if kind and not any(_inside_or_after(m.start(), kind, question, name) for name in names):
-            found.append((m.start(), kind))
+        said = _ASKED.get(m.group().lower())
+        if said and not any(_inside_or_after(m.start(), said, question, name) for name in names):
+            found.append((m.start(), said))
     return list(dict.fromkeys(kind for _, kind in sorted(found, key=lambda f: f[0])))
 
 
