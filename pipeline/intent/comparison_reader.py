@@ -58,16 +58,10 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
     if not facts.labels:
         return None
     values = values_named(kg, text, spans(text, frozenset()))
-    read = _read(text, facts, values)
-    if read is not None and read.scope is not None and not read.whole:  # a value typed with a slip ('kenia')?
-        typos = slipped(text, read, values_of(kg, read.scope.iri))
-        if typos:
-            again = _read(text, facts, sorted([*values, *typos], key=lambda v: v.span))
-            read = again if again is not None and len(again.unplaced) < len(read.unplaced) else read
-            values = [*values, *typos] if read is again else values
+    read = _typed_loosely(text, facts, kg, values)
     named = [v for v in values if not names_a_comparison(text[slice(*v.span)], facts)]
     if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
-        other = _read(text, facts, named)
+        other = _typed_loosely(text, facts, kg, named)
         if other is not None and (read is None or (other.whole, other.scope is not None) > (read.whole,
                                                                                               read.scope is not None)
                                   or (other.whole == read.whole and within_scope(other, values, text))):
@@ -90,6 +84,17 @@ def _directed(operator: Operator, said: Sequence[str], by: str, facts: Compariso
         unplaced.append(judged[0])
         return operator
     return TABLE["min" if lower_is_better(label) != _JUDGED[judged[0]] else "max"]
+
+
+def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Sequence[Value]) -> Reading | None:
+    """``_read`` with ``values``, and again with the values of the comparison it names typed with a slip ('kenia')
+    or as their initials ('RCTs') where that places more words."""
+    read = _read(text, facts, values)
+    if read is None or read.scope is None or read.whole:
+        return read
+    typos = slipped(text, read, values_of(kg, read.scope.iri))
+    again = _read(text, facts, sorted([*values, *typos], key=lambda v: v.span)) if typos else None
+    return again if again is not None and len(again.unplaced) < len(read.unplaced) else read
 
 
 def _grouped_by(w: Word, found: Sequence[Word]) -> bool:

@@ -23,8 +23,10 @@ def slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
             if len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs)) and \
                     all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
                 out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
+        short = "".join(t[0] for t in theirs)  # its initials, typed in capitals, plural or not ('RCTs')
         out += [Value(w[:2], value.iri, value.label, value.properties) for w in found
-                if capitals(text[w[0]:w[1]]) and len(theirs) >= 2 and w[2] == "".join(t[0] for t in theirs)]
+                if len(theirs) >= 2 and ((capitals(text[w[0]:w[1]]) and w[2] == short) or
+                                         (capitals(text[w[0]:w[1] - 1]) and w[2] == short + "s"))]
     spans_ = [v.span for v in out]
     return [v for v in out if spans_.count(v.span) == 1]
 

@@ -292,3 +292,14 @@ def test_the_best_and_the_worst_are_ranked_the_way_the_propertys_label_says_is_b
     assert worst.whole and worst.operator == "max"
     unknown = _read("which paper had the worst energy saving in the green roof comparison", graph)
     assert not unknown.whole and "worst" in unknown.unplaced  # the label does not say which way is better
+
+
+def test_a_value_typed_as_its_initials_in_the_plural_beside_a_venue_of_the_comparisons_name() -> None:
+    """'RCTs' is 'Randomized controlled trial' in the comparison 'mindfulness' names (not the venue 'Mindfulness')."""
+    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "comparisons11.nt",
+                    row_cap=1000)
+    facts = read_comparisons(kg)
+    assert facts is not None
+    read = _read("which papers in the mindfulness comparison are RCTs", (kg, facts))
+    assert read.whole and [(c.op, c.value) for c in read.conditions] == [("=", "Randomized controlled trial")]
+    assert read.scope is not None and "Mindfulness" in read.scope.label
