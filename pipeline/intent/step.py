@@ -79,8 +79,8 @@ class IntentStep:
         if self.knowledge is None:
             return names_in(text, Labels(), frozenset()), frozenset()
         know = self.knowledge()
-        # a word of the question's own meaning in capitals ('NOT evaluated') is no name of an unknown kind
-        return [n for n in know.names(text) if n[2] or not meanings(text[n[0]:n[1]].lower())], know.generic
+        # a negation in capitals ('NOT evaluated') is no name of an unknown kind
+        return [n for n in know.names(text) if n[2] or "not" not in meanings(text[n[0]:n[1]].lower())], know.generic
 
     def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                kg: KnowledgeGraph) -> Review:
