@@ -20,7 +20,7 @@ need like see check quick question ok so also too about currently ever yet graph
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
 everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme morning afternoon sorry stuff
-if obv obviously leaderboard leaderboards"""
+if obv obviously leaderboard leaderboards just actual"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -62,7 +62,8 @@ _MEANINGS: dict[str, str] = {
     "late": "latest newest recent last",
     "both": "both",
     "every": "every each per together along alongside",
-    "spread": "spread range span gap difference margin",  # between the highest and the lowest
+    # between the highest and the lowest, or two things' values ('how much did A improve over B')
+    "spread": "spread range span gap difference differ differs margin improve improved improvement",
     # above a named model's score
     "beat": "beat beats beating outperform outperforms outperformed outperforming surpass surpasses surpassed outdo "
             "outdoes better",
@@ -80,6 +81,11 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:show|shows|showed|shown|turn|turns|turned|come|comes|came|pop|pops|popped)\s+up\b",
                         re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
+            # two things' values apart: 'the difference between A and B', 'how much higher is A than B'
+            (re.compile(r"\b(?:difference|gap|margin)\s+between\b|\bhow\s+much\s+(?:higher|lower|better|worse|"
+                        r"more|less|bigger|smaller|larger)\b", re.I), "spread"),
+            (re.compile(r"\bhow\s+much\s+(?:higher|lower|better|worse|more|less|bigger|smaller|larger)\s+"
+                        r"(?:[\w@%'’.-]+\s+){1,6}?(?P<at>than)\b", re.I), "spread"),  # … the 'than' of it
             # 'between 2018 and 2020, both years included': a bound's ends, not two things
             (re.compile(rf"\bboth\s+{BOUND_ENDS}\s+(?:inclusive|included|includes|counted|in)\b", re.I), "compare"),
             (re.compile(rf"\b(?:incl|including|included|inclusive)\.?\s+both\b(?:\s+{BOUND_ENDS})?", re.I), "compare"),

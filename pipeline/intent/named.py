@@ -58,7 +58,10 @@ def spans(text: str, generic: frozenset[str]) -> list[tuple[int, int]]:
             plain = all(w in STOPWORDS or w in generic for _, _, _, w in run)
             if plain and text[run[0][0]:run[-1][1]] == text[run[0][0]:run[-1][1]].lower():
                 continue
-            out.append((run[0][0], closed(text, run[0][0], run[-1][1], run[-1][2])))
+            end = closed(text, run[0][0], run[-1][1], run[-1][2])
+            out.append((run[0][0], end))
+            if text[end - 2:end].lower() in ("'s", "’s") and end - 2 > run[0][0]:
+                out.append((run[0][0], end - 2))  # a name's possessive: "eqtransformer's f1"
     return out + [m.span(1) for m in _QUOTED.finditer(text)]  # a quoted title, however long
 
 

@@ -258,3 +258,21 @@ def test_two_models_typed_against_each_other_on_a_leaderboard_get_both_scores(fi
         assert _asked(f"{a} vs {b} on {dataset} by {metric}?", fixture_kg) == want, (dataset, metric)
         asked += 1
     assert asked >= 3
+
+
+def test_how_far_apart_two_models_are_on_a_leaderboard(fixture_kg: OxigraphKG) -> None:
+    """'how much higher is A's M than B's on D', 'the difference between A and B on D by M': one number, apart."""
+    asked = 0
+    for dataset, metric in gold.boards():
+        board = dict(gold.scores(dataset, metric))
+        if len(board) < 2 or len(gold.scores(dataset, metric)) != len(board):
+            continue  # a model with two scores there has no one difference
+        a, b = sorted(board)[:2]
+        apart = abs((gold.number(board[a]) or 0.0) - (gold.number(board[b]) or 0.0))
+        for question in (f"how much higher is {a}'s {metric} than {b}'s on {dataset}?",
+                         f"what's the difference between {a} and {b} on {dataset} by {metric}"):
+            got = _asked(question, fixture_kg)
+            assert not isinstance(got, bool) and len(got) == 1, question
+            assert abs(float(next(iter(got))[0]) - apart) < 1e-9, question
+        asked += 1
+    assert asked >= 3
