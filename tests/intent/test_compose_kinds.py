@@ -276,3 +276,16 @@ def test_how_far_apart_two_models_are_on_a_leaderboard(fixture_kg: OxigraphKG) -
             assert abs(float(next(iter(got))[0]) - apart) < 1e-9, question
         asked += 1
     assert asked >= 3
+
+
+def test_the_highest_score_of_a_metric_anywhere_with_who_and_where(fixture_kg: OxigraphKG) -> None:
+    metrics = sorted({r.metric for _, _, _, r in gold.results() if gold.number(r.value) is not None})
+    for metric in metrics:
+        rows = [(c.model, d, r.value) for _, c, d, r in gold.results()
+                if r.metric == metric and c.model and gold.number(r.value) is not None]
+        if not rows:
+            continue
+        top = max(gold.number(v) or 0.0 for _, _, v in rows)
+        want = {tuple(sorted(row)) for row in rows if gold.number(row[2]) == top}
+        got = _asked(f"what's the highest {metric} anyone reported, and for which model on which dataset?", fixture_kg)
+        assert got == want, metric
