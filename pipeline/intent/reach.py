@@ -51,7 +51,7 @@ def _body(one: _Reach, other: _Reach, prefix: str = "") -> str:
     variable (a sub-select's own)."""
     triples = list(dict.fromkeys(one.path + other.path))
     body = " ".join(f"{t}." for t in triples)
-    return body.replace("?", f"?{prefix}") if prefix else body
+    return _renamed(body, prefix) if prefix else body
 
 
 def _named(one: _Reach) -> str:
@@ -93,33 +93,40 @@ def _listed(one: _Reach, other: _Reach) -> Example:
                    source="intent")
 
 
+def _counted_each(one: _Reach, other: _Reach) -> str:
+    """Each ``one`` with how many ``other`` it has, grouped (what a bound or an order is put after)."""
+    v, w = one.var, other.var
+    return (f"SELECT ?{v}_lbl (COUNT(DISTINCT ?{w}) AS ?{w}s) WHERE {{\n  ?{v} a orkgc:{one.klass}; "
+            f"rdfs:label ?{v}_lbl. {_body(one, other)} }}\nGROUP BY ?{v} ?{v}_lbl")
+
+
 def _having(one: _Reach, other: _Reach) -> Example:
     """The ``one`` with more than a number of ``other`` (the question's own bound put in when filled: 'at least 3',
     'fewer than 2'), each with its count."""
-    v, w = one.var, other.var
-    sparql = (f"SELECT ?{v}_lbl (COUNT(DISTINCT ?{w}) AS ?{w}s) WHERE {{\n  ?{v} a orkgc:{one.klass}; "
-              f"rdfs:label ?{v}_lbl. {_body(one, other)} }}\nGROUP BY ?{v} ?{v}_lbl HAVING(COUNT(DISTINCT ?{w}) > 2)")
-    return Example(f"IP-reach-{v}-beyond-{w}s", f"Which {one.nouns} have more than 2 {other.nouns}?", sparql,
-                   source="intent")
+    sparql = f"{_counted_each(one, other)} HAVING(COUNT(DISTINCT ?{other.var}) > 2)"
+    return Example(f"IP-reach-{one.var}-beyond-{other.var}s", f"Which {one.nouns} have more than 2 {other.nouns}?",
+                   sparql, source="intent")
 
 
 def _each(one: _Reach, other: _Reach) -> Example:
     """How many ``other`` each ``one`` has ('papers per research field'), most first."""
-    v, w = one.var, other.var
-    sparql = (f"SELECT ?{v}_lbl (COUNT(DISTINCT ?{w}) AS ?{w}s) WHERE {{\n  ?{v} a orkgc:{one.klass}; "
-              f"rdfs:label ?{v}_lbl. {_body(one, other)} }}\nGROUP BY ?{v} ?{v}_lbl ORDER BY DESC(?{w}s)")
-    return Example(f"IP-reach-each-{v}-{w}s", f"How many {other.nouns} does each {one.noun} have?", sparql,
-                   source="intent")
+    sparql = f"{_counted_each(one, other)} ORDER BY DESC(?{other.var}s)"
+    return Example(f"IP-reach-each-{one.var}-{other.var}s", f"How many {other.nouns} does each {one.noun} have?",
+                   sparql, source="intent")
+
+
+def _renamed(text: str, prefix: str, keep: str = "") -> str:
+    """``text`` with every variable but ``?keep`` renamed with ``prefix`` (a second path of its own)."""
+    return re.sub(r"\?(\w+)", lambda m: m.group() if m.group(1) == keep else f"?{prefix}{m.group(1)}", text)
 
 
 def _both(one: _Reach, other: _Reach) -> Example:
     """The ``one`` that have both of two named ``other`` (each through a contribution of its own)."""
     v, w = one.var, other.var
     second = f"{other.example} Mini"
-    again = _body(one, other, "other_").replace(f"?other_{v} ", f"?{v} ").replace(f"?other_{v}.", f"?{v}.")
     sparql = (f"SELECT DISTINCT ?{v}_lbl WHERE {{\n  {_named(other)}\n  "
-              f"{_named(other).replace('?', '?other_').replace(other.example, second)}\n  "
-              f"{_body(one, other)} {again}\n  ?{v} rdfs:label ?{v}_lbl. }}")
+              f"{_renamed(_named(other), 'other_').replace(other.example, second)}\n  "
+              f"{_body(one, other)} {_renamed(_body(one, other), 'other_', v)}\n  ?{v} rdfs:label ?{v}_lbl. }}")
     return Example(f"IP-reach-{v}-both-{w}s", f"Name the {one.nouns} with both {other.example} and {second} as "
                    f"{other.nouns}.", sparql, source="intent")
 
@@ -127,9 +134,8 @@ def _both(one: _Reach, other: _Reach) -> Example:
 def _without(one: _Reach, other: _Reach) -> Example:
     """The ``one`` that have no ``other`` at all ('papers with no model': surveys)."""
     v, w = one.var, other.var
-    body = re.sub(r"\?(\w+)", lambda m: m.group() if m.group(1) == v else f"?none_{m.group(1)}", _body(one, other))
     sparql = (f"SELECT DISTINCT ?{v}_lbl WHERE {{\n  ?{v} a orkgc:{one.klass}; rdfs:label ?{v}_lbl.\n"
-              f"  FILTER NOT EXISTS {{ {body} }} }}")
+              f"  FILTER NOT EXISTS {{ {_renamed(_body(one, other), 'none_', v)} }} }}")
     return Example(f"IP-reach-{v}-no-{w}s", f"Which {one.nouns} have no {other.nouns} at all?", sparql,
                    source="intent")
 
