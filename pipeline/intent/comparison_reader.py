@@ -69,8 +69,8 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
     return read
 
 
-# a word that ranks by merit, and whether it asks for the bottom
-_JUDGED = {"best": False, "worst": True, "better": False, "worse": True}
+# a word of the operator table that ranks by merit, and whether it asks for the bottom
+_JUDGED = {"best": False, "worst": True}
 
 
 def _directed(operator: Operator, said: Sequence[str], by: str, facts: Comparisons, unplaced: list[str]) -> Operator:

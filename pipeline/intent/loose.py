@@ -101,7 +101,8 @@ def field_word(key: str, index: LabelIndex, generic: frozenset[str] = frozenset(
         return None
     word = typed[0]
     common = max(_STEM, len(word) - 3)  # 'speleology' and 'speleological': all but an ending
-    # a model's or dataset's name compounded of the word ('LichenNet-24') is not the word in another form; a plural is
+    # a model's or dataset's name compounded of the word ('LichenNet-24') is not the word in another form; its plural
+    # ('Icequakes of Greenland', two letters more at most) is
     hits = {(kind, label) for other, kind, label in _derived(index, _label_words).get(word[:_STEM], ())
             if other[:common] == word[:common] and (kind in (Kind.RESEARCHFIELD, Kind.PROBLEM)
                                                     or abs(len(other) - len(word)) <= 2)}
