@@ -32,7 +32,8 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
          "first": "earliest", "largest number": "most", "greatest number": "most",
          "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
-_ONLY = re.compile(r"\b(only|exclusively|solely)\b", re.I)  # a restriction the query must hold by excluding the rest
+# a restriction the query must hold by excluding the rest ('titles only', 'names only' say what to show, no restriction)
+_ONLY = re.compile(r"(?<!\btitles\s)(?<!\btitle\s)(?<!\bnames\s)(?<!\bname\s)\b(only|exclusively|solely)\b", re.I)
 _BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
                      r"(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:its|their|the)\s+|"
                      r"[+&]\s*(?:(?:its|their|the)\s+)?)([A-Za-z]+)\b(?!\s+of\b)", re.I)
@@ -94,8 +95,10 @@ _INCLUSIVE = re.compile(r"(?:since|until|till|at\s+(?:least|most)|up)\b", re.I)
 
 
 # a number with its bound said after it: '2018 or later', '3 or more', '2017 onwards' (the number itself kept)
+# ('after 2021 and before 2024': a second bound, its own number after it, not '2021 and before')
 _TRAILING = re.compile(r"\b(?:(?:in|from)\s+)?(\d+(?:\.\d+)?)\s+(?:(?:or|and)\s+(later|after|newer|since|earlier|"
-                       r"before|older|more|above|higher|greater|less|fewer|below|lower)|(onwards?|and\s+up))\b", re.I)
+                       r"before|older|more|above|higher|greater|less|fewer|below|lower)|(onwards?|and\s+up))\b"
+                       r"(?!\s+(?:than\s+)?\d)", re.I)
 
 
 def comparisons(words: str) -> dict[str, str]:

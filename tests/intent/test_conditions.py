@@ -75,3 +75,16 @@ def test_a_score_asked_beside_who_holds_it_in_other_words_is_its_value() -> None
     assert companions("which model had the lowest X on X and what was it") == ["value"]
     assert companions("whats the best X on the X set and who got it") == ["value"]
     assert companions("who got the best X on X") == [] and companions("models with code on X") == []
+
+
+def test_titles_only_says_what_to_show_not_a_restriction() -> None:
+    assert unaccounted("papers on X - titles only", MODELS_ON) == []
+    assert unaccounted("which papers show names only", MODELS_ON) == []
+
+
+def test_a_second_bound_is_not_the_first_bounds_tail() -> None:
+    from pipeline.intent.conditions import comparisons
+
+    assert comparisons("papers after 2021 and before 2024") == {"2021": ">", "2024": "<"}
+    assert comparisons("papers from 2021 and before") == {"2021": "<="}  # '2021 and before': up to it
+    assert comparisons("2018 or later") == {"2018": ">="}
