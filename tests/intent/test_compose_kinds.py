@@ -289,3 +289,13 @@ def test_the_highest_score_of_a_metric_anywhere_with_who_and_where(fixture_kg: O
         want = {tuple(sorted(row)) for row in rows if gold.number(row[2]) == top}
         got = _asked(f"what's the highest {metric} anyone reported, and for which model on which dataset?", fixture_kg)
         assert got == want, metric
+
+
+def test_papers_with_more_than_a_number_of_contributions(fixture_kg: OxigraphKG) -> None:
+    from pipeline.question import tidy
+    from standins.orkg_fixture import PAPERS
+
+    for bound, holds in (("more than one", lambda n: n > 1), ("at least three", lambda n: n >= 3)):
+        want = {(p.title, str(len(p.contributions))) for p in PAPERS if holds(len(p.contributions))}
+        got = _asked(tidy(f"which papers have {bound} contributions?"), fixture_kg)
+        assert got == {tuple(sorted(row)) for row in want}, bound
