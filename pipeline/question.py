@@ -61,20 +61,21 @@ _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years")
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
               (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1")]
-_NUMBERS = {"one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7", "eight": "8",
-            "nine": "9", "ten": "10"}
-_NUMBER = "|".join(_NUMBERS)
+# numbers people write as words (the one table: ``pipeline.intent.reading`` reads 'the top three' with it too)
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10}
+_NUMBER = "|".join(NUMBER_WORDS)
 # a count bound in words before the things counted, written as a number: 'more than one dataset', 'two or more
 # problems', 'at least three models'
 # ('at least one' stays: it says "any"; 'could be more than one' too: no thing counted follows)
 _COUNT_BOUND = [re.compile(rf"\b((?:more|fewer|less)\s+than|over|under)\s+({_NUMBER})\b(?=\s+[a-z])", re.I),
                 re.compile(rf"\b()({_NUMBER})(?=\s+or\s+(?:more|fewer|less)\s+[a-z])", re.I),
-                re.compile(rf"\b(at\s+(?:least|most))\s+({'|'.join(w for w in _NUMBERS if w != 'one')})\b"
+                re.compile(rf"\b(at\s+(?:least|most))\s+({'|'.join(w for w in NUMBER_WORDS if w != 'one')})\b"
                            r"(?=\s+[a-z])", re.I)]
 
 
 def _count_bound(m: re.Match[str]) -> str:
-    return f"{m.group(1)} {_NUMBERS[m.group(2).lower()]}".lstrip()
+    return f"{m.group(1)} {NUMBER_WORDS[m.group(2).lower()]}".lstrip()
 
 
 def _spelled_out(text: str) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pipeline.intent.account import BOUND_ENDS
 from pipeline.intent.operators import yes_or_no
 from pipeline.matching.wording import within_edits
+from pipeline.question import NUMBER_WORDS
 from pipeline.records import Kind
 
 ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
@@ -45,7 +46,6 @@ _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*
                   r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest|lowest|smallest|worst)\b",
                   re.I)
 _MOST_NUMBER = re.compile(r"\b(?:largest|greatest|biggest)\s+(?:number|count)\s+of\b", re.I)
-_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "ten": 10}
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
 
 OPERATORS = ("count", "kth", "lowest", "both", "yesno", "every", "top", "except")
@@ -222,7 +222,7 @@ def read_intent(question: str) -> Intent:
         ops.add("every")
     top = _TOP.search(question)
     said = top and (top.group(1) or top.group(2)).lower()
-    if said and "kth" not in ops and (k := _NUMBERS.get(said) or int(said)) > 1:
+    if said and "kth" not in ops and (k := NUMBER_WORDS.get(said) or int(said)) > 1:
         ops.add("top")
         rank = k
     return Intent(frozenset(ops), rank, bool(_HIGHEST.search(question)))

@@ -27,11 +27,12 @@ CONNECTORS = {"HAS_DATASET": "evaluated on {what}", "HAS_MODEL": "of papers that
 FIRST_AND_LAST = {("HAS_METRIC", "HAS_DATASET"): "used to evaluate models on {what}"}  # (answer side, far side)
 SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "research problems": "research problem",
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",
-            "authors": "author", "code links": "code link", "values": "value", "venues": "venue"}
+            "authors": "author", "code links": "code link", "values": "value", "venues": "venue",
+            "contributions": "contribution"}
 _RESTRICTED = {"HAS_SOURCE_CODE": "published code", "HAS_VENUE": "a venue"}  # a restriction to things having one or not
-# a thing a query's answers have none of, at all ('FILTER NOT EXISTS { ?paper orkgp:P31 ?c. ?c orkgp:HAS_MODEL ?m. }')
-_NONE_OF = {"HAS_MODEL": "a model", "HAS_DATASET": "a dataset", "HAS_METRIC": "a metric", "P32": "a research problem",
-            "P30": "a research field", "P31": "a contribution"}
+# the things a query's answers may have none of, at all ('FILTER NOT EXISTS { ?paper orkgp:P31 ?c. ?c
+# orkgp:HAS_MODEL ?m. }': without a model), each said by its noun (INCOMING_NOUNS)
+_NONE_OF = ("HAS_MODEL", "HAS_DATASET", "HAS_METRIC", "P32", "P30", "P31")
 _HAVING_BOUND = re.compile(r"\bHAVING\s*\(\s*COUNT\s*\([^)]*\)\s*(>=|<=|>|<|=)\s*(\d+(?:\.\d+)?)\s*\)", re.I)
 COMPARISONS = {"<": "below", ">": "above", "<=": "at most", ">=": "at least"}
 ROW_CAP_LIMIT = 100  # larger LIMITs are row caps, not part of the question
@@ -196,7 +197,7 @@ def parts(sparql: str) -> tuple[str, str, str]:
         elif _local(p) in _RESTRICTED and o not in shape.projection and o not in named:  # one the answer does not show
             constraints.append(f"with {_RESTRICTED[_local(p)]}")
         elif _local(p) in _NONE_OF and (s, p, o) in shape.lacking and o not in outside | named | through:
-            constraints.append(f"without {_NONE_OF[_local(p)]}")  # none at all, not none of a named one
+            constraints.append(f"without a {SINGULAR[INCOMING_NOUNS[_local(p)]]}")  # none at all, not of a named one
     having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
     kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering
