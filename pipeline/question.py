@@ -60,7 +60,11 @@ def tidy(question: str) -> str:
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
-              (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1")]
+              (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1"),
+              # 'more then two datasets': the slip of 'than' after a comparative; 'lower = better'
+              (re.compile(r"\b(more|fewer|less|greater|higher|lower|better|worse|other|rather)\s+then\b", re.I),
+               r"\1 than"),
+              (re.compile(r"\b(lower|higher|smaller|bigger|larger)\s*=\s*(better|worse)\b", re.I), r"\1 is \2")]
 # numbers people write as words (the one table: ``pipeline.intent.reading`` reads 'the top three' with it too)
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}

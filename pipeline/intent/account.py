@@ -78,6 +78,9 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
             (re.compile(r"\bat\s+least\s+(?:one|1)\b", re.I), "link"),  # 'with at least one paper': any
             (re.compile(r"\bi\s+mean\b", re.I), "link"),  # 'venues i mean': not an average
+            # a hedge ('lower is better i think'), 'take place' (were done), 'at all' (any)
+            (re.compile(r"\bi\s+(?:think|guess|believe|suppose|assume|reckon)\b(?=\s*(?:[)?.!,]|$))|\b(?:take|took|taken|takes)\s+place\b|"
+                        r"\bat\s+all\b", re.I), "link"),
             (re.compile(r"\b(?:show|shows|showed|shown|turn|turns|turned|come|comes|came|pop|pops|popped)\s+up\b",
                         re.I), "link"),
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
@@ -88,7 +91,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
                         r"(?:[\w@%'’.-]+\s+){1,6}?(?P<at>than)\b", re.I), "spread"),  # … the 'than' of it
             # 'between 2018 and 2020, both years included': a bound's ends, not two things
             (re.compile(rf"\bboth\s+{BOUND_ENDS}\s+(?:inclusive|included|includes|counted|in)\b", re.I), "compare"),
-            (re.compile(rf"\b(?:incl|including|included|inclusive)\.?\s+both\b(?:\s+{BOUND_ENDS})?", re.I), "compare"),
+            (re.compile(rf"\b(?:incl|including|included|inclusive)\.?\s+both\b(?:\s+{BOUND_ENDS})?|"
+                        r"\bboth\s+(?:incl|inclusive|included)\b\.?", re.I), "compare"),
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
             (re.compile(r"\bw/o\b", re.I), "not"),

@@ -199,14 +199,16 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     at = next((span[1] for op, span in ops if op is operator), -1)
     # 'how many contributions per country', 'avg accuracy per dataset': one row for each value of a property named
     per = [p for p, ws in props if p in open_props and _grouped_by(ws[0], found)]
+    per += [k for w, k in kinds if k in _GROUPS and _grouped_by(w, found)]  # 'how many papers per year'
     grouped = per[0] if len(per) == 1 and operator.aggregate else ""
+    kinds = [(w, k) for w, k in kinds if k != grouped]
     open_props = [p for p in open_props if p != grouped]
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
     if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
         open_props, grouped = open_props + [grouped], ""
     operator = _directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)
-    if asked == "contribution" and operator.aggregate != "COUNT":  # counted apart; listed, their papers
-        asked = "paper"
+    if asked == "contribution" and operator.aggregate != "COUNT" and "paper" not in also:
+        also = [*also, "paper"]  # listed: each with its paper (a contribution's label may say nothing)
     also = ["paper" if a == "contribution" else a for a in also]
     # a property named that the answer neither lists, ranks by nor holds to ('some list it as participants'), unless
     # its words go on the comparison's name ('the tandem *solar cell* comparison', 'the tandem *cells*')
@@ -284,6 +286,7 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
+_GROUPS = {"year", "venue", "field", "problem"}  # kinds a count or an aggregate is given per
 _ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)
@@ -301,6 +304,8 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     # 'for each study, city + design': the papers are what the answer is given for, not what it asks
     each = [t for t in things if t[2] in KIND_WORDS and before.get(t[0], [""])[-1:] in (["each"], ["every"], ["per"])]
     firsts = [t for t in things if t not in each or len(things) == 1]
+    # 'what size did each paper heal': one value asked, each shown with its paper
+    shown = [each[0][2]] if len(firsts) == 1 and len(each) == 1 and TABLE[op[0]].name == "list" else []
     wh = next((w[0] for w in found if w[2] in _WH), None)  # what follows the first 'which' / 'what' is asked
     firsts.sort(key=lambda f: (wh is None or f[0] < wh, f[0]))
     operator, at = op
@@ -309,7 +314,7 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
     asked = firsts[0][2]
     # 'the paper and its year', 'and what year was it published', 'city + study design'
     also = [k for i, (a, _, k) in enumerate(firsts[1:], 1) if k != asked and (set(before.get(a, [])) & _ALSO or (
-        firsts[i - 1][1] <= a and not any(firsts[i - 1][1] <= w[0] < a for w in found)))]
+        firsts[i - 1][1] <= a and not any(firsts[i - 1][1] <= w[0] < a for w in found)))] + shown
     firsts_ = [(a, k) for a, _, k in firsts]
     numeric = TABLE[operator].numeric
     if TABLE[operator].by_year:

@@ -113,8 +113,11 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
     if what == "paper":
         body.add("?paper rdfs:label ?paper_lbl .")
         return "?paper_lbl"
-    if what == "contribution":  # counted only (``comparison_reader``): a contribution's label says nothing
-        return "?contribution"
+    if what == "contribution":  # counted by its node; listed by its label (its paper beside: ``comparison_reader``)
+        if TABLE[reading.operator].aggregate == "COUNT":
+            return "?contribution"
+        body.add("?contribution rdfs:label ?contribution_lbl .")
+        return "?contribution_lbl"
     if what == "comparison":
         body.add("?comparison rdfs:label ?comparison_lbl .")
         return "?comparison_lbl"
@@ -200,6 +203,6 @@ def sentence(reading: Reading) -> str:
     if reading.also:
         said += " with their " + " and ".join(_said(reading, a) for a in reading.also)
     if reading.per:
-        said += f" for each '{reading.label_of(reading.per)}'"
+        said += f" for each {reading.per if reading.per in _PLURAL else repr(reading.label_of(reading.per))}"
     return f"It asks for {said} among the contributions {where}" + \
         (f" where {' and '.join(conditions)}" if conditions else "") + "."

@@ -34,8 +34,10 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 # a restriction the query must hold by excluding the rest ('titles only', 'names only' say what to show, no restriction)
 _ONLY = re.compile(r"(?<!\btitles\s)(?<!\btitle\s)(?<!\bnames\s)(?<!\bname\s)\b(only|exclusively|solely)\b", re.I)
+# ('and what score did it get': the determiner left out after 'what')
 _BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
-                     r"(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+)?(?:its|their|the)\s+|"
+                     r"(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+(?:(?:its|their|the)\s+)?|"
+                     r"(?:its|their|the)\s+)|"
                      r"[+&]\s*(?:(?:its|their|the)\s+)?)([A-Za-z]+)\b(?!\s+of\b)", re.I)
 # 'and what's the score', 'model + number': a second thing asked ('and the number of papers' asks for a count, not a
 # number beside the answer)
@@ -43,6 +45,9 @@ _BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
 # score beside who holds it
 _VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+much)\b|"
                         r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+who", re.I)
+# '… on X? with scores': the thing beside said last with no determiner (not 'with code': a condition)
+_BARE_BESIDE = re.compile(r"\b(?:with|plus|w/|and)\s+(scores?|values?|results|numbers|years)\s*[?.!]*\s*$", re.I)
+_WHEN_TOO = re.compile(r"\band\s+when\b", re.I)  # 'which paper introduced X and when (was it out)?'
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy", "number",
                     "numbers", "figure"})
 # a companion word -> the predicates whose objects answer it, and the stems of variables that hold it
@@ -83,6 +88,8 @@ def companions(words: str) -> list[str]:
     """What the question asks for beside its answer ('with its score' -> value), in order."""
     found = [(m.start(), _WORDS[m.group(1).lower()]) for m in _BESIDE.finditer(words) if m.group(1).lower() in _WORDS]
     found += [(m.start(), "value") for m in _VALUE_TOO.finditer(words)]
+    found += [(m.start(), "year") for m in _WHEN_TOO.finditer(words)]
+    found += [(m.start(), _WORDS[m.group(1).lower()]) for m in _BARE_BESIDE.finditer(words)]
     return list(dict.fromkeys(c for _, c in sorted(found)))
 
 

@@ -103,6 +103,11 @@ def test_shorthands_read_as_the_words_they_stand_for() -> None:
                                                                         "code"]
     assert [m for *_, m in phrases("older than 2014, i.e. before 2014")] == ["link"]
     assert [m for *_, m in phrases("best on X? i think theres a tie")] == ["ties"]
+    def said(text: str) -> list[tuple[str, str]]:
+        return [(text[a:b], m) for a, b, m in phrases(text)]
+
+    assert ("i think", "link") in said("worst on X (lower is better i think)")  # a hedge
+    assert said("did the X studies take place in Kenya at all") == [("take place", "link"), ("at all", "link")]
     assert [m for *_, m in phrases("fastest on X? could be more than one")] == ["ties"]
 
 

@@ -10,6 +10,7 @@ from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import Comparisons, read_comparisons
 from pipeline.intent.record import Reading
 from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.sparql.text import add_prefixes
 from standins.comparison_fixture import write_comparisons
 
 
@@ -193,8 +194,28 @@ def test_contributions_are_counted_as_contributions_and_listed_as_their_papers(
     assert "COUNT(DISTINCT ?contribution)" in compile_reading(counted)
     papers = _read("how many papers are in the ammonia gas sensors comparison", sensors)
     assert "COUNT(DISTINCT ?paper_lbl)" in compile_reading(papers)
-    listed = _read("which contributions in the ammonia gas sensors comparison are from 2019", sensors)
-    assert listed.asked == "paper"  # a contribution's label ('Contribution 1') says nothing: their papers
+    listed = _read("which contributions are in the ammonia gas sensors comparison", sensors)
+    # a contribution's label may say nothing ('Contribution 1'): each is listed with its paper
+    assert (listed.asked, listed.also) == ("contribution", ("paper",))
+    rows = sensors[0].select(add_prefixes(compile_reading(listed))).rows
+    assert rows and all(r["contribution_lbl"]["value"].startswith("Contribution") and r["paper_lbl"]["value"]
+                        for r in rows)
+
+
+def test_a_count_per_year_is_one_count_for_each_year(sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    from pipeline.intent.compile import compile_reading
+
+    read = _read("how many papers per year in the ammonia gas sensors comparison", sensors)
+    assert read.whole and (read.asked, read.operator, read.per) == ("paper", "count", "year")
+    rows = sensors[0].select(add_prefixes(compile_reading(read))).rows
+    assert len(rows) > 1 and all(r["year"]["value"].isdigit() for r in rows)
+
+
+def test_one_value_asked_of_each_paper_is_shown_with_its_paper(sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    read = _read("what material did each paper use in the ammonia gas sensors comparison", sensors)
+    assert read.whole and read.also == ("paper",)
+    both = _read("for each study in the ammonia gas sensors comparison, material + year pls", sensors)
+    assert both.whole and both.also == ("year",)  # two things asked for each: those two, the rows are the studies'
 
 
 @pytest.mark.parametrize("question", [

@@ -56,6 +56,10 @@ def test_companions_are_read_beside_the_answer_only() -> None:
     assert companions("What is the top benchmark score and its metric on X?") == ["metric"]
     assert companions("Which model has the highest F1 on X along with its value?") == ["value"]
     assert companions("Which models are evaluated on both X and the Y dataset?") == []
+    assert companions("top model on X by Y and what score did it get") == ["value"]  # no 'its' after 'what'
+    assert companions("which paper introduced X and when?") == ["year"]
+    assert companions("who beats X on X in X? with scores") == ["value"]
+    assert companions("which papers on X come with code") == []  # a condition
 
 
 def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
