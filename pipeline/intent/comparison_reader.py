@@ -23,7 +23,7 @@ from pipeline.intent.linking import (
     unit_after,
 )
 from pipeline.intent.named import spans
-from pipeline.intent.negated import absent, negated
+from pipeline.intent.negated import absent, carried, negated
 from pipeline.intent.operators import TABLE, Operator, operators_in
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
@@ -210,6 +210,14 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if asked == "contribution" and operator.aggregate != "COUNT" and "paper" not in also:
         also = [*also, "paper"]  # listed: each with its paper (a contribution's label may say nothing)
     also = ["paper" if a == "contribution" else a for a in also]
+    # a property the things asked carry ('comparisons that report an effect size'): held to be given; listed
+    # papers or contributions are shown with its values too (what they report)
+    for p in carried(found, props, [p for p in open_props if p not in (asked, by, *also)]):
+        if asked == "comparison" or operator.aggregate or not asked or asked.startswith("orkgp:"):
+            conditions.append(Condition(next(n.span for n in names if n.iri == p), p, "present", ""))
+        else:
+            also.append(p)
+        open_props.remove(p)
     # a property named that the answer neither lists, ranks by nor holds to ('some list it as participants'), unless
     # its words go on the comparison's name ('the tandem *solar cell* comparison', 'the tandem *cells*')
     naming = [i for i, w in enumerate(found) if (scoped and w in scoped[1]) or w[2] in ("comparison", "comparisons")]

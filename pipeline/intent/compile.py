@@ -68,6 +68,8 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
         body.add(f"FILTER(xsd:integer(?year) {c.op} {int(c.value)})")
     elif c.op == "absent":  # no value given at all ('without a venue', 'did not report any follow-up')
         body.add(f"FILTER NOT EXISTS {{ {_subject(c.on)} {c.on} {body.fresh(reading.label_of(c.on))} . }}")
+    elif c.op == "present":  # some value given ('the comparisons that report an effect size')
+        body.add(f"{_subject(c.on)} {c.on} {body.fresh(reading.label_of(c.on))} .")
     elif c.op == "!=":  # none of its contributions' values is it (or it has none)
         _excluded(body, c, reading, "", _subject(c.on))
     elif c.op == "=" and c.iri:
@@ -197,7 +199,7 @@ def sentence(reading: Reading) -> str:
             f"{'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
     conditions = [f"{'year' if c.on == 'year' else STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
-                  + ("is not given" if c.op == "absent" else f"{'is not' if c.op == '!=' else c.op} {c.value}")
+                  + ("is not given" if c.op == "absent" else "is given" if c.op == "present" else f"{'is not' if c.op == '!=' else c.op} {c.value}")
                   + (" in any of their contributions" if c.op == "!=" and _across(reading, c) else "")
                   for c in reading.conditions]
     if reading.also:

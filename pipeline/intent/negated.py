@@ -48,3 +48,26 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
 
 def _negation(w: Word) -> bool:
     return w[2] in NEGATIONS and "not" in meanings(w[2])
+
+
+# verbs that say a contribution carries a value of a property ('which comparisons *report* an effect size')
+_CARRY = frozenset("""report reports reported reporting record records recorded give gives gave given have has had
+include includes included list lists listed provide provides provided mention mentions mentioned measure measures
+measured state states stated""".split())
+_BETWEEN = {"a", "an", "any", "the", "some", "its", "their"}
+
+
+def carried(found: Sequence[Word], props: Sequence[tuple[str, list[Word]]], left: Sequence[str]) -> list[str]:
+    """The properties of ``left`` (named, and neither asked, ranked by nor held to) said as what the things asked
+    carry ('papers that *report a* sample size', 'comparisons *recording a* country'): the verb right before the
+    property's words, an article aside."""
+    out = []
+    for p, ws in props:
+        if p not in left:
+            continue
+        i = found.index(ws[0]) - 1
+        while i >= 0 and found[i][2] in _BETWEEN:
+            i -= 1
+        if i >= 0 and found[i][2] in _CARRY:
+            out.append(p)
+    return out

@@ -41,7 +41,7 @@ from pipeline.parts import KnowledgeGraph
 from pipeline.records import Choice, Example, Generation, Kind, Retrieved, Review
 from pipeline.sparql.explain import explain
 from pipeline.sparql.shape import read
-from pipeline.sparql.text import string_literals
+from pipeline.sparql.text import PREFIXES, string_literals
 from pipeline.store.knowledge import Knowledge
 from pipeline.store.retrieval import mask
 
@@ -244,7 +244,17 @@ class IntentStep:
         if reading is None or (examples and squeeze(examples[0].example.question) == squeeze(text)):
             return None
         if reading.scope is None and (not reading.whole or Kind.METRIC in known):
-            return None  # no comparison named, and a word read in part or a leaderboard's metric: too little
+            # no comparison named, and a word read in part or a leaderboard's metric: too little to compile; a
+            # query written for it stands only if it uses every property the question names
+            if not generation.sparql or Kind.METRIC in known:
+                return None
+            used = {p for _, p, _ in read(generation.sparql).triples}
+            unused = [n.label for n in reading.names if n.kind == "property" and not {
+                n.iri, f"<{PREFIXES['orkgp']}{n.iri.removeprefix('orkgp:')}>"} & used]
+            if not unused:
+                return None
+            declined = replace(generation, sparql=None, reading_record=reading, explanation="")
+            return Review(with_unplaced(declined, (*reading.unplaced, *unused)), closest(examples), "a partial reading")
         if reading.whole:
             return Review(compiled(reading, generation))
         declined = replace(generation, sparql=None, reading_record=reading, explanation="")

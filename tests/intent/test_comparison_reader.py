@@ -324,3 +324,17 @@ def test_a_value_typed_as_its_initials_in_the_plural_beside_a_venue_of_the_compa
     read = _read("which papers in the mindfulness comparison are RCTs", (kg, facts))
     assert read.whole and [(c.op, c.value) for c in read.conditions] == [("=", "Randomized controlled trial")]
     assert read.scope is not None and "Mindfulness" in read.scope.label
+
+
+def test_a_property_the_things_asked_report_is_held_to_be_given(sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    from pipeline.intent.compile import compile_reading
+
+    read = _read("which comparisons report a country at all?", sensors)
+    assert read.whole and read.asked == "comparison"
+    assert [(c.on, c.op) for c in read.conditions] == [("orkgp:P15249", "present")]
+    given = {r["comparison_lbl"]["value"] for r in sensors[0].select(add_prefixes(compile_reading(read))).rows}
+    every = {r["l"]["value"] for r in sensors[0].select(add_prefixes(
+        "SELECT ?l WHERE { ?c a orkgc:Comparison ; rdfs:label ?l }")).rows}
+    assert given and given < every  # some comparisons give no country
+    papers = _read("which papers in the ammonia gas sensors comparison report a material", sensors)
+    assert papers.whole and papers.asked == "paper" and papers.also == ("orkgp:MATERIAL",)  # shown with it

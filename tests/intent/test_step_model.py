@@ -276,3 +276,26 @@ def test_a_models_own_query_comparing_things_with_a_number_is_not_run(fixture_kg
               'FILTER(xsd:decimal(?value) > 1) }')
     kept = IntentStep().review("which models score more than 1?", _own(values), [], fixture_kg).generation
     assert not any("a number of" in n for n in kept.notes)
+
+
+COMPARISONS8 = Path(__file__).resolve().parents[1] / "data" / "eval" / "comparisons8.nt"
+
+
+@pytest.mark.parametrize(("reply", "answered"), [
+    ("SELECT ?comparison WHERE { ?comparison a orkgc:Comparison . }", False),  # the country left out
+    ("SELECT DISTINCT ?comparison WHERE { ?comparison orkgp:compareContribution ?c . ?c orkgp:P15249 ?x . }", True),
+])
+def test_a_models_query_for_a_comparison_question_read_in_part_uses_every_property_it_names(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], reply: str,
+        answered: bool) -> None:
+    """No comparison named and a word the rules cannot place ('frobnicate'): the model's query stands only if it
+    uses the property the question names ('Country'); one listing every comparison is declined, naming it."""
+    _model_says(tgi, monkeypatch, reply)
+    monkeypatch.setenv("KGQA_LLM_FALLBACK", "none")
+    assert main(["ask", "--generator", "tgi", "--kg", str(COMPARISONS8), "--json",
+                 "which comparisons frobnicate a country?"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    if answered:
+        assert out["sparql"] and out["flat_answer"]
+    else:
+        assert out["sparql"] is None and "'Country'" in out["explanation"], out["explanation"]
