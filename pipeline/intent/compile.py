@@ -198,8 +198,9 @@ def sentence(reading: Reading) -> str:
         said = f"the {f'{reading.k} ' if reading.k > 1 else ''}{what} with the " \
             f"{'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
+    stated = {"absent": "is not given", "present": "is given"}
     conditions = [f"{'year' if c.on == 'year' else STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
-                  + ("is not given" if c.op == "absent" else "is given" if c.op == "present" else f"{'is not' if c.op == '!=' else c.op} {c.value}")
+                  + (stated.get(c.op) or f"{'is not' if c.op == '!=' else c.op} {c.value}")
                   + (" in any of their contributions" if c.op == "!=" and _across(reading, c) else "")
                   for c in reading.conditions]
     if reading.also:

@@ -51,9 +51,10 @@ def _negation(w: Word) -> bool:
 
 
 # verbs that say a contribution carries a value of a property ('which comparisons *report* an effect size')
-_CARRY = frozenset("""report reports reported reporting record records recorded give gives gave given have has had
-include includes included list lists listed provide provides provided mention mentions mentioned measure measures
-measured state states stated""".split())
+_CARRY = frozenset({"report", "reports", "reported", "reporting", "record", "records", "recorded", "give", "gives",
+                    "gave", "given", "have", "has", "had", "include", "includes", "included", "list", "lists",
+                    "listed", "provide", "provides", "provided", "mention", "mentions", "mentioned", "measure",
+                    "measures", "measured", "state", "states", "stated"})
 _BETWEEN = {"a", "an", "any", "the", "some", "its", "their"}
 
 
