@@ -78,6 +78,9 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
             (re.compile(r"\bat\s+least\s+(?:one|1)\b", re.I), "link"),  # 'with at least one paper': any
             (re.compile(r"\bi\s+mean\b", re.I), "link"),  # 'venues i mean': not an average
+            # 'papers per venue?': how many for each (``reading._COUNT``); 'per' itself still says each (no span)
+            (re.compile(r"\b(?:papers|models|datasets|metrics|problems|venues|fields|contributions)\s+(?P<at>)per\s+\w",
+                        re.I), "count"),
             # a hedge ('lower is better i think'), 'take place' (were done), 'at all' (any)
             (re.compile(r"\bi\s+(?:think|guess|believe|suppose|assume|reckon)\b(?=\s*(?:[)?.!,]|$))|\b(?:take|took|taken|takes)\s+place\b|"
                         r"\bat\s+all\b", re.I), "link"),
@@ -123,6 +126,7 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             # 'i.e.', 'e.g.': what follows says the same again
             (re.compile(r"(?<!\w)(?:i\.?e|e\.?g)\.?(?!\w)", re.I), "link")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
+_OF_PAPERS = {"P30", "P29", "HAS_VENUE"}  # a paper's own: the query passes through papers
 _REACHES = {"HAS_MODEL": "model", "HAS_DATASET": "dataset", "HAS_METRIC": "metric", "HAS_VALUE": "value",
             "P32": "problem", "P30": "field", "P31": "paper", "HAS_SOURCE_CODE": "code", "P29": "year",
             "Model": "model", "Dataset": "dataset", "Metric": "metric", "Problem": "problem", "ResearchField": "field",
@@ -218,7 +222,8 @@ KINDS = frozenset({"paper", "model", "dataset", "metric", "problem", "field", "c
 def reached(sparql: str, implied: bool = True) -> frozenset[str]:
     """The meanings of the kinds a query reaches through its ORKG predicates and classes; ``implied``: with the
     models every result on a dataset is of (a model 'evaluated' there, never the kind it answers with)."""
-    out = {_REACHES[m.group(1)] for m in re.finditer(r"\borkg[pc]:(\w+)", sparql) if m.group(1) in _REACHES}
+    said = {m.group(1) for m in re.finditer(r"\borkg[pc]:(\w+)", sparql)}
+    out = {_REACHES[p] for p in said if p in _REACHES} | ({"paper"} if said & _OF_PAPERS else set())
     if implied and out & {"value", "metric", "dataset"}:
         out.add("model")
     return frozenset(out)

@@ -252,7 +252,7 @@ class Composer:
             chosen = assign(form, names)
             if chosen is None and comparisons(pair.question) and stated_years:  # 'after 2016' as its 'after 2020'
                 chosen = assign(form, [n for n in names if not (YEAR in n.kinds and n.label in stated_years)])
-            if chosen is None or q.refuses(pair, chosen):
+            if chosen is None or q.refuses(pair, chosen) or not _excluded_as_said(pair, chosen, text):
                 continue
             theirs = asked_kinds(pair.question, form_spans(pair))
             score = align_form(form.pieces, text, generic).score + (theirs == asked) + bool(theirs & asked) + \
@@ -278,6 +278,24 @@ class Composer:
         slips = tuple((text[n.start:n.end], n.label) for n in chosen
                       if squeeze(text[n.start:n.end]) != squeeze(n.label) and YEAR not in n.kinds)
         return Attempt(Composition(filled(pair, chosen, intent, text), pair, tuple(chosen), slips))
+
+
+_NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|other\s+than|dont|don['’]t|didnt|didn['’]t|doesnt|"
+                       r"doesn['’]t|w/o|lacking)\b", re.I)
+
+
+def _excluded_as_said(pair: Example, chosen: Sequence[Name], text: str) -> bool:
+    """Whether the names a pair's query excludes ('FILTER NOT EXISTS') are those the question says after its
+    negation, and the others before it ('origami models never run on X': X excluded, not the origami field)."""
+    cut = pair.sparql.find("NOT EXISTS")
+    negation = _NEGATION.search(text) if cut >= 0 else None
+    if negation is None:
+        return True
+    for (literal, _), name in zip(slot_values(pair), chosen):
+        at = pair.sparql.find(f'"{literal}"')
+        if at >= 0 and (at > cut) != (name.start >= negation.start()):
+            return False
+    return True
 
 
 def unsaid_by(pair: Example, text: str, names: Sequence[tuple[int, int]], yesno: bool = False) -> list[str]:

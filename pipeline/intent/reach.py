@@ -46,10 +46,15 @@ _REACH = (  # every kind of a leaderboard, once
 )
 
 
+_CONTRIBUTED = "?paper orkgp:P31 ?cont"
+
+
 def _body(one: _Reach, other: _Reach, prefix: str = "") -> str:
     """The triples linking ``one`` to ``other`` through a contribution, each once; ``prefix`` renames every
     variable (a sub-select's own)."""
     triples = list(dict.fromkeys(one.path + other.path))
+    if not any("?cont" in t for t in triples if t != _CONTRIBUTED):  # paper to venue or field: no contribution
+        triples = [t for t in triples if t != _CONTRIBUTED]
     body = " ".join(f"{t}." for t in triples)
     return _renamed(body, prefix) if prefix else body
 
@@ -140,11 +145,41 @@ def _without(one: _Reach, other: _Reach) -> Example:
                    source="intent")
 
 
+def _except(one: _Reach, scope: _Reach, other: _Reach) -> Example:
+    """The ``one`` of a named ``scope`` that no contribution links to a named ``other`` ('the origami models never
+    run on X', 'the field's papers not at venue V')."""
+    v = one.var
+    sparql = (f"SELECT DISTINCT ?{v}_lbl WHERE {{\n  {_named(scope)}\n  {_body(one, scope)} ?{v} rdfs:label ?{v}_lbl.\n"
+              f"  FILTER NOT EXISTS {{ {_renamed(_named(other), 'other_')} "
+              f"{_renamed(_body(one, other), 'other_', v)} }} }}")
+    return Example(f"IP-reach-{v}-of-{scope.var}-not-{other.var}",
+                   f"Which {one.nouns} of the {scope.example} {scope.noun} were never linked to the {other.example} "
+                   f"{other.noun}?", sparql, source="intent")
+
+
+def _other_than(one: _Reach, scope: _Reach) -> Example:
+    """The ``one`` of a named ``scope`` other than a named one and its variants ('models other than the WeaveNet
+    ones': not 'WeaveNet-v2' either; 'WeaveNetX' is another name)."""
+    v = one.var
+    sparql = (f"SELECT DISTINCT ?{v}_lbl WHERE {{\n  {_named(scope)}\n  {_body(one, scope)} ?{v} rdfs:label ?{v}_lbl.\n"
+              f'  FILTER(!STRSTARTS(str(?{v}_lbl), "{one.example}") || '
+              f'REGEX(SUBSTR(str(?{v}_lbl), STRLEN("{one.example}") + 1, 1), "[A-Za-z0-9]")) }}')
+    return Example(f"IP-reach-{v}-of-{scope.var}-other-than", f"Which {one.nouns} of the {scope.example} "
+                   f"{scope.noun} are there other than {one.example}?", sparql, source="intent")
+
+
+# the kinds a but-not question asks for ('models', 'datasets', 'metrics', 'papers', 'research problems')
+_EXCEPTED = (Kind.MODEL, Kind.DATASET, Kind.METRIC, Kind.PAPER, Kind.PROBLEM)
+
+
 @lru_cache(maxsize=1)
 def reach_pairs() -> tuple[Example, ...]:
-    """Every pair compiled from the table, for every two kinds of it."""
+    """Every pair compiled from the table, for every two kinds of it (and three, for a but-not)."""
     out: list[Example] = []
     for one, other in permutations(_REACH, 2):
         out += [_ranked(one, other, True), _ranked(one, other, False), _counted(one, other), _listed(one, other),
                 _having(one, other), _each(one, other), _both(one, other), _without(one, other)]
+        if one.kind in _EXCEPTED:
+            out.append(_other_than(one, other))
+    out += [_except(one, scope, other) for one, scope, other in permutations(_REACH, 3) if one.kind in _EXCEPTED]
     return tuple(out)

@@ -14,7 +14,9 @@ from pipeline.records import Kind
 
 ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
             "fifth": 5, "5th": 5}
-_COUNT = re.compile(r"\b(how many|number of|count the|count of)\b", re.I)
+# ('papers per venue?': things of a kind per another, a count of them for each)
+_COUNT = re.compile(r"\b(how many|number of|count the|count of)\b|"
+                    r"\b(?:papers|models|datasets|metrics|problems|venues|fields|contributions)\s+per\s+\w", re.I)
 _ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
 _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 # 'better'/'worse' not comparing with something named ('better than X' beats X): the better or worse of those named
@@ -30,7 +32,9 @@ _BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
                      r"\bexcluding\b|\bother than\b|\b(?:were|was|have|has|had)\s+never\b|"
-                     r"\b(?:were|was|have|has|had)\s+not\b|\b(?:weren|wasn|haven|hasn|hadn)['’]?t\b", re.I)
+                     r"\b(?:were|was|have|has|had)\s+not\b|\b(?:weren|wasn|haven|hasn|hadn)['’]?t\b|"
+                     # 'models that dont report X' ('dont have code', 'dont have any X' say a thing lacking)
+                     r"\b(?:don|doesn|didn)['’]?t\s+(?!(?:have|has|had|share|matter|need|know)\b)", re.I)
 # "Do you know which …", "Can you tell me what …": a question asked politely, not a yes/no one
 _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someone|we)\s+"
                      r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)

@@ -19,7 +19,7 @@ INCOMING_NOUNS = {"HAS_MODEL": "models", "HAS_SOURCE_CODE": "code links", "HAS_M
                   "HAS_DATASET": "datasets", "P32": "research problems", "P30": "research fields",
                   "HAS_VALUE": "scores", "HAS_BENCHMARK": "benchmarks", "HAS_EVALUATION": "evaluations",
                   "P31": "contributions", "P27": "authors"}
-OUTGOING_NOUNS = {"P31": "papers", "P27": "papers", "P30": "papers"}
+OUTGOING_NOUNS = {"P31": "papers", "P27": "papers", "P30": "papers", "P29": "papers", "HAS_VENUE": "papers"}
 # how a constraint reached through a predicate reads, by that predicate (the one next to the constrained thing)
 CONNECTORS = {"HAS_DATASET": "evaluated on {what}", "HAS_MODEL": "of papers that use {what}",
               "P32": "benchmarked for {what}", "P30": "in {what}", "HAS_METRIC": "measured by {what}",
@@ -116,8 +116,8 @@ def _per_group(shape: Shape) -> str:
 def _constraint(f: LabelFilter, shape: Shape, answer_var: str, ordered: bool) -> str:
     thing = shape.labelled().get(f.var, f.var)
     noun = _singular(thing, shape)
-    if f.op == "!=":
-        return f"other than '{f.literal}'"
+    if f.op in ("!=", "!^"):
+        return f"other than '{f.literal}'" + (" and its variants" if f.op == "!^" else "")
     if f.op in COMPARISONS:
         return f"with {SINGULAR.get(noun, noun)} {COMPARISONS[f.op]} '{f.literal}'"
     what = f"{noun} '{f.literal}'" if f.op == "=" else f"{noun} matching '{f.literal}'"
@@ -192,11 +192,14 @@ def parts(sparql: str) -> tuple[str, str, str]:
             constraints.append(f"in comparison {s}")
         elif s.startswith("orkgr:") or o.startswith("orkgr:"):
             constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
-        elif _local(p) in _RESTRICTED and (s, p, o) in shape.lacking:  # 'FILTER NOT EXISTS { ?paper … ?code }'
+        elif _local(p) in _RESTRICTED and (s, p, o) in shape.lacking and o not in named:  # 'NOT EXISTS { … ?code }'
             constraints.append(f"without {_RESTRICTED[_local(p)]}")
-        elif _local(p) in _RESTRICTED and o not in shape.projection and o not in named:  # one the answer does not show
+        elif _local(p) in _RESTRICTED and o not in shape.projection and o not in named \
+                and o not in (main, labelled.get(main, main)):
+            # one the answer does not show (the venues asked are not 'with a venue')
             constraints.append(f"with {_RESTRICTED[_local(p)]}")
-        elif _local(p) in _NONE_OF and (s, p, o) in shape.lacking and o not in outside | named | through:
+        elif _local(p) in _NONE_OF and (s, p, o) in shape.lacking and o not in outside | named | through \
+                and not shape.excluded:  # a named thing left out: its chain is said by its name ('but not …')
             constraints.append(f"without a {SINGULAR[INCOMING_NOUNS[_local(p)]]}")  # none at all, not of a named one
     having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
     kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""

@@ -25,7 +25,7 @@ class LabelFilter:
     """A FILTER comparing a variable with a string: ``str(?x_lbl) = "X"`` (op ``=``) or ``regex(?x, "X")``."""
 
     var: str
-    op: str  # "=", "regex", "!=", "<", ">", "<=", ">="
+    op: str  # "=", "regex", "!=", "!^" (nor a variant of it), "<", ">", "<=", ">="
     literal: str
 
 
@@ -113,6 +113,8 @@ def _read_filter(toks: Sequence[Token], start: int, end: int, shape: Shape) -> N
     words = {t.text.upper() for t in inner if t.kind == "word"}
     ops = [t.text for t in inner if t.text in ("=", "!=", "<", ">", "<=", ">=")]
     op = "regex" if "REGEX" in words or "CONTAINS" in words else (ops[0] if ops else "=")
+    if "STRSTARTS" in words and len(inner) > 1 and inner[1].text == "!":
+        op = "!^"  # not it nor a variant of it ('WeaveNet', 'WeaveNet++'): ``intent.reach._other_than``
     shape.filters.append(LabelFilter(var, op, literal_text(strings[0].text)))
 
 

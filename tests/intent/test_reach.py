@@ -201,3 +201,60 @@ def test_a_count_bound_in_words_is_read_as_a_number(fixture_kg: OxigraphKG) -> N
         "any model used for 2 or more research problems?"
     assert tidy("is at least one paper from 2019?") == "is at least one paper from 2019?"  # 'any'
     assert tidy("fastest model on X? could be more than one") == "fastest model on X? could be more than one"
+
+
+def test_those_of_a_named_one_never_linked_to_another_named_one(fixture_kg: OxigraphKG) -> None:
+    """'which models of field F were never evaluated on D': every compiled but-not pair over the fixture's kinds,
+    against the records, filled with every pair of names (those left with none included)."""
+    linked, asked = _linked(), 0
+    for pair in reach_pairs():
+        parts = pair.id.removeprefix("IP-reach-").split("-")
+        if len(parts) != 5 or parts[1:4:2] != ["of", "not"] or not {parts[0], parts[2], parts[4]} <= set(_VARS):
+            continue
+        one, scope, other = parts[0], parts[2], parts[4]
+        (first, _), (second, _) = slot_values(pair)
+        for s in list(linked[scope, one])[:3]:
+            for o in list(linked[other, one])[:3]:
+                want = {a for a in linked[scope, one][s] if o not in linked[one, other].get(a, set())}
+                sparql = pair.sparql.replace(f'"{first}"', f'"{s}"').replace(f'"{second}"', f'"{o}"')
+                assert _labels(answer_of(fixture_kg, sparql)) == want, (pair.id, s, o)
+                asked += 1
+    assert asked > 300
+
+
+def test_the_name_after_the_negation_is_the_one_left_out(fixture_kg: OxigraphKG) -> None:
+    """'<field> models that were never run on <dataset>': the dataset is left out, not the field (both kinds fill
+    either pair; the question's order says which)."""
+    linked = _linked()
+    field = next(f for f, ms in linked["field", "model"].items() if len(ms) > 1)
+    dataset = next(d for d, ms in linked["dataset", "model"].items() if ms & linked["field", "model"][field])
+    want = {m for m in linked["field", "model"][field] if dataset not in linked["model", "dataset"].get(m, set())}
+    done = IntentStep().review(f"{field} models that were never run on {dataset}", Generation("adapter", None), [],
+                               fixture_kg).generation
+    assert done.sparql and "NOT EXISTS" in done.sparql
+    assert _labels(answer_of(fixture_kg, done.sparql)) == want
+
+
+def test_those_other_than_a_named_one_and_its_variants(fixture_kg: OxigraphKG) -> None:
+    linked = _linked()
+    problem, metrics = next((p, ms) for p, ms in linked["problem", "metric"].items() if len(ms) > 1)
+    left = sorted(metrics)[0]
+    done = IntentStep().review(f"any metrics other than {left} used for {problem}?", Generation("adapter", None),
+                               [], fixture_kg).generation
+    assert done.sparql and _labels(answer_of(fixture_kg, done.sparql)) == {
+        m for m in metrics if not (m == left or (m.startswith(left) and not m[len(left)].isalnum()))}
+    from pipeline.sparql.explain import explain
+    assert f"other than '{left}' and its variants" in explain(done.sparql)
+
+
+@pytest.mark.parametrize("question", ["how many papers per year do we have in the graph", "papers per year?"])
+def test_papers_are_counted_for_each_year(fixture_kg: OxigraphKG, question: str) -> None:
+    from collections import Counter
+
+    from tests.intent.conftest import PREFIXES
+
+    done = IntentStep().review(question, Generation("adapter", None), [], fixture_kg).generation
+    assert done.sparql and "GROUP BY" in done.sparql
+    rows = fixture_kg.select(done.sparql if "PREFIX" in done.sparql else PREFIXES + done.sparql).rows
+    got = {r["year"]["value"]: int(r["papers"]["value"]) for r in rows}
+    assert got == dict(Counter(p.year for p in PAPERS))
