@@ -14,11 +14,12 @@ from pipeline.intent.linking import (
     SCOPE_WORDS,
     Word,
     heads,
+    in_unit,
+    measured_in,
     inside,
     label_runs,
     near,
     properties_named,
-    same_unit,
     unit,
     unit_after,
 )
@@ -41,7 +42,11 @@ _BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\
                     r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
                     r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
 _NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
-                     r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most)\s+(?P<n>\d+(?:\.\d+)?)\b", re.I)
+                     r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most|(?:longer|bigger|larger)\s+than|"
+                     r"(?:shorter|smaller)\s+than)\s+(?P<n>\d+(?:\.\d+)?)\b|"
+                     # '5 years or more', '3.5 or lower': the bound said after the number (and its unit)
+                     r"\b(?P<after>\d+(?:\.\d+)?)\s*(?:[^\W\d_]+\s+)?(?P<tail>or\s+(?:more|longer|greater|higher|"
+                     r"above|over|less|fewer|shorter|lower|below|under))\b", re.I)
 _TOP = re.compile(r"\b(?:top|best|highest|largest|lowest|smallest|first)\s+(?P<k>[2-9]|1\d)\b(?!\s*(?:%|°))", re.I)
 _INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
 _OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
@@ -49,7 +54,10 @@ _OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
         "later than": ">", "newer than": ">", "older than": "<", "since": ">=", "as of": ">=", "from": "=", "in": "=",
         "during": "=", "above": ">",
         "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "exceeding": ">", "at least": ">=",
-        "below": "<", "under": "<", "less than": "<", "fewer than": "<", "lower than": "<", "at most": "<="}
+        "below": "<", "under": "<", "less than": "<", "fewer than": "<", "lower than": "<", "at most": "<=",
+        "longer than": ">", "bigger than": ">", "larger than": ">", "shorter than": "<", "smaller than": "<",
+        **dict.fromkeys(("or more", "or longer", "or greater", "or higher", "or above", "or over"), ">="),
+        **dict.fromkeys(("or less", "or fewer", "or shorter", "or lower", "or below", "or under"), "<=")}
 
 
 def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
@@ -130,7 +138,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     k = int(tops[0].group("k")) if tops else 1  # 'top 3 studies by effect size'
     taken += [m.span("k") for m in tops[:1]]
     numbers = list(_NUMBER.finditer(text))
-    written = {m.start(): (m.end(), unit_after(found, m.end())) for m in numbers}  # '2 min': minutes, no minimum
+    written = {m.start(): (m.end(), unit_after(found, m.end("n") if m.group("n") else m.end("after")))
+               for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
     taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
     # 'at least one', 'i mean', 'show up'; a range's own words ('2007 thru 2012 (incl both)')
@@ -168,7 +177,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
     scope_link = Linked((scoped[1][0][0], scoped[1][-1][1]), "comparison", scope, facts.labels[scope]) \
         if scoped else None
-    conditions = _conditions(values, props, bounds, numbers, {at: u[0] for at, u in units.items()}, facts)
+    conditions = _conditions(values, props, bounds, numbers, {at: u[0] for at, u in units.items()}, facts,
+                             facts.carried(scope) if scope else ())
     if conditions is not None:
         conditions += [Condition(m.span(), "year", op, m.group(g) or m.group("start")) for m in ranges
                        for g, op in (("low", ">="), ("high", "<="))]
@@ -336,7 +346,8 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
 
 
 def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bounds: Sequence[re.Match[str]],
-                numbers: Sequence[re.Match[str]], units: dict[int, str], facts: Comparisons) -> list[Condition] | None:
+                numbers: Sequence[re.Match[str]], units: dict[int, str], facts: Comparisons,
+                carried: Sequence[str] = ()) -> list[Condition] | None:
     """The question's restrictions: each value on the property the question names it with (the one it is a value of,
     when only one); a year bounded as worded; a number bounding the nearest property named before it. None when a
     value's property cannot be told."""
@@ -356,10 +367,16 @@ def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]]
     for m in numbers:
         after = [p for p, ws in props if 0 <= ws[0][0] - m.end() <= 2]  # 'fewer than 40 participants'
         before = [p for p, ws in props if ws[0][0] < m.start()]
-        if not (after or before):
+        typed = units.get(m.start(), "")
+        # no property named: the one property of the comparison measured in the unit's quantity ('tracked patients
+        # for longer than 5 years': 'Follow up (months)')
+        measured = measured_in(typed, {p: facts.property_labels.get(p, "") for p in carried}) if typed else []
+        if not (after or before or len(measured) == 1):
             return None
-        bounded = (after or before[-1:])[0]
-        if not same_unit(units.get(m.start(), ""), facts.property_labels.get(bounded, "")):
-            return None  # '2 min' against 'Response time (s)': not compared in another unit
-        out.append(Condition(m.span(), bounded, _OPS[" ".join(m.group("word").lower().split())], m.group("n")))
+        bounded = (after or before[-1:] or measured)[0]
+        number = in_unit(m.group("n") or m.group("after"), typed, facts.property_labels.get(bounded, ""))
+        if number is None:
+            return None  # '2 kg' against 'Length (m)': no number of its unit
+        said = " ".join((m.group("word") or m.group("tail")).lower().split())
+        out.append(Condition(m.span(), bounded, _OPS[said], number))
     return out

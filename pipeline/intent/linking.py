@@ -62,13 +62,10 @@ def unit(word: Word, found: Sequence[Word], text: str) -> bool:
 
 
 _UNIT_FORMS = {"s": "s sec secs second seconds", "min": "min mins minute minutes", "h": "h hr hrs hour hours",
-               "d": "d day days", "ms": "ms millisecond milliseconds", "%": "% percent percentage pct"}
+               "d": "d day days", "ms": "ms millisecond milliseconds", "%": "% percent percentage pct",
+               "yr": "yr yrs year years", "month": "month months", "week": "week weeks"}
 _UNIT_OF = {form: unit for unit, forms in _UNIT_FORMS.items() for form in forms.split()}
 _UNIT_LIKE = _UNITS | set(_UNIT_OF)
-# units of a quantity typed in one of several scales: a number in one is not a number in another
-_SCALED = {"s", "min", "h", "d", "ms", "week", "weeks", "month", "months", "yr", "yrs", "m", "cm", "mm", "km", "um",
-           "nm", "mg", "g", "kg", "kb", "mb", "gb", "tb", "ml", "l", "kw", "mw", "gw", "kwh", "mwh", "wh"}
-
 
 def unit_after(found: Sequence[Word], end: int) -> tuple[str, int] | None:
     """The unit written right after a number ending at ``end`` ('2 min', '40 MPa'), and where it ends."""
@@ -76,17 +73,47 @@ def unit_after(found: Sequence[Word], end: int) -> tuple[str, int] | None:
     return (nxt[2], nxt[1]) if nxt is not None and nxt[0] - end <= 1 and nxt[2] in _UNIT_LIKE else None
 
 
-def same_unit(typed: str, label: str) -> bool:
-    """Whether a number typed with ``typed`` (may be "") is in the unit a property's label gives in brackets
-    ('Response time (s)'); a number without one is taken as it is, and one with a unit of a quantity with several
-    scales ('km', 'weeks') is not, against a label that gives none (a percentage or degrees are)."""
+# each scaled unit as (its quantity, a multiple of that quantity's base): a number typed in one is compared in the
+# unit a property's label gives ('5 years' against 'Follow up (months)': 60)
+_DAY, _YEAR = 86400.0, 31557600.0
+_SCALE = {"ms": ("time", 0.001), "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "d": ("time", _DAY),
+          **dict.fromkeys(("week", "weeks"), ("time", 7 * _DAY)),
+          **dict.fromkeys(("month", "months"), ("time", _YEAR / 12)),
+          **dict.fromkeys(("yr", "yrs", "year", "years"), ("time", _YEAR)),
+          "nm": ("length", 1e-9), "um": ("length", 1e-6), "mm": ("length", 0.001), "cm": ("length", 0.01),
+          "m": ("length", 1.0), "km": ("length", 1000.0), "mg": ("mass", 0.001), "g": ("mass", 1.0),
+          "kg": ("mass", 1000.0)}
+
+
+def measured_in(typed: str, labels: dict[str, str]) -> list[str]:
+    """The properties (IRI -> label) whose label gives a unit of the quantity ``typed`` is a unit of ('5 years':
+    'Follow up (months)')."""
+    mine = _SCALE.get(_UNIT_OF.get(typed, typed))
+    out = []
+    for p, label in labels.items():
+        given = re.search(r"\(([^)]*)\)", label)
+        theirs = _SCALE.get(_UNIT_OF.get(u, u)) if given and (u := given.group(1).strip().lower()) else None
+        if mine is not None and theirs is not None and theirs[0] == mine[0]:
+            out.append(p)
+    return out
+
+
+def in_unit(number: str, typed: str, label: str) -> str | None:
+    """``number``, typed with the unit ``typed`` (may be ""), in the unit a property's label gives in brackets
+    ('Response time (s)'): as it is in the same unit or none, converted from another scale of the same quantity
+    ('2 min' -> 120 s), None when it cannot be told (a unit of several scales, 'weeks', against a label that gives
+    none: a percentage or degrees are taken as they are)."""
     given = re.search(r"\(([^)]*)\)", label)
-    if not typed:
-        return True
-    if given is None:  # '0.1 km' against 'has spatial resolution': in metres, or in kilometres? not said
-        return _UNIT_OF.get(typed, typed) not in _SCALED
+    mine = _UNIT_OF.get(typed, typed)
+    if not typed or given is None:  # '0.1 km' against 'has spatial resolution': in metres, or in kilometres?
+        return None if mine in _SCALE else number
     theirs = given.group(1).strip().lower()
-    return _UNIT_OF.get(typed, typed) == _UNIT_OF.get(theirs, theirs)
+    theirs = _UNIT_OF.get(theirs, theirs)
+    if mine == theirs:
+        return number
+    if mine in _SCALE and theirs in _SCALE and _SCALE[mine][0] == _SCALE[theirs][0]:
+        return f"{float(number) * _SCALE[mine][1] / _SCALE[theirs][1]:.6g}"
+    return None
 
 
 def label_runs(found: Sequence[Word], facts: Comparisons) -> list[tuple[int, int]]:
@@ -200,7 +227,7 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
     technique')."""
     out: list[tuple[str, list[Word]]] = []
     for held in [scope]:
-        best: dict[Word, tuple[float, str]] = {}
+        best: dict[Word, tuple[tuple[float, int], str]] = {}
         tied: set[Word] = set()
         carried = facts.carried(held)
         for p in carried:
@@ -210,9 +237,11 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
                     (all("link" in meanings(w[2]) for w in got) and not full_label(got, label)):
                 continue
             direct = sum(any(near(w[2], t) for t in content(label)) for w in got)  # a place asked counts less
-            share = (direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1)
+            # as much of the label said, and then the more of the question's words ('response time': 'Response
+            # time (s)', not 'Response (%)')
+            share = ((direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1), len(got))
             for w in got:
-                if share > best.get(w, (0.0, ""))[0]:
+                if share > best.get(w, ((0.0, 0), ""))[0]:
                     best[w] = (share, p)
                     tied.discard(w)
                 elif share == best[w][0] and best[w][1] != p:

@@ -36,7 +36,8 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
     for w in free:
         if not _negation(w):
             continue
-        after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30]
+        after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30
+                 and not any(w[1] <= v[0] < ws[0][0] and v[2] in _ASKING for v in free)]  # 'not X - which Y
         after += [(v[0], "orkgp:HAS_VENUE", v) for v in free if v[2] in ("venue", "venues") and 0 <= v[0] - w[1] <= 30]
         if after:
             at, on, last = min(after)
@@ -44,6 +45,9 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
             held.add(on)
             used += [w] + [v for v in free if v[0] == at and v[2] in ("venue", "venues")]
     return out, used
+
+
+_ASKING = {"which", "what", "whats", "how", "where", "who", "list"}  # a new ask begins: no negation reaches past it
 
 
 def _negation(w: Word) -> bool:

@@ -338,3 +338,17 @@ def test_a_property_the_things_asked_report_is_held_to_be_given(sensors: tuple[O
     assert given and given < every  # some comparisons give no country
     papers = _read("which papers in the ammonia gas sensors comparison report a material", sensors)
     assert papers.whole and papers.asked == "paper" and papers.also == ("orkgp:MATERIAL",)  # shown with it
+
+
+def test_a_number_bound_said_after_it_or_with_longer_than_in_another_unit(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    """'under 2 min' against 'Response time (s)': 120 s; '5 or more', 'longer than 30 s'; a unit of several scales
+    against a label with none is not compared ('3 weeks' of a 'Duration' in days or months?)."""
+    minutes = _read("which materials in the ammonia gas sensors comparison have a response time under 2 min", sensors)
+    assert minutes.whole and [(c.op, c.value) for c in minutes.conditions] == [("<", "120")]
+    longer = _read("which materials in the ammonia gas sensors comparison have a response time longer than 30 s",
+                   sensors)
+    assert longer.whole and [(c.op, c.value) for c in longer.conditions] == [(">", "30")]
+    after = _read("which materials in the ammonia gas sensors comparison have a response time of 30 s or more",
+                  sensors)
+    assert [(c.op, c.value) for c in after.conditions] == [(">=", "30")]

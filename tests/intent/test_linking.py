@@ -10,7 +10,7 @@ from pipeline.intent import linking
 from pipeline.intent.account import words
 from pipeline.intent.comparison_reader import read_comparison
 from pipeline.intent.comparisons import Comparisons
-from pipeline.intent.linking import content, near, properties_named, same_unit, singular
+from pipeline.intent.linking import content, in_unit, measured_in, near, properties_named, singular
 from pipeline.kg.oxigraph import OxigraphKG
 from standins.comparison_fixture import write_comparisons
 
@@ -34,13 +34,20 @@ def test_the_thing_asked_named_in_other_words_is_the_property_it_means(facts: Co
     assert pancakes is not None and not pancakes.whole and "pancakes" in pancakes.unplaced
 
 
-def test_a_number_is_compared_only_in_the_unit_its_property_gives() -> None:
-    assert not same_unit("min", "Response time (s)") and same_unit("seconds", "Response time (s)")
-    assert same_unit("", "Response time (s)") and same_unit("", "Duration")
+def test_a_number_is_compared_in_the_unit_its_property_gives() -> None:
+    assert in_unit("2", "min", "Response time (s)") == "120" and in_unit("30", "seconds", "Response time (s)") == "30"
+    assert in_unit("5", "years", "Follow up (months)") == "60" and in_unit("0.1", "km", "Resolution (m)") == "100"
+    assert in_unit("7", "", "Response time (s)") == "7" and in_unit("7", "", "Duration") == "7"
+    assert in_unit("40", "kg", "Length (m)") is None  # another quantity
     # a label without a unit: minutes or kilometres are not compared (its numbers may be in hours, in metres); a
     # percentage or degrees are
-    assert not same_unit("min", "Duration") and not same_unit("km", "has spatial resolution")
-    assert same_unit("%", "Survival") and same_unit("degrees", "Sea surface temperature")
+    assert in_unit("3", "min", "Duration") is None and in_unit("0.1", "km", "has spatial resolution") is None
+    assert in_unit("90", "%", "Survival") == "90" and in_unit("31", "degrees", "Sea surface temperature") == "31"
+
+
+def test_a_unit_alone_says_which_property_of_its_quantity_is_meant() -> None:
+    labels = {"p:1": "Follow up (months)", "p:2": "Sample size (n)", "p:3": "Duration"}
+    assert measured_in("years", labels) == ["p:1"] and measured_in("kg", labels) == []
 
 
 def test_a_place_asked_of_two_place_properties_names_neither_and_a_labels_own_word_wins() -> None:

@@ -28,3 +28,20 @@ def test_a_negation_before_a_property_or_the_word_venue_is_a_property_given_for_
     assert [(c.on, c.op) for c in out] == [("orkgp:HAS_VENUE", "absent")]
     assert [w[2] for w in used] == ["without", "venue"]
     assert absent([], words("which papers report a follow-up"), [("orkgp:P9", prop)]) == ([], [])  # no negation
+    # a new ask after the negation: it does not reach the property ('not about one comparison - which locations')
+    text = "not about one comparison - which study locations show up"
+    found = words(text)
+    study = [w for w in found if w[2] in ("study", "locations")]
+    assert absent([], found, [("orkgp:P9", study)]) == ([], [])
+
+
+def test_a_property_the_things_asked_report_is_carried() -> None:
+    from pipeline.intent.negated import carried
+
+    found = words("which comparisons report an effect size at all")
+    effect = [w for w in found if w[2] in ("effect", "size")]
+    assert carried(found, [("orkgp:P1", effect)], ["orkgp:P1"]) == ["orkgp:P1"]
+    found = words("which comparisons list the effect size")
+    assert carried(found, [("orkgp:P1", [w for w in found if w[2] in ("effect", "size")])], []) == []  # not left
+    found = words("what effect size did the comparisons find")
+    assert carried(found, [("orkgp:P1", [w for w in found if w[2] in ("effect", "size")])], ["orkgp:P1"]) == []
