@@ -20,6 +20,7 @@ _FILLER = re.compile(r"^\s*(?:ok(?:ay)?\s+so|so|um+|hm+|ok(?:ay)?|well)[\s,]+(?=
 # a closing remark after the question that asks nothing more: why it is asked ('i think it's a tie' stays: it says
 # who is asked for)
 _ASIDE = re.compile(r"(?<=\?)\s*(?:(?:i\s+)?(?:need|needed)\s+(?:it|this|them)\s+for|(?:i'?m\s+|im\s+)?trying\s+to|"
+                    r"(?:i\s+)?(?:want|wanna|need)\s+to\s+(?!know\b)|"
                     r"(?:it'?s|its|this\s+is)\s+for|asking\s+(?:because|since|for)|just\s+curious)\b[^?]*$",
                     re.IGNORECASE)
 _THANKS = re.compile(r"[\s,;:.!\-–—]*(?:(?:many\s+)?thanks(?:\s+(?:a lot|in advance))?|thank\s+you|thx|ty|cheers|"

@@ -67,6 +67,8 @@ def test_shorthand_is_written_out(typed: str, read: str) -> None:
      "which paper introduced X and what year was it published?"),
     ("which datasets report more than 1 metric? trying to figure out where we have multi-metric comparisons",
      "which datasets report more than 1 metric?"),
+    ("which problems have never had code? want to flag gaps in the review", "which problems have never had code?"),
+    ("best mape on X? want to know the score too", "best mape on X? want to know the score too"),  # asks more
     ("best mape on X? i think its a tie", "best mape on X? i think its a tie"),  # it says who is asked for
     ("which model is best on X? and what score?", "which model is best on X? and what score?")])
 def test_a_closing_remark_on_why_it_is_asked_peels_off(typed: str, read: str) -> None:

@@ -68,7 +68,7 @@ _MEANINGS: dict[str, str] = {
     "beat": "beat beats beating outperform outperforms outperformed outperforming surpass surpasses surpassed outdo "
             "outdoes better",
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
-           "lacking lack lacks missing but other none neither nor",
+           "lacking lack lacks missing but other none neither nor outside",
 }
 _KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
@@ -143,12 +143,18 @@ def phrases(text: str) -> list[tuple[int, int, str]]:
             for m in rx.finditer(text)]
 
 
+_THE_NAME_PAPER = re.compile(r"\s+(paper)\b", re.I)
+
+
 def _phrased(text: str, names: Iterable[tuple[int, int]], lower_better: bool = False) -> list[tuple[int, int, str]]:
     """The phrases of ``text`` outside its ``names`` ('highest *Number of params*' holds no 'number of'), "best" read
     as the top, or the bottom on a metric where lower is better."""
     spans, best = list(names), "down" if lower_better else "up"
-    return [(s, e, best if m == "best" else m) for s, e, m in phrases(text)
-            if not any(s < b and a < e for a, b in spans)]
+    # 'the FadeDiff paper': the paper that name stands for, no paper asked
+    theirs = [(b + m.start(1), b + m.end(1), "link") for a, b in spans if text[max(a - 4, 0):a].lower() == "the "
+              for m in [_THE_NAME_PAPER.match(text[b:])] if m]
+    return theirs + [(s, e, best if m == "best" else m) for s, e, m in phrases(text)
+                     if not any(s < b and a < e for a, b in spans)]
 
 
 def words(text: str) -> list[tuple[int, int, str]]:

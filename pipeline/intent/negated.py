@@ -10,7 +10,7 @@ from pipeline.intent.linking import Word
 from pipeline.intent.record import Condition
 
 NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
-             "hasnt", "hadnt", "except", "excluding", "lacking"}
+             "hasnt", "hadnt", "except", "excluding", "lacking", "outside"}  # 'the studies outside the US'
 
 
 def negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list[Condition], list[Word]]:

@@ -62,7 +62,9 @@ _WHEN = re.compile(r"\bwhen\s+(?:was|were|did|is|are|has|had)\b|\b(?:which|what)
 _WHERE_PUBLISHED = re.compile(r"\bwhere\s+(?:was|were|did|is|are|has|had|does|do)\b(?:\s+\S+){0,8}?\s+"
                               r"(?:published|publish|appeared|appear|presented|present|come\s+out|came\s+out)\b", re.I)
 # what was published, no kind named: papers ('what came out in 2020', 'what got publshed after 2023')
-_WHAT_CAME_OUT = re.compile(r"^\W*(?:so\s+|hey\s+|ok\s+)?(?:what|whats|what's|anything)\s+(?:\w+\s+)?"
+# ('was anything on X published before 2020': whether there are such papers)
+_WHAT_CAME_OUT = re.compile(r"^\W*(?:so\s+|hey\s+|ok\s+)?(?:(?:was|were|has|have|is)\s+)?"
+                            r"(?:what|whats|what's|anything|something)\s+(?:[\w-]+\s+){0,4}?"
                             r"(?:came\s+out|come\s+out|pub\w*ed|appeared)\b", re.I)
 # the words that ask for a kind of thing, each with its plural: "the publication year of X", not "years" ("over the
 # years" asks for none); a score or a result asks for a value, not for a metric; "publication" (its year),

@@ -14,7 +14,8 @@ _LOWER_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|distance|rmse
 _HIGHER_BETTER = re.compile(r"\b(?:acc|accuracy|f1|f\s*score|f\s*measure|precision|recall|auc|auroc|auprc|roc|map|"
                             r"ap|ap\d+|iou|miou|dice|bleu|rouge|meteor|cider|spice|chrf|sari|em|exact\s+match|score|"
                             r"scores|success|correct|hits?|mrr|ndcg|psnr|ssim|pck|pearson|spearman|correlation|kappa|"
-                            r"reward|return|top\s*\d|r|p|efficiency|yield|performance|cop)\b(?!\s*(?:error|loss))|"
+                            r"reward|return|top\s*\d|r|p|efficiency|yield|performance|cop|survival|pass\s+rates?)\b"
+                            r"(?!\s*(?:error|loss))|"
                             r"@\d", re.I)
 
 

@@ -194,8 +194,7 @@ def parts(sparql: str) -> tuple[str, str, str]:
             constraints.append(f"linked to {s if s.startswith('orkgr:') else o}")
         elif _local(p) in _RESTRICTED and (s, p, o) in shape.lacking and o not in named:  # 'NOT EXISTS { … ?code }'
             constraints.append(f"without {_RESTRICTED[_local(p)]}")
-        elif _local(p) in _RESTRICTED and o not in shape.projection and o not in named \
-                and o not in (main, labelled.get(main, main)):
+        elif _local(p) in _RESTRICTED and o not in named and o not in {labelled.get(v, v) for v in shape.projection}:
             # one the answer does not show (the venues asked are not 'with a venue')
             constraints.append(f"with {_RESTRICTED[_local(p)]}")
         elif _local(p) in _NONE_OF and (s, p, o) in shape.lacking and o not in outside | named | through \

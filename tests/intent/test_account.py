@@ -108,6 +108,11 @@ def test_shorthands_read_as_the_words_they_stand_for() -> None:
 
     assert ("i think", "link") in said("worst on X (lower is better i think)")  # a hedge
     assert said("did the X studies take place in Kenya at all") == [("take place", "link"), ("at all", "link")]
+    from pipeline.intent.account import _phrased
+    text = "what problem does the FadeDiff paper address"  # the paper that name stands for: no paper asked
+    at = text.index("FadeDiff")
+    assert [(text[a:b], m) for a, b, m in _phrased(text, [(at, at + 8)])] == [("paper", "link")]
+    assert _phrased("which FadeDiff papers exist", [(6, 14)]) == []
     assert [m for *_, m in phrases("fastest on X? could be more than one")] == ["ties"]
 
 

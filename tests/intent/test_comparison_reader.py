@@ -352,3 +352,14 @@ def test_a_number_bound_said_after_it_or_with_longer_than_in_another_unit(
     after = _read("which materials in the ammonia gas sensors comparison have a response time of 30 s or more",
                   sensors)
     assert [(c.op, c.value) for c in after.conditions] == [(">=", "30")]
+
+
+def test_outside_a_place_is_its_negation_and_compared_is_the_comparisons_own_word() -> None:
+    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "comparisons12.nt",
+                    row_cap=1000)
+    facts = read_comparisons(kg)
+    assert facts is not None
+    outside = _read("what platforms did the flipped classroom studies outside the US use?", (kg, facts))
+    assert outside.whole and [(c.op, c.value) for c in outside.conditions] == [("!=", "United States")]
+    compared = _read("what interventions are compared in the hand hygiene one?", (kg, facts))
+    assert compared.whole and compared.asked.startswith("orkgp:") and compared.conditions == ()

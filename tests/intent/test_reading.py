@@ -83,6 +83,8 @@ def test_the_kinds_asked_for_are_named_in_words_but_not_a_names_class_word() -> 
     assert first_asked("Can you list the metrics used to evaluate models on X?") == "metric"
     assert first_asked("Which models have metrics reported on X?") == "model"
     assert first_asked("What is the F1 of X on Y?") is None
+    question = "was anything on Pigment Fading published before 2020?"  # whether there are such papers
+    assert asked_kinds(question, _span(question, "Pigment Fading")) == {"paper"}
 
 
 def test_a_field_asked_for_or_mentioned_is_the_research_field_kind_typos_forgiven() -> None:

@@ -22,6 +22,7 @@ def test_a_percentage_error_and_a_false_alarm_rate_are_better_lower() -> None:
 
 
 def test_an_efficiency_a_yield_and_a_performance_are_better_higher() -> None:
-    for label in ("Power conversion efficiency (%)", "Yield", " Coefficient of performance COP"):
+    for label in ("Power conversion efficiency (%)", "Yield", " Coefficient of performance COP", "Survival",
+                  "Student pass rates %"):
         assert direction_known(label) and not lower_is_better(label), label
     assert not direction_known("Effect size") and not direction_known("Energy saving")

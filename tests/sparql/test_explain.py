@@ -63,6 +63,13 @@ class Scripted:
     (T07, "It asks for code links of papers that use model 'BERT'."),
     (T08, "It asks for research problems in research field 'Robotics'."),
     ("SELECT (COUNT(?m) AS ?n) WHERE { ?m a orkgc:Model }", "It asks for the number of models."),
+    # the venues asked are not said to have a venue; a named exclusion is said by its name, not its chain
+    ("SELECT ?venue_lbl (COUNT(DISTINCT ?paper) AS ?papers) WHERE { ?venue a orkgc:Venue; rdfs:label ?venue_lbl. "
+     "?paper orkgp:HAS_VENUE ?venue. } GROUP BY ?venue ?venue_lbl",
+     "It asks for venues, each with its number of papers."),
+    ('SELECT DISTINCT ?paper_lbl WHERE { ?paper rdfs:label ?paper_lbl. FILTER NOT EXISTS { ?v a orkgc:Venue; '
+     'rdfs:label ?v_lbl. FILTER(str(?v_lbl) = "WACV") ?paper orkgp:P31 ?c. ?paper orkgp:HAS_VENUE ?v. } }',
+     "It asks for papers but not linked to venue 'WACV'."),
     ('SELECT ?drug WHERE { orkgr:R155621 orkgp:compareContribution ?c. ?c orkgp:P37578 ?drug. } '
      'ORDER BY DESC(COUNT(?drug)) LIMIT 1',
      "It asks for drug in comparison orkgr:R155621, ordered by how often they occur, the most common one."),
