@@ -61,6 +61,7 @@ class QuestionResult:
     written_by: str = ""  # pipeline.eval.failures.WrittenBy's value for the query that ran ("" for none)
     intent: str = ""  # the question's kind, for the per-intent right / declined / wrong table
     same_answer: bool = False  # the answer equals the gold or a form of it accepted as the same (labels with IRIs)
+    unplaced: list[str] = field(default_factory=list)  # the words the typed reading its query ran from left unplaced
 
     @property
     def empty_answer(self) -> bool:
@@ -153,7 +154,9 @@ def ask_one(q: EvalQuestion, pipeline: Asker, shots: int | None, theirs: list[st
         syntax_error=check_syntax and has_syntax_error(answer.sparql),
         timings_ms={**answer.timings_ms, "wall": wall}, read_as=answer.read_as, offer=answer.offer,
         attempts=[a.to_json() for a in generation.attempts] if generation else [],
-        written_by=_written_by(answer))
+        written_by=_written_by(answer),
+        unplaced=list(generation.reading_record.to_json().get("unplaced", ()))
+        if generation and generation.reading_record and answer.sparql else [])
 
 
 def _written_by(answer: Answer) -> str:
