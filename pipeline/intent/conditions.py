@@ -47,6 +47,8 @@ _VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+
                         r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+who", re.I)
 # '… on X? with scores': the thing beside said last with no determiner (not 'with code': a condition)
 _BARE_BESIDE = re.compile(r"\b(?:with|plus|w/|and)\s+(scores?|values?|results|numbers|years)\s*[?.!]*\s*$", re.I)
+# '(dataset, metric, score)': the things shown, listed; each after the first a thing beside it
+_LISTED = re.compile(r"[,/]\s*(?:and\s+)?(?:the\s+)?([A-Za-z]+)\b(?=\s*(?:[,/)]|$))", re.I)
 _WHEN_TOO = re.compile(r"\band\s+when\b", re.I)  # 'which paper introduced X and when (was it out)?'
 _VALUE = frozenset({"score", "scores", "value", "values", "result", "results", "performance", "accuracy", "number",
                     "numbers", "figure"})
@@ -90,6 +92,7 @@ def companions(words: str) -> list[str]:
     found += [(m.start(), "value") for m in _VALUE_TOO.finditer(words)]
     found += [(m.start(), "year") for m in _WHEN_TOO.finditer(words)]
     found += [(m.start(), _WORDS[m.group(1).lower()]) for m in _BARE_BESIDE.finditer(words)]
+    found += [(m.start(), _WORDS[m.group(1).lower()]) for m in _LISTED.finditer(words) if m.group(1).lower() in _WORDS]
     return list(dict.fromkeys(c for _, c in sorted(found)))
 
 

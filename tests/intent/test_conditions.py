@@ -60,6 +60,8 @@ def test_companions_are_read_beside_the_answer_only() -> None:
     assert companions("which paper introduced X and when?") == ["year"]
     assert companions("who beats X on X in X? with scores") == ["value"]
     assert companions("which papers on X come with code") == []  # a condition
+    assert companions("all results for X pls (dataset, metric, score)") == ["metric", "value"]  # listed columns
+    assert companions("which models, datasets and metrics are there") == []
 
 
 def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
