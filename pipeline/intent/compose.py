@@ -80,6 +80,9 @@ def assign(form: Form, names: Sequence[Name]) -> list[Name] | None:
             return None
         out.append(hit)
         free.remove(hit)
+    # the same thing named twice ('(inference latency) and what's its latency'): one slot holds it
+    free = [n for n in free if not any(n.label == o.label and n.kinds == o.kinds and (n.end <= o.start or
+                                                                                      o.end <= n.start) for o in out)]
     return out if not free else None
 
 

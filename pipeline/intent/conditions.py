@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.records import Kind
+from pipeline.sparql.direction import direction_known
 from pipeline.sparql.lexer import literal_text
 from pipeline.sparql.parsed import parse
 from pipeline.sparql.shape import Shape, read, stem
@@ -47,6 +48,7 @@ _VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+
                         r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+who", re.I)
 # '… on X? with scores': the thing beside said last with no determiner (not 'with code': a condition)
 _BARE_BESIDE = re.compile(r"\b(?:with|plus|w/|and)\s+(scores?|values?|results|numbers|years)\s*[?.!]*\s*$", re.I)
+_ENDS = re.compile(r"\s*(?:[?.!,)]|$)")
 # '(dataset, metric, score)': the things shown, listed; each after the first a thing beside it
 _LISTED = re.compile(r"[,/]\s*(?:and\s+)?(?:the\s+)?([A-Za-z]+)\b(?=\s*(?:[,/)]|$))", re.I)
 _WHEN_TOO = re.compile(r"\band\s+when\b", re.I)  # 'which paper introduced X and when (was it out)?'
@@ -88,7 +90,10 @@ def measures(words: str) -> frozenset[str]:
 
 def companions(words: str) -> list[str]:
     """What the question asks for beside its answer ('with its score' -> value), in order."""
-    found = [(m.start(), _WORDS[m.group(1).lower()]) for m in _BESIDE.finditer(words) if m.group(1).lower() in _WORDS]
+    # ('and what's its latency': a metric's own word, its score; '… and its X?': a metric named, blanked, last)
+    found = [(m.start(), _WORDS.get(m.group(1).lower(), "value")) for m in _BESIDE.finditer(words)
+             if m.group(1).lower() in _WORDS or direction_known(m.group(1))
+             or (m.group(1) == "X" and _ENDS.match(words, m.end()))]
     found += [(m.start(), "value") for m in _VALUE_TOO.finditer(words)]
     found += [(m.start(), "year") for m in _WHEN_TOO.finditer(words)]
     found += [(m.start(), _WORDS[m.group(1).lower()]) for m in _BARE_BESIDE.finditer(words)]

@@ -84,3 +84,18 @@ def test_a_metric_abbreviated_is_a_name_the_question_is_composed_with(tmp_path: 
     names = resolve("what wer does drqa get on squad1.1?", graph, frozenset(), index)
     assert [(n.label, set(n.kinds)) for n in names] == [("Word Error Rate", {"metric"}), ("DrQA", {"model"}),
                                                         ("SQuAD1.1", {"dataset"})]
+
+
+def test_the_same_thing_named_twice_fills_one_slot() -> None:
+    """'fastest on X (inference latency) and what's its latency': the metric named twice is one slot's; two names
+    over the same words (two readings of them) are not."""
+    from pipeline.intent.compose import assign
+    from pipeline.intent.named import Name
+    from pipeline.matching.forms import Form
+
+    form = Form(("best on ", " by ", "?"), ("dataset", "metric"), "")
+    dataset = Name(0, 5, "TeaLeaf", frozenset({"dataset"}))
+    latency, again = (Name(a, a + 7, "Inference Latency (ms)", frozenset({"metric"})) for a in (10, 40))
+    assert assign(form, [dataset, latency, again]) == [dataset, latency]
+    overlapping = Name(12, 19, "Inference Latency (ms)", frozenset({"metric"}))
+    assert assign(form, [dataset, latency, overlapping]) is None

@@ -62,6 +62,9 @@ def test_companions_are_read_beside_the_answer_only() -> None:
     assert companions("which papers on X come with code") == []  # a condition
     assert companions("all results for X pls (dataset, metric, score)") == ["metric", "value"]  # listed columns
     assert companions("which models, datasets and metrics are there") == []
+    assert companions("fastest model on X (X) and what's its latency") == ["value"]  # a metric's own word
+    assert companions("best model on X and its X?") == ["value"]  # a metric named last, blanked
+    assert companions("best model on X and its X paper") == []
 
 
 def test_only_is_held_by_a_query_that_excludes_the_rest() -> None:
