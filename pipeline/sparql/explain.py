@@ -99,6 +99,8 @@ def _answer(shape: Shape) -> tuple[str, str]:
             parts.append(f"the {'earliest' if func.upper() == 'MIN' else 'latest'} year")
             continue
         parts.append(f"{AGGREGATE_WORDS.get(func, func.lower())} {noun}")
+    if len(parts) == 2 and parts[0].split()[-1] == parts[1].split()[-1]:  # 'the lowest and the highest score'
+        parts = [" ".join(parts[0].split()[:-2]) + " and " + parts[1].replace(" of ", " ")]
     return ", ".join(parts) or "results", (main[0] if main else (shape.aggregates[0][1] if shape.aggregates else ""))
 
 

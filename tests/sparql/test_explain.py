@@ -63,6 +63,9 @@ class Scripted:
     (T07, "It asks for code links of papers that use model 'BERT'."),
     (T08, "It asks for research problems in research field 'Robotics'."),
     ("SELECT (COUNT(?m) AS ?n) WHERE { ?m a orkgc:Model }", "It asks for the number of models."),
+    ("SELECT (MIN(?score) AS ?lowest) (MAX(?score) AS ?highest) WHERE { ?d a orkgc:Dataset; rdfs:label ?d_lbl. "
+     'FILTER(str(?d_lbl) = "OxiTea") ?b orkgp:HAS_DATASET ?d; orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?score. }',
+     "It asks for the lowest and the highest scores evaluated on dataset 'OxiTea'."),
     # the venues asked are not said to have a venue; a named exclusion is said by its name, not its chain
     ("SELECT ?venue_lbl (COUNT(DISTINCT ?paper) AS ?papers) WHERE { ?venue a orkgc:Venue; rdfs:label ?venue_lbl. "
      "?paper orkgp:HAS_VENUE ?venue. } GROUP BY ?venue ?venue_lbl",
