@@ -252,6 +252,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
             by = ""
     if operator.numeric and not by:
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
+    if operator.name not in ("list", "count"):  # a bound on each paper's contributions: listed or counted only
+        unplaced += [text[slice(*c.span)] for c in conditions if c.on == "contribution"]
     if k > 1 and not (operator.order and by and by != asked):  # the first k of a ranking of things only
         unplaced.append(str(k))
     return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, k=k, per=grouped,
@@ -304,6 +306,7 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
+_CONTRIBUTIONS = re.compile(r"\s+(?:contributions?|entries|entry)\b", re.I)
 _GROUPS = {"year", "venue", "field", "problem"}  # kinds a count or an aggregate is given per
 _ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
@@ -365,6 +368,10 @@ def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]]
             op = ">=" if any(t in tail for t in ("later", "after", "newer", "onward", "up")) else "<="
         out.append(Condition(m.span(), "year", op, m.group("year")))
     for m in numbers:
+        if _CONTRIBUTIONS.match(m.string, m.end()):  # 'papers with more than 1 contribution': how many each has
+            out.append(Condition(m.span(), "contribution", _OPS[" ".join(m.group("word").lower().split())],
+                                 m.group("n")))
+            continue
         after = [p for p, ws in props if 0 <= ws[0][0] - m.end() <= 2]  # 'fewer than 40 participants'
         before = [p for p, ws in props if ws[0][0] < m.start()]
         typed = units.get(m.start(), "")

@@ -63,6 +63,8 @@ class _Body:
 
 
 def _condition(body: _Body, c: Condition, reading: Reading) -> None:
+    if c.on == "contribution":  # a count of each paper's contributions: held after grouping (``compile_reading``)
+        return
     if c.on == "year":
         body.add("?paper orkgp:P29 ?year .")
         body.add(f"FILTER(xsd:integer(?year) {c.op} {int(c.value)})")
@@ -161,6 +163,12 @@ def compile_reading(reading: Reading) -> str:
         by = number(ranked)
     group = _answer(body, reading, reading.per) if reading.per else ""
     where = "WHERE {\n  " + "\n  ".join(body.lines) + "\n}"
+    bounds = [c for c in reading.conditions if c.on == "contribution"]
+    if bounds:  # 'the papers with more than one contribution in it': each paper's count, held to the bound
+        kept = " && ".join(f"COUNT(DISTINCT ?contribution) {c.op} {int(float(c.value))}" for c in bounds)
+        each = f"SELECT {shown} (COUNT(DISTINCT ?contribution) AS ?contributions) {where}\nGROUP BY {shown}\n" \
+            f"HAVING({kept})"
+        return f"SELECT (COUNT(*) AS ?count) WHERE {{\n{each}\n}}" if op.aggregate == "COUNT" else each
     if group:  # one row for each value of ``per``: how many, or the values' aggregate
         if op.aggregate == "COUNT":
             counted = "?contribution" if reading.asked == "contribution" else \
@@ -199,7 +207,8 @@ def sentence(reading: Reading) -> str:
             f"{'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
     stated = {"absent": "is not given", "present": "is given"}
-    conditions = [f"{'year' if c.on == 'year' else STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
+    named = {"year": "year", "contribution": "the number of contributions"}
+    conditions = [f"{named.get(c.on) or STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
                   + (stated.get(c.op) or f"{'is not' if c.op == '!=' else c.op} {c.value}")
                   + (" in any of their contributions" if c.op == "!=" and _across(reading, c) else "")
                   for c in reading.conditions]

@@ -363,3 +363,21 @@ def test_outside_a_place_is_its_negation_and_compared_is_the_comparisons_own_wor
     assert outside.whole and [(c.op, c.value) for c in outside.conditions] == [("!=", "United States")]
     compared = _read("what interventions are compared in the hand hygiene one?", (kg, facts))
     assert compared.whole and compared.asked.startswith("orkgp:") and compared.conditions == ()
+
+
+def test_papers_with_more_than_a_number_of_contributions_are_counted_per_paper(
+        sensors: tuple[OxigraphKG, Comparisons]) -> None:
+    from collections import Counter
+
+    from pipeline.intent.compile import compile_reading
+
+    read = _read("which papers in the ammonia gas sensors comparison have more than 1 contribution?", sensors)
+    assert read.whole and [(c.on, c.op, c.value) for c in read.conditions] == [("contribution", ">", "1")]
+    scope = read.scope.iri if read.scope else ""
+    rows = sensors[0].select(add_prefixes(f"SELECT ?p WHERE {{ {scope} orkgp:compareContribution ?c . "
+                                          "?p orkgp:P31 ?c . }")).rows
+    many = {p for p, n in Counter(r["p"]["value"] for r in rows).items() if n > 1}
+    got = sensors[0].select(add_prefixes(compile_reading(read))).rows
+    assert len(got) == len(many) and all(int(r["contributions"]["value"]) > 1 for r in got)
+    counted = _read("how many papers in the ammonia gas sensors comparison have more than 1 contribution?", sensors)
+    assert sensors[0].select(add_prefixes(compile_reading(counted))).rows[0]["count"]["value"] == str(len(many))
