@@ -22,6 +22,14 @@ def graph(tmp_path_factory: pytest.TempPathFactory) -> tuple[OxigraphKG, Compari
     return kg, facts
 
 
+def _eval_graph(name: str) -> tuple[OxigraphKG, Comparisons]:
+    """An evaluation set's graph of comparisons (tests/data/eval/NAME.nt) and what it says about them."""
+    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / f"{name}.nt", row_cap=1000)
+    facts = read_comparisons(kg)
+    assert facts is not None
+    return kg, facts
+
+
 def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
     reading = read_comparison(question, graph[1], graph[0])
     assert reading is not None, question
@@ -156,10 +164,7 @@ def test_an_operators_word_is_never_part_of_a_comparisons_name(graph: tuple[Oxig
 def sensors() -> tuple[OxigraphKG, Comparisons]:
     """comparisons8's graph (tests/data/eval): its comparisons' labels share words with their properties, values
     and venues ('drug', 'sensors', 'model')."""
-    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "comparisons8.nt", row_cap=1000)
-    facts = read_comparisons(kg)
-    assert facts is not None
-    return kg, facts
+    return _eval_graph("comparisons8")
 
 
 def test_a_word_that_says_what_is_asked_is_not_read_into_the_comparisons_name(
@@ -317,11 +322,7 @@ def test_the_best_and_the_worst_are_ranked_the_way_the_propertys_label_says_is_b
 
 def test_a_value_typed_as_its_initials_in_the_plural_beside_a_venue_of_the_comparisons_name() -> None:
     """'RCTs' is 'Randomized controlled trial' in the comparison 'mindfulness' names (not the venue 'Mindfulness')."""
-    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "comparisons11.nt",
-                    row_cap=1000)
-    facts = read_comparisons(kg)
-    assert facts is not None
-    read = _read("which papers in the mindfulness comparison are RCTs", (kg, facts))
+    read = _read("which papers in the mindfulness comparison are RCTs", _eval_graph("comparisons11"))
     assert read.whole and [(c.op, c.value) for c in read.conditions] == [("=", "Randomized controlled trial")]
     assert read.scope is not None and "Mindfulness" in read.scope.label
 
@@ -355,13 +356,10 @@ def test_a_number_bound_said_after_it_or_with_longer_than_in_another_unit(
 
 
 def test_outside_a_place_is_its_negation_and_compared_is_the_comparisons_own_word() -> None:
-    kg = OxigraphKG(Path(__file__).resolve().parents[2] / "tests" / "data" / "eval" / "comparisons12.nt",
-                    row_cap=1000)
-    facts = read_comparisons(kg)
-    assert facts is not None
-    outside = _read("what platforms did the flipped classroom studies outside the US use?", (kg, facts))
+    graph = _eval_graph("comparisons12")
+    outside = _read("what platforms did the flipped classroom studies outside the US use?", graph)
     assert outside.whole and [(c.op, c.value) for c in outside.conditions] == [("!=", "United States")]
-    compared = _read("what interventions are compared in the hand hygiene one?", (kg, facts))
+    compared = _read("what interventions are compared in the hand hygiene one?", graph)
     assert compared.whole and compared.asked.startswith("orkgp:") and compared.conditions == ()
 
 
