@@ -8,16 +8,15 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
+from pipeline.intent.bounds import BOUND, INCLUDED, NUMBER, RANGE, TOP, stated
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
     Word,
     heads,
-    in_unit,
     inside,
     label_runs,
-    measured_in,
     near,
     properties_named,
     unit,
@@ -32,32 +31,6 @@ from pipeline.intent.values import capitals, names_a_comparison, slipped, within
 from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
 from pipeline.sparql.direction import direction_known, lower_is_better
-
-_RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
-                    r"\b(?P<start>(?:19|20)\d\d)\s*(?:to|-|–|until|till|through|thru))\s*"  # '2007 thru 2012'
-                    r"(?P<high>(?:19|20)\d\d)\b", re.I)
-_BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\s+including)?|prior\s+to|"
-                    r"earlier\s+than|later\s+than|newer\s+than|"
-                    r"older\s+than|from|in|"
-                    r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
-                    r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
-_NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
-                     r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most|(?:longer|bigger|larger)\s+than|"
-                     r"(?:shorter|smaller)\s+than)\s+(?P<n>\d+(?:\.\d+)?)\b|"
-                     # '5 years or more', '3.5 or lower': the bound said after the number (and its unit)
-                     r"\b(?P<after>\d+(?:\.\d+)?)\s*(?:[^\W\d_]+\s+)?(?P<tail>or\s+(?:more|longer|greater|higher|"
-                     r"above|over|less|fewer|shorter|lower|below|under))\b", re.I)
-_TOP = re.compile(r"\b(?:top|best|highest|largest|lowest|smallest|first)\s+(?P<k>[2-9]|1\d)\b(?!\s*(?:%|°))", re.I)
-_INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
-_OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
-        "prior to": "<", "earlier than": "<", "until": "<=", "till": "<=", "by": "<=", "after": ">",
-        "later than": ">", "newer than": ">", "older than": "<", "since": ">=", "as of": ">=", "from": "=", "in": "=",
-        "during": "=", "above": ">",
-        "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "exceeding": ">", "at least": ">=",
-        "below": "<", "under": "<", "less than": "<", "fewer than": "<", "lower than": "<", "at most": "<=",
-        "longer than": ">", "bigger than": ">", "larger than": ">", "shorter than": "<", "smaller than": "<",
-        **dict.fromkeys(("or more", "or longer", "or greater", "or higher", "or above", "or over"), ">="),
-        **dict.fromkeys(("or less", "or fewer", "or shorter", "or lower", "or below", "or under"), "<=")}
 
 
 def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
@@ -125,19 +98,19 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
 def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: bool) -> Reading | None:
     found = words(text)
     taken = [v.span for v in values]
-    ranges = list(_RANGE.finditer(text))
-    bounds = [m for m in _BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
+    ranges = list(RANGE.finditer(text))
+    bounds = [m for m in BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
               and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges])]
     # 'from 2017 onwards (incl 2017)': the bound's own year said again, as one of its ends
-    bare = [(m, _INCLUDED.search(text, 0, m.start("year"))) for m in bounds if not m.group("word")]
+    bare = [(m, INCLUDED.search(text, 0, m.start("year"))) for m in bounds if not m.group("word")]
     again = [(m, incl) for m, incl in bare if incl is not None and any(
         b is not m and b.group("year") == m.group("year") for b in bounds)]
     bounds = [m for m in bounds if all(m is not a for a, _ in again)]
     taken += [(incl.start(), m.end()) for m, incl in again]
-    tops = [m for m in _TOP.finditer(text) if not inside((m.start("k"), m.end("k"), ""), taken)]
+    tops = [m for m in TOP.finditer(text) if not inside((m.start("k"), m.end("k"), ""), taken)]
     k = int(tops[0].group("k")) if tops else 1  # 'top 3 studies by effect size'
     taken += [m.span("k") for m in tops[:1]]
-    numbers = list(_NUMBER.finditer(text))
+    numbers = list(NUMBER.finditer(text))
     written = {m.start(): (m.end(), unit_after(found, m.end("n") if m.group("n") else m.end("after")))
                for m in numbers}  # '2 min': minutes, no minimum
     units = {at: u for at, (_, u) in written.items() if u is not None}
@@ -177,8 +150,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
     scope_link = Linked((scoped[1][0][0], scoped[1][-1][1]), "comparison", scope, facts.labels[scope]) \
         if scoped else None
-    conditions = _conditions(values, props, bounds, numbers, {at: u[0] for at, u in units.items()}, facts,
-                             facts.carried(scope) if scope else ())
+    conditions = stated(values, props, bounds, numbers, {at: u[0] for at, u in units.items()}, facts,
+                        facts.carried(scope) if scope else ())
     if conditions is not None:
         conditions += [Condition(m.span(), "year", op, m.group(g) or m.group("start")) for m in ranges
                        for g, op in (("low", ">="), ("high", "<="))]
@@ -306,7 +279,6 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
-_CONTRIBUTIONS = re.compile(r"\s+(?:contributions?|entries|entry)\b", re.I)
 _GROUPS = {"year", "venue", "field", "problem"}  # kinds a count or an aggregate is given per
 _ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
@@ -346,44 +318,3 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
         also = [a for a in also if a != by]
         return (by, by, also) if asked == by else (asked, by, also)
     return asked, "", also
-
-
-def _conditions(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bounds: Sequence[re.Match[str]],
-                numbers: Sequence[re.Match[str]], units: dict[int, str], facts: Comparisons,
-                carried: Sequence[str] = ()) -> list[Condition] | None:
-    """The question's restrictions: each value on the property the question names it with (the one it is a value of,
-    when only one); a year bounded as worded; a number bounding the nearest property named before it. None when a
-    value's property cannot be told."""
-    named = [p for p, _ in props]
-    out = []
-    for v in values:
-        on = [p for p in named if p in v.properties] or sorted(v.properties)
-        if len(on) != 1:
-            return None
-        out.append(Condition(v.span, on[0], "=", v.label, v.iri))
-    for m in bounds:
-        word, tail = (m.group("word") or "").lower(), (m.group("tail") or "").lower()
-        op = _OPS.get(" ".join(word.split()), "=")
-        if tail:
-            op = ">=" if any(t in tail for t in ("later", "after", "newer", "onward", "up")) else "<="
-        out.append(Condition(m.span(), "year", op, m.group("year")))
-    for m in numbers:
-        if _CONTRIBUTIONS.match(m.string, m.end()):  # 'papers with more than 1 contribution': how many each has
-            out.append(Condition(m.span(), "contribution", _OPS[" ".join(m.group("word").lower().split())],
-                                 m.group("n")))
-            continue
-        after = [p for p, ws in props if 0 <= ws[0][0] - m.end() <= 2]  # 'fewer than 40 participants'
-        before = [p for p, ws in props if ws[0][0] < m.start()]
-        typed = units.get(m.start(), "")
-        # no property named: the one property of the comparison measured in the unit's quantity ('tracked patients
-        # for longer than 5 years': 'Follow up (months)')
-        measured = measured_in(typed, {p: facts.property_labels.get(p, "") for p in carried}) if typed else []
-        if not (after or before or len(measured) == 1):
-            return None
-        bounded = (after or before[-1:] or measured)[0]
-        number = in_unit(m.group("n") or m.group("after"), typed, facts.property_labels.get(bounded, ""))
-        if number is None:
-            return None  # '2 kg' against 'Length (m)': no number of its unit
-        said = " ".join((m.group("word") or m.group("tail")).lower().split())
-        out.append(Condition(m.span(), bounded, _OPS[said], number))
-    return out
