@@ -72,6 +72,8 @@ _MEANINGS: dict[str, str] = {
 }
 _KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
+# things of a kind said before 'per' ('papers per venue?'): how many of them for each
+THINGS = r"\b(?:papers|models|datasets|metrics|problems|venues|fields|contributions)\s+"
 # phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
             (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),
@@ -79,8 +81,7 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bat\s+least\s+(?:one|1)\b", re.I), "link"),  # 'with at least one paper': any
             (re.compile(r"\bi\s+mean\b", re.I), "link"),  # 'venues i mean': not an average
             # 'papers per venue?': how many for each (``reading._COUNT``); 'per' itself still says each (no span)
-            (re.compile(r"\b(?:papers|models|datasets|metrics|problems|venues|fields|contributions)\s+(?P<at>)per\s+\w",
-                        re.I), "count"),
+            (re.compile(rf"{THINGS}(?P<at>)per\s+\w", re.I), "count"),
             # a hedge ('lower is better i think'), 'take place' (were done), 'at all' (any)
             (re.compile(r"\bi\s+(?:think|guess|believe|suppose|assume|reckon)\b(?=\s*(?:[)?.!,]|$))|\b(?:take|took|taken|takes)\s+place\b|"
                         r"\bat\s+all\b", re.I), "link"),

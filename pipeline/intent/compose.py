@@ -8,7 +8,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from pipeline.intent.account import Question, meanings, read_question, unasked, unplaced
+from pipeline.intent.account import Question, meanings, read_question, unasked, unplaced, words
 from pipeline.intent.attempt import Attempt, Composition, scored
 from pipeline.intent.conditions import (
     blanked,
@@ -23,6 +23,7 @@ from pipeline.intent.filling import filled
 from pipeline.intent.guard import answered_kinds
 from pipeline.intent.meaning import listed_as_most
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
+from pipeline.intent.negated import first_negation
 from pipeline.intent.ranked import absolute, beats, directed, fits, relative
 from pipeline.intent.reading import (
     CODE,
@@ -283,20 +284,16 @@ class Composer:
         return Attempt(Composition(filled(pair, chosen, intent, text), pair, tuple(chosen), slips))
 
 
-_NEGATION = re.compile(r"\b(?:not|never|without|except|excluding|other\s+than|dont|don['’]t|didnt|didn['’]t|doesnt|"
-                       r"doesn['’]t|w/o|lacking)\b", re.I)
-
-
 def _excluded_as_said(pair: Example, chosen: Sequence[Name], text: str) -> bool:
     """Whether the names a pair's query excludes ('FILTER NOT EXISTS') are those the question says after its
     negation, and the others before it ('origami models never run on X': X excluded, not the origami field)."""
     cut = pair.sparql.find("NOT EXISTS")
-    negation = _NEGATION.search(text) if cut >= 0 else None
+    negation = first_negation(words(text)) if cut >= 0 else None
     if negation is None:
         return True
     for (literal, _), name in zip(slot_values(pair), chosen):
         at = pair.sparql.find(f'"{literal}"')
-        if at >= 0 and (at > cut) != (name.start >= negation.start()):
+        if at >= 0 and (at > cut) != (name.start >= negation):
             return False
     return True
 

@@ -73,13 +73,11 @@ def unit_after(found: Sequence[Word], end: int) -> tuple[str, int] | None:
     return (nxt[2], nxt[1]) if nxt is not None and nxt[0] - end <= 1 and nxt[2] in _UNIT_LIKE else None
 
 
-# each scaled unit as (its quantity, a multiple of that quantity's base): a number typed in one is compared in the
-# unit a property's label gives ('5 years' against 'Follow up (months)': 60)
+# each scaled unit (as ``_UNIT_OF`` writes it) as (its quantity, a multiple of that quantity's base): a number typed
+# in one is compared in the unit a property's label gives ('5 years' against 'Follow up (months)': 60)
 _DAY, _YEAR = 86400.0, 31557600.0
 _SCALE = {"ms": ("time", 0.001), "s": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "d": ("time", _DAY),
-          **dict.fromkeys(("week", "weeks"), ("time", 7 * _DAY)),
-          **dict.fromkeys(("month", "months"), ("time", _YEAR / 12)),
-          **dict.fromkeys(("yr", "yrs", "year", "years"), ("time", _YEAR)),
+          "week": ("time", 7 * _DAY), "month": ("time", _YEAR / 12), "yr": ("time", _YEAR),
           "nm": ("length", 1e-9), "um": ("length", 1e-6), "mm": ("length", 0.001), "cm": ("length", 0.01),
           "m": ("length", 1.0), "km": ("length", 1000.0), "mg": ("mass", 0.001), "g": ("mass", 1.0),
           "kg": ("mass", 1000.0)}

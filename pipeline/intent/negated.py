@@ -54,6 +54,11 @@ def _negation(w: Word) -> bool:
     return w[2] in NEGATIONS and "not" in meanings(w[2])
 
 
+def first_negation(found: Sequence[Word]) -> int | None:
+    """Where the question's first negation word stands ('never', 'dont', 'w/o', 'outside'), None when it has none."""
+    return next((w[0] for w in found if _negation(w)), None)
+
+
 # verbs that say a contribution carries a value of a property ('which comparisons *report* an effect size')
 _CARRY = frozenset({"report", "reports", "reported", "reporting", "record", "records", "recorded", "give", "gives",
                     "gave", "given", "have", "has", "had", "include", "includes", "included", "list", "lists",

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.account import BOUND_ENDS
+from pipeline.intent.account import BOUND_ENDS, THINGS
 from pipeline.intent.operators import yes_or_no
 from pipeline.matching.wording import within_edits
 from pipeline.question import NUMBER_WORDS
@@ -15,8 +15,7 @@ from pipeline.records import Kind
 ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
             "fifth": 5, "5th": 5}
 # ('papers per venue?': things of a kind per another, a count of them for each)
-_COUNT = re.compile(r"\b(how many|number of|count the|count of)\b|"
-                    r"\b(?:papers|models|datasets|metrics|problems|venues|fields|contributions)\s+per\s+\w", re.I)
+_COUNT = re.compile(rf"\b(how many|number of|count the|count of)\b|{THINGS}per\s+\w", re.I)
 _ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
 _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 # 'better'/'worse' not comparing with something named ('better than X' beats X): the better or worse of those named

@@ -37,11 +37,12 @@ from pipeline.matching.fill import Name, names_in
 from pipeline.matching.forms import Labels
 from pipeline.names.check import respelled
 from pipeline.names.index import LabelIndex, squeeze
+from pipeline.names.vocabulary import prefixed
 from pipeline.parts import KnowledgeGraph
 from pipeline.records import Choice, Example, Generation, Kind, Retrieved, Review
 from pipeline.sparql.explain import explain
 from pipeline.sparql.shape import read
-from pipeline.sparql.text import PREFIXES, string_literals
+from pipeline.sparql.text import string_literals
 from pipeline.store.knowledge import Knowledge
 from pipeline.store.retrieval import mask
 
@@ -248,9 +249,8 @@ class IntentStep:
             # query written for it stands only if it uses every property the question names
             if not generation.sparql or Kind.METRIC in known:
                 return None
-            used = {p for _, p, _ in read(generation.sparql).triples}
-            unused = [n.label for n in reading.names if n.kind == "property" and not {
-                n.iri, f"<{PREFIXES['orkgp']}{n.iri.removeprefix('orkgp:')}>"} & used]
+            used = {prefixed(p.strip("<>")) or p for _, p, _ in read(generation.sparql).triples}
+            unused = [n.label for n in reading.names if n.kind == "property" and n.iri not in used]
             if not unused:
                 return None
             declined = replace(generation, sparql=None, reading_record=reading, explanation="")
