@@ -225,7 +225,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
             by = ""
     if operator.numeric and not by:
         unplaced += [text[a:b] for op, (a, b) in ops if op is operator]
-    if operator.name not in ("list", "count"):  # a bound on each paper's contributions: listed or counted only
+    # a bound on each paper's contributions: listed or counted whole only (not ranked, not counted per year)
+    if operator.name not in ("list", "count") or grouped:
         unplaced += [text[slice(*c.span)] for c in conditions if c.on == "contribution"]
     if k > 1 and not (operator.order and by and by != asked):  # the first k of a ranking of things only
         unplaced.append(str(k))

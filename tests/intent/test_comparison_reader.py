@@ -379,3 +379,6 @@ def test_papers_with_more_than_a_number_of_contributions_are_counted_per_paper(
     assert len(got) == len(many) and all(int(r["contributions"]["value"]) > 1 for r in got)
     counted = _read("how many papers in the ammonia gas sensors comparison have more than 1 contribution?", sensors)
     assert sensors[0].select(add_prefixes(compile_reading(counted))).rows[0]["count"]["value"] == str(len(many))
+    per_year = _read("how many papers per year in the ammonia gas sensors comparison have more than 1 contribution",
+                     sensors)
+    assert not per_year.whole and "more than 1" in per_year.unplaced  # no count per year compiled with the bound
