@@ -101,7 +101,8 @@ def build_writers(blueprint: Blueprint, part: Generator, knowledge: Callable[[],
     and ``repair:GENERATOR``) has its replies checked and is asked again; the offline adapter backs it
     (``KGQA_LLM_FALLBACK``): first, the model when it declines (``adapter-first``: the fewest wrong answers,
     docs/results/llm.md), or behind the model, replacing its query only with one that passes (``llm-first``, the paper's
-    order); ``KGQA_LLM_FALLBACK=none``: the model alone, whatever the order. ``reader``: the model as a reader
+    order: where the rules read every word, their query answers before the model is asked, ``Writer.rules``);
+    ``KGQA_LLM_FALLBACK=none``: the model alone, whatever the order. ``reader``: the model as a reader
     (``KGQA_LLM_READER``), asked right before the model is asked to write."""
     from pipeline.loop.writers import Writer
 
@@ -119,7 +120,7 @@ def build_writers(blueprint: Blueprint, part: Generator, knowledge: Callable[[],
     adapter = AdapterGenerator(blueprint.threshold, knowledge)
     if blueprint.order == "adapter-first":
         return [Writer(adapter), *models]
-    return [*models, Writer(adapter, fallback=True)]
+    return [Writer(adapter, rules=True), *models, Writer(adapter, fallback=True)]
 
 
 def build_reader(blueprint: Blueprint, part: Generator, lexicon: Lexicon,

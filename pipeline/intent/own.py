@@ -62,6 +62,18 @@ def _things(shape: Shape) -> set[str]:
     return {o for _, p, o in shape.triples if p in _THINGS_AT}
 
 
+def uncast(generation: Generation) -> tuple[str, ...]:
+    """A model's own query averaging or summing values as the graph stores them: the ORKG's scores are text
+    ('78.4'), so AVG(?value) is no number (an error, the column left empty) until it is cast (xsd:decimal)."""
+    if not own(generation) or generation.sparql is None:
+        return ()
+    toks = [t.text for t in parse(generation.sparql).tokens]
+    bare = {toks[i + 2] for i, t in enumerate(toks[:-3])
+            if t.upper() in ("AVG", "SUM") and toks[i + 1] == "(" and toks[i + 2].startswith("?") and toks[i + 3] == ")"}
+    values = {o for _, p, o in read(generation.sparql).triples if p not in _THINGS_AT}
+    return ("the values as numbers (it adds up their text: cast them with xsd:decimal)",) if bare & values else ()
+
+
 def compares_things(generation: Generation) -> tuple[str, ...]:
     """A model's own query comparing a thing of the graph with a number ('FILTER(?contribution > 6)' for 'more than
     6 contributions'): no thing is a number, so it keeps nothing or everything."""

@@ -25,7 +25,7 @@ from pipeline.intent.guard import (
 from pipeline.intent.loose import pointed
 from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
-from pipeline.intent.own import compares_things, ignored, miscounted, own
+from pipeline.intent.own import compares_things, ignored, miscounted, own, uncast
 from pipeline.intent.pairs import intent_pairs
 from pipeline.intent.ranked import directed_by
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
@@ -123,7 +123,7 @@ class IntentStep:
                             value=asks_a_value(plain) and not names_things(plain))
             missing = verdict.missing or unsaid(text, found, generation.sparql, examples, "yesno" in intent.operators) \
                 or ignored(text, generation, kg, generic, index) or miscounted(generation) \
-                or compares_things(generation)
+                or compares_things(generation) or uncast(generation)
             notes = verdict.notes + tuple(f"'{lit}' narrows nothing: the answer does not depend on the part of the "
                                           "query that names it" for lit in verdict.unjoined)
             if notes:  # what the guard could not tell goes with the answer

@@ -38,6 +38,12 @@ class Draft:
     def wrote(self) -> bool:
         return bool(self.written.sparql)
 
+    @property
+    def ruled(self) -> bool:
+        """The intent step answered for the writer: its own query passed (composed from a reading of every word,
+        compiled, or a taught pair's), or it asks the question back."""
+        return bool(self.choices) or (self.ok and self.generation.generator != self.writer.label)
+
 
 
 def taken(draft: Draft, before: Draft | None, writers: int) -> Draft:

@@ -111,7 +111,13 @@ class Loop:
         for i, writer in enumerate(self.writers):
             if i:
                 q.progress(Step.RETRY)
+            composed = q.composed
             draft = self._draft(q, writer, alone=alone, last=i == len(self.writers) - 1)
+            if writer.rules:  # the rules' whole reading, or the next writer's turn (their own query waits behind it)
+                if draft.ruled:
+                    return draft if draft.choices else taken(draft, None, len(self.writers))
+                q.composed = composed  # the composer's turn on no query stays the later writers'
+                continue
             if draft.ok:
                 return taken(draft, drafts[-1] if drafts else None, len(self.writers))
             if not (writer.fallback and standing is not None) and draft.wrote:

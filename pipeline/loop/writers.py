@@ -30,7 +30,9 @@ class Writer:
     """One writer of the ordered list. ``model``: a language model — its reply is read and checked, and it can be
     asked again; ``reader``: the language model reading the question (``pipeline.intent.reader``), never asked again,
     its "none" handing the question on; ``fallback``: it replaces a failing query of the writers before it only when
-    its own passes every check (the offline adapter behind a model, LLM first); ``name``: what its queries are marked
+    its own passes every check (the offline adapter behind a model, LLM first); ``rules``: only the intent step's own
+    answer from it counts — a query composed from a reading of every word, or a question asked back — anything else
+    handed on (the offline adapter before a model, LLM first: the model never overrides a whole reading); ``name``: what its queries are marked
     with (a model's generator spec, e.g. ``repair:replay:FILE``), else the generator's own name."""
 
     generator: Generator
@@ -38,6 +40,7 @@ class Writer:
     model: bool = False
     fallback: bool = False
     reader: bool = False  # the model as a reader: its "none" hands the question on (not to the composer's reading)
+    rules: bool = False
     retry_timeouts: bool = True  # a model that timed out is asked again (only when two waits fit the deadline)
 
     @property

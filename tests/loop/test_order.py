@@ -102,11 +102,13 @@ def test_the_setting_chooses_the_order_and_none_means_the_model_alone(tgi: Any) 
         return [w.generator.name for w in build_writers(Blueprint.of(settings, name), build_generator(settings, name))]
 
     s = Settings(tgi_url=tgi.url)
-    assert order(s, "tgi") == ["tgi", "adapter"]  # unset, for a model server: the paper's order
+    # unset, for a model server: the paper's order, the rules' whole readings first (the adapter as the intent
+    # step reads it, Writer.rules), the adapter behind the model
+    assert order(s, "tgi") == ["adapter", "tgi", "adapter"]
     assert order(s.with_(llm_order="adapter-first"), "tgi") == ["adapter", "tgi"]
     here = Settings(local_model="m.gguf")  # unset, for a model run on this machine: adapter first
     assert order(here, "local") == ["adapter", "local"]
-    assert order(here.with_(llm_order="llm-first"), "local") == ["local", "adapter"]
+    assert order(here.with_(llm_order="llm-first"), "local") == ["adapter", "local", "adapter"]
     assert order(s.with_(llm_fallback="none"), "tgi") == ["tgi"]  # whatever the order: the model alone
 
 
@@ -120,10 +122,10 @@ def test_the_reader_is_asked_right_before_the_model_writes(tgi: Any, local_kg: O
         return [w.label for w in build_writers(blueprint, made, reader=reader)]
 
     s = settings.with_(tgi_url=tgi.url, llm_reader=True)
-    assert order(s, "tgi") == ["reader:tgi", "tgi", "adapter"]
+    assert order(s, "tgi") == ["adapter", "reader:tgi", "tgi", "adapter"]  # the rules' whole readings first
     assert order(s.with_(llm_order="adapter-first"), "tgi") == ["adapter", "reader:tgi", "tgi"]
     assert order(s.with_(llm_fallback="none"), "tgi") == ["reader:tgi", "tgi"]
-    assert order(s.with_(llm_reader=False), "tgi") == ["tgi", "adapter"]
+    assert order(s.with_(llm_reader=False), "tgi") == ["adapter", "tgi", "adapter"]
     assert order(s, "adapter") == ["adapter"]  # no language model: nothing reads
     recorded = tmp_path / "replies.json"
     recorded.write_text("[]", encoding="utf-8")  # a recorded file cannot hold a reply to a schema: nothing reads

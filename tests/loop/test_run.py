@@ -17,7 +17,7 @@ from pipeline.loop.checks import IntentCheck, NamesCheck
 from pipeline.loop.notes import BY_ADAPTER
 from pipeline.loop.writers import Writer
 from pipeline.names.check import Checked
-from pipeline.records import Answer, Example, Generation, Match, Outcome, Resolution, Retrieved, Review, Rows
+from pipeline.records import Answer, Choice, Example, Generation, Match, Outcome, Resolution, Retrieved, Review, Rows
 from pipeline.settings import Settings
 from tests.loop.talk import found, looped
 
@@ -81,6 +81,39 @@ def judged(*declined: str) -> IntentCheck:
     return IntentCheck(Judge(*declined), None)  # type: ignore[arg-type]
 
 
+class Reads:
+    """An intent step that reads every word of the questions in ``whole`` (the adapter's query gives way to the
+    composed one) and asks back about those in ``unsaid``; any other query stands as written."""
+
+    def __init__(self, whole: Sequence[str] = (), unsaid: Sequence[str] = ()) -> None:
+        self.whole, self.unsaid = whole, unsaid
+
+    def review(self, question: str, g: Generation, examples: Sequence[Retrieved], kg: Any) -> Review:
+        if question in self.unsaid:
+            return Review(Generation(g.generator, None, explanation="Which metric?"), why="no metric named",
+                          choices=(Choice("F1", question + " by F1"), Choice("EM", question + " by EM")))
+        if question in self.whole and g.generator == "adapter":
+            return Review(Generation("intent", "SELECT ?c WHERE { ?c ?p 'SQuAD' }", notes=("composed",)))
+        return Review(g)
+
+
+def test_llm_first_the_rules_whole_reading_answers_before_the_model_and_anything_else_is_handed_on() -> None:
+    """The rules' writer (``Writer.rules``): a query composed from a whole reading, or a question asked back, is the
+    answer and the model is never asked; the adapter's own query is no reading of the question: the model writes."""
+    def writers(llm: Scripted) -> list[Writer]:
+        return [Writer(Scripted("adapter", ADAPTED), rules=True), *behind(llm, Scripted("adapter", ADAPTED))]
+
+    check = IntentCheck(Reads(whole=["read whole"], unsaid=["best on SQuAD"]), None)  # type: ignore[arg-type]
+    llm = Scripted("tgi", Generation("tgi", "SELECT ?x WHERE { ?x ?p ?o }"))
+    whole = looped(writers(llm), "read whole", EXAMPLES, intent=check)
+    assert whole.generation is not None and whole.generation.generator == "intent" and llm.calls == 0
+    asked_back = looped(writers(llm), "best on SQuAD", EXAMPLES, intent=check)
+    assert asked_back.outcome is Outcome.DECLINED and [c.label for c in asked_back.choices] == ["F1", "EM"]
+    assert llm.calls == 0
+    stored_form = looped(writers(llm), "What models are evaluated on SQuAD?", EXAMPLES, intent=check)
+    assert stored_form.generation is not None and stored_form.generation.generator == "tgi" and llm.calls == 1
+
+
 def test_a_query_from_the_model_is_kept_and_the_adapter_not_asked() -> None:
     adapter = Scripted("adapter", ADAPTED)
     got = looped(behind(Scripted("tgi", Generation("tgi", "SELECT ?x WHERE { ?x ?p ?o }")), adapter),
@@ -120,9 +153,11 @@ def test_the_factory_backs_llms_with_the_adapter_unless_told_not_to(settings: Se
     tgi = settings.with_(tgi_url="http://127.0.0.1:9")
     part = build_generator(tgi, "tgi")
     paper = build_writers(Blueprint.of(tgi, "tgi"), part)
-    assert [(w.model, w.fallback) for w in paper] == [(True, False), (False, True)] and paper[0].generator is part
+    # the rules' whole readings, the model, the adapter behind it
+    assert [(w.rules, w.model, w.fallback) for w in paper] == [(True, False, False), (False, True, False),
+                                                               (False, False, True)] and paper[1].generator is part
     assert [w.generator.name for w in build_writers(Blueprint.of(tgi, "openai"), build_generator(tgi, "openai"))] == \
-        ["openai", "adapter"]
+        ["adapter", "openai", "adapter"]
     assert [w.model for w in build_writers(Blueprint.of(tgi.with_(llm_fallback="none"), "tgi"), part)] == [True]
     adapter = build_generator(tgi, "adapter")
     assert [(w.generator, w.model) for w in build_writers(Blueprint.of(tgi, "adapter"), adapter)] == [(adapter, False)]
