@@ -54,6 +54,7 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("what yr did it come out", "what year did it come out"),
     ("# of papers in the aquaponics one?", "number of papers in the aquaponics one?"),
     ("studies pre-2018", "studies before 2018"), ("wat papers", "what papers"),
+    ("top 3 contribs by F1", "top 3 contributions by F1"), ("which contrib is it", "which contribution is it"),
     ("papers post 2019", "papers after 2019"),
     ("models run on more then two datasets", "models run on more than 2 datasets"),
     ("worst on X (lower = better)", "worst on X (lower is better)"),

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from pipeline.intent.operators import COUNTED
 from pipeline.matching.wording import STOPWORDS, stem, within_edits, word_sim
 from pipeline.sparql.parsed import parse
 
@@ -73,7 +74,7 @@ _MEANINGS: dict[str, str] = {
 _KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
 # things of a kind said before 'per' ('papers per venue?'): how many of them for each
-THINGS = r"\b(?:papers|models|datasets|metrics|problems|venues|fields|contributions)\s+"
+THINGS = rf"\b(?:{'|'.join(COUNTED)})\s+"
 # phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
 _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
             (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),

@@ -18,12 +18,15 @@ BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\s
                     r"older\s+than|from|in|"
                     r"during|as\s+of|by)?\s*(?P<year>(?:19|20)\d\d)\b(?P<tail>\s+(?:or|and)\s+(?:later|after|newer|"
                     r"earlier|before|older)|\s+onwards?|\s+and\s+up)?", re.I)
-NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceeding|at\s+least|below|"
+NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ed|ing)?|"
+                     r"surpass(?:es|ed)?|break|breaks|broke|beat|beats|at\s+least|below|"
                      r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most|(?:longer|bigger|larger)\s+than|"
                      r"(?:shorter|smaller)\s+than)\s+(?P<n>\d+(?:\.\d+)?)\b|"
                      # '5 years or more', '3.5 or lower': the bound said after the number (and its unit)
                      r"\b(?P<after>\d+(?:\.\d+)?)\s*(?:[^\W\d_]+\s+)?(?P<tail>or\s+(?:more|longer|greater|higher|"
                      r"above|over|less|fewer|shorter|lower|below|under))\b", re.I)
+# a number range on a property ('sensitivity between 80 and 90 %'): at least the one, at most the other
+BETWEEN = re.compile(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s*%?\s*(?:and|to|-|–)\s*(?P<high>\d+(?:\.\d+)?)\b", re.I)
 TOP = re.compile(r"\b(?:top|best|highest|largest|lowest|smallest|first)\s+(?P<k>[2-9]|1\d)\b(?!\s*(?:%|°))", re.I)
 INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
 OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
@@ -31,6 +34,8 @@ OPS = {"before": "<", "up to": "<=", "up to and including": "<=",
         "later than": ">", "newer than": ">", "older than": "<", "since": ">=", "as of": ">=", "from": "=", "in": "=",
         "during": "=", "above": ">",
         "over": ">", "more than": ">", "greater than": ">", "higher than": ">", "exceeding": ">", "at least": ">=",
+        **dict.fromkeys(("exceed", "exceeds", "exceeded", "surpass", "surpasses", "surpassed", "break", "breaks",
+                         "broke", "beat", "beats"), ">"),
         "below": "<", "under": "<", "less than": "<", "fewer than": "<", "lower than": "<", "at most": "<=",
         "longer than": ">", "bigger than": ">", "larger than": ">", "shorter than": "<", "smaller than": "<",
         **dict.fromkeys(("or more", "or longer", "or greater", "or higher", "or above", "or over"), ">="),
@@ -59,7 +64,8 @@ def stated(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bou
             op = ">=" if any(t in tail for t in ("later", "after", "newer", "onward", "up")) else "<="
         out.append(Condition(m.span(), "year", op, m.group("year")))
     for m in numbers:
-        if _CONTRIBUTIONS.match(m.string, m.end()):  # 'papers with more than 1 contribution': how many each has
+        between = "low" in m.re.groupindex
+        if not between and _CONTRIBUTIONS.match(m.string, m.end()):  # 'papers with more than 1 contribution'
             out.append(Condition(m.span(), "contribution", OPS[" ".join(m.group("word").lower().split())],
                                  m.group("n")))
             continue
@@ -72,9 +78,18 @@ def stated(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bou
         if not (after or before or len(measured) == 1):
             return None
         bounded = (after or before[-1:] or measured)[0]
-        number = in_unit(m.group("n") or m.group("after"), typed, facts.property_labels.get(bounded, ""))
-        if number is None:
+        label = facts.property_labels.get(bounded, "")
+        if between:
+            ends = [(">=", in_unit(m.group("low"), typed, label)), ("<=", in_unit(m.group("high"), typed, label))]
+        else:
+            said = " ".join((m.group("word") or m.group("tail")).lower().split())
+            ends = [(OPS[said], in_unit(m.group("n") or m.group("after"), typed, label))]
+        if any(number is None for _, number in ends):
             return None  # '2 kg' against 'Length (m)': no number of its unit
-        said = " ".join((m.group("word") or m.group("tail")).lower().split())
-        out.append(Condition(m.span(), bounded, OPS[said], number))
+        out += [Condition(m.span(), bounded, op, number) for op, number in ends if number is not None]
     return out
+
+
+def number_end(m: re.Match[str]) -> int:
+    """Where the number of a ``NUMBER`` or ``BETWEEN`` match ends (its unit follows)."""
+    return m.end("high") if "high" in m.re.groupindex else m.end("n") if m.group("n") else m.end("after")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
-from pipeline.intent.bounds import BOUND, INCLUDED, NUMBER, RANGE, TOP, stated
+from pipeline.intent.bounds import BETWEEN, BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.linking import (
     KIND_WORDS,
@@ -47,7 +47,20 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
                                                                                               read.scope is not None)
                                   or (other.whole == read.whole and within_scope(other, values, text))):
             return other
-    return read
+    return _held(read, facts, kg)
+
+
+def _held(read: Reading | None, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
+    """``read``, in part where a value it is held to is none of its comparison's ('the dodoma school paper' read in
+    the school vision screening comparison when Dodoma is a rainwater study's): its list would be 'nothing'."""
+    if read is None or read.scope is None or TABLE[read.operator].ask:  # 'did any of them use clay?': no
+        return read
+    own = set(facts.properties.get(read.scope.iri, ()))
+    named = [c for c in read.conditions if c.iri and c.on not in STRUCTURAL and c.op == "="]
+    held = {v.iri for v in values_of(kg, read.scope.iri)} if named else set()
+    outside = [c.value for c in named if c.on not in own or c.iri not in held]
+    return replace(read, unplaced=read.unplaced + tuple(f"'{v}' (no value of the comparison read)" for v in outside)) \
+        if outside else read
 
 
 # a word of the operator table that ranks by merit, and whether it asks for the bottom
@@ -81,6 +94,8 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
 def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
     """Whether the word stands right after 'per', 'each' or 'every' ('how many … per country'): a grouping."""
     i = found.index(w)
+    if i > 1 and found[i - 1][2] in ("research", "publication"):  # 'per research field', 'per publication year'
+        i -= 1
     return i > 0 and found[i - 1][2] in ("per", "each", "every")
 
 
@@ -99,8 +114,11 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     found = words(text)
     taken = [v.span for v in values]
     ranges = list(RANGE.finditer(text))
+    betweens = [m for m in BETWEEN.finditer(text) if not inside((*m.span(), ""), [r.span() for r in ranges])]
+    numbers = betweens + [m for m in NUMBER.finditer(text)  # 'a sample size over 2000': a number, no year
+                          if not inside((*m.span(), ""), [b.span() for b in betweens])]
     bounds = [m for m in BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
-              and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges])]
+              and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges + numbers])]
     # 'from 2017 onwards (incl 2017)': the bound's own year said again, as one of its ends
     bare = [(m, INCLUDED.search(text, 0, m.start("year"))) for m in bounds if not m.group("word")]
     again = [(m, incl) for m, incl in bare if incl is not None and any(
@@ -110,9 +128,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     tops = [m for m in TOP.finditer(text) if not inside((m.start("k"), m.end("k"), ""), taken)]
     k = int(tops[0].group("k")) if tops else 1  # 'top 3 studies by effect size'
     taken += [m.span("k") for m in tops[:1]]
-    numbers = list(NUMBER.finditer(text))
-    written = {m.start(): (m.end(), unit_after(found, m.end("n") if m.group("n") else m.end("after")))
-               for m in numbers}  # '2 min': minutes, no minimum
+    written = {m.start(): (m.end(), unit_after(found, number_end(m))) for m in numbers}  # '2 min': minutes
     units = {at: u for at, (_, u) in written.items() if u is not None}
     taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
     # 'at least one', 'i mean', 'show up'; a range's own words ('2007 thru 2012 (incl both)')
@@ -167,7 +183,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     named = {n.iri for n in names}
     names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
-    conditions, negations = negated(conditions, free)
+    conditions, negations = negated(conditions, free, text)
     conditions, lacking = absent(conditions, [w for w in free if w not in negations], props)
     free = [w for w in free if w not in negations and w not in lacking]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
@@ -184,9 +200,14 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     per = [p for p, ws in props if p in open_props and _grouped_by(ws[0], found)]
     per += [k for w, k in kinds if k in _GROUPS and _grouped_by(w, found)]  # 'how many papers per year'
     grouped = per[0] if len(per) == 1 and operator.aggregate else ""
+    if not grouped and any(op is operator and text[a:b].lower() == "per" for op, (a, b) in ops):
+        unplaced.append("per")  # 'papers per …' counts for each of something not read
     kinds = [(w, k) for w, k in kinds if k != grouped]
     open_props = [p for p in open_props if p != grouped]
     asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
+    if operator.order and by and asked == by and scoped and any(
+            found[i][2] == "which" and found[i + 1] in scoped[1] for i in range(len(found) - 1)):
+        asked = "contribution"  # 'which rainwater system had the highest cost': the comparison's own things
     if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
         open_props, grouped = open_props + [grouped], ""
     operator = _directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)

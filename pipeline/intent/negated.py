@@ -2,6 +2,7 @@
 not use tai chi'), or a property given for none ('didnt report any follow-up', 'w/o a venue')."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -13,18 +14,28 @@ NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt",
              "hasnt", "hadnt", "except", "excluding", "lacking", "outside"}  # 'the studies outside the US'
 
 
-def negated(conditions: Sequence[Condition], free: Sequence[Word]) -> tuple[list[Condition], list[Word]]:
+def negated(conditions: Sequence[Condition], free: Sequence[Word], text: str) -> tuple[list[Condition], list[Word]]:
     """The conditions a negation word stands right before (within five words, no other condition between: 'did not
-    use tai chi', 'without clay', 'not in 2015') turned around, and the negation words so read."""
+    use tai chi', 'without clay', 'not in 2015') turned around — with the values listed right after on the same
+    property ('not in kenya or india': neither) — and the negation words so read."""
     out, used = list(conditions), []
     for w in free:
         if not _negation(w):
             continue
         after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
-        if after:
-            out[out.index(after[0])] = replace(after[0], op="!=")
-            used.append(w)
+        if not after:
+            continue
+        used.append(w)
+        last = after[0]
+        for c in after:
+            if c is not last and (c.on != last.on or not _LISTED.fullmatch(text[last.span[1]:c.span[0]])):
+                break
+            out[out.index(c)] = replace(c, op="!=")
+            last = c
     return out, used
+
+
+_LISTED = re.compile(r"\s*(?:,|/|\b(?:or|nor|and)\b)\s*(?:(?:in|from|on|at)\s+)?", re.I)  # 'kenya, india or ghana'
 
 
 def absent(conditions: Sequence[Condition], free: Sequence[Word],

@@ -43,10 +43,15 @@ _MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest|
     r"tallest|widest|thickest)"
 _LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest|coolest|coldest|shallowest|cheapest|lightest|" \
     r"thinnest|narrowest|worst)"
+# things counted when said right before 'per' ('papers per venue?': how many for each venue)
+COUNTED = ("papers", "models", "datasets", "metrics", "problems", "venues", "fields", "contributions", "studies")
+# ('which papers per country': a list for each, no count)
+_PER = "|".join(rf"(?<=\b{w}\s)(?<!which\s{w}\s)(?<!what\s{w}\s)" for w in COUNTED)
 # the order matters: the first entry whose phrasing a word stands in takes it ('most common' before 'most')
 TABLE: dict[str, Operator] = {op.name: op for op in (
     Operator("list", "", "the {what}"),
-    Operator("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount(?:\s+of)?\b|\bhow\s+much\s+different\b",
+    Operator("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount(?:\s+of)?\b|\bhow\s+much\s+different\b|"
+             rf"(?:{_PER})per\b",
              "how many different {what} there are", aggregate="COUNT"),
     Operator("most", r"\b(?:the\s+)?most\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used|widely\s+used|"
              r"studied|investigated|reported|considered)\b|\bmost\s+of\s+the\b|\b(?:common|frequent|popular)est\b|"

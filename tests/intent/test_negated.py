@@ -10,11 +10,23 @@ def test_a_negation_word_turns_the_condition_after_it_around() -> None:
     text = "which papers did not use gravel"
     found = words(text)
     gravel = Condition((text.index("gravel"), len(text)), "orkgp:P1", "=", "Gravel", "orkgr:R1")
-    out, used = negated([gravel], found)
+    out, used = negated([gravel], found, text)
     assert [c.op for c in out] == ["!="] and [w[2] for w in used] == ["not"]
     far = "which papers did not say anything at all about the roofs they built with gravel"
-    kept, _ = negated([Condition((far.index("gravel"), len(far)), "orkgp:P1", "=", "Gravel")], words(far))
+    kept, _ = negated([Condition((far.index("gravel"), len(far)), "orkgp:P1", "=", "Gravel")], words(far), far)
     assert kept[0].op == "="  # too far from the negation to be what it negates
+
+
+def test_a_negation_leaves_out_every_value_listed_right_after_it_on_the_same_property() -> None:
+    def read(text: str, *values: tuple[str, str]) -> list[str]:
+        conditions = [Condition((text.index(v), text.index(v) + len(v)), on, "=", v) for v, on in values]
+        return [c.op for c in negated(conditions, words(text), text)[0]]
+
+    assert read("sites not in kenya or india", ("kenya", "P1"), ("india", "P1")) == ["!=", "!="]
+    assert read("sites not in kenya, india or in ghana", ("kenya", "P1"), ("india", "P1"), ("ghana", "P1")) == \
+        ["!=", "!=", "!="]
+    assert read("sites not in kenya that used gravel", ("kenya", "P1"), ("gravel", "P2")) == ["!=", "="]
+    assert read("sites not in kenya but in india", ("kenya", "P1"), ("india", "P1")) == ["!=", "="]
 
 
 def test_a_negation_before_a_property_or_the_word_venue_is_a_property_given_for_none() -> None:

@@ -13,6 +13,8 @@ from pipeline.intent.operators import TABLE, operators_in
     ("the most recent paper", ["latest"]),
     ("the highest efficiency", ["max"]),
     ("the shortest follow-up", ["min"]),
+    ("papers per venue", ["count"]),
+    ("which papers per venue", []),  # a list for each: no count
     ("avg biomass change", ["average"]),
     ("does any study use gravel", ["yesno"]),
     ("are there studies in kenya", []),

@@ -1,0 +1,77 @@
+"""The rules' reading of comparison questions, held to what the graph holds (``pipeline.intent.comparison_reader``):
+a number said with a bound is no year, 'papers per X' counts for each X, a negation leaves out every value listed
+after it, and a value no contribution of the comparison read carries leaves the reading partial."""
+from __future__ import annotations
+
+import pytest
+
+from pipeline.intent.comparison_reader import read_comparison
+from pipeline.intent.comparisons import Comparisons, read_comparisons
+from pipeline.intent.record import Reading
+from pipeline.kg.oxigraph import OxigraphKG
+from standins.comparison_fixture import write_comparisons
+
+
+@pytest.fixture(scope="module")
+def graph(tmp_path_factory: pytest.TempPathFactory) -> tuple[OxigraphKG, Comparisons]:
+    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=1000)
+    facts = read_comparisons(kg)
+    assert facts is not None
+    return kg, facts
+
+
+def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
+    reading = read_comparison(question, graph[1], graph[0])
+    assert reading is not None, question
+    return reading
+
+
+def test_a_number_said_with_a_bound_on_a_property_is_no_year(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("which urban tree studies had a sample size over 2000?", graph)
+    assert reading.whole and [(c.on, c.op, c.value) for c in reading.conditions] == [("orkgp:P9002", ">", "2000")]
+    dated = _read("which urban tree studies are from 2017?", graph)
+    assert [(c.on, c.op, c.value) for c in dated.conditions] == [("year", "=", "2017")]
+
+
+@pytest.mark.parametrize(("question", "per"), [
+    ("papers per field in the urban tree comparison?", "field"),
+    ("green roof comparison: papers per research field", "field"),
+    ("urban tree comparison - papers per publication year", "year"),
+    ("contributions per study location in the green roof comparison", "orkgp:P9001"),
+])
+def test_things_said_right_before_per_are_counted_for_each(graph: tuple[OxigraphKG, Comparisons], question: str,
+                                                           per: str) -> None:
+    reading = _read(question, graph)
+    assert reading.whole and reading.operator == "count" and reading.per == per, reading
+
+
+def test_per_something_not_read_leaves_the_reading_partial(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("green roof comparison: papers per blorp", graph)
+    assert not reading.whole and "per" in reading.unplaced
+
+
+def test_not_before_a_list_of_values_leaves_out_each(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("urban tree comparison - studies not in lisbon or oslo?", graph)
+    assert reading.whole and [(c.value, c.op) for c in reading.conditions] == [("Lisbon", "!="), ("Oslo", "!=")]
+
+
+def test_a_value_no_contribution_of_the_comparison_carries_leaves_the_reading_partial(
+        graph: tuple[OxigraphKG, Comparisons]) -> None:
+    """'Sedum mat' is a green roof material: the urban tree comparison's answer would be 'nothing'."""
+    reading = _read("which urban tree study used sedum mat?", graph)
+    assert not reading.whole and any("Sedum mat" in u for u in reading.unplaced), reading
+    held = _read("which green roof study used sedum mat?", graph)
+    assert held.whole
+
+
+@pytest.mark.parametrize(("question", "conditions"), [
+    ("which urban tree studies had a sample size between 50 and 150?",
+     [("orkgp:P9002", ">=", "50"), ("orkgp:P9002", "<=", "150")]),
+    ("does the sample size of any urban tree study exceed 200?", [("orkgp:P9002", ">", "200")]),
+    ("did an urban tree study's sample size break 200?", [("orkgp:P9002", ">", "200")]),
+    ("urban tree papers between 2015 and 2020", [("year", ">=", "2015"), ("year", "<=", "2020")]),
+])
+def test_a_range_or_a_verb_of_passing_bounds_the_property_before_it(
+        graph: tuple[OxigraphKG, Comparisons], question: str, conditions: list[tuple[str, str, str]]) -> None:
+    reading = _read(question, graph)
+    assert reading.whole and [(c.on, c.op, c.value) for c in reading.conditions] == conditions, reading
