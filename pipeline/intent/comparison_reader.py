@@ -24,7 +24,7 @@ from pipeline.intent.linking import (
 )
 from pipeline.intent.named import spans
 from pipeline.intent.negated import absent, carried, negated
-from pipeline.intent.operators import TABLE, Operator, operators_in
+from pipeline.intent.operators import TABLE, Operator, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
 from pipeline.intent.values import capitals, names_a_comparison, slipped, within_scope
@@ -249,7 +249,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     # a bound on each paper's contributions: listed or counted whole only (not ranked, not counted per year)
     if operator.name not in ("list", "count") or grouped:
         unplaced += [text[slice(*c.span)] for c in conditions if c.on == "contribution"]
-    if k > 1 and not (operator.order and by and by != asked):  # the first k of a ranking of things only
+    if operator.place:  # 'the 2nd highest cost': the place its ordinal says
+        k = next(place_of(text[a:b]) for op, (a, b) in ops if op is operator)
+    elif k > 1 and not (operator.order and by and by != asked):  # the first k of a ranking of things only
         unplaced.append(str(k))
     return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, k=k, per=grouped,
                    also=tuple(also), unplaced=tuple(dict.fromkeys(unplaced)))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from pipeline.intent.comparisons import STRUCTURAL
-from pipeline.intent.operators import TABLE
+from pipeline.intent.operators import TABLE, ordinal
 from pipeline.intent.record import Condition, Reading
 from pipeline.sparql.literal import quoted
 
@@ -192,7 +192,8 @@ def compile_reading(reading: Reading) -> str:
     if op.order and by:
         if ranked != answer and not reading.also:  # the value it is ranked by, unless other things are asked
             shown += f" {ranked}"
-        return f"SELECT DISTINCT {shown} {where}\nORDER BY {op.order}({by})\nLIMIT {reading.k}"
+        cut = f"LIMIT 1 OFFSET {reading.k - 1}" if op.place else f"LIMIT {reading.k}"  # the k-th, or the first k
+        return f"SELECT DISTINCT {shown} {where}\nORDER BY {op.order}({by})\n{cut}"
     return f"SELECT DISTINCT {shown} {where}"
 
 
@@ -201,8 +202,10 @@ def sentence(reading: Reading) -> str:
     op = TABLE[reading.operator]
     what = _said(reading, reading.asked)
     by = "year" if op.by_year else f"'{reading.label_of(reading.by)}'" if reading.by else ""
-    said = op.says.format(what=what, by=by or what)
-    if op.order and by and reading.by != reading.asked and not op.often:
+    said = op.says.format(what=what, by=by or what, place=ordinal(reading.k))
+    if op.place and by and reading.by != reading.asked:
+        said = f"the {what} with the {ordinal(reading.k)} {'highest' if op.order == 'DESC' else 'lowest'} {by}"
+    elif op.order and by and reading.by != reading.asked and not op.often:
         said = f"the {f'{reading.k} ' if reading.k > 1 else ''}{what} with the " \
             f"{'highest' if op.order == 'DESC' else 'lowest'} {by}"
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 class Operator:
     """``aggregate``: applied to the values (numbers) of what is asked; ``order``: the answer ranked by its values
     (or by the property ``by``) and cut at ``k``; ``often``: ranked by how many contributions carry each value;
-    ``ask``: answered yes or no; ``numeric``: needs numbers; ``by_year``: ranks papers by their year."""
+    ``ask``: answered yes or no; ``numeric``: needs numbers; ``by_year``: ranks papers by their year; ``place``: the
+    ranking's k-th only, k said by an ordinal ('the 2nd highest cost'), not its first k."""
 
     name: str
     phrasings: str  # a regular expression over the question, lower case
@@ -23,6 +24,7 @@ class Operator:
     ask: bool = False
     numeric: bool = False
     by_year: bool = False
+    place: bool = False
 
     def found(self, text: str) -> list[tuple[int, int]]:
         """Where the question asks for this operator."""
@@ -43,6 +45,21 @@ _MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest|
     r"tallest|widest|thickest)"
 _LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest|coolest|coldest|shallowest|cheapest|lightest|" \
     r"thinnest|narrowest|worst)"
+# the places people say by ordinals ('the 2nd highest', 'runner-up'): the one table of them
+ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+            "fifth": 5, "5th": 5}
+_PLACES = "|".join(w for w in ORDINALS if "runner" not in w)
+
+
+def ordinal(k: int) -> str:
+    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"{k}th")
+
+
+def place_of(said: str) -> int:
+    """The place an ordinal in ``said`` names ('2nd highest': 2); 1 when none."""
+    return next((k for w, k in ORDINALS.items() if re.search(rf"\b{w}\b", said.lower())), 1)
+
+
 # things counted when said right before 'per' ('papers per venue?': how many for each venue)
 COUNTED = ("papers", "models", "datasets", "metrics", "problems", "venues", "fields", "contributions", "studies")
 # ('which papers per country': a list for each, no count)
@@ -53,6 +70,10 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
     Operator("count", r"\bhow\s+many\b|\bnumber\s+of\b|\bcount(?:\s+of)?\b|\bhow\s+much\s+different\b|"
              rf"(?:{_PER})per\b",
              "how many different {what} there are", aggregate="COUNT"),
+    Operator("kth", rf"\b(?:{_PLACES})[\s-]+(?:highest|largest|biggest|greatest|longest|most)\b",
+             "the {place} highest {by}", order="DESC", numeric=True, place=True),
+    Operator("kth_lowest", rf"\b(?:{_PLACES})[\s-]+(?:lowest|smallest|least|shortest|fewest|cheapest)\b",
+             "the {place} lowest {by}", order="ASC", numeric=True, place=True),
     Operator("most", r"\b(?:the\s+)?most\s+(?:common(?:ly)?|frequent(?:ly)?|often|popular|used|widely\s+used|"
              r"studied|investigated|reported|considered)\b|\bmost\s+of\s+the\b|\b(?:common|frequent|popular)est\b|"
              r"\bappears?\s+most(?:\s+often)?\b|\bused\s+(?:the\s+)?most(?:\s+(?:often|frequently|commonly))?\b",

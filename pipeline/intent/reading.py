@@ -7,13 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from pipeline.intent.account import BOUND_ENDS, THINGS
-from pipeline.intent.operators import yes_or_no
+from pipeline.intent.operators import ORDINALS, ordinal, yes_or_no
 from pipeline.matching.wording import within_edits
 from pipeline.question import NUMBER_WORDS
 from pipeline.records import Kind
 
-ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-            "fifth": 5, "5th": 5}
 # ('papers per venue?': things of a kind per another, a count of them for each)
 _COUNT = re.compile(rf"\b(how many|number of|count the|count of)\b|{THINGS}per\s+\w", re.I)
 _ORDINAL_WORDS = "|".join(ORDINALS).replace("runner-up", r"runners?-up").replace("runner up", r"runners?\s+up")
@@ -198,10 +196,6 @@ class Intent:
                  "both": "those on both", "yesno": "yes or no", "every": "every one, not the first",
                  "top": f"the top {self.rank}", "except": "those of one but not of the other"}
         return ", ".join(words[o] for o in OPERATORS if o in self.operators)
-
-
-def ordinal(k: int) -> str:
-    return {1: "first", 2: "second", 3: "third", 4: "fourth", 5: "fifth"}.get(k, f"{k}th")
 
 
 def read_intent(question: str) -> Intent:

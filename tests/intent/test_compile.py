@@ -49,6 +49,8 @@ def _answer(question: str, kg: OxigraphKG) -> list[str] | bool:
     ("what is the earliest paper in the green roof comparison", ["Sedum roofs in winter"]),
     ("how many different soil types are there in the tree survival studies", ["3"]),
     ("which green roof papers did not use gravel", ["Cool roofs for schools", "Sedum roofs in winter"]),
+    ("what is the 2nd highest sample size in the urban tree comparison", ["120"]),  # the k-th, not the first k
+    ("which study had the second smallest sample size in the urban tree comparison", ["Heat and young trees"]),
     ("urban tree papers per field?", ["Forestry", "Urban Ecology"]),
     ("urban tree studies with a sample size between 50 and 150", ["Heat and young trees", "Street trees in dry summers"]),
 ])

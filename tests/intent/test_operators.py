@@ -13,6 +13,8 @@ from pipeline.intent.operators import TABLE, operators_in
     ("the most recent paper", ["latest"]),
     ("the highest efficiency", ["max"]),
     ("the shortest follow-up", ["min"]),
+    ("the 2nd highest cost", ["kth"]),
+    ("whats the third-lowest ph", ["kth_lowest"]),
     ("papers per venue", ["count"]),
     ("which papers per venue", []),  # a list for each: no count
     ("avg biomass change", ["average"]),
@@ -29,6 +31,12 @@ def test_an_operator_takes_all_of_its_words() -> None:
     question = "the intervention used most often"
     [(op, (a, b))] = operators_in(question)
     assert op.name == "most" and question[a:b] == "used most often"
+
+
+def test_a_place_is_read_from_its_ordinal() -> None:
+    from pipeline.intent.operators import place_of
+
+    assert [place_of(said) for said in ("2nd highest", "third lowest", "highest")] == [2, 3, 1]
 
 
 def test_every_entry_says_what_it_does_and_has_a_shape() -> None:
