@@ -69,7 +69,7 @@ _MEANINGS: dict[str, str] = {
     "beat": "beat beats beating outperform outperforms outperformed outperforming surpass surpasses surpassed outdo "
             "outdoes better",
     "not": "not no without never except excluding dont doesnt didnt isnt arent wasnt werent havent hasnt hadnt "
-           "lacking lack lacks missing but other none neither nor outside",
+           "lacking lack lacks missing but other none neither nor outside apart aside",
 }
 _KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things

@@ -9,11 +9,12 @@ from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
 from pipeline.intent.bounds import BETWEEN, BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
-from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders, values_named, values_of
 from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
     Word,
+    content,
     heads,
     inside,
     label_runs,
@@ -51,16 +52,22 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
 
 
 def _held(read: Reading | None, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
-    """``read``, in part where a value it is held to is none of its comparison's ('the dodoma school paper' read in
-    the school vision screening comparison when Dodoma is a rainwater study's): its list would be 'nothing'."""
+    """``read``, in part where a value it is held to is none of its comparison's but another's the question's words
+    name too ('the dodoma school *rainwater* paper' read in the school vision screening comparison when Dodoma is a
+    rainwater study's): its list would be 'nothing' for a misread. No other comparison named: 'nothing' is the answer
+    ('the knee OA trials in japan' when none was run there)."""
     if read is None or read.scope is None or TABLE[read.operator].ask:  # 'did any of them use clay?': no
         return read
     own = set(facts.properties.get(read.scope.iri, ()))
     named = [c for c in read.conditions if c.iri and c.on not in STRUCTURAL and c.op == "="]
-    held = {v.iri for v in values_of(kg, read.scope.iri)} if named else set()
-    outside = [c.value for c in named if c.on not in own or c.iri not in held]
-    return replace(read, unplaced=read.unplaced + tuple(f"'{v}' (no value of the comparison read)" for v in outside)) \
-        if outside else read
+    held = {v.label.lower() for v in values_of(kg, read.scope.iri)} if named else set()  # by label, as compiled
+    said = [w for w in words(read.question) if w[2] not in SCOPE_WORDS and not any(
+        c.span[0] <= w[0] < c.span[1] for c in named)]
+    outside = [c.value for c in named if (c.on not in own or c.value.lower() not in held) and any(
+        any(near(w[2], t) for w in said for t in content(facts.labels.get(other, "")) if t not in SCOPE_WORDS)
+        for other in holders(kg, c.value) if other != read.scope.iri)]
+    return replace(read, unplaced=read.unplaced + tuple(f"{v} (a value of another comparison the question names)"
+                                                        for v in outside)) if outside else read
 
 
 # a word of the operator table that ranks by merit, and whether it asks for the bottom
@@ -213,7 +220,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     operator = _directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)
     if asked == "contribution" and operator.aggregate != "COUNT" and "paper" not in also:
         also = [*also, "paper"]  # listed: each with its paper (a contribution's label may say nothing)
-    also = ["paper" if a == "contribution" else a for a in also]
+    # 'and which contribution is it': the contribution, with its paper (as contributions asked are listed)
+    also = list(dict.fromkeys(x for a in also for x in (("contribution", "paper") if a == "contribution" else (a,))))
     # a property the things asked carry ('comparisons that report an effect size'): held to be given; listed
     # papers or contributions are shown with its values too (what they report)
     for p in carried(found, props, [p for p in open_props if p not in (asked, by, *also)]):
@@ -227,8 +235,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     naming = [i for i, w in enumerate(found) if (scoped and w in scoped[1]) or w[2] in ("comparison", "comparisons")]
     unplaced += [facts.property_labels[p] for p, ws in props if p in open_props and p not in (asked, by, *also)
                  and not any(found.index(ws[0]) - 1 == i or found.index(ws[-1]) + 1 == i for i in naming)]
-    if operator.order and operator.aggregate and by and by == asked and also == ["paper"]:
-        asked, also = "paper", []  # 'the highest accuracy and in which paper': the paper, its value beside
+    if operator.order and (operator.aggregate or operator.place) and by and by == asked and also[:1] in (
+            ["paper"], ["contribution"]):  # 'the highest accuracy and in which paper': the paper, its value beside
+        asked, also = also[0], []
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers

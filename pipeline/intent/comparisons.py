@@ -149,6 +149,16 @@ def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
     return [Value((0, 0), iri, label, frozenset(props)) for (iri, label), props in sorted(found.items())]
 
 
+_HOLDERS = ("SELECT DISTINCT ?cmp WHERE {{ ?v rdfs:label ?label . FILTER(LCASE(STR(?label)) = {key}) "
+            "?cmp orkgp:compareContribution ?cont . ?cont ?p ?v . }} LIMIT 100")
+
+
+def holders(kg: KnowledgeGraph, label: str) -> list[str]:
+    """The comparisons whose contributions carry a value labelled ``label`` (any case)."""
+    rows = _rows(kg, _HOLDERS.format(key=quoted(label.lower()))) or []
+    return [short_name(r.get("cmp", {}).get("value", "")) for r in rows]
+
+
 class ComparisonFacts:
     """``read_comparisons`` once per graph (None while the graph cannot say, asked again next time), the vocabulary's
     labels read once, at the first graph that says (a vocabulary may hold hundreds of thousands)."""

@@ -45,7 +45,8 @@ _BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
 # 'which model had the lowest accuracy and what was it', 'what's the best X on X and who got it' (names blanked): the
 # score beside who holds it
 _VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+much)\b|"
-                        r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+who", re.I)
+                        r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+(?:who|which)\b",
+                        re.I)  # 'the best X on X, and which model was it': the value, and the thing
 # '… on X? with scores': the thing beside said last with no determiner (not 'with code': a condition)
 _BARE_BESIDE = re.compile(r"\b(?:with|plus|w/|and)\s+(scores?|values?|results|numbers|years)\s*[?.!]*\s*$", re.I)
 _ENDS = re.compile(r"\s*(?:[?.!,)]|$)")

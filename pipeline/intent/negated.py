@@ -11,7 +11,7 @@ from pipeline.intent.linking import Word
 from pipeline.intent.record import Condition
 
 NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
-             "hasnt", "hadnt", "except", "excluding", "lacking", "outside"}  # 'the studies outside the US'
+             "hasnt", "hadnt", "except", "excluding", "lacking", "outside", "apart", "aside"}  # 'the studies outside the US'
 
 
 def negated(conditions: Sequence[Condition], free: Sequence[Word], text: str) -> tuple[list[Condition], list[Word]]:

@@ -58,6 +58,7 @@ def test_companions_are_read_beside_the_answer_only() -> None:
     assert companions("Which models are evaluated on both X and the Y dataset?") == []
     assert companions("top model on X by Y and what score did it get") == ["value"]  # no 'its' after 'what'
     assert companions("which paper introduced X and when?") == ["year"]
+    assert companions("whats the best X anyone got on X, and which model was it") == ["value"]  # asked first
     assert companions("who beats X on X in X? with scores") == ["value"]
     assert companions("which papers on X come with code") == []  # a condition
     assert companions("all results for X pls (dataset, metric, score)") == ["metric", "value"]  # listed columns

@@ -39,6 +39,8 @@ from pipeline.records import Kind
     ("What is the top performing model on X?", set(), 1),
     ("Which models were run on X but not on Y?", {"except"}, 1),
     ("models on X except those evaluated on Y", {"except"}, 1),
+    ("X papers apart from the ones at Y", {"except"}, 1),
+    ("X papers aside from Y ones", {"except"}, 1),
     ("Which models, including but not limited to X, are on Y?", set(), 1),
     ("Do you know which papers address X?", set(), 1),  # asked politely: a list, not yes or no
     ("is there any paper on X published before 2016?", {"yesno"}, 1),  # 'is there a / any': yes or no …
