@@ -240,7 +240,7 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
             share = ((direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1), len(got))
             for w in got:
                 if not direct:  # only a place asked ('where'): every place label alike ('Country', 'Study location')
-                    share = (0.45, len(got))
+                    share = (0.9, len(got))
                 if share > best.get(w, ((0.0, 0), ""))[0]:
                     best[w] = (share, p)
                     tied.discard(w)

@@ -86,6 +86,15 @@ def test_a_label_written_whole_with_its_own_filler_is_named_over_a_place_asked()
     assert [p for p, _ in properties_named(words("which country comes up most"), facts, "orkgr:R1")] == ["orkgp:P2"]
 
 
+def test_a_place_asked_is_no_more_one_place_label_than_another() -> None:
+    """'where' of 'Country' and of 'Study location' alike: neither (the reading asks which); 'which country' is the
+    one that says it."""
+    facts = Comparisons({"orkgr:R1": "A"}, {"orkgr:R1": ("orkgp:P1", "orkgp:P2")},
+                        {"orkgp:P1": "Country", "orkgp:P2": "Study location"})
+    assert properties_named(words("where were the surveys done"), facts, "orkgr:R1") == []
+    assert [p for p, _ in properties_named(words("which country were they in"), facts, "orkgr:R1")] == ["orkgp:P1"]
+
+
 def test_a_unit_in_brackets_or_after_in_is_a_unit() -> None:
     from pipeline.intent.linking import unit
 
