@@ -60,6 +60,8 @@ def tidy(question: str) -> str:
 # shorthand people type, written out for every later reading: 'yr', 'contribs', '# of', 'pre-2018'
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
+              (re.compile(r"\bno\.\s*(?=of\b)", re.I), "number "),  # 'no. of papers'
+              (re.compile(r"\b([a-z]+)[\s-]wise\b", re.I), r"by \1"),  # 'latency wise': by latency
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
               (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1"),

@@ -55,6 +55,8 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("# of papers in the aquaponics one?", "number of papers in the aquaponics one?"),
     ("studies pre-2018", "studies before 2018"), ("wat papers", "what papers"),
     ("top 3 contribs by F1", "top 3 contributions by F1"), ("which contrib is it", "which contribution is it"),
+    ("no. of papers per year?", "number of papers per year?"), ("worst on X latency wise?", "worst on X by latency?"),
+    ("worst on X latency-wise", "worst on X by latency"),
     ("papers post 2019", "papers after 2019"),
     ("models run on more then two datasets", "models run on more than 2 datasets"),
     ("worst on X (lower = better)", "worst on X (lower is better)"),

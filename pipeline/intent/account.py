@@ -55,7 +55,7 @@ _MEANINGS: dict[str, str] = {
     "down": "lowest minimum min smallest",
     "kth": "second third fourth fifth 2nd 3rd 4th 5th runner place placed rank ranked position",
     "compare": "after since before until till prior later earlier newer older more less fewer greater higher lower "
-               "above below over under exceeding beyond than between thru through inclusive strictly exclusive "
+               "above below over under exceeding beyond than between thru through inclusive incl strictly exclusive "
                "exclusively",
     "most": "most fewest least common commonly frequent frequently popular often",
     "average": "average mean avg",

@@ -40,6 +40,8 @@ from pipeline.records import Kind
     ("Which models were run on X but not on Y?", {"except"}, 1),
     ("models on X except those evaluated on Y", {"except"}, 1),
     ("X papers apart from the ones at Y", {"except"}, 1),
+    ("X papers that arent about Y", {"except"}, 1),
+    ("X papers that are not about Y", {"except"}, 1),
     ("X papers aside from Y ones", {"except"}, 1),
     ("Which models, including but not limited to X, are on Y?", set(), 1),
     ("Do you know which papers address X?", set(), 1),  # asked politely: a list, not yes or no
