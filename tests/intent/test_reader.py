@@ -210,3 +210,15 @@ def test_a_part_of_a_longer_name_the_question_writes_is_no_name_to_read_with() -
     spans = [(text.index("Long"), part.end, ""), (metric.start, len(text), "metric")]
     assert whole(text, [part, metric], spans, frozenset({"score"})) == [metric]  # 'F1' is all of 'F1 score'
     assert whole(text, [part, metric], [], frozenset()) == [part, metric]
+
+
+@pytest.mark.parametrize("question", ["highest Accuracy on each dataset pls", "lowest Accuracy per dataset?"])
+def test_no_question_shown_leaves_out_a_word_that_says_what_is_done_to_the_answer(
+        env: Path, tgi: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        question: str) -> None:
+    """'on each dataset' groups the answer: 'the highest Accuracy reported anywhere' is another question, never
+    shown for the model to copy."""
+    tgi.respond = choosing("anywhere")
+    out = _ask(env, monkeypatch, capsys, tgi, question)
+    listed = [q for p in _prompts(tgi) for q in re.findall(r"^- (.*)$", p, re.M)]
+    assert not any("anywhere" in q for q in listed) and out["generator"] != "reader:tgi"
