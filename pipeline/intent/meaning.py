@@ -8,7 +8,8 @@ import re
 from collections.abc import Sequence
 
 from pipeline.intent.conditions import excludes
-from pipeline.intent.reading import CODE, YEAR, Intent, ordinal
+from pipeline.intent.operators import ordinal
+from pipeline.intent.reading import CODE, YEAR, Intent
 from pipeline.records import REACHED_BY, Kind
 from pipeline.sparql import brackets
 from pipeline.sparql.joins import Joins, joins

@@ -10,8 +10,9 @@ from pipeline.intent.account import meanings
 from pipeline.intent.linking import Word
 from pipeline.intent.record import Condition
 
+# ('the studies outside the US', 'apart from the ones at V')
 NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
-             "hasnt", "hadnt", "except", "excluding", "lacking", "outside", "apart", "aside"}  # 'the studies outside the US'
+             "hasnt", "hadnt", "except", "excluding", "lacking", "outside", "apart", "aside"}
 
 
 def negated(conditions: Sequence[Condition], free: Sequence[Word], text: str) -> tuple[list[Condition], list[Word]]:

@@ -68,8 +68,8 @@ def uncast(generation: Generation) -> tuple[str, ...]:
     if not own(generation) or generation.sparql is None:
         return ()
     toks = [t.text for t in parse(generation.sparql).tokens]
-    bare = {toks[i + 2] for i, t in enumerate(toks[:-3])
-            if t.upper() in ("AVG", "SUM") and toks[i + 1] == "(" and toks[i + 2].startswith("?") and toks[i + 3] == ")"}
+    bare = {toks[i + 2] for i, t in enumerate(toks[:-3]) if t.upper() in ("AVG", "SUM") and toks[i + 1] == "("
+            and toks[i + 2].startswith("?") and toks[i + 3] == ")"}
     values = {o for _, p, o in read(generation.sparql).triples if p not in _THINGS_AT}
     return ("the values as numbers (it adds up their text: cast them with xsd:decimal)",) if bare & values else ()
 

@@ -21,7 +21,8 @@ from pipeline.intent.conditions import blanked, unaccounted
 from pipeline.intent.filling import filled
 from pipeline.intent.guard import core
 from pipeline.intent.named import Name, resolve, years
-from pipeline.intent.reading import YEAR, Intent, ordinal, read_intent
+from pipeline.intent.operators import ordinal
+from pipeline.intent.reading import YEAR, Intent, read_intent
 from pipeline.matching.forms import form_of
 from pipeline.names.index import LabelIndex
 from pipeline.parts import Generator, KnowledgeGraph, Structured
@@ -100,8 +101,8 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
 # what a question's words do to its answer (``account``'s meanings): a question the model reads may word its things
 # and links in any way, never leave one of these out ('top f1 *on each dataset*' is no 'highest F1 anywhere'); which
 # way a ranking goes is the metric's to say ('the best' by an error rate), held by ``admits``
-_OPERATIVE = frozenset({"count", "kth", "compare", "most", "average", "early", "late", "both", "every", "spread", "beat",
-                        "not"})
+_OPERATIVE = frozenset({"count", "kth", "compare", "most", "average", "early", "late", "both", "every", "spread",
+                        "beat", "not"})
 
 
 def _drops(pair: Example, text: str, names: Sequence[Name], intent: Intent) -> bool:

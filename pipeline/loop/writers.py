@@ -32,8 +32,9 @@ class Writer:
     its "none" handing the question on; ``fallback``: it replaces a failing query of the writers before it only when
     its own passes every check (the offline adapter behind a model, LLM first); ``rules``: only the intent step's own
     answer from it counts — a query composed from a reading of every word, or a question asked back — anything else
-    handed on (the offline adapter before a model, LLM first: the model never overrides a whole reading); ``name``: what its queries are marked
-    with (a model's generator spec, e.g. ``repair:replay:FILE``), else the generator's own name."""
+    handed on (the offline adapter before a model, LLM first: the model never overrides a whole reading); ``name``:
+    what its queries are marked with (a model's generator spec, e.g. ``repair:replay:FILE``), else the generator's own
+    name."""
 
     generator: Generator
     name: str = ""

@@ -5,25 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.comparison_reader import read_comparison
-from pipeline.intent.comparisons import Comparisons, read_comparisons
-from pipeline.intent.record import Reading
+from pipeline.intent.comparisons import Comparisons
 from pipeline.kg.oxigraph import OxigraphKG
-from standins.comparison_fixture import write_comparisons
+from tests.intent import test_comparison_reader as reader
 
-
-@pytest.fixture(scope="module")
-def graph(tmp_path_factory: pytest.TempPathFactory) -> tuple[OxigraphKG, Comparisons]:
-    kg = OxigraphKG(write_comparisons(tmp_path_factory.mktemp("cmp") / "g.nt"), row_cap=1000)
-    facts = read_comparisons(kg)
-    assert facts is not None
-    return kg, facts
-
-
-def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
-    reading = read_comparison(question, graph[1], graph[0])
-    assert reading is not None, question
-    return reading
+graph = reader.graph  # the small graph of two comparisons (a fixture), read as that module reads it
+_read = reader._read
 
 
 def test_a_number_said_with_a_bound_on_a_property_is_no_year(graph: tuple[OxigraphKG, Comparisons]) -> None:

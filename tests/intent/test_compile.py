@@ -52,7 +52,8 @@ def _answer(question: str, kg: OxigraphKG) -> list[str] | bool:
     ("what is the 2nd highest sample size in the urban tree comparison", ["120"]),  # the k-th, not the first k
     ("which study had the second smallest sample size in the urban tree comparison", ["Heat and young trees"]),
     ("urban tree papers per field?", ["Forestry", "Urban Ecology"]),
-    ("urban tree studies with a sample size between 50 and 150", ["Heat and young trees", "Street trees in dry summers"]),
+    ("urban tree studies with a sample size between 50 and 150",
+     ["Heat and young trees", "Street trees in dry summers"]),
 ])
 def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[str] | bool) -> None:
     assert _answer(question, kg) == answer
