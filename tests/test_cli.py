@@ -280,6 +280,7 @@ def test_ask_reads_a_loose_name_as_the_endpoints_label(env: pytest.MonkeyPatch, 
     env.setenv("KGQA_TGI_URL", tgi.url)
     env.setenv("KGQA_CACHE_TTL", "0")
     env.setenv("KGQA_LLM_READER", "false")  # the model's own query, its name typed loosely
+    env.setenv("KGQA_LLM_FALLBACK", "none")  # the model alone (no rules' reading before it)
     code, out, _ = run(capsys, "ask", "--generator", "tgi", "--kg", virtuoso.endpoint, "--json",
                        "Which models were evaluated on the story cloze-test?")
     assert code == 0 and "CoherenceNet" in out["flat_answer"]
