@@ -62,7 +62,9 @@ def test_a_language_model_is_wrapped_because_its_registration_says_so(restored: 
     register_generator(GeneratorKind("echo", lambda wiring: echo, "a test model", llm=True))
     built = build_generator(Settings(), "echo")
     writers = build_writers(Blueprint.of(Settings(), "echo"), built)
-    assert built is echo and [(w.model, w.fallback) for w in writers] == [(True, False), (False, True)]
+    # the rules' whole readings, the model, the adapter behind it (the paper's order, for a model not run here)
+    assert built is echo and [(w.rules, w.model, w.fallback) for w in writers] == [
+        (True, False, False), (False, True, False), (False, False, True)]
     assert "echo" in generator_names()
     got = looped(writers, "q?").generation
     assert got is not None and got.sparql and got.sparql.startswith("SELECT ?x WHERE { ?x ?p ?o }")

@@ -116,7 +116,7 @@ def _having(one: _Reach, other: _Reach) -> Example:
 def _each(one: _Reach, other: _Reach) -> Example:
     """How many ``other`` each ``one`` has ('papers per research field'), most first."""
     sparql = f"{_counted_each(one, other)} ORDER BY DESC(?{other.var}s)"
-    return Example(f"IP-reach-each-{one.var}-{other.var}s", f"How many {other.nouns} does each {one.noun} have?",
+    return Example(f"IP-reach-each-{one.var}-{other.var}s", f"How many {other.nouns} are there for each {one.noun}?",
                    sparql, source="intent")
 
 

@@ -122,10 +122,20 @@ class Gate:
     def __init__(self) -> None:
         self.release = threading.Event()
         self.inner = AdapterGenerator(0.45)
+        self.started = 0  # the questions a worker has begun
+        self._begun = threading.Condition()
 
     def generate(self, question: str, examples: Sequence[Retrieved]) -> Generation:
+        with self._begun:
+            self.started += 1
+            self._begun.notify_all()
         assert self.release.wait(20)
         return self.inner.generate(question, examples)
+
+    def wait_started(self, count: int, timeout: float = 30.0) -> bool:
+        """Whether ``count`` questions have begun on a worker within ``timeout`` (a busy box is slow to start one)."""
+        with self._begun:
+            return self._begun.wait_for(lambda: self.started >= count, timeout)
 
 
 def test_when_all_workers_are_busy_questions_queue_then_turn_away(start_bot: Callable[..., Harness]) -> None:

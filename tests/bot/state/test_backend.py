@@ -80,6 +80,7 @@ def test_two_replicas_turn_away_once_their_shared_queue_is_full(start_bot: Calla
         a.slack.wait_for(lambda c: c.params.get("thread_ts") == waiting and "queued behind" in str(
             c.params.get("text")), timeout=30)
         b.mention(STORY_CLOZE, channel="CB1", user="U3")  # runs on b's free worker: no waiting place needed
+        assert gate.wait_started(2)  # CA1 and CB1 on their workers (on a busy box CB1 may start late)
         turned = new_ts()
         b.mention(STORY_CLOZE, channel="CB2", user="U4", ts=turned)  # would wait on b, but the deployment is full
         [away] = b.slack.wait_for(lambda c: c.params.get("thread_ts") == turned and c.method == "chat.postMessage",
