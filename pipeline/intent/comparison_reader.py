@@ -9,12 +9,11 @@ from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
 from pipeline.intent.bounds import BETWEEN, BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
-from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders, values_named, values_of
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
     Word,
-    content,
     heads,
     inside,
     label_runs,
@@ -28,7 +27,7 @@ from pipeline.intent.negated import absent, carried, negated
 from pipeline.intent.operators import TABLE, Operator, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
-from pipeline.intent.values import capitals, names_a_comparison, slipped, within_scope
+from pipeline.intent.values import capitals, held_in_scope, names_a_comparison, slipped, within_scope
 from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
 from pipeline.sparql.direction import direction_known, lower_is_better
@@ -48,26 +47,7 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
                                                                                               read.scope is not None)
                                   or (other.whole == read.whole and within_scope(other, values, text))):
             return other
-    return _held(read, facts, kg)
-
-
-def _held(read: Reading | None, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
-    """``read``, in part where a value it is held to is none of its comparison's but another's the question's words
-    name too ('the dodoma school *rainwater* paper' read in the school vision screening comparison when Dodoma is a
-    rainwater study's): its list would be 'nothing' for a misread. No other comparison named: 'nothing' is the answer
-    ('the knee OA trials in japan' when none was run there)."""
-    if read is None or read.scope is None or TABLE[read.operator].ask:  # 'did any of them use clay?': no
-        return read
-    own = set(facts.properties.get(read.scope.iri, ()))
-    named = [c for c in read.conditions if c.iri and c.on not in STRUCTURAL and c.op == "="]
-    held = {v.label.lower() for v in values_of(kg, read.scope.iri)} if named else set()  # by label, as compiled
-    said = [w for w in words(read.question) if w[2] not in SCOPE_WORDS and not any(
-        c.span[0] <= w[0] < c.span[1] for c in named)]
-    outside = [c.value for c in named if (c.on not in own or c.value.lower() not in held) and any(
-        any(near(w[2], t) for w in said for t in content(facts.labels.get(other, "")) if t not in SCOPE_WORDS)
-        for other in holders(kg, c.value) if other != read.scope.iri)]
-    return replace(read, unplaced=read.unplaced + tuple(f"{v} (a value of another comparison the question names)"
-                                                        for v in outside)) if outside else read
+    return held_in_scope(read, facts, kg)
 
 
 # a word of the operator table that ranks by merit, and whether it asks for the bottom

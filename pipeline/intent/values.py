@@ -1,14 +1,17 @@
 """The values a comparison question names beyond their exact labels, and how they stand to the comparison's name:
-a value typed with a slip in each word or by its initials in capitals ('US'), and a value whose words are the
-comparison's own ('the ammonia gas *sensors* comparison')."""
+a value typed with a slip in each word or by its initials in capitals ('US'), a value whose words are the
+comparison's own ('the ammonia gas *sensors* comparison'), and a value of another comparison the question names."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from pipeline.intent.account import words
-from pipeline.intent.comparisons import Comparisons, Value
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders, values_of
 from pipeline.intent.linking import SCOPE_WORDS, content, near
+from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Reading
+from pipeline.parts import KnowledgeGraph
 
 
 def slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
@@ -49,3 +52,22 @@ def names_a_comparison(typed: str, facts: Comparisons) -> bool:
     """Whether every word of ``typed`` is a word of one comparison's label."""
     mine = [w for _, _, w in words(typed)]
     return any(all(any(near(w, t) for t in content(label)) for w in mine) for label in facts.labels.values())
+
+
+def held_in_scope(read: Reading | None, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
+    """``read``, in part where a value it is held to is none of its comparison's but another's the question's words
+    name too ('the dodoma school *rainwater* paper' read in the school vision screening comparison when Dodoma is a
+    rainwater study's): its list would be 'nothing' for a misread. No other comparison named: 'nothing' is the answer
+    ('the knee OA trials in japan' when none was run there)."""
+    if read is None or read.scope is None or TABLE[read.operator].ask:  # 'did any of them use clay?': no
+        return read
+    own = set(facts.properties.get(read.scope.iri, ()))
+    named = [c for c in read.conditions if c.iri and c.on not in STRUCTURAL and c.op == "="]
+    held = {v.label.lower() for v in values_of(kg, read.scope.iri)} if named else set()  # by label, as compiled
+    said = [w for w in words(read.question) if w[2] not in SCOPE_WORDS and not any(
+        c.span[0] <= w[0] < c.span[1] for c in named)]
+    outside = [c.value for c in named if (c.on not in own or c.value.lower() not in held) and any(
+        any(near(w[2], t) for w in said for t in content(facts.labels.get(other, "")) if t not in SCOPE_WORDS)
+        for other in holders(kg, c.value) if other != read.scope.iri)]
+    return replace(read, unplaced=read.unplaced + tuple(f"{v} (a value of another comparison the question names)"
+                                                        for v in outside)) if outside else read
