@@ -63,6 +63,7 @@ class _Ask:
     tries: int = TRIES
     asked_again: set[Ask] = field(default_factory=set)
     composed: bool = False  # the composer has had its turn on a generation with no query
+    handed: Draft | None = None  # the rules' turn, handed on: its generator's query as judged (not written again)
 
     def record(self, writer: str, judged: Judgement) -> None:
         self.trail.append(Judged(writer, judged.check, judged.call.value, judged.why))
@@ -112,11 +113,11 @@ class Loop:
             if i:
                 q.progress(Step.RETRY)
             composed = q.composed
-            draft = self._draft(q, writer, alone=alone, last=i == len(self.writers) - 1)
+            draft = self._again(q, writer) or self._draft(q, writer, alone=alone, last=i == len(self.writers) - 1)
             if writer.rules:  # the rules' whole reading, or the next writer's turn (their own query waits behind it)
                 if draft.ruled:
                     return draft if draft.choices else taken(draft, None, len(self.writers))
-                q.composed = composed  # the composer's turn on no query stays the later writers'
+                q.composed, q.handed = composed, draft  # the composer's turn on no query stays the later writers'
                 continue
             if draft.ok:
                 return taken(draft, drafts[-1] if drafts else None, len(self.writers))
@@ -126,6 +127,15 @@ class Loop:
         if standing is not None:
             return standing_of(standing, drafts)
         return blank(drafts)
+
+    @staticmethod
+    def _again(q: _Ask, writer: Writer) -> Draft | None:
+        """The fallback's draft when the rules' turn already wrote and judged its generator's query (the adapter
+        before and behind the model, LLM first): the same query, judged once."""
+        handed = q.handed
+        if writer.fallback and handed is not None and handed.writer.generator is writer.generator:
+            return replace(handed, writer=writer)
+        return None
 
     def _draft(self, q: _Ask, writer: Writer, alone: bool, last: bool) -> Draft:
         q.progress(Step.GENERATE)
@@ -259,10 +269,12 @@ class Loop:
         for writer in self.writers[self.writers.index(draft.writer) + 1:]:
             if not writer.fallback:
                 continue
-            made = q.clock.within("second generation", partial(writer.generator.generate, q.asked, q.examples))
+            again = self._again(q, writer)
+            made = again.written if again is not None else q.clock.within(
+                "second generation", partial(writer.generator.generate, q.asked, q.examples))
             if canonical(made.sparql or "") == canonical(first.sparql or ""):
                 continue  # the fallback writes the model's query: the model is asked instead
-            other = self._judged(q, writer, made)
+            other = again or self._judged(q, writer, made)
             if other.ok:
                 notes = (f"the language model's query found nothing; {BY_ADAPTER}",) + other.generation.notes
                 return replace(other, generation=replace(other.generation, notes=notes, attempts=first.attempts))

@@ -112,6 +112,13 @@ def test_llm_first_the_rules_whole_reading_answers_before_the_model_and_anything
     assert llm.calls == 0
     stored_form = looped(writers(llm), "What models are evaluated on SQuAD?", EXAMPLES, intent=check)
     assert stored_form.generation is not None and stored_form.generation.generator == "tgi" and llm.calls == 1
+    # the model failing, the adapter behind it answers with the query its first turn wrote: written once
+    adapter = Scripted("adapter", ADAPTED)
+    down = Scripted("tgi", ModelUnavailable("the language model is not reachable"))
+    behind_it = looped([Writer(adapter, rules=True), model(down), Writer(adapter, fallback=True)],
+                       "What models are evaluated on SQuAD?", EXAMPLES, intent=check)
+    assert behind_it.generation is not None and behind_it.generation.sparql == ADAPTED.sparql
+    assert adapter.calls == 1
 
 
 def test_a_query_from_the_model_is_kept_and_the_adapter_not_asked() -> None:
