@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from pipeline.intent.compose import unsaid_by
+from pipeline.intent.compose import heard, unsaid_by
 from pipeline.matching.fill import Name
 from pipeline.matching.forms import slot_values
 from pipeline.records import Example, Retrieved
@@ -45,7 +45,7 @@ def unsaid(text: str, found: Sequence[Name], sparql: str, examples: Sequence[Ret
         return ()
     low = text.lower()
     filled = [(at, at + len(lit)) for lit in string_literals(sparql) if (at := low.find(lit.lower())) >= 0]
-    left = unsaid_by(pair, text, [(a, b) for a, b, _ in found] + filled, yesno)
+    left = unsaid_by(pair, heard(text, [(a, b) for a, b, _ in found] + filled), yesno)
     if not left:
         return ()
     listed = ", ".join(f"'{w}'" for w in left)

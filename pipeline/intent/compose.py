@@ -298,9 +298,13 @@ def _excluded_as_said(pair: Example, chosen: Sequence[Name], text: str) -> bool:
     return True
 
 
-def unsaid_by(pair: Example, text: str, names: Sequence[tuple[int, int]], yesno: bool = False) -> list[str]:
-    """The words of the question ``text`` (``names``: where its names stand) that the stored ``pair`` a query was
-    adapted from does not say, in its words or others of the same meaning: what the adapted query leaves out ('that
-    were not evaluated on X' beside a pair listing the models of one dataset)."""
-    reading = read_question(text, names, compared_spans(text))
-    return unplaced(reading, (pair.question, tuple(form_spans(pair)), pair.sparql), things=not yesno)
+def heard(text: str, names: Sequence[tuple[int, int]]) -> Question:
+    """The question ``text`` read once (``names``: where its names stand), to hold pairs against (``unsaid_by``)."""
+    return read_question(text, names, compared_spans(text))
+
+
+def unsaid_by(pair: Example, question: Question, yesno: bool = False) -> list[str]:
+    """The words of the ``question`` (``heard``) that the stored ``pair`` a query was adapted from does not say, in
+    its words or others of the same meaning: what the adapted query leaves out ('that were not evaluated on X' beside
+    a pair listing the models of one dataset)."""
+    return unplaced(question, (pair.question, tuple(form_spans(pair)), pair.sparql), things=not yesno)

@@ -15,8 +15,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.account import meanings
-from pipeline.intent.compose import Composer, assign, unsaid_by
+from pipeline.intent.account import Question, meanings
+from pipeline.intent.compose import Composer, assign, heard, unsaid_by
 from pipeline.intent.conditions import blanked, unaccounted
 from pipeline.intent.filling import filled
 from pipeline.intent.guard import core
@@ -79,13 +79,14 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
     repeats and without those whose query leaves out a condition the question states (a number, code, 'only');
     ``admits``: whether a pair filled with its names asks nothing the question does not (``Composer.admits``)."""
     stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])  # 'after 2020' is read whole
+    read = heard(text, [(n.start, n.end) for n in names])  # the question read once, every pair held against it
     out: list[Option] = []
     seen: set[str] = set()
     for pair in pairs:
         if not parses(pair.sparql):
             continue
         chosen = assign(form_of(pair), names)
-        if chosen is None or (admits is not None and not admits(pair, chosen)) or _drops(pair, text, names, intent):
+        if chosen is None or (admits is not None and not admits(pair, chosen)) or _drops(pair, read, intent):
             continue
         ranked = _ranked(pair, intent)
         question, sparql = worded(pair, chosen, ranked), filled(pair, chosen, ranked, text)
@@ -105,10 +106,10 @@ _OPERATIVE = frozenset({"count", "kth", "compare", "most", "average", "early", "
                         "beat", "not"})
 
 
-def _drops(pair: Example, text: str, names: Sequence[Name], intent: Intent) -> bool:
-    """Whether the stored ``pair`` leaves out a word of ``text`` that says what is done to the answer (a grouping, a
-    negation, a bound, a ranking): a reading that drops it answers another question."""
-    left = unsaid_by(pair, text, [(n.start, n.end) for n in names], "yesno" in intent.operators)
+def _drops(pair: Example, question: Question, intent: Intent) -> bool:
+    """Whether the stored ``pair`` leaves out a word of the ``question`` that says what is done to the answer (a
+    grouping, a negation, a bound, a ranking): a reading that drops it answers another question."""
+    left = unsaid_by(pair, question, "yesno" in intent.operators)
     return any(meanings(w) & _OPERATIVE for w in left)
 
 
