@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import words
-from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders, values_of
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders
 from pipeline.intent.linking import SCOPE_WORDS, content, near
 from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Reading
@@ -61,13 +61,17 @@ def held_in_scope(read: Reading | None, facts: Comparisons, kg: KnowledgeGraph) 
     ('the knee OA trials in japan' when none was run there)."""
     if read is None or read.scope is None or TABLE[read.operator].ask:  # 'did any of them use clay?': no
         return read
-    own = set(facts.properties.get(read.scope.iri, ()))
+    scope, own = read.scope.iri, set(facts.properties.get(read.scope.iri, ()))
     named = [c for c in read.conditions if c.iri and c.on not in STRUCTURAL and c.op == "="]
-    held = {v.label.lower() for v in values_of(kg, read.scope.iri)} if named else set()  # by label, as compiled
     said = [w for w in words(read.question) if w[2] not in SCOPE_WORDS and not any(
         c.span[0] <= w[0] < c.span[1] for c in named)]
-    outside = [c.value for c in named if (c.on not in own or c.value.lower() not in held) and any(
-        any(near(w[2], t) for w in said for t in content(facts.labels.get(other, "")) if t not in SCOPE_WORDS)
-        for other in holders(kg, c.value) if other != read.scope.iri)]
+    outside = []
+    for c in named:
+        others = holders(kg, c.value)  # by label, as compiled
+        if c.on in own and scope in others:
+            continue
+        if any(any(near(w[2], t) for w in said for t in content(facts.labels.get(other, "")) if t not in SCOPE_WORDS)
+               for other in others if other != scope):
+            outside.append(c.value)
     return replace(read, unplaced=read.unplaced + tuple(f"{v} (a value of another comparison the question names)"
                                                         for v in outside)) if outside else read
