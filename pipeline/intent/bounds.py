@@ -64,7 +64,7 @@ def stated(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bou
             op = ">=" if any(t in tail for t in ("later", "after", "newer", "onward", "up")) else "<="
         out.append(Condition(m.span(), "year", op, m.group("year")))
     for m in numbers:
-        between = "low" in m.re.groupindex
+        between = m.re is BETWEEN
         if not between and _CONTRIBUTIONS.match(m.string, m.end()):  # 'papers with more than 1 contribution'
             out.append(Condition(m.span(), "contribution", OPS[" ".join(m.group("word").lower().split())],
                                  m.group("n")))
@@ -92,4 +92,4 @@ def stated(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bou
 
 def number_end(m: re.Match[str]) -> int:
     """Where the number of a ``NUMBER`` or ``BETWEEN`` match ends (its unit follows)."""
-    return m.end("high") if "high" in m.re.groupindex else m.end("n") if m.group("n") else m.end("after")
+    return m.end("high") if m.re is BETWEEN else m.end("n") if m.group("n") else m.end("after")

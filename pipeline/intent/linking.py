@@ -237,10 +237,9 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
             direct = sum(any(near(w[2], t) for t in content(label)) for w in got)  # a place asked counts less
             # as much of the label said, and then the more of the question's words ('response time': 'Response
             # time (s)', not 'Response (%)')
-            share = ((direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1), len(got))
+            # (only a place asked, 'where': every place label alike, 'Country' as 'Study location')
+            share = ((direct + 0.9 * (len(got) - direct)) / max(len(content(label)), 1) if direct else 0.9, len(got))
             for w in got:
-                if not direct:  # only a place asked ('where'): every place label alike ('Country', 'Study location')
-                    share = (0.9, len(got))
                 if share > best.get(w, ((0.0, 0), ""))[0]:
                     best[w] = (share, p)
                     tied.discard(w)
