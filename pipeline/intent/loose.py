@@ -157,11 +157,41 @@ def _field_hits(typed: list[str], index: LabelIndex, generic: frozenset[str]) ->
     return {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)}
 
 
+def _field_initials(index: LabelIndex) -> dict[str, set[tuple[str, str]]]:
+    """The graph's research fields and problems of two words or more by their initials, of their content words and
+    of all their words ('State of Health Estimation': 'she' and 'sohe'; 'Named Entity Recognition': 'ner')."""
+    out: dict[str, set[tuple[str, str]]] = {}
+    for kind in (Kind.RESEARCHFIELD, Kind.PROBLEM):
+        for label in index.labels(kind):
+            every = "".join(w[0] for w in re.findall(r"[^\W\d_]+", _PARENTHESISED.sub(" ", label)))
+            if len(every) >= 2:
+                for said in {every.lower(), initials(label)}:
+                    out.setdefault(said, set()).add((kind, label))
+    return out
+
+
+def initialled(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
+    """The one research field or problem ``key`` — one word of two to five letters, not filler, a word with a
+    meaning of its own or the stored questions' own — gives the initials of ('ner', 'NLP'): (label, kind), the field
+    where the label is both; None for none or several."""
+    typed = re.findall(r"[^\W_]+", unmarked(key).lower())
+    if len(typed) != 1 or not typed[0].isalpha() or not 2 <= len(typed[0]) <= 5 or typed[0] in FILLER or \
+            typed[0] in generic or typed[0] in STOPWORDS or meanings(typed[0]):
+        return None
+    hits = _derived(index, _field_initials).get(typed[0], set())
+    labels = {label for _, label in hits}
+    if len(labels) != 1:
+        return None
+    kinds = {kind for kind, _ in hits}
+    return next(iter(labels)), Kind.RESEARCHFIELD if Kind.RESEARCHFIELD in kinds else Kind.PROBLEM
+
+
 def shortened(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
-    """The one label ``key`` shortens, and its kind: a field or problem by a word of its label (``field_word``), a
-    metric abbreviated (``abbreviated``); None for none."""
+    """The one label ``key`` shortens, and its kind: a field or problem by a word of its label (``field_word``) or
+    by its initials (``initialled``), a metric abbreviated (``abbreviated``); None for none."""
     metric = abbreviated(key, index, generic)
-    return field_word(key, index, generic) or ((metric, Kind.METRIC) if metric is not None else None)
+    return field_word(key, index, generic) or ((metric, Kind.METRIC) if metric is not None else None) or \
+        initialled(key, index, generic)
 
 
 def with_shortened(graph: dict[str, tuple[str, set[str]]], keys: Iterable[str], index: LabelIndex | None,

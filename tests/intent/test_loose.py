@@ -2,7 +2,7 @@
 its label in another form — each linked only where one label fits."""
 from __future__ import annotations
 
-from pipeline.intent.loose import abbreviated, field_word, pointed
+from pipeline.intent.loose import abbreviated, field_word, initialled, pointed
 from pipeline.names.index import LabelIndex
 
 
@@ -75,3 +75,15 @@ def test_a_word_that_says_one_metric_without_naming_it() -> None:
     assert pointed("the best model on X", ["Accuracy", "Recall"]) is None
     assert pointed("best models on X", ["Model size (M)", "F1"]) is None  # 'models' asks for models
     assert pointed("best on Accuracy-Bench", ["Accuracy", "F1"], "Accuracy-Bench") is None  # the dataset's word
+
+
+def test_a_field_or_problem_said_by_its_initials() -> None:
+    index = LabelIndex([("Named Entity Recognition", "problem"), ("Natural Language Processing", "researchfield"),
+                        ("State of Health Estimation", "problem"), ("Near Edge Routing", "problem"),
+                        ("Crystal Graph", "model")], threshold=85.0)
+    assert initialled("NLP", index) == ("Natural Language Processing", "researchfield")
+    assert initialled("sohe", index) == ("State of Health Estimation", "problem")  # of every word, 'of' too
+    assert initialled("she", index) == ("State of Health Estimation", "problem")  # of its content words
+    assert initialled("ner", index) is None  # two problems have those initials: not guessed
+    assert initialled("cg", index) is None  # a model's initials: no field nor problem
+    assert initialled("best", index) is None and initialled("vs", index) is None  # words of the question's own
