@@ -6,7 +6,7 @@ could not place. A metric where lower is better (an error rate) turns "best" and
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -125,6 +125,8 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             # 'just the list', 'not just one comparison': how much to show, and every one asked over
             (re.compile(r"\bjust\s+the\s+(?:list|names?|numbers?|titles?)\b|\b(?:titles?|names?)\s+only\b|"
                         r"\bnot\s+just\s+(?:one|a|the)\b|\b(?:in\s+)?the\s+whole\s+(?:thing|lot)\b", re.I), "link"),
+            # 'is there code for X or not': the yes or no itself, no negation
+            (re.compile(r"\bor\s+not\b(?=\s*[?.!]*\s*$)", re.I), "link"),
             # 'i.e.', 'e.g.': what follows says the same again
             (re.compile(r"(?<!\w)(?:i\.?e|e\.?g)\.?(?!\w)", re.I), "link")]
 # what a pair's query reaches, by the predicates and classes it names: a kind word the query reaches is said by it
@@ -302,12 +304,13 @@ def unasked(question: Question, pair: Pair) -> list[str]:
     return [word for word, operator in _pair(pair)[3] if operator not in question.says]
 
 
-def unplaced(question: Question, pair: Pair, things: bool = True) -> list[str]:
+def unplaced(question: Question, pair: Pair, things: bool = True, adds: Collection[str] = ()) -> list[str]:
     """The words of the question that are in none of its names nor the spans the reading applied, not filler and not
     said by the ``pair`` in the same words or in others of the same meaning: what a query composed from it would
     leave out. ``things``: the question asks for things (not yes or no), so the first kind it names must be the
-    pair's own."""
+    pair's own; ``adds``: meanings the pair's query is compiled with beside its own (its list counted)."""
     theirs, own, said, _ = _pair(pair)
+    said = said | frozenset(adds)
     out = []
     head = things  # the first kind the question names is what it asks for: the pair must say it, not imply it
     for _, word, mine, phrase in question.words:

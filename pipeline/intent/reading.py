@@ -40,11 +40,13 @@ _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someo
 _YESNO = re.compile(r"^\s*" + yes_or_no("which|list|show|name|code|repo|repository|repositories|implementation|"
                                          "github|links?"), re.I)
 # 'is A or B better': which of the two, not yes or no ('does A beat B or not' and 'better than B' stay yes or no)
+# '… or not' at the end asks yes or no in so many words, code too ('is there code for X or not')
+_OR_NOT = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b.*\bor\s+not\s*[?.!]*\s*$", re.I)
 _EITHER = re.compile(r"\bor\b(?!\s+not\b).*\b(?:better|worse|higher|lower)\b" + NOT_THAN + "|"
                      r"\b(?:better|worse|higher|lower)\b" + NOT_THAN + r".*\bor\b(?!\s+not\b)", re.I)
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))"
-                  r"|\bthe\s+(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest|lowest|smallest|worst)\b",
+                  r"|(?:\bthe\s+|^\s*)(\d+|two|three|four|five|ten)\s+(?:best|top|highest|leading|strongest|lowest|smallest|worst)\b",
                   re.I)
 _MOST_NUMBER = re.compile(r"\b(?:largest|greatest|biggest)\s+(?:number|count)\s+of\b", re.I)
 _PLACE = re.compile(r"\b(second|third|fourth|fifth|2nd|3rd|4th|5th)\s+(dataset|benchmark|paper|one)\b", re.I)
@@ -115,7 +117,8 @@ _VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X mode
                     r"\bhow\s+(?:well\s+)?(?:did|does|do)\s+(?:\w+\s+){1,3}(?:do|perform|fare)\b", re.I)
 _EXTREME_OF = re.compile(r"\b(?:highest|maximum|max|largest|greatest|best|top|lowest|minimum|smallest|worst)\s+X\b",
                          re.I)  # "the highest X reported on X", names blanked: the metric's value
-_WHO = re.compile(r"\bwho(?:['’]?s|se|m)?\b", re.I)  # 'whos 2nd on X', 'whose score', 'by whom
+# 'whos 2nd on X', 'whose score', 'by whom'; 'anything under 0.2 on X' (a thing, opening the question)
+_WHO = re.compile(r"\bwho(?:['’]?s|se|m)?\b|^\s*any(?:thing|one|body)\b", re.I)
 
 
 def asks_a_value(question: str) -> bool:
@@ -215,7 +218,8 @@ def read_intent(question: str) -> Intent:
         ops.add("both")
     if _EXCEPT.search(question):
         ops.add("except")
-    if _YESNO.search(question) and not _POLITE.search(question) and not _EITHER.search(question):
+    if (_YESNO.search(question) or _OR_NOT.search(question)) and not _POLITE.search(question) and \
+            not _EITHER.search(question):
         ops.add("yesno")
     if _EVERY.search(question) and "both" not in ops:
         ops.add("every")

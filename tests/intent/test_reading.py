@@ -52,6 +52,9 @@ from pipeline.records import Kind
     ("papers per venue?", {"count"}, 1),  # things per another: how many for each
     ("which X models dont report Y anywhere", {"except"}, 1),
     ("which X models dont have code", set(), 1),  # a thing lacking: no second name left out
+    ("two best models on X by M", {"top"}, 2),  # the k first, said first
+    ("the X 10 best results", set(), 1),  # a number inside a name before 'best' is no k
+    ("is there code out for X or not", {"yesno"}, 1),  # '… or not': yes or no in so many words, code too
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
