@@ -23,6 +23,7 @@ from pipeline.intent.filling import filled
 from pipeline.intent.guard import answered_kinds
 from pipeline.intent.meaning import listed_as_most
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
+from pipeline.intent.narrowed import Narrowing, narrowings
 from pipeline.intent.negated import first_negation
 from pipeline.intent.ranked import absolute, beats, directed, fits, relative
 from pipeline.intent.reading import (
@@ -45,7 +46,7 @@ from pipeline.parts import KnowledgeGraph
 from pipeline.records import Example, Kind
 from pipeline.sparql.direction import direction_known, lower_is_better
 from pipeline.sparql.shape import read
-from pipeline.sparql.whether import whether
+from pipeline.sparql.whether import counted, whether
 
 
 def form_spans(pair: Example) -> list[tuple[int, int]]:
@@ -107,6 +108,19 @@ class _Asked:
     reading: Question
     beside: bool = False  # a place in a ranking by a metric, no kind asked: who holds it and the score, both shown
     wh: str | None = None  # the kind asked right after 'which' / 'what' (``_asked_first``)
+    counted: bool = False  # held against the pairs that list the things, whose count the question asks
+    narrow: Narrowing | None = None  # a name held as a condition on the pair's papers, not in a slot
+
+    def fill(self, pair: Example, chosen: Sequence[Name]) -> str | None:
+        """The pair's query filled with ``chosen`` (``filling.filled``), narrowed by ``narrow``; None when it
+        cannot be."""
+        sparql = filled(pair, chosen, self.intent, self.text)
+        return sparql if self.narrow is None else self.narrow.applied(sparql)
+
+    @property
+    def adds(self) -> frozenset[str]:
+        """The meanings the query is compiled with beside its pair's own: a count of its list, a condition."""
+        return frozenset({"count"} if self.counted else ()) | (self.narrow.says if self.narrow else frozenset())
 
     def refuses(self, pair: Example, chosen: Sequence[Name], kinds: bool = True) -> bool:
         """Whether ``pair``, filled with ``chosen``, does what the question does not ask or leaves out a condition it
@@ -143,7 +157,7 @@ class _Asked:
             # a score nobody asked for beside the answer ('… and what is its score?')
             or (set(companions(their_words)) - set(companions(stated)) and not self.beside)
             # a condition of the question the pair's query does not hold ('the most common metric')
-            or unaccounted(stated, filled(pair, chosen, intent, self.text), measures=True)
+            or (sparql := self.fill(pair, chosen)) is None or unaccounted(stated, sparql, measures=True)
             # the pair does what the question does not ask ('without code', 'the lowest')
             or unasked(self.reading, (pair.question, tuple(spans), pair.sparql)))
 
@@ -198,10 +212,12 @@ class Composer:
         asked = frozenset(k for k in asked if k in outside) | asked_kinds(text, typed)
         # a year stays in the words its conditions are read from: 'after 2020' is a comparison the pair must hold
         stated = blanked(text, [(n.start, n.end) for n in names if YEAR not in n.kinds])
-        if not asked and ((asks_who(stated) and (intent.operators or intent.highest or self.taught)) or (
+        bound = any(not YEAR_WORD.fullmatch(n) for n in comparisons(stated))  # 'who got under 0.2 MAE on X'
+        if not asked and ((asks_who(stated) and (intent.operators or intent.highest or self.taught or bound)) or (
                 intent.operators & {"top", "kth"} and not asks_a_value(without_companions(stated)))):
-            # "who is second on X", "top 3 on X by F1": of the things a leaderboard pair answers, a model (a bare
-            # "who leads X" is no operator read: nothing is composed for it, rather than a list of every model)
+            # "who is second on X", "top 3 on X by F1", "who got under 0.2 on X": of the things a leaderboard pair
+            # answers, a model (a bare "who leads X" is no operator read: nothing is composed for it, rather than a
+            # list of every model)
             asked = frozenset({Kind.MODEL})
         # 'the third best rmse on X': the score there, or who holds it? both are shown
         # 'the best f1 on X + what score did it get': a holder ('it', 'its') of the best score, and the score
@@ -235,12 +251,33 @@ class Composer:
         if isinstance(read, Attempt):
             return read
         names, q = read
-        got = scored(self._composed(names, q, generic), kg)
-        if got.composition is not None or "yesno" not in q.intent.operators:
+        got = self._answered(names, q, generic, kg)
+        if got.composition is not None:
             return got
-        listing = Intent(q.intent.operators - {"yesno"}, q.intent.rank, q.intent.highest)  # its names read once
-        listed = self._composed(names, replace(q, intent=listing), generic).composition
-        asks = whether(listed.sparql) if listed is not None else None
+        # no pair holds every name: one of them (a year, a field, a venue, a problem) held as a condition on the
+        # papers of a pair that holds the others
+        negated_at = next((w[0] for w in q.reading.words if "not" in w[2]), None)
+        for narrowing in narrowings(names, comparisons(q.stated), negated_at) if not self.taught else ():
+            rest = [n for n in names if n is not narrowing.name]
+            tried = self._answered(rest, replace(q, narrow=narrowing), generic, kg)
+            if tried.composition is not None:
+                return tried
+        return got
+
+    def _answered(self, names: list[Name], q: _Asked, generic: frozenset[str], kg: KnowledgeGraph) -> Attempt:
+        """``attempt`` for a question whose names and asks are read: the best pair, or, for a yes or no or a count
+        no pair asks, the pair listing those things."""
+        got = scored(self._composed(names, q, generic), kg)
+        # a team's pair answers as taught: asked yes or no, never counted (its own count is another pair)
+        asked_of_list = q.intent.operators & ({"yesno"} if self.taught else {"yesno", "count"})
+        if got.composition is not None or len(asked_of_list) != 1:
+            return got
+        # a yes or no, or a count, no pair asks: the pair listing those things, asked whether any exist or how many
+        listing = Intent(q.intent.operators - asked_of_list, q.intent.rank, q.intent.highest)  # its names read once
+        listed = self._composed(names, replace(q, intent=listing, counted="count" in asked_of_list),
+                                generic).composition
+        shape = whether if "yesno" in asked_of_list else counted
+        asks = shape(listed.sparql) if listed is not None else None
         return Attempt(replace(listed, sparql=asks)) if listed is not None and asks is not None else got
 
     def _composed(self, names: list[Name], q: _Asked, generic: frozenset[str]) -> Attempt:
@@ -264,10 +301,10 @@ class Composer:
                 (q.beside and bool(companions(blanked(pair.question, form_spans(pair)))))
             # 'the metrics used to evaluate models': metrics, not models
             left = unplaced(reading, (pair.question, tuple(form_spans(pair)), pair.sparql),
-                            things="yesno" not in intent.operators)
+                            things="yesno" not in intent.operators, adds=q.adds)
             if left:  # the pair's query would not do what these words ask: a partial reading, never answered
                 if partial is None or score > partial[0]:
-                    partial = (score, tuple(left), Composition(filled(pair, chosen, intent, text), pair,
+                    partial = (score, tuple(left), Composition(q.fill(pair, chosen) or "", pair,
                                                                tuple(chosen)))
                 continue
             if best is None or score > best[0]:
@@ -281,7 +318,7 @@ class Composer:
         _, pair, chosen = best
         slips = tuple((text[n.start:n.end], n.label) for n in chosen
                       if squeeze(text[n.start:n.end]) != squeeze(n.label) and YEAR not in n.kinds)
-        return Attempt(Composition(filled(pair, chosen, intent, text), pair, tuple(chosen), slips))
+        return Attempt(Composition(q.fill(pair, chosen) or "", pair, tuple(chosen), slips))
 
 
 def _excluded_as_said(pair: Example, chosen: Sequence[Name], text: str) -> bool:

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.intent.conditions import comparisons
-from pipeline.intent.named import Name
+from pipeline.intent.named import YEAR_WORD, Name
 from pipeline.intent.ranked import beats
 from pipeline.intent.reading import YEAR, Intent
 from pipeline.matching.forms import slot_values
@@ -28,7 +28,9 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
             # a range's end as worded: 'after 2020 but before 2023' leaves both years out
             sparql = re.sub(rf'(str\(\?\w+\)\s*)(?:>=|<=|>|<)(\s*"{year}")', rf"\1{op}\2", sparql)
     bounds = [(n, op) for n, op in stated.items() if not any(YEAR in c.kinds and c.label == n for c in chosen)]
-    if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1:  # 'above 60': the pair's bound, as said
+    if len(bounds) == 1 and len(theirs := comparisons(pair.question)) == 1 and \
+            bool(YEAR_WORD.fullmatch(bounds[0][0])) == bool(YEAR_WORD.fullmatch(next(iter(theirs)))):
+        # 'above 60': the pair's bound, as said (a year stays a year's: 'after 2019' is no count above 2019)
         sparql = re.sub(rf"(\?\w+|\))\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
                         rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)  # '?score > 60', 'xsd:integer(?year) > 2020'
     if EXCLUSIVE.search(text) and not EXCLUSIVE.search(pair.question):  # 'strictly between 2014 and 2021'

@@ -18,12 +18,12 @@ CLASS_NOUNS = {Kind.DATASET: "datasets", Kind.MODEL: "models", Kind.METRIC: "met
 INCOMING_NOUNS = {"HAS_MODEL": "models", "HAS_SOURCE_CODE": "code links", "HAS_METRIC": "metrics",
                   "HAS_DATASET": "datasets", "P32": "research problems", "P30": "research fields",
                   "HAS_VALUE": "scores", "HAS_BENCHMARK": "benchmarks", "HAS_EVALUATION": "evaluations",
-                  "P31": "contributions", "P27": "authors"}
+                  "P31": "contributions", "P27": "authors", "HAS_VENUE": "venues"}
 OUTGOING_NOUNS = {"P31": "papers", "P27": "papers", "P30": "papers", "P29": "papers", "HAS_VENUE": "papers"}
 # how a constraint reached through a predicate reads, by that predicate (the one next to the constrained thing)
 CONNECTORS = {"HAS_DATASET": "evaluated on {what}", "HAS_MODEL": "of papers that use {what}",
               "P32": "benchmarked for {what}", "P30": "in {what}", "HAS_METRIC": "measured by {what}",
-              "P31": "of {what}", "P27": "by {what}"}
+              "P31": "of {what}", "P27": "by {what}", "HAS_VENUE": "published at {what}"}
 FIRST_AND_LAST = {("HAS_METRIC", "HAS_DATASET"): "used to evaluate models on {what}"}  # (answer side, far side)
 SINGULAR = {"datasets": "dataset", "models": "model", "metrics": "metric", "research problems": "research problem",
             "research fields": "research field", "papers": "paper", "benchmarks": "benchmark", "scores": "score",

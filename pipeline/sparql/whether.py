@@ -1,13 +1,14 @@
 """A list's query asked as yes or no: 'is there any paper on X before 2016?' is whether the list of those papers has
-one. Only a plain list is asked so: a ranking, a count or a cut (ORDER BY, LIMIT, GROUP BY, an aggregate, a
-sub-select) answers something else than whether any exist."""
+one; or counted: 'how many papers on X before 2016?' is how many things that list holds. Only a plain list is asked
+so: a ranking, a count or a cut (ORDER BY, LIMIT, GROUP BY, an aggregate, a sub-select) answers something else than
+whether any exist or how many."""
 from __future__ import annotations
 
 import re
 
 _NOT_A_LIST = re.compile(r"\b(?:ORDER\s+BY|LIMIT|OFFSET|GROUP\s+BY|HAVING|COUNT|SUM|AVG|MIN|MAX|SAMPLE|"
                          r"GROUP_CONCAT)\b", re.I)
-_HEAD = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?(?:\?\w+\s*)+WHERE\s*\{", re.I)
+_HEAD = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?(?P<vars>(?:\?\w+\s*)+)WHERE\s*\{", re.I)
 
 
 def whether(sparql: str) -> str | None:
@@ -16,3 +17,18 @@ def whether(sparql: str) -> str | None:
         return None
     head = _HEAD.search(sparql)
     return None if head is None else sparql[:head.start()] + "ASK WHERE {" + sparql[head.end():]
+
+
+def counted(sparql: str) -> str | None:
+    """``sparql``, a plain list of one kind of thing (its variable, and that variable's label beside it), as the
+    count of the distinct things; None for anything else (a list of two things, or of a thing and its score, counts
+    nothing one number says)."""
+    if _NOT_A_LIST.search(sparql) or len(re.findall(r"\bSELECT\b", sparql, re.I)) != 1:
+        return None
+    head = _HEAD.search(sparql)
+    if head is None:
+        return None
+    names = head.group("vars").split()
+    if not (len(names) == 1 or (len(names) == 2 and names[1] == names[0] + "_lbl")):
+        return None
+    return sparql[:head.start()] + f"SELECT (COUNT(DISTINCT {names[0]}) AS ?count) WHERE {{" + sparql[head.end():]

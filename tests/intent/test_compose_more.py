@@ -167,3 +167,29 @@ def test_the_whole_graphs_papers_and_models_counted_and_nothing_counted_for_a_na
     for unknown in ("how many papers use the dataset Glorp Bench?", "how many papers did smith write"):
         done = IntentStep().review(unknown, Generation("adapter", None), [], fixture_kg).generation
         assert done.sparql is None, unknown  # a word the graph has no name for: no count of everything
+
+
+def test_the_models_and_papers_without_code_anywhere_in_the_graph(fixture_kg: OxigraphKG) -> None:
+    models = {c.model for p in PAPERS for c in p.contributions if c.model}
+    assert _things("which models never had any code released, in any paper?", fixture_kg) == \
+        models - gold.coded_models()
+    assert _titles(_things("papers w/o code", fixture_kg)) == \
+        {p.title for p in PAPERS if not any(c.code for c in p.contributions)}
+
+
+def test_who_scored_under_or_over_a_number_is_the_models_that_did(fixture_kg: OxigraphKG) -> None:
+    for dataset, metric in gold.boards():
+        rows = gold.scores(dataset, metric)
+        if len(rows) < 2:
+            continue
+        cut = (gold.number(rows[0][1]) or 0.0) - 0.001  # only the best is above it
+        said = f"{cut:.3f}"
+        assert {rows[0][0]} <= _things(f"who got over {said} {metric} on {dataset}?", fixture_kg)
+        assert rows[-1][0] in _things(f"anything under {said} {metric} on {dataset}?", fixture_kg)
+
+
+def test_code_asked_with_or_not_is_answered_yes_or_no(fixture_kg: OxigraphKG) -> None:
+    for model in sorted({c.model for p in PAPERS for c in p.contributions if c.model})[:6]:
+        done = IntentStep().review(f"is there code out for {model} or not", Generation("adapter", None), [],
+                                   fixture_kg).generation
+        assert done.sparql and answer_of(fixture_kg, done.sparql) is (model in gold.coded_models()), model

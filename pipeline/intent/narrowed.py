@@ -1,0 +1,85 @@
+"""A list's query narrowed by a condition no pair of its kind holds: 'which NLP models are from papers after 2019' is
+the field's models ('IP-field-…') held to the papers' years, 'neurips papers on band gap prediction' a problem's
+papers held to the venue. One clause per condition, joined to the query's papers (or to its contributions through
+their papers), compiled here alone; the composer tries it only where no pair holds every name the question gives."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pipeline.intent.named import Name
+from pipeline.intent.reading import YEAR
+from pipeline.records import Kind
+from pipeline.sparql.literal import quoted
+from pipeline.sparql.shape import read
+
+# a condition's kind: the predicate from a paper (or, for a problem, from a contribution) and the meanings its words
+# carry in the question ('papers after 2019': a paper's year, compared)
+_FROM_PAPER: dict[str, str] = {YEAR: "orkgp:P29", Kind.RESEARCHFIELD: "orkgp:P30", Kind.VENUE: "orkgp:HAS_VENUE"}
+_FROM_CONTRIBUTION: dict[str, str] = {Kind.PROBLEM: "orkgp:P32"}
+_SAYS: dict[str, frozenset[str]] = {YEAR: frozenset({"compare", "paper"}), Kind.RESEARCHFIELD: frozenset({"field", "paper"}),
+         Kind.VENUE: frozenset({"venue", "paper"}), Kind.PROBLEM: frozenset({"problem", "paper"})}
+_OF_CONTRIBUTIONS = ("orkgp:HAS_MODEL", "orkgp:HAS_BENCHMARK", "orkgp:P32", "orkgp:HAS_SOURCE_CODE")
+
+
+@dataclass(frozen=True)
+class Narrowing:
+    """A name of the question held as a condition on a pair's papers; ``op``: how a year compares ('>', '<=', or
+    '=' for a year said alone)."""
+
+    name: Name
+    kind: str
+    op: str = "="
+
+    @property
+    def says(self) -> frozenset[str]:
+        """The meanings the condition's words carry, said by the narrowed query."""
+        return _SAYS[self.kind]
+
+    def applied(self, sparql: str) -> str | None:
+        """``sparql`` with the condition joined to its papers; None when it reaches no paper nor contribution, or
+        already holds a condition of this kind (a pair of its own would have taken the name)."""
+        shape = read(sparql)
+        own = _FROM_PAPER.get(self.kind) or _FROM_CONTRIBUTION[self.kind]
+        if own in {p for _, p, _ in shape.triples} or "}" not in sparql:
+            return None
+        # what a query leaves out ('FILTER NOT EXISTS') is no place to hold a condition
+        held = [t for t in shape.triples if t not in shape.lacking]
+        papers = [s for s, p, _ in held if p == "orkgp:P31" and s.startswith("?")]
+        contributions = [o for _, p, o in held if p == "orkgp:P31" and o.startswith("?")] + \
+            [s for s, p, _ in held if p in _OF_CONTRIBUTIONS and s.startswith("?")]
+        if self.kind in _FROM_CONTRIBUTION:
+            if contributions:
+                joined = f"{contributions[0]} {own} ?n_thing. "
+            elif papers:
+                joined = f"{papers[0]} orkgp:P31 ?n_cont. ?n_cont {own} ?n_thing. "
+            else:
+                return None
+        elif papers:
+            joined = f"{papers[0]} {own} ?n_thing. "
+        elif contributions:
+            joined = f"?n_paper orkgp:P31 {contributions[0]}; {own} ?n_thing. "
+        else:
+            return None
+        if self.kind == YEAR:
+            clause = joined + f"FILTER(xsd:integer(?n_thing) {self.op} {self.name.label}) "
+        else:
+            label = quoted(self.name.label)
+            clause = joined + f"?n_thing rdfs:label ?n_thing_lbl. FILTER(str(?n_thing_lbl) = {label}) "
+        end = sparql.rindex("}")
+        return sparql[:end].rstrip() + " " + clause + sparql[end:]
+
+
+def narrowings(names: list[Name], stated: dict[str, str], negated_at: int | None = None) -> list[Narrowing]:
+    """The question's names a pair's papers may be held to: a year (compared as ``stated`` says, else equal), a
+    research field, a venue, a research problem; none said after a negation (at ``negated_at``: 'papers that arent
+    about X' leave X out, they are not held to it)."""
+    out = []
+    for name in names:
+        if negated_at is not None and name.start > negated_at:
+            continue
+        if YEAR in name.kinds:
+            out.append(Narrowing(name, YEAR, stated.get(name.label, "=")))
+        for kind in (Kind.RESEARCHFIELD, Kind.VENUE, Kind.PROBLEM):
+            if kind in name.kinds and len(name.kinds) == 1:
+                out.append(Narrowing(name, kind))
+    return out
