@@ -57,10 +57,14 @@ def tidy(question: str) -> str:
     return _kinds_spelled(_spelled_out(text)) or " ".join(question.split())
 
 
+_ENDS = "highest|lowest|largest|smallest|biggest|max|min|maximum|minimum"
+_JUDGED = "(?:best|worst)"
+_SAID_AGAIN = r"(?:i\.?e\.?|aka|a\.k\.a\.?|meaning|so)"
 # shorthand people type, written out for every later reading: 'yr', 'contribs', '# of', 'pre-2018'
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
               (re.compile(r"\bno\.\s*(?=of\b)", re.I), "number "),  # 'no. of papers'
+              (re.compile(r"\bw/(?!o\b)\s*", re.I), "with "),  # 'w/ code' ('w/o' is read as a negation)
               (re.compile(r"\b([a-z]+)[\s-]wise\b", re.I), r"by \1"),  # 'latency wise': by latency
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
@@ -68,7 +72,14 @@ _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years")
               # 'more then two datasets': the slip of 'than' after a comparative; 'lower = better'
               (re.compile(r"\b(more|fewer|less|greater|higher|lower|better|worse|other|rather)\s+then\b", re.I),
                r"\1 than"),
-              (re.compile(r"\b(lower|higher|smaller|bigger|larger)\s*=\s*(better|worse)\b", re.I), r"\1 is \2")]
+              (re.compile(r"\b(lower|higher|smaller|bigger|larger)\s*=\s*(better|worse)\b", re.I), r"\1 is \2"),
+              # a superlative said again in other words ('the highest i.e. worst MAPE'): the one that says which end
+              (re.compile(rf"\b({_ENDS})\s*,?\s*{_SAID_AGAIN}\s*,?\s*(?:the\s+)?{_JUDGED}\b", re.I), r"\1"),
+              (re.compile(rf"\b{_JUDGED}\s*,?\s*{_SAID_AGAIN}\s*,?\s*(?:the\s+)?({_ENDS})\b", re.I), r"\1"),
+              # 'a paper count broken down by year': the number of papers per year
+              (re.compile(r"\b(paper|model|dataset|metric|venue|contribution|problem)s?\s+counts?\b", re.I),
+               r"number of \1s"),
+              (re.compile(r"\b(?:broken\s+down|split(?:\s+up)?|grouped|bucketed)\s+by\b", re.I), "per")]
 # numbers people write as words (the one table: ``pipeline.intent.reading`` reads 'the top three' with it too)
 NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
                 "ten": 10}

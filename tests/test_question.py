@@ -60,6 +60,12 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("papers post 2019", "papers after 2019"),
     ("models run on more then two datasets", "models run on more than 2 datasets"),
     ("worst on X (lower = better)", "worst on X (lower is better)"),
+    # a superlative said again as best or worst: the one that says which end stays
+    ("the highest i.e. worst MAPE on X", "the highest MAPE on X"), ("best, i.e. lowest rmse on X", "lowest rmse on X"),
+    ("the best i.e. the top model on X", "the best i.e. the top model on X"),  # no end said: nothing dropped
+    ("a paper count broken down by yr", "a number of papers per year"), ("papers w/ code", "papers with code"),
+    ("papers w/o code", "papers w/o code"), ("model counts split by venue",
+                                                                          "number of models per venue"),
 ])
 def test_shorthand_is_written_out(typed: str, read: str) -> None:
     assert tidy(typed) == read
