@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 
 from pipeline.intent.comparisons import Comparisons, Value
+from pipeline.intent.conditions import BETWEEN
 from pipeline.intent.linking import Word, in_unit, measured_in
 from pipeline.intent.record import Condition
 
@@ -26,7 +27,6 @@ NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+
                      r"\b(?P<after>\d+(?:\.\d+)?)\s*(?:[^\W\d_]+\s+)?(?P<tail>or\s+(?:more|longer|greater|higher|"
                      r"above|over|less|fewer|shorter|lower|below|under))\b", re.I)
 # a number range on a property ('sensitivity between 80 and 90 %'): at least the one, at most the other
-BETWEEN = re.compile(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s*%?\s*(?:and|to|-|–)\s*(?P<high>\d+(?:\.\d+)?)\b", re.I)
 TOP = re.compile(r"\b(?:top|best|highest|largest|lowest|smallest|first)\s+(?P<k>[2-9]|1\d)\b(?!\s*(?:%|°))", re.I)
 INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
 OPS = {"before": "<", "up to": "<=", "up to and including": "<=",

@@ -23,6 +23,9 @@ _COMPARED = re.compile(r"\b(?:after|since|before|until|till|prior\s+to|(?:later|
                        r"greater|higher|lower|bigger|smaller)\s+than|over|above|below|under|at\s+(?:least|most)|"
                        r"exceeding|beyond|up\s+to)\s+(\d+(?:\.\d+)?)(?![\w/-]|[.,]\d)", re.I)
 _COMPARISONS = frozenset({"<", ">", "<=", ">="})
+# a range of numbers ('between 80 and 90 %'), its ends included: of a comparison's values, of a score
+BETWEEN = re.compile(r"\bbetween\s+(?P<low>\d+(?:\.\d+)?)\s*%?\s*(?:and|to|-|–)\s*(?P<high>\d+(?:\.\d+)?)\b", re.I)
+_YEARLIKE = re.compile(r"(?:19|20)\d\d")
 _SMALLER = re.compile(r"(?:before|until|till|prior|earlier|older|less|fewer|lower|smaller|below|under|at\s+most|up)\b",
                       re.I)  # the comparisons of _COMPARED that keep what is smaller
 # a ranking or an aggregate the query must do
@@ -122,15 +125,21 @@ def comparisons(words: str) -> dict[str, str]:
     later' -> '>=')."""
     out = {m.group(1): ("<" if _SMALLER.match(m.group()) else ">") + ("=" if _INCLUSIVE.match(m.group()) else "")
            for m in _COMPARED.finditer(words)}
-    return out | {m.group(1): ("<=" if (m.group(2) or "").lower() in ("earlier", "before", "older", "less", "fewer",
-                                                                     "below", "lower") else ">=")
-                  for m in _TRAILING.finditer(words)}
+    out |= {m.group(1): ("<=" if (m.group(2) or "").lower() in ("earlier", "before", "older", "less", "fewer",
+                                                                   "below", "lower") else ">=")
+            for m in _TRAILING.finditer(words)}
+    # a range of scores, its ends included (a range of years is two names, each its pair's slot)
+    for m in BETWEEN.finditer(words):
+        if not (_YEARLIKE.fullmatch(m.group("low")) or _YEARLIKE.fullmatch(m.group("high"))):
+            out |= {m.group("low"): ">=", m.group("high"): "<="}
+    return out
 
 
 def compared_spans(words: str) -> list[tuple[int, int]]:
     """Where the question compares with a number ('after 2020', 'more than 40', '2018 or later'): words the reading
     applies."""
-    return [m.span() for rx in (_COMPARED, _TRAILING) for m in rx.finditer(words)]
+    return [m.span() for rx in (_COMPARED, _TRAILING, BETWEEN) for m in rx.finditer(words)
+            if rx is not BETWEEN or not _YEARLIKE.fullmatch(m.group("low"))]
 
 
 def _numbers_in(sparql: str) -> set[str]:

@@ -33,6 +33,11 @@ def filled(pair: Example, chosen: Sequence[Name], intent: Intent, text: str = ""
         # 'above 60': the pair's bound, as said (a year stays a year's: 'after 2019' is no count above 2019)
         sparql = re.sub(rf"(\?\w+|\))\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b",
                         rf"\1 {bounds[0][1]} {bounds[0][0]}", sparql)  # '?score > 60', 'xsd:integer(?year) > 2020'
+    elif len(bounds) == 2 and len(theirs := comparisons(pair.question)) == 1 and \
+            not any(YEAR_WORD.fullmatch(n) for n, _ in bounds) and not YEAR_WORD.fullmatch(next(iter(theirs))):
+        # 'between 0.8 and 0.85': the pair's one bound on a score held at both ends
+        ends = " && ".join(rf"\1 {op} {n}" for n, op in bounds)
+        sparql = re.sub(rf"(\?\w+)\s*(?:>=|<=|>|<)\s*{re.escape(next(iter(theirs)))}\b", ends, sparql)
     if EXCLUSIVE.search(text) and not EXCLUSIVE.search(pair.question):  # 'strictly between 2014 and 2021'
         sparql = re.sub(r'([<>])=(\s*"(?:19|20)\d\d")', r"\1\2", sparql)
     if "kth" in intent.operators:

@@ -106,8 +106,8 @@ def _read_filter(toks: Sequence[Token], start: int, end: int, shape: Shape) -> N
     var = next((t.text for t in inner if t.kind == "var"), "")
     numbers = [t for t in inner if t.kind == "number"]
     compares = [t.text for t in inner if t.text in ("<", ">", "<=", ">=")]
-    if var and numbers and compares and not strings:
-        shape.compared.append(LabelFilter(var, compares[0], numbers[0].text))
+    if var and numbers and compares and not strings:  # each end of a range ('?s >= 0.8 && ?s <= 0.85')
+        shape.compared += [LabelFilter(var, op, n.text) for op, n in zip(compares, numbers)]
     if not strings or not var:
         return
     words = {t.text.upper() for t in inner if t.kind == "word"}

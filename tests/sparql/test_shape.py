@@ -45,3 +45,9 @@ def test_malformed_text_reads_as_far_as_it_goes() -> None:
     assert read("SELECT ?x WHERE { ?x a orkgc:Model").classes() == {"?x": "Model"}
     assert read("not a query").form == ""
     assert stem("?research_problems_labels") == "research_problems"
+
+
+def test_each_end_of_a_range_is_a_comparison() -> None:
+    shape = read("SELECT ?m WHERE { ?e orkgp:HAS_VALUE ?v. BIND(xsd:decimal(?v) AS ?s) "
+                 "FILTER(?s >= 0.8 && ?s <= 0.85) }")
+    assert [(f.var, f.op, f.literal) for f in shape.compared] == [("?s", ">=", "0.8"), ("?s", "<=", "0.85")]
