@@ -88,7 +88,7 @@ def test_every_pair_composes_a_query_the_gate_reads() -> None:
     for pair in intent_pairs():
         assert parses(prefixes + pair.sparql), pair.id
         # each names what it is about in its question, as a slot to fill, or ranks or counts the whole graph ('the
-        # most …', 'how many papers have code'), or lists what lacks something in it ('papers with no venue') or what
-        # has many of something ('models on 4 or more datasets')
+        # most …', 'how many papers have code'), or lists what lacks something in it ('papers with no venue'), what
+        # has code, or what has many of something ('models on 4 or more datasets')
         assert slot_values(pair) or measures(pair.question) or "count" in read_intent(pair.question).operators or \
-            "NOT EXISTS" in pair.sparql or "HAVING" in pair.sparql, pair.id
+            "NOT EXISTS" in pair.sparql or "HAVING" in pair.sparql or "HAS_SOURCE_CODE" in pair.sparql, pair.id
