@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
-from pipeline.intent.bounds import BETWEEN, BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
+from pipeline.intent.bounds import BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
+from pipeline.intent.conditions import BETWEEN
 from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
@@ -78,12 +79,19 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
     return again if again is not None and len(again.unplaced) < len(read.unplaced) else read
 
 
-def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
-    """Whether the word stands right after 'per', 'each' or 'every' ('how many … per country'): a grouping."""
+def _named(w: Word, found: Sequence[Word]) -> bool:
+    """Whether a stopword stands where a name does, right after 'the' ('from the us': a country, not 'us')."""
     i = found.index(w)
-    if i > 1 and found[i - 1][2] in ("research", "publication"):  # 'per research field', 'per publication year'
-        i -= 1
-    return i > 0 and found[i - 1][2] in ("per", "each", "every")
+    return i > 0 and found[i - 1][2] == "the"
+
+
+def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
+    """Whether the word stands right after 'per', 'each' or 'every' ('how many … per country'), or one word of its
+    own after it ('per research field', 'per publication year', 'per capture method'): a grouping."""
+    i = found.index(w)
+    grouping = ("per", "each", "every")
+    return (i > 0 and found[i - 1][2] in grouping) or (i > 1 and found[i - 1][2].isalpha() and
+                                                       found[i - 2][2] in grouping)
 
 
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
@@ -176,7 +184,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and
-                (not _scaffold(w[2]) or (capitals(text[w[0]:w[1]]) and w[2] in STOPWORDS))]  # 'US', not 'PLS'
+                (not _scaffold(w[2]) or (w[2] in STOPWORDS and (capitals(text[w[0]:w[1]]) or _named(w, found))))]
+    # ('US', 'the us': a name, not 'PLS' nor 'us')
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
     if len({op.name for op, _ in ops}) > 1:
         unplaced += [text[a:b] for _, (a, b) in ops[1:]]

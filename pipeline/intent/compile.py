@@ -74,6 +74,10 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
         body.add(f"{_subject(c.on)} {c.on} {body.fresh(reading.label_of(c.on))} .")
     elif c.op == "!=":  # none of its contributions' values is it (or it has none)
         _excluded(body, c, reading, "", _subject(c.on))
+    elif c.op == "other":  # a value that is not it ('a method other than X')
+        node = body.fresh(reading.label_of(c.on))
+        body.add(f"{_subject(c.on)} {c.on} {node} .")
+        body.add(f"FILTER({node} != {c.iri})" if c.iri else f"FILTER(LCASE(STR({node})) != {quoted(c.value.lower())})")
     elif c.op == "=" and c.iri:
         body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
     elif c.op == "=":
@@ -134,6 +138,9 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
         body.add(f"?{what} rdfs:label ?{what}_lbl .")
         return f"?{what}_lbl"
     return body.value(_subject(what), what, reading.label_of(what))
+
+
+_SAID_OP = {"!=": "is not", "other": "is other than"}
 
 
 def compile_reading(reading: Reading) -> str:
@@ -212,7 +219,7 @@ def sentence(reading: Reading) -> str:
     stated = {"absent": "is not given", "present": "is given"}
     named = {"year": "year", "contribution": "the number of contributions"}
     conditions = [f"{named.get(c.on) or STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
-                  + (stated.get(c.op) or f"{'is not' if c.op == '!=' else c.op} {c.value}")
+                  + (stated.get(c.op) or f"{_SAID_OP.get(c.op, c.op)} {c.value}")
                   + (" in any of their contributions" if c.op == "!=" and _across(reading, c) else "")
                   for c in reading.conditions]
     if reading.also:

@@ -232,8 +232,9 @@ def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> li
             label = facts.property_labels[p]
             got = claim(free, label)
             if not got or not (_strong(got, label) or _distinct(got, p, carried, facts)) or \
-                    (all("link" in meanings(w[2]) for w in got) and not full_label(got, label)):
-                continue
+                    (all("link" in meanings(w[2]) for w in got) and not full_label(got, label)) or \
+                    (len(got) == 1 and meanings(got[0][2]) & {"count", "value"} and not full_label(got, label)):
+                continue  # nor a count's or a score's word alone ('just the number': no 'Number of participants')
             direct = sum(any(near(w[2], t) for t in content(label)) for w in got)  # a place asked counts less
             # as much of the label said, and then the more of the question's words ('response time': 'Response
             # time (s)', not 'Response (%)')

@@ -18,20 +18,24 @@ NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt",
 def negated(conditions: Sequence[Condition], free: Sequence[Word], text: str) -> tuple[list[Condition], list[Word]]:
     """The conditions a negation word stands right before (within five words, no other condition between: 'did not
     use tai chi', 'without clay', 'not in 2015') turned around — with the values listed right after on the same
-    property ('not in kenya or india': neither) — and the negation words so read."""
+    property ('not in kenya or india': neither) — and the negation words so read. 'other than X' is a value that is
+    not X (op 'other': 'a method other than X' may be one of a study that used X too), not 'did not use X'."""
     out, used = list(conditions), []
-    for w in free:
-        if not _negation(w):
+    for i, w in enumerate(free):
+        # 'other than X', 'rather than X': X left out, as 'not X'
+        than = w[2] in ("other", "rather") and i + 1 < len(free) and free[i + 1][2] == "than" and \
+            free[i + 1][0] - w[1] <= 1
+        if not _negation(w) and not than:
             continue
         after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
         if not after:
             continue
-        used.append(w)
+        used += [w, free[i + 1]] if than else [w]
         last = after[0]
         for c in after:
             if c is not last and (c.on != last.on or not _LISTED.fullmatch(text[last.span[1]:c.span[0]])):
                 break
-            out[out.index(c)] = replace(c, op="!=")
+            out[out.index(c)] = replace(c, op="other" if than else "!=")
             last = c
     return out, used
 

@@ -29,6 +29,13 @@ def _shortens(word: str, label: str) -> bool:
         (len(word) >= 2 and word in _initials(label) and word not in FILLER)
 
 
+def _abbreviation(word: str, label: str) -> bool:
+    """Whether ``word`` alone says the label: the initials of two to four of its words in a row, or two letters
+    abbreviating one of its words ('tb'); longer letters picked from a word say too many words ('ski', 'snakebite')."""
+    return (2 <= len(word) <= 4 and word in _initials(label)) or (
+        len(word) == 2 and any(_abbreviates(word, t) for t in content(label) if t not in SCOPE_WORDS))
+
+
 @lru_cache(maxsize=65536)
 def _initials(label: str) -> frozenset[str]:
     """The initials of each two to four of the label's words in a row (read once per label: every question is held
@@ -61,16 +68,23 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
         props = [c for p in facts.carried(iri) if full_label(c := claim(free, facts.property_labels[p]),
                                                         facts.property_labels[p])]
         got = [w for w in got if not any(w in c for c in props) or _beside(w, got, free)]
+        # a short abbreviation of this label's words alone ('tb' for 'tuberculosis', 'chw' for 'community health
+        # worker'), no word of the question's own ('ski' abbreviates 'snakebite' as well: only two letters so)
+        got += [w for w in free if w not in got and w[2].isalpha() and w[2] not in FILLER and not meanings(w[2])
+                and _abbreviation(w[2], facts.labels[iri])
+                and not any(_abbreviation(w[2], facts.labels[o]) for o in own if o != iri)]
         unique = any(not any(near(w[2], t) for o, theirs in own.items() if o != iri for t in theirs) for w in got)
         if len(got) >= 2 or (got and unique):
-            scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got))
+            scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got, props))
     scored.sort(key=lambda s: -s[0])
     if not scored:
         return _by_initials(free, facts)
     if len(scored) > 1 and scored[1][0] == scored[0][0]:
         return None
-    iri, got = scored[0][1], scored[0][2]
-    got = sorted(got + [w for w in free if w not in got and _shortens(w[2], facts.labels[iri])])
+    iri, got, props = scored[0][1], scored[0][2], scored[0][3]
+    # an abbreviation of its words, not a word naming one of its properties whole ('cost' is no 'combustion')
+    got = sorted(got + [w for w in free if w not in got and _shortens(w[2], facts.labels[iri])
+                        and not any(w in c for c in props)])
     between = [w for i, w in enumerate(free) if w not in got and 0 < i < len(free) - 1 and w[2].isalpha()
                and _in_name(free[i - 1], got) and _in_name(free[i + 1], got) and not meanings(w[2]) & {"not"}]
     return iri, sorted(got + between)

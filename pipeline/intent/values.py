@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from pipeline.intent.account import words
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders
-from pipeline.intent.linking import SCOPE_WORDS, content, near
+from pipeline.intent.linking import SCOPE_WORDS, content, near, singular
 from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Reading
 from pipeline.parts import KnowledgeGraph
@@ -23,15 +23,32 @@ def slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
         theirs = [w for _, _, w in words(value.label)]
         for i in range(len(found) - len(theirs) + 1):
             run = found[i:i + len(theirs)]
-            if len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs)) and \
+            # each word the label's or a slip from it, in its order; or its very words in another ('lf-lam urine'
+            # for 'Urine LF-LAM')
+            in_order = len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs))
+            if (in_order or (len(run) > 1 and sorted(w[2] for w in run) == sorted(theirs))) and \
                     all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
                 out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
+        # its first word alone, a name's (three letters or more, a word of no other value's label nor of the
+        # comparison's: 'truenat' for 'Truenat MTB', 'xlm-r' for 'XLM-RoBERTa'; not 'cathode' for 'cathode
+        # regeneration'), where no other value begins so
+        out += [Value(w[:2], value.iri, value.label, value.properties) for w in found
+                if len(theirs) == 2 and len(w[2]) >= 3 and w[2] == theirs[0] and w[2] not in _others(value, held, read)
+                and not value.properties <= STRUCTURAL.keys()]  # a problem's, a field's: no name of a thing
         short = "".join(t[0] for t in theirs)  # its initials, typed in capitals, plural or not ('RCTs')
         out += [Value(w[:2], value.iri, value.label, value.properties) for w in found
                 if len(theirs) >= 2 and ((capitals(text[w[0]:w[1]]) and w[2] == short) or
                                          (capitals(text[w[0]:w[1] - 1]) and w[2] == short + "s"))]
     spans_ = [v.span for v in out]
-    return [v for v in out if spans_.count(v.span) == 1]
+    return [v for v in out if spans_.count(v.span) == 1 and not any(  # none inside a longer one of the same value
+        o.iri == v.iri and o.span != v.span and o.span[0] <= v.span[0] and v.span[1] <= o.span[1] for o in out)]
+
+
+def _others(value: Value, held: Sequence[Value], read: Reading) -> set[str]:
+    """The words of the labels of the comparison's other values and of the comparison's own."""
+    labels = [v.label for v in held if v.label != value.label] + ([read.scope.label] if read.scope else [])
+    return {singular(w) for label in labels for _, _, w in words(label)} | \
+        {w for label in labels for _, _, w in words(label)}
 
 
 def capitals(typed: str) -> bool:

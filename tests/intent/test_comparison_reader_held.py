@@ -63,3 +63,30 @@ def test_a_range_or_a_verb_of_passing_bounds_the_property_before_it(
         graph: tuple[OxigraphKG, Comparisons], question: str, conditions: list[tuple[str, str, str]]) -> None:
     reading = _read(question, graph)
     assert reading.whole and [(c.on, c.op, c.value) for c in reading.conditions] == conditions, reading
+
+
+def test_other_than_a_value_is_a_value_that_is_not_it(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("which tree species in the urban tree comparison grew in a soil type other than clay", graph)
+    assert reading.whole and [(c.value, c.op) for c in reading.conditions] == [("Clay", "other")], reading
+    # 'did not' is no value of the thing's at all; 'other than' one that is not it (the thing may have both)
+    assert [(c.value, c.op) for c in _read("which tree species in the urban tree comparison did not grow in clay",
+                                           graph).conditions] == [("Clay", "!=")]
+
+
+def test_a_value_said_by_its_first_word_alone(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("which green roof papers used sedum?", graph)
+    assert reading.whole and [(c.value, c.on) for c in reading.conditions] == [("Sedum mat", "orkgp:P9005")]
+    # a word of the comparison's own label is no value's name ('tree' of 'Plane tree')
+    assert not any(c.value == "Plane tree" for c in _read("which tree studies are in the urban tree comparison",
+                                                          graph).conditions)
+
+
+def test_a_comparison_said_by_two_letters_of_one_of_its_words(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("highest energy saving in the gr one?", graph)
+    assert reading.scope is not None and reading.scope.iri == "orkgr:R9200", reading
+
+
+def test_a_grouping_said_with_one_word_before_the_property(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("lowest energy saving per sampled location in the green roof comparison", graph)
+    # grouped by the location; the word between read by nothing else is still named, never dropped
+    assert reading.per == "orkgp:P9001" and reading.operator == "min" and reading.unplaced == ("sampled",), reading
