@@ -39,7 +39,7 @@ _MEANINGS: dict[str, str] = {
     "year": "year years when date dated",
     # the links between the kinds a question names: in an ORKG-shaped graph two kinds are linked one way, so these
     # words are read with the kinds (a paper 'introduces' and 'evaluates' its model along the same path)
-    "link": "vs versus evaluated evaluate evaluates evaluation evaluations tested test tests benchmarked run ran runs "
+    "link": "vs versus evaluated evaluate evaluates evaluation evaluations eval evals tested test tests benchmarked run ran runs "
             "used use uses using report reports reported reporting achieved achieve achieves obtained obtain obtains "
             "got get gets scored reach reaches reached trained applied apply addressed address tackle tackles tackled "
             "studied working cover covers covered appear appears appeared published publish released release "
@@ -49,7 +49,7 @@ _MEANINGS: dict[str, str] = {
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
             "dealing try tried trying trial trials trialled trialed attached associated hit hits filed grown grow grew "
-            "tracked track running doing managed manage manages",
+            "tracked track running doing managed manage manages behind lives live hosted",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",
@@ -100,7 +100,7 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
                         r"\bboth\s+(?:incl|inclusive|included)\b\.?", re.I), "compare"),
             (re.compile(r"\bstate[\s-]+of[\s-]+the[\s-]+art\b", re.I), "best"),  # the top, or the bottom of an error
             (re.compile(r"\bin\s+terms\s+of\b|\baccording\s+to\b", re.I), "link"),
-            (re.compile(r"\bw/o\b", re.I), "not"),
+            (re.compile(r"\bw/o\b|\bother\s+than\b", re.I), "not"),  # 'other than X': X left out
             # 'strictly above 95': what 'above' says already ('strictly between' is read by the bound)
             (re.compile(r"\bstrictly\s+(?=(?:above|below|over|under|more|less|greater|fewer|after|before|later|"
                         r"earlier)\b)", re.I), "link"),

@@ -143,6 +143,8 @@ class _Asked:
             # passing through papers gives no paper)
             or (kinds and len(asked & (set(Kind) | {YEAR})) > 1 and self.wh in set(Kind)
                 and self.wh not in _answers(pair.sparql) and self.wh not in form_of(pair).kinds)
+            # 'where did X papers appear, other than V': venues asked, not the papers
+            or (kinds and not self.wh and head == Kind.VENUE and Kind.VENUE not in _answers(pair.sparql))
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
@@ -259,8 +261,13 @@ class Composer:
         negated_at = next((w[0] for w in q.reading.words if "not" in w[2]), None)
         for narrowing in narrowings(names, comparisons(q.stated), negated_at) if not self.taught else ():
             rest = [n for n in names if n is not narrowing.name]
-            tried = self._answered(rest, replace(q, narrow=narrowing), generic, kg)
-            if tried.composition is not None:
+            # a name said after a negation is the narrowing's to leave out: no pair's 'but not' besides
+            left = Intent(q.intent.operators - {"except"}, q.intent.rank, q.intent.highest) if narrowing.negated \
+                else q.intent
+            tried = self._answered(rest, replace(q, narrow=narrowing, intent=left), generic, kg)
+            # the kind asked first is what the narrowed query gives ('where did X papers appear': venues, not papers)
+            if tried.composition is not None and (q.head in (None, YEAR) or q.head in _answers(
+                    tried.composition.sparql)):
                 return tried
         return got
 

@@ -159,26 +159,29 @@ def _field_hits(typed: list[str], index: LabelIndex, generic: frozenset[str]) ->
 
 def _field_initials(index: LabelIndex) -> dict[str, set[tuple[str, str]]]:
     """The graph's research fields and problems of two words or more by their initials, of their content words and
-    of all their words ('State of Health Estimation': 'she' and 'sohe'; 'Named Entity Recognition': 'ner')."""
+    of all their words ('State of Health Estimation': 'she' and 'sohe'; 'Named Entity Recognition': 'ner'), and by
+    the initials of their first words with the others whole ('soh estimation')."""
     out: dict[str, set[tuple[str, str]]] = {}
     for kind in (Kind.RESEARCHFIELD, Kind.PROBLEM):
         for label in index.labels(kind):
-            every = "".join(w[0] for w in re.findall(r"[^\W\d_]+", _PARENTHESISED.sub(" ", label)))
-            if len(every) >= 2:
-                for said in {every.lower(), initials(label)}:
-                    out.setdefault(said, set()).add((kind, label))
+            said = [w.lower() for w in re.findall(r"[^\W\d_]+", _PARENTHESISED.sub(" ", label))]
+            if len(said) >= 2:
+                keys = {"".join(w[0] for w in said), initials(label)}
+                keys |= {"".join(w[0] for w in said[:j]) + " " + " ".join(said[j:]) for j in range(2, len(said))}
+                for key in keys:
+                    out.setdefault(key, set()).add((kind, label))
     return out
 
 
 def initialled(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
-    """The one research field or problem ``key`` — one word of two to five letters, not filler, a word with a
-    meaning of its own or the stored questions' own — gives the initials of ('ner', 'NLP'): (label, kind), the field
-    where the label is both; None for none or several."""
+    """The one research field or problem ``key`` — a word of two to five letters, not filler, a word with a meaning
+    of its own or the stored questions' own, then any of the label's last words whole — gives the initials of
+    ('ner', 'NLP', 'soh estimation'): (label, kind), the field where the label is both; None for none or several."""
     typed = re.findall(r"[^\W_]+", unmarked(key).lower())
-    if len(typed) != 1 or not typed[0].isalpha() or not 2 <= len(typed[0]) <= 5 or typed[0] in FILLER or \
+    if not typed or not all(w.isalpha() for w in typed) or not 2 <= len(typed[0]) <= 5 or typed[0] in FILLER or \
             typed[0] in generic or typed[0] in STOPWORDS or meanings(typed[0]):
         return None
-    hits = _derived(index, _field_initials).get(typed[0], set())
+    hits = _derived(index, _field_initials).get(" ".join(typed), set())
     labels = {label for _, label in hits}
     if len(labels) != 1:
         return None

@@ -4,6 +4,7 @@ papers held to the venue. One clause per condition, joined to the query's papers
 their papers), compiled here alone; the composer tries it only where no pair holds every name the question gives."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from pipeline.intent.named import Name
@@ -16,32 +17,45 @@ from pipeline.sparql.shape import read
 # carry in the question ('papers after 2019': a paper's year, compared)
 _FROM_PAPER: dict[str, str] = {YEAR: "orkgp:P29", Kind.RESEARCHFIELD: "orkgp:P30", Kind.VENUE: "orkgp:HAS_VENUE"}
 _FROM_CONTRIBUTION: dict[str, str] = {Kind.PROBLEM: "orkgp:P32"}
-_SAYS: dict[str, frozenset[str]] = {YEAR: frozenset({"compare", "paper"}), Kind.RESEARCHFIELD: frozenset({"field", "paper"}),
-         Kind.VENUE: frozenset({"venue", "paper"}), Kind.PROBLEM: frozenset({"problem", "paper"})}
+_SAYS: dict[str, frozenset[str]] = {
+    YEAR: frozenset({"compare", "paper"}), Kind.RESEARCHFIELD: frozenset({"field", "paper"}),
+    Kind.VENUE: frozenset({"venue", "paper"}),
+    Kind.PROBLEM: frozenset({"problem", "paper"})}
 _OF_CONTRIBUTIONS = ("orkgp:HAS_MODEL", "orkgp:HAS_BENCHMARK", "orkgp:P32", "orkgp:HAS_SOURCE_CODE")
 
 
 @dataclass(frozen=True)
 class Narrowing:
     """A name of the question held as a condition on a pair's papers; ``op``: how a year compares ('>', '<=', or
-    '=' for a year said alone)."""
+    '=' for a year said alone); ``negated``: said after a negation, the papers held to have none of it ('battery
+    papers that arent about SOH estimation')."""
 
     name: Name
     kind: str
     op: str = "="
+    negated: bool = False
 
     @property
     def says(self) -> frozenset[str]:
         """The meanings the condition's words carry, said by the narrowed query."""
-        return _SAYS[self.kind]
+        return _SAYS[self.kind] | ({"not"} if self.negated else frozenset())
 
     def applied(self, sparql: str) -> str | None:
         """``sparql`` with the condition joined to its papers; None when it reaches no paper nor contribution, or
         already holds a condition of this kind (a pair of its own would have taken the name)."""
         shape = read(sparql)
         own = _FROM_PAPER.get(self.kind) or _FROM_CONTRIBUTION[self.kind]
-        if own in {p for _, p, _ in shape.triples} or "}" not in sparql:
+        if "}" not in sparql:
             return None
+        if own in {p for _, p, _ in shape.triples}:
+            # the query lists things of this kind: one said after a negation is left out of them ('where did X
+            # papers appear, other than CVPR'); any other condition of the kind is a pair's own
+            labels = [lbl for s_, p, o in shape.triples if p == own for s2, p2, lbl in shape.triples
+                      if s2 == o and p2 == "rdfs:label" and lbl.startswith("?")]
+            if not self.negated or not labels or (self.kind, own) == (YEAR, "orkgp:P29"):
+                return None
+            end = sparql.rindex("}")
+            return sparql[:end].rstrip() + f" FILTER(str({labels[0]}) != {quoted(self.name.label)}) " + sparql[end:]
         # what a query leaves out ('FILTER NOT EXISTS') is no place to hold a condition
         held = [t for t in shape.triples if t not in shape.lacking]
         papers = [s for s, p, _ in held if p == "orkgp:P31" and s.startswith("?")]
@@ -60,26 +74,30 @@ class Narrowing:
             joined = f"?n_paper orkgp:P31 {contributions[0]}; {own} ?n_thing. "
         else:
             return None
-        if self.kind == YEAR:
-            clause = joined + f"FILTER(xsd:integer(?n_thing) {self.op} {self.name.label}) "
+        if self.kind == YEAR:  # named so where the query has no ?year: the reply reads 'with year above 2019'
+            var = "?year" if not re.search(r"\?year\b", sparql) else "?n_thing"
+            clause = joined.replace("?n_thing", var) + f"FILTER(xsd:integer({var}) {self.op} {self.name.label}) "
         else:
             label = quoted(self.name.label)
             clause = joined + f"?n_thing rdfs:label ?n_thing_lbl. FILTER(str(?n_thing_lbl) = {label}) "
+        if self.negated:
+            clause = f"FILTER NOT EXISTS {{ {clause}}} "
         end = sparql.rindex("}")
         return sparql[:end].rstrip() + " " + clause + sparql[end:]
 
 
 def narrowings(names: list[Name], stated: dict[str, str], negated_at: int | None = None) -> list[Narrowing]:
     """The question's names a pair's papers may be held to: a year (compared as ``stated`` says, else equal), a
-    research field, a venue, a research problem; none said after a negation (at ``negated_at``: 'papers that arent
-    about X' leave X out, they are not held to it)."""
+    research field, a venue, a research problem; those said after a negation (at ``negated_at``: 'papers that arent
+    about X') held to have none of it, a year so not at all."""
     out = []
     for name in names:
-        if negated_at is not None and name.start > negated_at:
+        negated = negated_at is not None and name.start > negated_at
+        if negated and YEAR in name.kinds:
             continue
         if YEAR in name.kinds:
             out.append(Narrowing(name, YEAR, stated.get(name.label, "=")))
         for kind in (Kind.RESEARCHFIELD, Kind.VENUE, Kind.PROBLEM):
             if kind in name.kinds and len(name.kinds) == 1:
-                out.append(Narrowing(name, kind))
+                out.append(Narrowing(name, kind, negated=negated))
     return out

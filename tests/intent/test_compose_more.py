@@ -193,3 +193,33 @@ def test_code_asked_with_or_not_is_answered_yes_or_no(fixture_kg: OxigraphKG) ->
         done = IntentStep().review(f"is there code out for {model} or not", Generation("adapter", None), [],
                                    fixture_kg).generation
         assert done.sparql and answer_of(fixture_kg, done.sparql) is (model in gold.coded_models()), model
+
+
+def test_a_score_range_holds_both_ends(fixture_kg: OxigraphKG) -> None:
+    for dataset, metric in gold.boards():
+        rows = gold.scores(dataset, metric)
+        values = sorted(v for _, raw in rows if (v := gold.number(raw)) is not None)
+        if len(values) < 3:
+            continue
+        low, high = values[0], values[-2]  # every model but the best
+        expected = {m for m, raw in rows if low <= (gold.number(raw) or 0.0) <= high}
+        found = _things(f"which models scored between {low} and {high} {metric} on {dataset}", fixture_kg)
+        assert expected <= found and rows[0][0] not in found - expected, (dataset, metric)
+
+
+def test_a_metrics_average_and_best_on_each_dataset(fixture_kg: OxigraphKG) -> None:
+    for metric in sorted({m for _, m in gold.boards()}):
+        datasets = [d for d, m in gold.boards() if m == metric]
+        averages = _things(f"mean {metric} per dataset", fixture_kg)
+        for dataset in datasets:
+            assert dataset in averages, (metric, dataset)
+        highest = _things(f"highest {metric} for each dataset", fixture_kg)
+        for dataset in datasets:
+            best = gold.scores(dataset, metric)
+            assert not best or any(abs(float(v) - (gold.number(best[0][1]) or 0.0)) < 1e-6
+                                   for v in highest if v.replace(".", "", 1).isdigit()), (metric, dataset)
+
+
+def test_the_contributions_without_code_counted(fixture_kg: OxigraphKG) -> None:
+    expected = sum(1 for p in PAPERS for c in p.contributions if not c.code)
+    assert _things("how many contributions are missing a source code link", fixture_kg) == {str(expected)}

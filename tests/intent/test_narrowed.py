@@ -25,7 +25,7 @@ def _name(label: str, kind: str) -> Name:
 
 def test_a_condition_is_joined_to_the_querys_papers_or_to_its_contributions_through_their_papers() -> None:
     after = Narrowing(_name("2019", YEAR), YEAR, ">").applied(_PAPERS_OF_PROBLEM) or ""
-    assert after.endswith("?paper orkgp:P29 ?n_thing. FILTER(xsd:integer(?n_thing) > 2019) }")
+    assert after.endswith("?paper orkgp:P29 ?year. FILTER(xsd:integer(?year) > 2019) }")
     field = Narrowing(_name("Robotics", Kind.RESEARCHFIELD), Kind.RESEARCHFIELD).applied(_MODELS) or ""
     assert '?n_paper orkgp:P31 ?cont; orkgp:P30 ?n_thing.' in field and '= "Robotics")' in field
     # a problem is a contribution's: held on the query's contributions
@@ -44,7 +44,7 @@ def test_no_condition_where_the_query_holds_one_of_its_kind_or_reaches_no_paper(
     assert kept is None
 
 
-def test_a_name_said_after_a_negation_is_not_held_as_a_condition() -> None:
+def test_a_year_said_after_a_negation_is_not_held_as_a_condition() -> None:
     field, year = Name(0, 8, "Robotics", frozenset({Kind.RESEARCHFIELD})), Name(30, 34, "2019", frozenset({YEAR}))
     assert [n.name.label for n in narrowings([field, year], {"2019": ">"})] == ["Robotics", "2019"]
     assert [n.name.label for n in narrowings([field, year], {}, negated_at=20)] == ["Robotics"]
@@ -75,3 +75,23 @@ def test_a_problems_papers_counted_before_a_year(fixture_kg: OxigraphKG) -> None
                         and any(c.problem == problem for c in p.contributions)})
         question = f"how many papers on {problem} are there from before 2022"
         assert _answer(question, fixture_kg) == {str(expected)}, question
+
+
+def test_a_name_said_after_a_negation_holds_the_papers_to_have_none_of_it() -> None:
+    name = Name(30, 40, "QA", frozenset({Kind.PROBLEM}))
+    (held,) = narrowings([name], {}, negated_at=20)
+    assert held.negated and "not" in held.says
+    applied = held.applied(_MODELS) or ""
+    assert ('FILTER NOT EXISTS { ?cont orkgp:P32 ?n_thing. ?n_thing rdfs:label ?n_thing_lbl. '
+            'FILTER(str(?n_thing_lbl) = "QA") }') in applied
+
+
+def test_a_fields_papers_not_on_a_problem(fixture_kg: OxigraphKG) -> None:
+    for field in FIELDS:
+        for problem in PROBLEMS:
+            expected = {p.title for p in PAPERS if p.field == field
+                        and not any(c.problem == problem for c in p.contributions)}
+            inside = {p.title for p in PAPERS if p.field == field}
+            if expected and expected != inside:
+                question = f"{field} papers that arent about {problem}"
+                assert _answer(question, fixture_kg) & {p.title for p in PAPERS} == expected, question
