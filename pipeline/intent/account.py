@@ -39,7 +39,8 @@ _MEANINGS: dict[str, str] = {
     "year": "year years when date dated",
     # the links between the kinds a question names: in an ORKG-shaped graph two kinds are linked one way, so these
     # words are read with the kinds (a paper 'introduces' and 'evaluates' its model along the same path)
-    "link": "vs versus evaluated evaluate evaluates evaluation evaluations eval evals tested test tests benchmarked run ran runs "
+    "link": "vs versus evaluated evaluate evaluates evaluation evaluations eval evals tested test tests benchmarked "
+            "run ran runs "
             "used use uses using report reports reported reporting achieved achieve achieves obtained obtain obtains "
             "got get gets scored reach reaches reached trained applied apply addressed address tackle tackles tackled "
             "studied working cover covers covered appear appears appeared published publish released release "
@@ -49,7 +50,7 @@ _MEANINGS: dict[str, str] = {
             "examined investigate investigates investigated focus focuses focused consider considers considered "
             "involve involves involved share shares shared sharing span spans spanned against deal deals dealt "
             "dealing try tried trying trial trials trialled trialed attached associated hit hits filed grown grow grew "
-            "tracked track running doing managed manage manages behind lives live hosted",
+            "tracked track running doing managed manage manages behind lives live hosted overall",
     "count": "count counts number many total amount",
     "up": "highest maximum max largest greatest biggest",
     "down": "lowest minimum min smallest",

@@ -61,6 +61,11 @@ class Narrowing:
         papers = [s for s, p, _ in held if p == "orkgp:P31" and s.startswith("?")]
         contributions = [o for _, p, o in held if p == "orkgp:P31" and o.startswith("?")] + \
             [s for s, p, _ in held if p in _OF_CONTRIBUTIONS and s.startswith("?")]
+        benchmarks = [s for s, p, _ in held if p in ("orkgp:HAS_DATASET", "orkgp:HAS_EVALUATION") and s.startswith("?")]
+        if not papers and not contributions and benchmarks:  # a leaderboard's own: through the contributions on it
+            contributions = ["?n_cont"]
+            sparql = sparql[:sparql.rindex("}")].rstrip() + f" ?n_cont orkgp:HAS_BENCHMARK {benchmarks[0]}. " + \
+                sparql[sparql.rindex("}"):]
         if self.kind in _FROM_CONTRIBUTION:
             if contributions:
                 joined = f"{contributions[0]} {own} ?n_thing. "

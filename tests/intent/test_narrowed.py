@@ -95,3 +95,12 @@ def test_a_fields_papers_not_on_a_problem(fixture_kg: OxigraphKG) -> None:
             if expected and expected != inside:
                 question = f"{field} papers that arent about {problem}"
                 assert _answer(question, fixture_kg) & {p.title for p in PAPERS} == expected, question
+
+
+def test_a_leaderboards_query_is_narrowed_through_the_contributions_on_its_benchmarks() -> None:
+    board = ('SELECT ?dataset_lbl (MIN(?score) AS ?lowest) WHERE { ?benchmark orkgp:HAS_DATASET ?dataset; '
+             'orkgp:HAS_EVALUATION ?eval. ?eval orkgp:HAS_VALUE ?score. ?dataset rdfs:label ?dataset_lbl. } '
+             'GROUP BY ?dataset_lbl')
+    applied = Narrowing(_name("QA", Kind.PROBLEM), Kind.PROBLEM).applied(board) or ""
+    assert "?n_cont orkgp:HAS_BENCHMARK ?benchmark. ?n_cont orkgp:P32 ?n_thing." in applied
+    assert applied.endswith("GROUP BY ?dataset_lbl")

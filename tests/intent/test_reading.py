@@ -55,6 +55,8 @@ from pipeline.records import Kind
     ("two best models on X by M", {"top"}, 2),  # the k first, said first
     ("the X 10 best results", set(), 1),  # a number inside a name before 'best' is no k
     ("is there code out for X or not", {"yesno"}, 1),  # '… or not': yes or no in so many words, code too
+    ("which problems have never had any code released?", set(), 1),  # a thing lacking, no second name left out
+    ("which models were never run on Y", {"except"}, 1),
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
