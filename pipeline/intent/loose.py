@@ -54,10 +54,16 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     unit = re.fullmatch(r"(.+?)\s+in\s+(\S+)", " ".join(typed))  # 'loc error in m': its unit said after it
     if unit:
         typed = unit.group(1).split()
+    by_initials, worded = _derived(index, _metric_words)
+    # a one-word metric said by some of its letters, its first and others in order ('pplx' for 'Perplexity'; not a
+    # word of the question's own: 'ppl' are people as often as a perplexity)
+    skeleton = [label for words, label in worded if len(typed) == 1 and len(words) == 1 and len(typed[0]) >= 3
+                and len(words[0]) >= 2 * len(typed[0]) and _letters_of(typed[0], words[0])]
+    if len(skeleton) == 1 and typed[0] not in generic and typed[0] not in FILLER and not meanings(typed[0]):
+        return skeleton[0]
     if not typed or not all(w.isalpha() for w in typed) or \
             any(w in FILLER or w in generic or w in STOPWORDS for w in typed):
         return None
-    by_initials, worded = _derived(index, _metric_words)
     hits = list(by_initials.get(typed[0], ())) if len(typed) == 1 and 2 <= len(typed[0]) <= 5 and \
         not meanings(typed[0]) else []
     # each word cut short, or the label's own word whole: 'mean abs error' ('mean' means an average elsewhere)
@@ -70,6 +76,12 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
         hits = [h for h in hits if f"({unit.group(2)})" in h.lower().replace(" ", "")]
     found = list(dict.fromkeys(hits))
     return found[0] if len(found) == 1 else None
+
+
+def _letters_of(short: str, word: str) -> bool:
+    """Whether ``short`` is ``word``'s first letter and others of its letters in order."""
+    rest = iter(word[1:])
+    return short.isalpha() and short[0] == word[0] and all(c in rest for c in short[1:])
 
 
 _STEM = 6  # letters a word and a label's word must share at their start, at least

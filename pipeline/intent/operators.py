@@ -33,9 +33,10 @@ class Operator:
 
 def yes_or_no(things: str = "which|list|show|name") -> str:
     """The opening of a question asked yes or no: 'is X …', 'did any …', and 'is there a / any …' unless it asks for
-    the things as well (a word of ``things`` after it: '… which ones?'); 'are there any papers from 2020' asks for
-    them. One pattern for the rules' reading of leaderboards and of comparisons."""
-    return (r"(?:(?:is|are|was|were|does|do|did|has|have|had)\b(?!\s+there\b)(?!.*\b(?:which|what)\s+ones?\b)|"
+    the things as well (a word of ``things`` after it: '… which ones?', '…? which'); 'are there any papers from 2020'
+    asks for them. One pattern for the rules' reading of leaderboards and of comparisons."""
+    return (r"(?:(?:is|are|was|were|does|do|did|has|have|had)\b(?!\s+there\b)"
+            r"(?!.*\b(?:which|what)\s+ones?\b)(?!.*[?.!,]\s*(?:which|what|list\s+them)\s*[?.!]*\s*$)|"
             rf"(?:is|was)\s+there\s+(?:a|an|any)\b(?!.*\b(?:{things})\b))")
 
 

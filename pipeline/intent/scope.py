@@ -92,7 +92,7 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
 
 MEANT = 0.45  # the least cosine of a phrase to a comparison's label to read it as naming it
 MARGIN = 0.1  # over the next comparison's
-_NAME_END = SCOPE_WORDS | {"one", "papers", "paper", "trials", "experiments", "surveys", "comparisons", "studies"}
+NAME_END = SCOPE_WORDS | {"one", "papers", "paper", "trials", "experiments", "surveys", "comparisons", "studies"}
 
 
 def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
@@ -103,7 +103,7 @@ def scope_meant(free: Sequence[Word], found: Sequence[Word], facts: Comparisons)
     if facts.meant is None:
         return None
     at = {w: i for i, w in enumerate(found)}
-    for end in [w for w in found if w[2] in _NAME_END]:
+    for end in [w for w in found if w[2] in NAME_END]:
         run: list[Word] = []
         i = at[end] - 1
         while i >= 0 and found[i] in free and found[i][2].isalpha() and found[i][2] not in KINDS and \
@@ -141,9 +141,9 @@ def widened(scoped: tuple[str, list[Word]], free: Sequence[Word], found: Sequenc
         run.insert(0, found[i])
         i -= 1
     j = at[got[-1]] + 1
-    while joins(j) and found[j][2] not in _NAME_END:
+    while joins(j) and found[j][2] not in NAME_END:
         j += 1
-    if j > at[got[-1]] + 1 and j < len(found) and found[j][2] in _NAME_END:
+    if j > at[got[-1]] + 1 and j < len(found) and found[j][2] in NAME_END:
         run += found[at[got[-1]] + 1:j]
     if len(run) == len(got):
         return scoped
@@ -169,7 +169,7 @@ def narrowed(scoped: tuple[str, list[Word]], found: Sequence[Word], facts: Compa
             runs[-1].append(w)
         else:
             runs.append([w])
-    ending = [r for r in runs if at[r[-1]] + 1 < len(found) and found[at[r[-1]] + 1][2] in _NAME_END]
+    ending = [r for r in runs if at[r[-1]] + 1 < len(found) and found[at[r[-1]] + 1][2] in NAME_END]
     if len(runs) < 2 or len(ending) != 1:
         return scoped
     kept = ending[0]

@@ -11,6 +11,7 @@ from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, holders
 from pipeline.intent.linking import SCOPE_WORDS, content, near, singular
 from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Reading
+from pipeline.intent.scope import NAME_END
 from pipeline.parts import KnowledgeGraph
 
 
@@ -58,11 +59,11 @@ def capitals(typed: str) -> bool:
 
 def within_scope(read: Reading, values: Sequence[Value], text: str) -> bool:
     """Whether a value the question names stands among the words that name the comparison in ``read``, right before
-    'comparison' ('the ammonia gas *sensors* comparison', '*mindfulness* & student anxiety comparison': words of its
-    name, not the venues 'Sensors' and 'Mindfulness')."""
+    'comparison', 'papers', 'one', … ('the ammonia gas *sensors* comparison', 'the *desalination* membrane papers':
+    words of its name, not the venues 'Sensors' and 'Desalination')."""
     return read.scope is not None and any(
         read.scope.span[0] <= v.span[0] and v.span[1] <= read.scope.span[1] and
-        (after := words(text[read.scope.span[1]:])) and after[0][2] in SCOPE_WORDS for v in values)
+        (after := words(text[read.scope.span[1]:])) and after[0][2] in NAME_END for v in values)
 
 
 def names_a_comparison(typed: str, facts: Comparisons) -> bool:

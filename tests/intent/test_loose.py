@@ -87,3 +87,14 @@ def test_a_field_or_problem_said_by_its_initials() -> None:
     assert initialled("ner", index) is None  # two problems have those initials: not guessed
     assert initialled("cg", index) is None  # a model's initials: no field nor problem
     assert initialled("best", index) is None and initialled("vs", index) is None  # words of the question's own
+
+
+def test_a_one_word_metric_said_by_some_of_its_letters_in_order() -> None:
+    index = LabelIndex([("Perplexity", "metric"), ("BLEU", "metric"), ("Accuracy", "metric")], threshold=85.0)
+    assert abbreviated("pplx", index) == "Perplexity"
+    assert abbreviated("ppl", index) is None  # a word for people as often: not guessed either way
+    assert abbreviated("px", index) is None  # two letters say too little
+    index.add([("Perpendicular Loss", "metric"), ("Pupils", "metric")])
+    assert abbreviated("pplx", index) == "Perplexity"  # a metric of one word only; 'Pupils' too short for it
+    index.add([("Popularplex", "metric")])
+    assert abbreviated("pplx", index) is None  # two metrics so: not guessed

@@ -49,6 +49,7 @@ from pipeline.records import Kind
     ("is there any paper on X before 2016? which ones", set(), 1),  # … unless the things are asked too
     ("is there a code repository for X?", set(), 1),  # code: its links answer it
     ("did anything beat X on Y? which ones", set(), 1),  # the things asked after the yes or no
+    ("has any model been run on both A and B? which", {"both"}, 1),  # … or a bare "which" after it
     ("papers per venue?", {"count"}, 1),  # things per another: how many for each
     ("which X models dont report Y anywhere", {"except"}, 1),
     ("which X models dont have code", set(), 1),  # a thing lacking: no second name left out
