@@ -64,7 +64,9 @@ _SAID_AGAIN = r"(?:i\.?e\.?|aka|a\.k\.a\.?|meaning|so)"
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
               (re.compile(r"\bno\.\s*(?=of\b)", re.I), "number "),  # 'no. of papers'
-              (re.compile(r"\bw/(?!o\b)\s*", re.I), "with "),  # 'w/ code' ('w/o' is read as a negation)
+              # 'w/ code' ('w/o' is read as a negation; 'BiLSTM-Attn w/ ELMo' is a model's name)
+              (re.compile(r"\bw/\s*(?=(?:(?:a|the|its|their|released|public|published|open)\s+)*(?:code|source|repo|"
+                          r"github|implementation|links?)\b)", re.I), "with "),
               (re.compile(r"\b([a-z]+)[\s-]wise\b", re.I), r"by \1"),  # 'latency wise': by latency
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),

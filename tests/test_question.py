@@ -64,8 +64,9 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("the highest i.e. worst MAPE on X", "the highest MAPE on X"), ("best, i.e. lowest rmse on X", "lowest rmse on X"),
     ("the best i.e. the top model on X", "the best i.e. the top model on X"),  # no end said: nothing dropped
     ("a paper count broken down by yr", "a number of papers per year"), ("papers w/ code", "papers with code"),
-    ("papers w/o code", "papers w/o code"), ("model counts split by venue",
-                                                                          "number of models per venue"),
+    ("papers w/o code", "papers w/o code"), ("papers w/ released code", "papers with released code"),
+    ("code of BiLSTM-Attn w/ ELMo", "code of BiLSTM-Attn w/ ELMo"),  # a name's own
+    ("model counts split by venue", "number of models per venue"),
 ])
 def test_shorthand_is_written_out(typed: str, read: str) -> None:
     assert tidy(typed) == read
