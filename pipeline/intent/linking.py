@@ -161,6 +161,13 @@ def near(a: str, b: str) -> bool:
     return word_sim(a, b) >= (0.75 if min(len(a), len(b)) >= 7 else 0.85)
 
 
+def letters_of(short: str, word: str) -> bool:
+    """Whether ``short`` is ``word``'s first letter and others of its letters in order ('oa': 'osteoarthritis',
+    'pplx': 'perplexity')."""
+    rest = iter(word[1:])
+    return bool(short) and short[0] == word[:1] and all(c in rest for c in short[1:])
+
+
 def prefix_of(short: str, word: str) -> bool:
     """A word cut short ('vocab': 'vocabulary', 'coast' of 'coastal': 'coasts')."""
     a, b = singular(short), singular(word)

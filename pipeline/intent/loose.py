@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from pipeline.intent.account import FILLER, meanings
-from pipeline.intent.linking import initials
+from pipeline.intent.linking import initials, letters_of
 from pipeline.matching.wording import STOPWORDS
 from pipeline.names.index import LabelIndex, unmarked
 from pipeline.records import Kind
@@ -58,7 +58,7 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
     # a one-word metric said by some of its letters, its first and others in order ('pplx' for 'Perplexity'; not a
     # word of the question's own: 'ppl' are people as often as a perplexity)
     skeleton = [label for words, label in worded if len(typed) == 1 and len(words) == 1 and len(typed[0]) >= 3
-                and len(words[0]) >= 2 * len(typed[0]) and _letters_of(typed[0], words[0])]
+                and len(words[0]) >= 2 * len(typed[0]) and typed[0].isalpha() and letters_of(typed[0], words[0])]
     if len(skeleton) == 1 and typed[0] not in generic and typed[0] not in FILLER and not meanings(typed[0]):
         return skeleton[0]
     if not typed or not all(w.isalpha() for w in typed) or \
@@ -76,12 +76,6 @@ def abbreviated(key: str, index: LabelIndex, generic: frozenset[str] = frozenset
         hits = [h for h in hits if f"({unit.group(2)})" in h.lower().replace(" ", "")]
     found = list(dict.fromkeys(hits))
     return found[0] if len(found) == 1 else None
-
-
-def _letters_of(short: str, word: str) -> bool:
-    """Whether ``short`` is ``word``'s first letter and others of its letters in order."""
-    rest = iter(word[1:])
-    return short.isalpha() and short[0] == word[0] and all(c in rest for c in short[1:])
 
 
 _STEM = 6  # letters a word and a label's word must share at their start, at least

@@ -54,8 +54,7 @@ class Narrowing:
                       if s2 == o and p2 == "rdfs:label" and lbl.startswith("?")]
             if not self.negated or not labels or (self.kind, own) == (YEAR, "orkgp:P29"):
                 return None
-            end = sparql.rindex("}")
-            return sparql[:end].rstrip() + f" FILTER(str({labels[0]}) != {quoted(self.name.label)}) " + sparql[end:]
+            return _before_end(sparql, f"FILTER(str({labels[0]}) != {quoted(self.name.label)}) ")
         # what a query leaves out ('FILTER NOT EXISTS') is no place to hold a condition
         held = [t for t in shape.triples if t not in shape.lacking]
         papers = [s for s, p, _ in held if p == "orkgp:P31" and s.startswith("?")]
@@ -64,8 +63,7 @@ class Narrowing:
         benchmarks = [s for s, p, _ in held if p in ("orkgp:HAS_DATASET", "orkgp:HAS_EVALUATION") and s.startswith("?")]
         if not papers and not contributions and benchmarks:  # a leaderboard's own: through the contributions on it
             contributions = ["?n_cont"]
-            sparql = sparql[:sparql.rindex("}")].rstrip() + f" ?n_cont orkgp:HAS_BENCHMARK {benchmarks[0]}. " + \
-                sparql[sparql.rindex("}"):]
+            sparql = _before_end(sparql, f"?n_cont orkgp:HAS_BENCHMARK {benchmarks[0]}. ")
         if self.kind in _FROM_CONTRIBUTION:
             if contributions:
                 joined = f"{contributions[0]} {own} ?n_thing. "
@@ -87,8 +85,13 @@ class Narrowing:
             clause = joined + f"?n_thing rdfs:label ?n_thing_lbl. FILTER(str(?n_thing_lbl) = {label}) "
         if self.negated:
             clause = f"FILTER NOT EXISTS {{ {clause}}} "
-        end = sparql.rindex("}")
-        return sparql[:end].rstrip() + " " + clause + sparql[end:]
+        return _before_end(sparql, clause)
+
+
+def _before_end(sparql: str, clause: str) -> str:
+    """``clause`` added at the end of the query's pattern (before its last '}': its ORDER, GROUP or LIMIT after)."""
+    end = sparql.rindex("}")
+    return sparql[:end].rstrip() + " " + clause + sparql[end:]
 
 
 def narrowings(names: list[Name], stated: dict[str, str], negated_at: int | None = None) -> list[Narrowing]:

@@ -8,17 +8,14 @@ from functools import lru_cache
 
 from pipeline.intent.account import FILLER, OPERATORS, filler, meanings
 from pipeline.intent.comparisons import Comparisons
-from pipeline.intent.linking import KINDS, SCOPE_WORDS, Word, claim, content, full_label, near, prefix_of
+from pipeline.intent.linking import KINDS, SCOPE_WORDS, Word, claim, content, full_label, letters_of, near, prefix_of
 from pipeline.intent.operators import TABLE
 
 
 def _abbreviates(short: str, word: str) -> bool:
     """Whether ``short`` (2–4 letters) abbreviates ``word``: its first letter, then the others in order ('oa':
     'osteoarthritis')."""
-    if not 2 <= len(short) <= 4 or len(word) < 2 * len(short) or short[0] != word[0] or short in FILLER:
-        return False
-    rest = iter(word[1:])
-    return all(c in rest for c in short[1:])
+    return 2 <= len(short) <= 4 and len(word) >= 2 * len(short) and short not in FILLER and letters_of(short, word)
 
 
 def _shortens(word: str, label: str) -> bool:

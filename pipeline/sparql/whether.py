@@ -11,11 +11,16 @@ _NOT_A_LIST = re.compile(r"\b(?:ORDER\s+BY|LIMIT|OFFSET|GROUP\s+BY|HAVING|COUNT|
 _HEAD = re.compile(r"\bSELECT\s+(?:DISTINCT\s+|REDUCED\s+)?(?P<vars>(?:\?\w+\s*)+)WHERE\s*\{", re.I)
 
 
-def whether(sparql: str) -> str | None:
-    """``sparql``, a plain list (one SELECT of variables), as an ASK of the same pattern; None for anything else."""
+def _listed(sparql: str) -> re.Match[str] | None:
+    """The head of ``sparql`` when it is a plain list (one SELECT of variables, nothing ranked, cut or aggregated)."""
     if _NOT_A_LIST.search(sparql) or len(re.findall(r"\bSELECT\b", sparql, re.I)) != 1:
         return None
-    head = _HEAD.search(sparql)
+    return _HEAD.search(sparql)
+
+
+def whether(sparql: str) -> str | None:
+    """``sparql``, a plain list (one SELECT of variables), as an ASK of the same pattern; None for anything else."""
+    head = _listed(sparql)
     return None if head is None else sparql[:head.start()] + "ASK WHERE {" + sparql[head.end():]
 
 
@@ -23,9 +28,7 @@ def counted(sparql: str) -> str | None:
     """``sparql``, a plain list of one kind of thing (its variable, and that variable's label beside it), as the
     count of the distinct things; None for anything else (a list of two things, or of a thing and its score, counts
     nothing one number says)."""
-    if _NOT_A_LIST.search(sparql) or len(re.findall(r"\bSELECT\b", sparql, re.I)) != 1:
-        return None
-    head = _HEAD.search(sparql)
+    head = _listed(sparql)
     if head is None:
         return None
     names = head.group("vars").split()
