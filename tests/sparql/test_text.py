@@ -92,21 +92,27 @@ def test_parsing_is_safe_from_many_threads() -> None:
     assert results == [[]] * 40 and syntax_errors(add_prefixes(squash(GOLD))) == []
 
 
+SHARDS = 4  # the rdflib grammar is slow (about two minutes over every query): four parts, one per free worker
+
+
+@pytest.mark.parametrize("shard", range(SHARDS))
 def test_parses_gives_the_grammars_verdict_on_every_sciqa_query_and_every_recorded_vicuna_query(
-        sciqa: Any, seed_dir: Path) -> None:
+        sciqa: Any, seed_dir: Path, shard: int) -> None:
     """The fast path (Oxigraph) may only save time, never change a verdict: checked on SciQA's 2,565 gold queries
-    and the reference system's recorded Vicuna SPARQL (malformed ones included)."""
+    and the reference system's recorded Vicuna SPARQL (malformed ones included), a quarter in each part."""
     from pipeline.sparql.text import _syntax_errors, parses
 
     queries = [r.sparql for r in sciqa.all()]
     for path in sorted(seed_dir.glob("*/*/*_sparql.json")):
         queries += [str(item.get("sparql") or "") for item in json.loads(path.read_text(encoding="utf-8"))]
     queries = list(dict.fromkeys(q for q in queries if q.strip()))
+    assert len(queries) > 3000
+    queries = queries[shard::SHARDS]
     differ = [q for q in queries if parses(q) != (not _syntax_errors(q, strict=True))]
-    assert len(queries) > 3000 and not differ, differ[:3]
+    assert not differ, differ[:3]
     lenient = [q for q in queries if syntax_errors(q) != list(_syntax_errors(q))]  # (Virtuoso's dialect allowed)
     assert not lenient, lenient[:3]
-    assert sum(not parses(q) for q in queries) > 30  # (both verdicts occur)
+    assert sum(not parses(q) for q in queries) > 5  # (both verdicts occur in every part)
 
 
 @pytest.mark.parametrize("query", [
