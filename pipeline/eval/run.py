@@ -78,12 +78,16 @@ def scored(q: EvalQuestion, system: list[str], columns: Sequence[Sequence[str]] 
     """A result for ``q`` given the system's flat answer strings. It is the same answer as the gold's when they are
     equal, when a form the question accepts equals it, or when one of the answer's ``columns`` holds exactly the
     gold's values (the models asked for, each beside its code link or score: what the user asked, and more), or when
-    its columns without those holding only IRIs are the gold's (a paper's title and year, shown with its IRI)."""
+    its columns without those holding only IRIs are the gold's (a paper's title and year, shown with its IRI), or
+    when the columns holding only the gold's values hold all of them and others are shown beside (the contributions
+    asked and their effect sizes, each beside its paper)."""
     s = score_question(q.gold, system)
     named = [c for c in columns if not all(v.startswith(("http://", "https://")) for v in c)]
+    held = [c for c in named if c and set(c) <= set(q.gold)]
     same = s.exact or any(set(form) == set(system) for form in q.accepted) or \
         (bool(q.gold) and any(set(column) == set(q.gold) for column in columns)) or \
-        (bool(q.gold) and 0 < len(named) < len(columns) and {v for c in named for v in c} == set(q.gold))
+        (bool(q.gold) and 0 < len(named) < len(columns) and {v for c in named for v in c} == set(q.gold)) or \
+        (bool(q.gold) and 0 < len(held) < len(named) and {v for c in held for v in c} == set(q.gold))
     return QuestionResult(q.id, q.question, q.template_id, list(q.gold), system, s.precision, s.recall, s.f1,
                           s.exact, **details, intent=q.intent, same_answer=same)
 

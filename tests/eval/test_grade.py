@@ -87,6 +87,18 @@ def test_a_paper_and_its_year_shown_with_its_iri_are_right_and_another_year_is_n
                           outcome="answered")) is Grade.WRONG
 
 
+def test_two_things_asked_shown_beside_a_third_are_right_and_one_left_out_is_not() -> None:
+    """'Which contributions are RCTs, and what effect size did each report?': each beside its paper."""
+    asked = EvalQuestion("c", "?", ["Kenya trial", "0.07", "Morocco rollout", "0.04"])
+    shown = [["Kenya trial", "Morocco rollout"], ["Savings in Kenya", "Credit in Morocco"], ["0.07", "0.04"]]
+    flat = ["Kenya trial", "Savings in Kenya", "0.07", "Morocco rollout", "Credit in Morocco", "0.04"]
+    assert grade(scored(asked, flat, shown, sparql=SPARQL, outcome="answered")) is Grade.RIGHT
+    no_values = shown[:2]  # the effect sizes left out
+    assert grade(scored(asked, flat[:2] + flat[3:5], no_values, sparql=SPARQL, outcome="answered")) is Grade.WRONG
+    other = [shown[0], shown[1], ["0.07", "0.05"]]  # another value
+    assert grade(scored(asked, flat, other, sparql=SPARQL, outcome="answered")) is Grade.WRONG
+
+
 def test_an_empty_answer_is_right_when_the_gold_is_empty(kg: OxigraphKG) -> None:
     q = with_gold([EvalQuestion("q", "?", [], gold_sparql=models_on(fx.UNUSED_DATASET))], kg)[0]
     assert q.gold == [] and grade(scored(q, [], sparql=SPARQL, outcome=Outcome.EMPTY.value)) is Grade.RIGHT
