@@ -4,7 +4,7 @@ bound, a kind's word, a linking verb or filler; any other word leaves the readin
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, phrases, words
@@ -200,7 +200,14 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         unplaced.append("per")  # 'papers per …' counts for each of something not read
     kinds = [(w, k) for w, k in kinds if k != grouped]
     open_props = [p for p in open_props if p != grouped]
-    asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped))
+    # 'the newest paper + where was it published': a second thing asked, joined by a sign
+    joined = {next((w[0] for w in found if w[0] > m.start() and not filler(w[2])), -1) for m in _JOINED.finditer(text)}
+    asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped), joined)
+    others = [c.on for c in conditions if c.op == "other"]
+    if not asked and len(others) == 1:  # 'countries in X other than Y': the values of that property, Y left out
+        asked = others[0]
+    if venue and "venue" not in (asked, grouped, *also):  # 'where … published' neither asked first nor beside
+        unplaced += [w[2] for w in venue]
     if operator.order and by and asked == by and scoped and any(
             found[i][2] == "which" and found[i + 1] in scoped[1] for i in range(len(found) - 1)):
         asked = "contribution"  # 'which rainwater system had the highest cost': the comparison's own things
@@ -227,6 +234,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if operator.order and (operator.aggregate or operator.place) and by and by == asked and also[:1] in (
             ["paper"], ["contribution"]):  # 'the highest accuracy and in which paper': the paper, its value beside
         asked, also = also[0], []
+    # a paper's field, problem, venue or year named, and neither asked, ranked by, beside nor counted per: a second
+    # thing asked that the answer would leave out ('the newest paper + research field')
+    unplaced += [w[2] for w, k in kinds if k in _OF_PAPER and k not in (asked, by, grouped, *also)]
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
@@ -301,15 +311,18 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
-_GROUPS = {"year", "venue", "field", "problem"}  # kinds a count or an aggregate is given per
+_GROUPS = {"year", "venue", "field", "problem", "comparison"}
+_OF_PAPER = {"year", "venue", "field", "problem"}  # kinds a count or an aggregate is given per
 _ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
+_JOINED = re.compile(r"[+&]")
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)
 _WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}
 
 
 def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props: Sequence[str],
-           props: Sequence[tuple[str, list[Word]]], op: tuple[str, int], scoped: bool) -> tuple[str, str, list[str]]:
+           props: Sequence[tuple[str, list[Word]]], op: tuple[str, int], scoped: bool,
+           joined: Collection[int] = ()) -> tuple[str, str, list[str]]:
     """What the answer lists (a kind, or a property's IRI) and what an operator ranks or aggregates by: the kind or
     unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
     names the one it is asked of, when one is named)."""
@@ -328,7 +341,8 @@ def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props:
         return "", "", []
     asked = firsts[0][2]
     # 'the paper and its year', 'and what year was it published', 'city + study design'
-    also = [k for i, (a, _, k) in enumerate(firsts[1:], 1) if k != asked and (set(before.get(a, [])) & _ALSO or (
+    also = [k for i, (a, _, k) in enumerate(firsts[1:], 1) if k != asked and (
+        set(before.get(a, [])) & _ALSO or a in joined or (
         firsts[i - 1][1] <= a and not any(firsts[i - 1][1] <= w[0] < a for w in found)))] + shown
     firsts_ = [(a, k) for a, _, k in firsts]
     numeric = TABLE[operator].numeric

@@ -150,10 +150,14 @@ def compile_reading(reading: Reading) -> str:
     scope = reading.scope.iri if reading.scope else "?comparison"
     body.add(f"{scope} orkgp:compareContribution ?contribution .")
     body.add("?paper orkgp:P31 ?contribution .")
+    own = [c for c in reading.conditions if c.op == "other" and c.on == reading.asked]  # 'countries other than X'
     for c in reading.conditions:
-        if c.op != "!=" or not _across(reading, c):
+        if (c.op != "!=" or not _across(reading, c)) and c not in own:
             _condition(body, c, reading)
     answer = _answer(body, reading, reading.asked)
+    for c in own:  # the values listed, that one left out
+        body.add(f"FILTER({answer.removesuffix('_lbl')} != {c.iri})" if c.iri else
+                 f"FILTER(LCASE(STR({answer})) != {quoted(c.value.lower())})")
     _excluding(body, reading, scope, answer)
     shown = " ".join([answer] + [_answer(body, reading, also) for also in reading.also])
     if reading.asked == "paper" and "year" not in reading.also and any(c.on == "year" for c in reading.conditions) \
@@ -197,7 +201,8 @@ def compile_reading(reading: Reading) -> str:
     if op.aggregate and reading.by == reading.asked:  # the highest or lowest value as the graph holds it ('6.9 %')
         return f"SELECT {answer} {where}\nORDER BY {op.order}({by})\nLIMIT 1"
     if op.order and by:
-        if ranked != answer and not reading.also:  # the value it is ranked by, unless other things are asked
+        # the value it is ranked by, unless other things are asked (a contribution's paper is shown with it)
+        if ranked != answer and reading.also in ((), ("paper",) if reading.asked == "contribution" else ()):
             shown += f" {ranked}"
         cut = f"LIMIT 1 OFFSET {reading.k - 1}" if op.place else f"LIMIT {reading.k}"  # the k-th, or the first k
         return f"SELECT DISTINCT {shown} {where}\nORDER BY {op.order}({by})\n{cut}"

@@ -148,3 +148,40 @@ def test_a_negation_leaves_out_every_value_any_contribution_holds_it_for(corals:
     assert facts is not None
     reading = read_comparison(question, facts, graph)
     assert reading is not None and "not Line intercept transect in any of their contributions" in sentence(reading)
+
+
+def _all_rows(question: str, kg: OxigraphKG) -> list[tuple[str, ...]]:
+    """Every row of the answer, each value in the order of the query's variables."""
+    facts = read_comparisons(kg)
+    assert facts is not None
+    reading = read_comparison(question, facts, kg)
+    assert reading is not None and reading.whole, (question, reading)
+    check = gate(compile_reading(reading), 1000)
+    assert check.ok, check.errors
+    rows = kg.select(check.fixed)
+    return sorted(tuple(r[v]["value"] for v in rows.vars if v in r) for r in rows.rows)
+
+
+def test_the_values_of_a_property_other_than_one_named(kg: OxigraphKG) -> None:
+    from standins.comparison_fixture import COMPARISONS
+
+    places = {props["P9001"] for *_, props in COMPARISONS["R9100"][1]} - {"Lisbon"}
+    assert _all_rows("study locations in the urban tree comparison other than lisbon", kg) == \
+        sorted((p,) for p in places)
+
+
+def test_papers_counted_for_each_comparison(kg: OxigraphKG) -> None:
+    from standins.comparison_fixture import COMPARISONS
+
+    expected = sorted((label, str(len({p[0] for p in papers}))) for label, papers in COMPARISONS.values())
+    assert _all_rows("how many papers are there in each comparison", kg) == expected
+
+
+def test_the_value_ranked_by_is_shown_beside_the_thing_and_a_second_thing_joined_by_a_sign(kg: OxigraphKG) -> None:
+    from standins.comparison_fixture import COMPARISONS
+
+    smallest = min(COMPARISONS["R9100"][1], key=lambda p: float(p[4]["P9002"]))
+    rows = _all_rows("which study in the urban tree comparison had the smallest sample size and what was it", kg)
+    assert len(rows) == 1 and smallest[0] in rows[0] and smallest[4]["P9002"] in rows[0]
+    newest = max(COMPARISONS["R9200"][1], key=lambda p: p[1])
+    assert _all_rows("newest paper in the green roof comparison + research field", kg) == [(newest[0], newest[2])]
