@@ -64,8 +64,10 @@ _MEANINGS: dict[str, str] = {
     "late": "latest newest recent last",
     "both": "both",
     "every": "every each per together along alongside",
-    # between the highest and the lowest, or two things' values ('how much did A improve over B')
-    "spread": "spread range span gap difference differ differs margin improve improved improvement",
+    # both ends, the highest and the lowest ('the range of X'); one number between two values ('the gap between the
+    # best and the worst', 'how much did A improve over B')
+    "spread": "range span",
+    "gap": "spread gap difference differ differs margin improve improved improvement",
     # above a named model's score
     "beat": "beat beats beating outperform outperforms outperformed outperforming surpass surpasses surpassed outdo "
             "outdoes better",
@@ -92,9 +94,9 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             (re.compile(r"\bmost\s+recent(?:ly)?\b", re.I), "late"),
             # two things' values apart: 'the difference between A and B', 'how much higher is A than B'
             (re.compile(r"\b(?:difference|gap|margin)\s+between\b|\bhow\s+much\s+(?:higher|lower|better|worse|"
-                        r"more|less|bigger|smaller|larger)\b", re.I), "spread"),
+                        r"more|less|bigger|smaller|larger)\b", re.I), "gap"),
             (re.compile(r"\bhow\s+much\s+(?:higher|lower|better|worse|more|less|bigger|smaller|larger)\s+"
-                        r"(?:[\w@%'’.-]+\s+){1,6}?(?P<at>than)\b", re.I), "spread"),  # … the 'than' of it
+                        r"(?:[\w@%'’.-]+\s+){1,6}?(?P<at>than)\b", re.I), "gap"),  # … the 'than' of it
             # 'between 2018 and 2020, both years included': a bound's ends, not two things
             (re.compile(rf"\bboth\s+{BOUND_ENDS}\s+(?:inclusive|included|includes|counted|in)\b", re.I), "compare"),
             (re.compile(rf"\b(?:incl|including|included|inclusive)\.?\s+both\b(?:\s+{BOUND_ENDS})?|"
@@ -126,6 +128,10 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             # 'just the list', 'not just one comparison': how much to show, and every one asked over
             (re.compile(r"\bjust\s+the\s+(?:list|names?|numbers?|titles?)\b|\b(?:titles?|names?)\s+only\b|"
                         r"\bnot\s+just\s+(?:one|a|the)\b|\b(?:in\s+)?the\s+whole\s+(?:thing|lot)\b", re.I), "link"),
+            # 'top 3 by MRR, best first': the ranking's own order; 'only need the value': what to show, no restriction
+            (re.compile(r"\b(?:best|highest|top|lowest|worst)\s+(?P<at>first)\b(?!\s+(?:paper|publication|study|"
+                        r"article)s?\b)", re.I), "link"),
+            (re.compile(r"\bonly\s+(?:need|want|care\s+about)\b", re.I), "link"),
             # 'is there code for X or not': the yes or no itself, no negation
             (re.compile(r"\bor\s+not\b(?=\s*[?.!]*\s*$)", re.I), "link"),
             # 'i.e.', 'e.g.': what follows says the same again
@@ -248,7 +254,7 @@ def filler(word: str) -> bool:
 
 # what a query does to its answer: a pair whose question says one of these the user's does not, answers another ask
 OPERATORS = frozenset({"not", "up", "down", "most", "average", "count", "early", "late", "kth", "compare", "both",
-                       "spread", "beat"})
+                       "spread", "gap", "beat"})
 Pair = tuple[str, tuple[tuple[int, int], ...], str]  # a pair's question, where its own names stand in it, its query
 
 

@@ -37,19 +37,23 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
          "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 # a restriction the query must hold by excluding the rest ('titles only', 'names only' say what to show, no restriction)
-_ONLY = re.compile(r"(?<!\btitles\s)(?<!\btitle\s)(?<!\bnames\s)(?<!\bname\s)\b(only|exclusively|solely)\b", re.I)
+_ONLY = re.compile(r"(?<!\btitles\s)(?<!\btitle\s)(?<!\bnames\s)(?<!\bname\s)\b(only|exclusively|solely)\b"
+                   r"(?!\s+(?:need|want|care\s+about)\b)", re.I)
 # ('and what score did it get': the determiner left out after 'what')
 _BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
-                     r"(?:what(?:['’]s|\s+is|\s+was|\s+are|\s+were)?\s+(?:(?:its|their|the)\s+)?|"
+                     r"(?:what(?:['’]?s|\s+is|\s+was|\s+are|\s+were)?\s+(?:(?:its|their|the)\s+)?|"
                      r"(?:its|their|the)\s+)|"
                      r"[+&]\s*(?:(?:its|their|the)\s+)?)([A-Za-z]+)\b(?!\s+of\b)", re.I)
 # 'and what's the score', 'model + number': a second thing asked ('and the number of papers' asks for a count, not a
 # number beside the answer)
 # 'which model had the lowest accuracy and what was it', 'what's the best X on X and who got it' (names blanked): the
 # score beside who holds it
-_VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+much)\b|"
-                        r"\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b.*\band\s+(?:who|which)\b",
-                        re.I)  # 'the best X on X, and which model was it': the value, and the thing
+_VALUE_TOO = re.compile(r"\band\s+(?:what\s+(?:was|is|were)\s+(?:it|that)|how\s+much|"
+                        r"what\s+(?:did|does|do)\s+(?:it|they|that)\s+(?:score|get|got|achieve|reach|hit))\b|"
+                        r"^(?:(?!\b(?:which|who)\b).)*\b(?:highest|max|maximum|best|top|lowest|min|minimum|worst)\s+X\b"
+                        r"(?:(?!\b(?:which|who)\b).)*\band\s+(?:who|which)\b",
+                        re.I)  # 'the best X on X, and which model was it': the value, and the thing (not 'which
+# model has the best X on X and which paper', 'the best X on X - which model and which paper': two things)
 # '… on X? with scores': the thing beside said last with no determiner (not 'with code': a condition)
 _BARE_BESIDE = re.compile(r"\b(?:with|plus|w/|and)\s+(scores?|values?|results|numbers|years)\s*[?.!]*\s*$", re.I)
 _ENDS = re.compile(r"\s*(?:[?.!,)]|$)")
@@ -113,9 +117,11 @@ def without_companions(words: str) -> str:
 _INCLUSIVE = re.compile(r"(?:since|until|till|at\s+(?:least|most)|up)\b", re.I)
 
 
-# a number with its bound said after it: '2018 or later', '3 or more', '2017 onwards' (the number itself kept)
+# a number with its bound said after it: '2018 or later', '3 or more', '2017 onwards', '0.6 MRR or higher' (one word
+# between: the metric's name, or X where names are blanked; the number itself kept)
 # ('after 2021 and before 2024': a second bound, its own number after it, not '2021 and before')
-_TRAILING = re.compile(r"\b(?:(?:in|from)\s+)?(\d+(?:\.\d+)?)\s+(?:(?:or|and)\s+(later|after|newer|since|earlier|"
+_TRAILING = re.compile(r"\b(?:(?:in|from)\s+)?(\d+(?:\.\d+)?)\s+(?:[A-Za-z][\w@%-]*\s+)?"
+                       r"(?:(?:or|and)\s+(later|after|newer|since|earlier|"
                        r"before|older|more|above|higher|greater|less|fewer|below|lower)|(onwards?|and\s+up))\b"
                        r"(?!\s+(?:than\s+)?\d)", re.I)
 

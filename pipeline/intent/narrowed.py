@@ -45,8 +45,8 @@ class Narrowing:
         already holds a condition of this kind (a pair of its own would have taken the name)."""
         shape = read(sparql)
         own = _FROM_PAPER.get(self.kind) or _FROM_CONTRIBUTION[self.kind]
-        if "}" not in sparql:
-            return None
+        if "}" not in sparql or re.search(r"\{\s*SELECT\b", sparql, re.I):
+            return None  # (a query within the query, a tie's bound: the condition would not reach it)
         if own in {p for _, p, _ in shape.triples}:
             # the query lists things of this kind: one said after a negation is left out of them ('where did X
             # papers appear, other than CVPR'); any other condition of the kind is a pair's own

@@ -103,7 +103,7 @@ def options(text: str, names: Sequence[Name], pairs: Sequence[Example], intent: 
 # and links in any way, never leave one of these out ('top f1 *on each dataset*' is no 'highest F1 anywhere'); which
 # way a ranking goes is the metric's to say ('the best' by an error rate), held by ``admits``
 _OPERATIVE = frozenset({"count", "kth", "compare", "most", "average", "early", "late", "both", "every", "spread",
-                        "beat", "not"})
+                        "gap", "beat", "not"})
 
 
 def _drops(pair: Example, question: Question, intent: Intent) -> bool:

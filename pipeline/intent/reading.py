@@ -44,7 +44,9 @@ _YESNO = re.compile(r"^\s*" + yes_or_no("which|list|show|name|code|repo|reposito
 # 'is A or B better': which of the two, not yes or no ('does A beat B or not' and 'better than B' stay yes or no)
 # '… or not' at the end asks yes or no in so many words, code too ('is there code for X or not')
 _OR_NOT = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b.*\bor\s+not\s*[?.!]*\s*$", re.I)
-_EITHER = re.compile(r"\bor\b(?!\s+not\b).*\b(?:better|worse|higher|lower)\b" + NOT_THAN + "|"
+# ('did any model get 0.6 MRR or higher': a bound's own 'or', no choice)
+_EITHER = re.compile(r"\bor\b(?!\s+not\b)(?!\s+(?:better|worse|higher|lower|more|less|above|below)\b)"
+                     r".*\b(?:better|worse|higher|lower)\b" + NOT_THAN + "|"
                      r"\b(?:better|worse|higher|lower)\b" + NOT_THAN + r".*\bor\b(?!\s+not\b)", re.I)
 _EVERY = re.compile(r"\b(every|each|all)\b(?!\s+of\b)", re.I)  # "all of": both; "list every model": not its first
 _TOP = re.compile(r"\b(?:top|first|best)\s+(\d+|two|three|four|five|ten)\b(?!\s*(?:accuracy|error|%))"
@@ -120,7 +122,8 @@ _VALUE = re.compile(r"\b(score|value|result)s?\b|"  # or "which X did the X mode
 _EXTREME_OF = re.compile(r"\b(?:highest|maximum|max|largest|greatest|best|top|lowest|minimum|smallest|worst)\s+X\b",
                          re.I)  # "the highest X reported on X", names blanked: the metric's value
 # 'whos 2nd on X', 'whose score', 'by whom'; 'anything under 0.2 on X' (a thing, opening the question)
-_WHO = re.compile(r"\bwho(?:['’]?s|se|m)?\b|^\s*any(?:thing|one|body)\b", re.I)
+_WHO = re.compile(r"\bwho(?:['’]?s|se|m)?\b|^\s*(?:(?:did|has|have|does|do|is|was)\s+)?any(?:thing|one|body)\b",
+                  re.I)  # ('anyone under 0.2 MAE on X', 'did anything reach 0.6 MRR on X')
 
 
 def asks_a_value(question: str) -> bool:

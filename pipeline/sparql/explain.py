@@ -93,8 +93,11 @@ def _answer(shape: Shape) -> tuple[str, str]:
     main = [v for v in shape.projection if v not in aliases and not (v in labelled and labelled[v] in shape.projection)]
     nouns = list(dict.fromkeys(_noun(v, shape) for v in main))
     parts = [" and ".join(nouns)] if nouns else []
-    for func, arg, _ in ([] if nouns and shape.group_by else shape.aggregates):  # grouped: read per group
+    for func, arg, alias in ([] if nouns and shape.group_by else shape.aggregates):  # grouped: read per group
         noun = _noun(arg, shape) if arg != "*" else "rows"
+        if alias in shape.gaps:  # '(MAX(?score) - MIN(?score))'
+            parts.append(f"the difference between the highest and the lowest {noun}")
+            continue
         if noun == "year" and func.upper() in ("MIN", "MAX"):  # the first or the last year, not its lowest
             parts.append(f"the {'earliest' if func.upper() == 'MIN' else 'latest'} year")
             continue
@@ -176,7 +179,7 @@ def parts(sparql: str) -> tuple[str, str, str]:
     if shape.form not in ("SELECT", "ASK"):
         return "", "", ""
     answer, main = _answer(shape)
-    ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "")
+    ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "") or _best_of_each(sparql, shape)
     either = _either(sparql)  # 'FILTER(?winner = ?model || ?winner = ?rival)': one of two named things
     labelled = shape.labelled()
     constraints = [("but not " if f in shape.excluded else "") + c
@@ -205,6 +208,24 @@ def parts(sparql: str) -> tuple[str, str, str]:
     having = _HAVING_BOUND.search(sparql)  # 'HAVING(COUNT(DISTINCT ?dataset) >= 3)': the groups kept, said
     kept = f" ({COMPARISONS.get(having.group(1), having.group(1))} {having.group(2)})" if having else ""
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering
+
+
+# '{ SELECT ?dataset (MIN(?each_score) AS ?best) … GROUP BY ?dataset } FILTER(?score = ?best)': on each dataset,
+# the things holding its lowest score
+_BEST_OF_EACH = re.compile(r"\{\s*SELECT\s+(\?\w+)\s+\(\s*(MIN|MAX)\s*\([^)]*\)\s+AS\s+(\?\w+)\s*\).*?"
+                           r"GROUP\s+BY\s+\1\s*\}.*?FILTER\s*\(\s*\?\w+\s*=\s*\3\s*\)", re.I | re.S)
+
+
+def _best_of_each(sparql: str, shape: Shape) -> str:
+    """'the one with the lowest 'MAE' score on each dataset' for a query keeping each group's best; "" otherwise."""
+    found = _BEST_OF_EACH.search(sparql)
+    if found is None:
+        return ""
+    metric = next((f.literal for f in shape.filters if f.op == "=" and
+                   _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
+    low = found.group(2).upper() == "MIN"
+    said = f"'{metric}' score" if metric else "score"
+    return f"the ones with the {'lowest' if low else 'highest'} {said} on each {_singular(found.group(1), shape)}"
 
 
 _EITHER = re.compile(r"FILTER\s*\(\s*\?(\w+)\s*=\s*(\?\w+)\s*\|\|\s*\?\1\s*=\s*(\?\w+)\s*\)")

@@ -36,6 +36,7 @@ class Shape:
     form: str = ""  # SELECT or ASK (or whatever keyword leads)
     projection: list[str] = field(default_factory=list)  # outer variables, aliases included
     aggregates: list[tuple[str, str, str]] = field(default_factory=list)  # (function, argument var, alias)
+    gaps: set[str] = field(default_factory=set)  # aliases of the highest less the lowest: '(MAX(?s) - MIN(?s) AS ?gap)'
     triples: list[tuple[str, str, str]] = field(default_factory=list)
     filters: list[LabelFilter] = field(default_factory=list)
     compared: list[LabelFilter] = field(default_factory=list)  # with a number: 'xsd:integer(?year) > 2023'
@@ -132,6 +133,9 @@ def _read_projection(toks: Sequence[Token], i: int, shape: Shape) -> int:
             alias = inner[-1].text if len(inner) >= 2 and inner[-2].text.upper() == "AS" else ""
             if func:
                 shape.aggregates.append((func, arg, alias))
+                if alias and any(x.text == "-" for x in inner) and \
+                        [x.text.upper() for x in inner if x.text.upper() in AGGREGATES] == ["MAX", "MIN"]:
+                    shape.gaps.add(alias)
             if alias:
                 shape.projection.append(alias)
             i = end

@@ -98,3 +98,28 @@ def test_a_second_bound_is_not_the_first_bounds_tail() -> None:
     assert comparisons("papers after 2021 and before 2024") == {"2021": ">", "2024": "<"}
     assert comparisons("papers from 2021 and before") == {"2021": "<="}  # '2021 and before': up to it
     assert comparisons("2018 or later") == {"2018": ">="}
+
+
+def test_a_score_asked_after_the_holder_in_a_verb_or_without_an_apostrophe_is_its_value() -> None:
+    assert companions("which model has the best X on X and what did it score") == ["value"]
+    assert companions("worst X on X - which model and whats the value") == ["value"]
+    assert companions("which model did X on X and what did it cost") == []  # no score said
+
+
+def test_only_saying_what_is_needed_is_no_restriction() -> None:
+    assert unaccounted("whats the lowest X on X, only need the value", MODELS_ON) == []
+    assert "the restriction 'only'" in unaccounted("which models are evaluated only on X, i need them", MODELS_ON)[0]
+
+
+def test_a_bound_said_after_the_metric_is_the_numbers() -> None:
+    from pipeline.intent.conditions import comparisons
+
+    assert comparisons("did any model reach 0.6 X or higher on X") == {"0.6": ">="}
+    assert comparisons("did any model reach 0.6 mrr or higher on X") == {"0.6": ">="}
+    assert comparisons("3 papers or more") == {"3": ">="}
+
+
+def test_a_second_thing_asked_after_the_holder_is_no_score() -> None:
+    assert companions("whats the best X anyone got on X, and which model was it") == ["value"]
+    assert companions("which model has the best X on X and which paper reported it") == []
+    assert companions("best X on X - which model was it and which paper reported it") == []

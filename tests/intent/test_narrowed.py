@@ -42,6 +42,12 @@ def test_no_condition_where_the_query_holds_one_of_its_kind_or_reaches_no_paper(
         "SELECT ?model WHERE { ?model a orkgc:Model. FILTER NOT EXISTS { ?c orkgp:HAS_MODEL ?model. "
         "?p orkgp:P31 ?c. } }")
     assert kept is None
+    # a query within the query (a tie's bound) would not hold it: the most models of any venue, not of the field's
+    tied = ("SELECT ?venue (COUNT(DISTINCT ?model) AS ?models) WHERE { ?paper orkgp:P31 ?cont; orkgp:HAS_VENUE "
+            "?venue. ?cont orkgp:HAS_MODEL ?model. { SELECT (MAX(?c) AS ?tied) WHERE { { SELECT ?v (COUNT(?m) AS ?c) "
+            "WHERE { ?p orkgp:HAS_VENUE ?v; orkgp:P31 ?k. ?k orkgp:HAS_MODEL ?m. } GROUP BY ?v } } } } "
+            "GROUP BY ?venue ?tied HAVING(COUNT(DISTINCT ?model) = ?tied)")
+    assert Narrowing(_name("Acoustics", Kind.RESEARCHFIELD), Kind.RESEARCHFIELD).applied(tied) is None
 
 
 def test_a_year_said_after_a_negation_is_not_held_as_a_condition() -> None:

@@ -58,6 +58,8 @@ from pipeline.records import Kind
     ("is there code out for X or not", {"yesno"}, 1),  # '… or not': yes or no in so many words, code too
     ("which problems have never had any code released?", set(), 1),  # a thing lacking, no second name left out
     ("which models were never run on Y", {"except"}, 1),
+    ("did any model get 0.6 X or higher on Y", {"yesno"}, 1),  # a bound's own 'or', no choice of two
+    ("is A or B higher on Y", set(), 1),  # a choice of two: which one
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
@@ -162,3 +164,11 @@ def test_both_years_of_a_bound_are_its_ends_not_two_things() -> None:
     assert "both" not in read_intent("how many papers between 2018 and 2020, both yrs inclusive").operators
     assert "both" not in read_intent("papers from 2016 through 2020, both years included").operators
     assert "both" in read_intent("which models were run on both X and Y").operators
+
+
+def test_anything_asked_yes_or_no_is_who() -> None:
+    from pipeline.intent.reading import asks_who
+
+    assert asks_who("did anything ever reach 0.6 X or higher on X")
+    assert asks_who("has anyone got above 0.5 X on X") and asks_who("anyone under 0.2 X on X")
+    assert not asks_who("did X ever reach anything like 0.6 on X")

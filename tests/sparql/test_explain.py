@@ -202,3 +202,23 @@ def test_one_of_two_named_things_is_said_as_either_of_them() -> None:
               '} ORDER BY DESC(?winner_lbl) LIMIT 1')
     said = explain(either)
     assert "of model 'A-1' or model 'B-2'" in said and "linked to model" not in said
+
+
+def test_the_gap_between_the_highest_and_the_lowest_is_said_as_one_difference() -> None:
+    gap = ('SELECT ((MAX(?score) - MIN(?score)) AS ?difference) WHERE { ?metric a orkgc:Metric; rdfs:label ?m_lbl. '
+           'FILTER(str(?m_lbl) = "F1") ?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. '
+           'BIND(xsd:decimal(?value) AS ?score) }')
+    assert explain(gap).startswith("It asks for the difference between the highest and the lowest score ")
+    both = gap.replace("((MAX(?score) - MIN(?score)) AS ?difference)", "(MIN(?score) AS ?lo) (MAX(?score) AS ?hi)")
+    assert explain(both).startswith("It asks for the lowest and the highest score ")
+
+
+def test_the_best_of_each_group_is_said_as_on_each() -> None:
+    each = ('SELECT ?dataset_lbl ?model_lbl WHERE { ?metric a orkgc:Metric; rdfs:label ?metric_lbl. '
+            'FILTER(str(?metric_lbl) = "MAE") ?benchmark orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?eval. '
+            '?eval orkgp:HAS_METRIC ?metric; orkgp:HAS_VALUE ?value. ?dataset rdfs:label ?dataset_lbl. '
+            '?cont orkgp:HAS_BENCHMARK ?benchmark; orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. '
+            'BIND(xsd:decimal(?value) AS ?score) { SELECT ?dataset (MIN(?s) AS ?best) WHERE { '
+            '?b orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?v. '
+            'BIND(xsd:decimal(?v) AS ?s) } GROUP BY ?dataset } FILTER(?score = ?best) }')
+    assert explain(each).endswith(", the ones with the lowest 'MAE' score on each dataset.")
