@@ -196,6 +196,8 @@ def compile_reading(reading: Reading) -> str:
     if op.often:
         return f"SELECT {answer} (COUNT(DISTINCT ?contribution) AS ?contributions) {where}\nGROUP BY {answer}\n" \
             f"ORDER BY {op.order}(?contributions)\nLIMIT 1"
+    if op.name == "range":  # both ends of the values
+        return f"SELECT (MIN({by}) AS ?lowest) (MAX({by}) AS ?highest) {where}"
     if op.aggregate and reading.by == reading.asked and not op.order:
         return f"SELECT ({op.aggregate}({by}) AS ?{op.name}) {where}"
     if op.aggregate and reading.by == reading.asked:  # the highest or lowest value as the graph holds it ('6.9 %')

@@ -88,6 +88,10 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
     Operator("sum", r"\b(?:sum|total|combined|altogether)\b(?<!\bin\stotal)|\badd(?:ed|ing)?\s+(?:\w+\s+)?up\b",
              "the sum of the {by}", aggregate="SUM",
              numeric=True),
+    # 'the min and max follow-up': both ends at once (before 'max' and 'min', whose words it holds)
+    Operator("range", r"\b(?:min|minimum|lowest|smallest)\s+(?:and|&|/)\s+(?:the\s+)?(?:max|maximum|highest|largest)\b|"
+             r"\b(?:max|maximum|highest|largest)\s+(?:and|&|/)\s+(?:the\s+)?(?:min|minimum|lowest|smallest)\b",
+             "the lowest and the highest {by}", aggregate="MIN", numeric=True),
     Operator("max", rf"\b{_MORE}\b", "the highest {by}", aggregate="MAX", order="DESC", numeric=True),
     Operator("min", rf"\b{_LESS}\b", "the lowest {by}", aggregate="MIN", order="ASC", numeric=True),
     Operator("yesno", r"^\s*(?:(?:so|hey|hi|quick\s+q(?:uestion)?)[\s,:!-]+)*" + yes_or_no(),

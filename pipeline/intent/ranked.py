@@ -12,6 +12,7 @@ from pipeline.intent.reading import NOT_THAN, Intent
 from pipeline.sparql.direction import lower_is_better
 from pipeline.sparql.shape import read
 from pipeline.sparql.text import string_literals
+from pipeline.sparql.tied import best_of_each
 
 
 def beats(text: str) -> bool:
@@ -59,8 +60,11 @@ def directed_by(intent: Intent, text: str, sparql: str, metric: Callable[[str], 
 
 def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
     """Whether a pair asking ``theirs`` answers a question asking ``ours``: the same operators ("every" aside: a list
-    of every one is any list that keeps all its rows), and, with none, both asking for the highest or neither."""
+    of every one is any list that keeps all its rows, but the best on each group is asked of each), and, with none,
+    both asking for the highest or neither."""
     if theirs.operators - {"every"} != ours.operators - {"every"}:
+        return False
+    if "every" not in ours.operators and best_of_each(sparql):  # the best on each dataset, asked of one or overall
         return False
     if "every" in ours.operators and picks(read(sparql)):
         return False

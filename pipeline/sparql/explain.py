@@ -9,7 +9,7 @@ from collections import deque
 from pipeline.records import Kind
 from pipeline.sparql.direction import lower_is_better
 from pipeline.sparql.shape import LabelFilter, Shape, read, stem
-from pipeline.sparql.tied import tied, untied
+from pipeline.sparql.tied import best_of_each, tied, untied
 
 # what a thing is called, by its class or by the predicate that leads to it
 CLASS_NOUNS = {Kind.DATASET: "datasets", Kind.MODEL: "models", Kind.METRIC: "metrics",
@@ -182,7 +182,9 @@ def parts(sparql: str) -> tuple[str, str, str]:
     ordering = _ordering(shape) + (" and any tied with it" if tied(sparql) else "") or _best_of_each(sparql, shape)
     either = _either(sparql)  # 'FILTER(?winner = ?model || ?winner = ?rival)': one of two named things
     labelled = shape.labelled()
-    constraints = [("but not " if f in shape.excluded else "") + c
+    unequal = {m.group(2) for m in _UNEQUAL.finditer(sparql)}  # 'FILTER(?model != ?rival)': the rival left out
+    constraints = [f"other than {_singular(labelled.get(f.var, f.var), shape)} '{f.literal}'"
+                   if labelled.get(f.var, f.var) in unequal else ("but not " if f in shape.excluded else "") + c
                    for f, c in ((f, _constraint(f, shape, main, bool(ordering)))
                                 for f in shape.filters + shape.compared if labelled.get(f.var, f.var) not in either)
                    if c]  # what FILTER NOT EXISTS leaves out said as left out
@@ -210,24 +212,19 @@ def parts(sparql: str) -> tuple[str, str, str]:
     return shape.form, " ".join([answer] + list(dict.fromkeys(constraints))) + _per_group(shape) + kept, ordering
 
 
-# '{ SELECT ?dataset (MIN(?each_score) AS ?best) … GROUP BY ?dataset } FILTER(?score = ?best)': on each dataset,
-# the things holding its lowest score
-_BEST_OF_EACH = re.compile(r"\{\s*SELECT\s+(\?\w+)\s+\(\s*(MIN|MAX)\s*\([^)]*\)\s+AS\s+(\?\w+)\s*\).*?"
-                           r"GROUP\s+BY\s+\1\s*\}.*?FILTER\s*\(\s*\?\w+\s*=\s*\3\s*\)", re.I | re.S)
-
-
 def _best_of_each(sparql: str, shape: Shape) -> str:
     """'the one with the lowest 'MAE' score on each dataset' for a query keeping each group's best; "" otherwise."""
-    found = _BEST_OF_EACH.search(sparql)
+    found = best_of_each(sparql)
     if found is None:
         return ""
     metric = next((f.literal for f in shape.filters if f.op == "=" and
                    _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
-    low = found.group(2).upper() == "MIN"
     said = f"'{metric}' score" if metric else "score"
-    return f"the ones with the {'lowest' if low else 'highest'} {said} on each {_singular(found.group(1), shape)}"
+    end = "lowest" if found[1] == "MIN" else "highest"
+    return f"the ones with the {end} {said} on each {_singular(found[0], shape)}"
 
 
+_UNEQUAL = re.compile(r"FILTER\s*\(\s*(\?\w+)\s*!=\s*(\?\w+)\s*\)")
 _EITHER = re.compile(r"FILTER\s*\(\s*\?(\w+)\s*=\s*(\?\w+)\s*\|\|\s*\?\1\s*=\s*(\?\w+)\s*\)")
 
 

@@ -5,10 +5,22 @@ of two models tied at the top. What reads a query's shape (its sentence, the lea
 ranking as the best-of ranking it is (``untied``)."""
 from __future__ import annotations
 
+import re
+
 from pipeline.sparql.brackets import closing
 from pipeline.sparql.parsed import parse
 
 TIED = "tied"  # the sub-select's answer variable, by which the form is known
+# '{ SELECT ?dataset (MIN(?each_score) AS ?best) … GROUP BY ?dataset } FILTER(?score = ?best)': on each dataset, the
+# things holding its lowest score
+_BEST_OF_EACH = re.compile(r"\{\s*SELECT\s+(\?\w+)\s+\(\s*(MIN|MAX)\s*\([^)]*\)\s+AS\s+(\?\w+)\s*\).*?"
+                           r"GROUP\s+BY\s+\1\s*\}.*?FILTER\s*\(\s*\?\w+\s*=\s*\3\s*\)", re.I | re.S)
+
+
+def best_of_each(sparql: str) -> tuple[str, str] | None:
+    """(the variable grouped by, MIN or MAX) of a query keeping each group's lowest or highest; None otherwise."""
+    found = _BEST_OF_EACH.search(sparql)
+    return (found.group(1), found.group(2).upper()) if found else None
 
 
 def tied(sparql: str) -> str:

@@ -185,3 +185,11 @@ def test_the_value_ranked_by_is_shown_beside_the_thing_and_a_second_thing_joined
     assert len(rows) == 1 and smallest[0] in rows[0] and smallest[4]["P9002"] in rows[0]
     newest = max(COMPARISONS["R9200"][1], key=lambda p: p[1])
     assert _all_rows("newest paper in the green roof comparison + research field", kg) == [(newest[0], newest[2])]
+
+
+def test_both_ends_of_a_property_at_once(kg: OxigraphKG) -> None:
+    from standins.comparison_fixture import COMPARISONS
+
+    sizes = [float(p[4]["P9002"]) for p in COMPARISONS["R9100"][1]]
+    rows = _all_rows("min and max sample size in the urban tree comparison?", kg)
+    assert [tuple(float(v) for v in row) for row in rows] == [(min(sizes), max(sizes))]

@@ -222,3 +222,9 @@ def test_the_best_of_each_group_is_said_as_on_each() -> None:
             '?b orkgp:HAS_DATASET ?dataset; orkgp:HAS_EVALUATION ?e. ?e orkgp:HAS_VALUE ?v. '
             'BIND(xsd:decimal(?v) AS ?s) } GROUP BY ?dataset } FILTER(?score = ?best) }')
     assert explain(each).endswith(", the ones with the lowest 'MAE' score on each dataset.")
+
+
+def test_a_thing_left_out_by_inequality_is_said_as_other_than_it() -> None:
+    other = ('SELECT ?model_lbl WHERE { ?rival a orkgc:Model; rdfs:label ?rival_lbl. FILTER(str(?rival_lbl) = "A") '
+             '?cont orkgp:HAS_MODEL ?model. ?model rdfs:label ?model_lbl. FILTER(?model != ?rival) }')
+    assert "other than model 'A'" in explain(other) and "linked to model 'A'" not in explain(other)
