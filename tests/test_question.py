@@ -67,6 +67,11 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("papers w/o code", "papers w/o code"), ("papers w/ released code", "papers with released code"),
     ("code of BiLSTM-Attn w/ ELMo", "code of BiLSTM-Attn w/ ELMo"),  # a name's own
     ("model counts split by venue", "number of models per venue"),
+    ("lowest rmse on X - which model n what was the score", "lowest rmse on X - which model and what was the score"),
+    ("sample size (n) of X", "sample size (n) of X"),  # no second ask after it: a name's own
+    ("how many models hav results on X", "how many models have results on X"),
+    ("the diff between the best and the worst on X", "the difference between the best and the worst on X"),
+    ("how many diff models on X", "how many diff models on X"),  # 'different': filler
 ])
 def test_shorthand_is_written_out(typed: str, read: str) -> None:
     assert tidy(typed) == read

@@ -75,11 +75,19 @@ _MEANINGS: dict[str, str] = {
            "lacking lack lacks missing but other none neither nor outside apart aside",
 }
 _KNOWN = frozenset(w for said in _MEANINGS.values() for w in said.split())
+_KIND_WORD = r"(?:papers?|models?|methods?|datasets?|benchmarks?|metrics?|problems?|tasks?|fields?|venues?|" \
+    r"contributions?)"
 BOUND_ENDS = r"(?:years?|yrs?|ends?|dates?)"  # 'both years': the ends of a bound, not two things
 # things of a kind said before 'per' ('papers per venue?'): how many of them for each
 THINGS = rf"\b(?:{'|'.join(COUNTED)})\s+"
 # phrases read as one meaning ('the largest number of' asks for the most, not the largest value)
-_PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
+_PHRASES = [  # 'how many X are there and how many Y …', 'how many papers and models': a second count, which no one
+    # query here gives (before 'how many', whose words it holds)
+            (re.compile(r"\bhow\s+many\b.*?\b(?:and|&|\+)\s+(?P<at>how\s+many|the\s+number\s+of)\b", re.I),
+             "second"),
+            (re.compile(rf"\bhow\s+many\s+{_KIND_WORD}\s+(?P<at>and|&|\+)\s+(?:the\s+)?{_KIND_WORD}\b", re.I),
+             "second"),
+            (re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b", re.I), "most"),
             (re.compile(r"\brunners?[\s-]+up\b", re.I), "kth"), (re.compile(r"\bhow\s+many\b", re.I), "count"),
             (re.compile(r"\b(?:came|come|comes|coming)\s+out\b", re.I), "link"),
             (re.compile(r"\bat\s+least\s+(?:one|1)\b", re.I), "link"),  # 'with at least one paper': any
@@ -123,15 +131,24 @@ _PHRASES = [(re.compile(r"\b(?:largest|greatest|biggest|highest)\s+number\s+of\b
             # 'i think theres a tie', 'could be more than one', 'if its a tie give me all': said by a query that keeps
             # ties (no 'LIMIT 1')
             (re.compile(r"\b(?:(?:if\s+)?(?:i\s+think\s+)?(?:there\s*i?s|its|it\s+is)\s+an?\s+tie|(?:could|can|might|may)"
-                        r"\s+be\s+(?:more\s+than\s+one|several|a\s+tie)|give\s+me\s+(?:all|both|each)(?:\s+of\s+them)?)\b",
+                        r"\s+be\s+(?:more\s+than\s+one|several|a\s+tie)|give\s+me\s+(?:all|both|each)(?:\s+of\s+them)?)\b(?!\s+(?:scores?|values?|numbers?|results?)\b)",
                         re.I), "ties"),
             # 'just the list', 'not just one comparison': how much to show, and every one asked over
-            (re.compile(r"\bjust\s+the\s+(?:list|names?|numbers?|titles?)\b|\b(?:titles?|names?)\s+only\b|"
+            # ('venues only', 'y/n', '(papers, not contributions)': what to show, said again)
+            (re.compile(r"\bjust\s+the\s+(?:list|names?|numbers?|titles?)\b|\b(?:titles?|names?|venues?|years?|"
+                        r"countries|values?|numbers?)\s+only\b|\by\s*/\s*n\b|"
+                        rf"\b{_KIND_WORD}\s*,\s*not\s+{_KIND_WORD}\b|"
                         r"\bnot\s+just\s+(?:one|a|the)\b|\b(?:in\s+)?the\s+whole\s+(?:thing|lot)\b", re.I), "link"),
             # 'top 3 by MRR, best first': the ranking's own order; 'only need the value': what to show, no restriction
             (re.compile(r"\b(?:best|highest|top|lowest|worst)\s+(?P<at>first)\b(?!\s+(?:paper|publication|study|"
                         r"article)s?\b)", re.I), "link"),
             (re.compile(r"\bonly\s+(?:need|want|care\s+about)\b", re.I), "link"),
+            # 'across all 4 comparisons': every one, their number said again (no bound, no k)
+            (re.compile(r"\ball\s+(?:the\s+|of\s+the\s+)?(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\s+"
+                        r"(?:comparisons|papers|studies|datasets|models|contributions|venues|fields)\b", re.I), "link"),
+            # 'A vs B on X, give me both scores': each one's score, no 'both' of two datasets
+            (re.compile(r"\bboth\s+(?:of\s+)?(?:their\s+|the\s+)?(?:scores?|values?|numbers?|results?)\b", re.I),
+             "link"),
             # 'is there code for X or not': the yes or no itself, no negation
             (re.compile(r"\bor\s+not\b(?=\s*[?.!]*\s*$)", re.I), "link"),
             # 'i.e.', 'e.g.': what follows says the same again

@@ -95,6 +95,8 @@ class Asked:
             # passing through papers gives no paper)
             or (kinds and len(asked & (set(Kind) | {YEAR})) > 1 and self.wh in set(Kind)
                 and self.wh not in answers(pair.sparql) and self.wh not in form_of(pair).kinds)
+            # a count of things not asked ('how many papers and models': no count of datasets)
+            or ("count" in intent.operators and bool(asked & set(Kind)) and not answers(pair.sparql) & asked)
             # 'where did X papers appear, other than V': venues asked, not the papers
             or (kinds and not self.wh and head == Kind.VENUE and Kind.VENUE not in answers(pair.sparql))
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers

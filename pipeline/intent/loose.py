@@ -179,13 +179,23 @@ def _field_initials(index: LabelIndex) -> dict[str, set[tuple[str, str]]]:
     return out
 
 
+def _other_words(index: LabelIndex) -> frozenset[str]:
+    """Every word of the graph's venues' and datasets' names, which people shorten to one ('CCS' of 'ACM CCS'; not
+    a paper title's, whose words are any words)."""
+    return frozenset(w.lower() for kind in (Kind.VENUE, Kind.DATASET) for label in index.labels(kind)
+                     for w in re.findall(r"[^\W_]+", label))
+
+
 def initialled(key: str, index: LabelIndex, generic: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """The one research field or problem ``key`` — a word of two to five letters, not filler, a word with a meaning
     of its own or the stored questions' own, then any of the label's last words whole — gives the initials of
-    ('ner', 'NLP', 'soh estimation'): (label, kind), the field where the label is both; None for none or several."""
+    ('ner', 'NLP', 'soh estimation'): (label, kind), the field where the label is both; None for none or several,
+    or for a word that is a word of a venue's or a dataset's name too."""
     typed = re.findall(r"[^\W_]+", unmarked(key).lower())
     if not typed or not all(w.isalpha() for w in typed) or not 2 <= len(typed[0]) <= 5 or typed[0] in FILLER or \
             typed[0] in generic or typed[0] in STOPWORDS or meanings(typed[0]):
+        return None
+    if len(typed) == 1 and typed[0] in _derived(index, _other_words):  # 'ccs': a word of 'ACM CCS' as much
         return None
     hits = _derived(index, _field_initials).get(" ".join(typed), set())
     labels = {label for _, label in hits}

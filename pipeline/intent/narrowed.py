@@ -57,7 +57,10 @@ class Narrowing:
             return _before_end(sparql, f"FILTER(str({labels[0]}) != {quoted(self.name.label)}) ")
         # what a query leaves out ('FILTER NOT EXISTS') is no place to hold a condition
         held = [t for t in shape.triples if t not in shape.lacking]
-        papers = [s for s, p, _ in held if p == "orkgp:P31" and s.startswith("?")]
+        # a paper: what has a contribution, a year, a field or a venue, or is typed so ('?paper a orkgc:Paper')
+        papers = [s for s, p, o in held if s.startswith("?") and (
+            p in ("orkgp:P31", "orkgp:P29", "orkgp:P30", "orkgp:HAS_VENUE") or (p in ("a", "rdf:type")
+                                                                                and o == "orkgc:Paper"))]
         contributions = [o for _, p, o in held if p == "orkgp:P31" and o.startswith("?")] + \
             [s for s, p, _ in held if p in _OF_CONTRIBUTIONS and s.startswith("?")]
         benchmarks = [s for s, p, _ in held if p in ("orkgp:HAS_DATASET", "orkgp:HAS_EVALUATION") and s.startswith("?")]

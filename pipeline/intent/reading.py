@@ -24,7 +24,8 @@ _LOWEST = re.compile(r"\b(lowest|worst|worse" + NOT_THAN + r"|minimum|min|(?<!at
 # not "best", "top": a metric's sense
 _HIGHEST = re.compile(r"\b(highest|maximum|max|largest|greatest|biggest)\b", re.I)
 # no bound's ends ('both years included', 'incl both')
-_BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)|"
+_BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)"
+                   r"(?!\s+(?:of\s+)?(?:their\s+|the\s+)?(?:scores?|values?|numbers?|results?)\b)|"
                    r"\ball of\b(?!\s+them\b)", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"

@@ -126,3 +126,33 @@ def test_a_second_thing_asked_without_a_kind_word_is_not_answered_with_the_first
 def test_and_on_what_leaves_the_reading_partial(fixture_kg: OxigraphKG) -> None:
     done = _review("which models were evaluated on Story Cloze Test, and on what", fixture_kg)
     assert done.sparql is None and "'what'" in done.explanation
+
+
+def test_two_counts_asked_at_once_are_a_second_thing_asked() -> None:
+    from pipeline.intent.account import phrases
+
+    text = "how many X papers are there and how many distinct models do they have"
+    assert [(text[a:b], m) for a, b, m in phrases(text) if m == "second"] == [("how many", "second")]
+    text = "how many papers and models are there in X"
+    assert [(text[a:b], m) for a, b, m in phrases(text) if m == "second"] == [("and", "second")]
+    assert not [m for _, _, m in phrases("how many models do X papers have") if m == "second"]
+
+
+def test_a_count_of_things_not_asked_is_never_composed(fixture_kg: OxigraphKG) -> None:
+    done = _review("how many papers and models are there in Natural Language Processing", fixture_kg)
+    assert done.sparql is None
+
+
+def test_both_scores_of_two_models_is_no_both_of_two_datasets() -> None:
+    from pipeline.intent.account import phrases
+
+    text = "A vs B on X by Y, give me both scores"
+    assert [(text[a:b], m) for a, b, m in phrases(text)] == [("both scores", "link")]
+
+
+def test_all_and_a_count_said_again_is_a_link_but_a_year_is_not() -> None:
+    from pipeline.intent.account import phrases
+
+    text = "how many contributions per design, across all 4 comparisons"
+    assert [(text[a:b], m) for a, b, m in phrases(text) if m == "link"] == [("all 4 comparisons", "link")]
+    assert not phrases("all the 2022 papers, across every comparison")

@@ -87,6 +87,10 @@ def test_a_field_or_problem_said_by_its_initials() -> None:
     assert initialled("ner", index) is None  # two problems have those initials: not guessed
     assert initialled("cg", index) is None  # a model's initials: no field nor problem
     assert initialled("best", index) is None and initialled("vs", index) is None  # words of the question's own
+    index.add([("Concrete Crack Segmentation", "problem")])
+    assert initialled("ccs", index) == ("Concrete Crack Segmentation", "problem")
+    index.add([("ACM CCS", "venue")])
+    assert initialled("ccs", index) is None  # a word of a venue's name as much: not guessed
 
 
 def test_a_one_word_metric_said_by_some_of_its_letters_in_order() -> None:

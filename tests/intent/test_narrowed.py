@@ -110,3 +110,10 @@ def test_a_leaderboards_query_is_narrowed_through_the_contributions_on_its_bench
     applied = Narrowing(_name("QA", Kind.PROBLEM), Kind.PROBLEM).applied(board) or ""
     assert "?n_cont orkgp:HAS_BENCHMARK ?benchmark. ?n_cont orkgp:P32 ?n_thing." in applied
     assert applied.endswith("GROUP BY ?dataset_lbl")
+
+
+def test_a_query_of_papers_by_their_year_alone_is_narrowed_on_those_papers() -> None:
+    counted = ('SELECT (COUNT(DISTINCT ?paper) AS ?papers) WHERE { ?paper a orkgc:Paper; orkgp:P29 ?year. '
+               'FILTER(xsd:integer(?year) = 2018) }')
+    held = Narrowing(_name("NLP", Kind.RESEARCHFIELD), Kind.RESEARCHFIELD, negated=True).applied(counted)
+    assert held is not None and "FILTER NOT EXISTS { ?paper orkgp:P30 ?n_thing." in held
