@@ -13,7 +13,7 @@ from pipeline.intent.record import Condition
 
 RANGE = re.compile(r"(?:\b(?:between|from)\s+(?P<low>(?:19|20)\d\d)\s*(?:and|to|-|–|until|till|through|thru)|"
                     r"\b(?P<start>(?:19|20)\d\d)\s*(?:to|-|–|until|till|through|thru))\s*"  # '2007 thru 2012'
-                    r"(?P<high>(?:19|20)\d\d)\b(?:\s*,?\s*(?:both\s+)?(?:inclusive|incl\b\.?|included))?",
+                    r"(?P<high>(?:19|20)\d\d)\b(?:\s*,?\s*(?:both\s+(?:years?\s+|ends?\s+)?)?(?:inclusive|incl\b\.?|included))?",
                     re.I)  # ('between 2014 and 2018 inclusive': what a range of years is read as already)
 BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\s+including)?|prior\s+to|"
                     r"earlier\s+than|later\s+than|newer\s+than|"

@@ -180,6 +180,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
     conditions, negations = negated(conditions, free, text)
     conditions, lacking = absent(conditions, [w for w in free if w not in negations], props)
+    conditions = _either(conditions, text)
     free = [w for w in free if w not in negations and w not in lacking]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
@@ -214,7 +215,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
         open_props, grouped = open_props + [grouped], ""
     operator = _directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)
-    if asked == "contribution" and operator.aggregate != "COUNT" and "paper" not in also:
+    if asked == "contribution" and operator.aggregate != "COUNT" and not operator.ask and "paper" not in also:
         also = [*also, "paper"]  # listed: each with its paper (a contribution's label may say nothing)
     # 'and which contribution is it': the contribution, with its paper (as contributions asked are listed)
     also = list(dict.fromkeys(x for a in also for x in (("contribution", "paper") if a == "contribution" else (a,))))
@@ -294,6 +295,23 @@ def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparis
 
 
 
+
+
+_OR = re.compile(r"\s*(?:,\s*)?(?:or|/)\s*", re.I)
+
+
+def _either(conditions: Sequence[Condition], text: str) -> list[Condition]:
+    """Two values of one property said with 'or' between them ('in nepal or bangladesh'): one condition, either."""
+    out: list[Condition] = []
+    for c in conditions:
+        at = next((i for i, p in enumerate(out) if p.on == c.on and p.op in ("=", "in") and c.op == "=" and p.iri
+                   and c.iri and _OR.fullmatch(text, p.span[1], c.span[0])), None)
+        if at is None:
+            out.append(c)
+            continue
+        p = out[at]
+        out[at] = Condition((p.span[0], c.span[1]), c.on, "in", f"{p.value} or {c.value}", f"{p.iri} {c.iri}")
+    return out
 
 
 def _labelled(value: Value, facts: Comparisons) -> bool:

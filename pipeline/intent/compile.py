@@ -78,6 +78,10 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
         node = body.fresh(reading.label_of(c.on))
         body.add(f"{_subject(c.on)} {c.on} {node} .")
         body.add(f"FILTER({node} != {c.iri})" if c.iri else f"FILTER(LCASE(STR({node})) != {quoted(c.value.lower())})")
+    elif c.op == "in":  # one of the values ('in Nepal or Bangladesh')
+        node = body.fresh(reading.label_of(c.on))
+        body.add(f"{_subject(c.on)} {c.on} {node} .")
+        body.add(f"FILTER({node} IN ({', '.join(c.iri.split())}))")
     elif c.op == "=" and c.iri:
         body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
     elif c.op == "=":
@@ -140,7 +144,7 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
     return body.value(_subject(what), what, reading.label_of(what))
 
 
-_SAID_OP = {"!=": "is not", "other": "is other than"}
+_SAID_OP = {"!=": "is not", "other": "is other than", "in": "is"}
 
 
 def compile_reading(reading: Reading) -> str:

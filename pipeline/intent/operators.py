@@ -85,7 +85,7 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
              "the most recent {what}", order="DESC", by_year=True),
     Operator("earliest", r"\b(?:earliest|oldest|first)\b", "the earliest {what}", order="ASC", by_year=True),
     Operator("average", r"\b(?:average|mean|avg)\b", "the average {by}", aggregate="AVG", numeric=True),
-    Operator("sum", r"\b(?:sum|total|combined|altogether)\b(?<!\bin\stotal)|\badd(?:ed|ing)?\s+(?:\w+\s+)?up\b",
+    Operator("sum", r"\b(?:sum|summed|total|combined|altogether)\b(?<!\bin\stotal)|\badd(?:ed|ing)?\s+(?:\w+\s+)?up\b",
              "the sum of the {by}", aggregate="SUM",
              numeric=True),
     # 'the min and max follow-up': both ends at once (before 'max' and 'min', whose words it holds)

@@ -27,7 +27,8 @@ class Linked:
 @dataclass(frozen=True)
 class Condition:
     """A restriction the question states: ``on`` (a property's IRI, or ``year``) ``op`` (=, <, <=, >, >=; != none of
-    the thing's values is it, other: a value that is not it; absent, present) ``value``
+    the thing's values is it, other: a value that is not it; in: one of several, their IRIs in ``iri``; absent,
+    present) ``value``
     (a linked thing's label or a number), from the words at ``span``."""
 
     span: Span

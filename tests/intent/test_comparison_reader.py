@@ -61,6 +61,15 @@ def _read(question: str, graph: tuple[OxigraphKG, Comparisons]) -> Reading:
     # no comparison named: 'which comparisons' asks for them, a property named or not
     ("which comparisons have Oslo as the study location", "comparison", "list", ""),
     ("which papers in the green roof comparsion came out after 2015", "paper", "list", "orkgr:R9200"),  # a slip
+    # what to show said again ('venues only', 'y/n', '(papers, not contributions)'), 'summed', a range's ends
+    ("where were the green roof papers published? venues only", "venue", "list", "orkgr:R9200"),
+    ("does any green roof study use gravel? y/n", "paper", "yesno", "orkgr:R9200"),
+    ("how many papers (papers, not contributions) are in the green roof comparison", "paper", "count",
+     "orkgr:R9200"),
+    ("total sample size summed over the urban tree studies", "orkgp:P9002", "sum", "orkgr:R9100"),
+    ("urban tree papers from 2014 to 2019, both years incl", "paper", "list", "orkgr:R9100"),
+    ("is there an urban tree contribution with a sample size above 100?", "contribution", "yesno", "orkgr:R9100"),
+    ("how many papers per study location, across all 2 comparisons", "paper", "count", ""),
 ])
 def test_questions_are_read_whole(graph: tuple[OxigraphKG, Comparisons], question: str, asked: str,
                                   operator: str, scope: str) -> None:
@@ -382,3 +391,9 @@ def test_papers_with_more_than_a_number_of_contributions_are_counted_per_paper(
     per_year = _read("how many papers per year in the ammonia gas sensors comparison have more than 1 contribution",
                      sensors)
     assert not per_year.whole and "more than 1" in per_year.unplaced  # no count per year compiled with the bound
+
+
+def test_neither_nor_holds_both_properties_absent(graph: tuple[OxigraphKG, Comparisons]) -> None:
+    reading = _read("green roof papers that report neither an energy saving nor a roof material", graph)
+    assert reading.whole and [(c.on, c.op) for c in reading.conditions] == [("orkgp:P9006", "absent"),
+                                                                            ("orkgp:P9005", "absent")]

@@ -193,3 +193,16 @@ def test_both_ends_of_a_property_at_once(kg: OxigraphKG) -> None:
     sizes = [float(p[4]["P9002"]) for p in COMPARISONS["R9100"][1]]
     rows = _all_rows("min and max sample size in the urban tree comparison?", kg)
     assert [tuple(float(v) for v in row) for row in rows] == [(min(sizes), max(sizes))]
+
+
+def test_two_values_said_with_or_are_either(kg: OxigraphKG) -> None:
+    from standins.comparison_fixture import COMPARISONS
+
+    either = {props["P9003"] for *_, props in COMPARISONS["R9100"][1] if props["P9001"] in ("Lisbon", "Athens")}
+    assert _all_rows("which tree species did the urban tree studies in lisbon or athens look at", kg) == \
+        sorted((s,) for s in either)
+    # with 'and' between them both are held: no one study is in both places
+    facts = read_comparisons(kg)
+    assert facts is not None
+    both = read_comparison("which tree species did the urban tree studies in lisbon and athens look at", facts, kg)
+    assert both is not None and [c.op for c in both.conditions] == ["=", "="]
