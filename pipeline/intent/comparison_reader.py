@@ -4,13 +4,15 @@ bound, a kind's word, a linking verb or filler; any other word leaves the readin
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
-from pipeline.intent.account import filler, meanings, phrases, words
+from pipeline.intent.account import filler, meanings, words
 from pipeline.intent.bounds import BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
+from pipeline.intent.comparison_asked import ALSO, GROUPS, OF_PAPER, WH, asked_of, either, grouped_by, joined_at
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.conditions import BETWEEN
+from pipeline.intent.idioms import idioms
 from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
@@ -85,15 +87,6 @@ def _named(w: Word, found: Sequence[Word]) -> bool:
     return i > 0 and found[i - 1][2] == "the"
 
 
-def _grouped_by(w: Word, found: Sequence[Word]) -> bool:
-    """Whether the word stands right after 'per', 'each' or 'every' ('how many … per country'), or one word of its
-    own after it ('per research field', 'per publication year', 'per capture method'): a grouping."""
-    i = found.index(w)
-    grouping = ("per", "each", "every")
-    return (i > 0 and found[i - 1][2] in grouping) or (i > 1 and found[i - 1][2].isalpha() and
-                                                       found[i - 2][2] in grouping)
-
-
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
     """``read_comparison`` with ``values`` the things of the graph it names: the comparison's name read as the one
     run of words that ends it (``scope.narrowed``), else, when that leaves words unplaced, as every word of its label
@@ -127,7 +120,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     units = {at: u for at, (_, u) in written.items() if u is not None}
     taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
     # 'at least one', 'i mean', 'show up'; a range's own words ('2007 thru 2012 (incl both)')
-    linking = [(a, b) for a, b, meaning in phrases(text) if meaning == "link" or (meaning == "compare" and ranges)]
+    linking = [(a, b) for a, b, meaning in idioms(text) if meaning == "link" or (meaning == "compare" and ranges)]
     labelled = label_runs(found, facts) + linking  # 'number of participants' is a property, not a count
     ops = [(op, span) for op, span in operators_in(text)
            if not any(a <= span[0] < b for a, b in taken + labelled)]
@@ -137,7 +130,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     scoped: tuple[str, list[Word]] | None
     if by_words:  # wide: with the other words of its label, save one saying what is asked ('which *drugs* …')
         kept = narrowed(by_words, found, facts)
-        scoped = widened(kept if narrow else repeated(kept, by_words, found, _WH | _ALSO), free, found, facts)
+        scoped = widened(kept if narrow else repeated(kept, by_words, found, WH | ALSO), free, found, facts)
     else:
         scoped = scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
@@ -180,7 +173,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
     conditions, negations = negated(conditions, free, text)
     conditions, lacking = absent(conditions, [w for w in free if w not in negations], props)
-    conditions = _either(conditions, text)
+    conditions = either(conditions, text)
     free = [w for w in free if w not in negations and w not in lacking]
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
@@ -194,16 +187,16 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     open_props = [p for p, _ in props if p not in conditioned]
     at = next((span[1] for op, span in ops if op is operator), -1)
     # 'how many contributions per country', 'avg accuracy per dataset': one row for each value of a property named
-    per = [p for p, ws in props if p in open_props and _grouped_by(ws[0], found)]
-    per += [k for w, k in kinds if k in _GROUPS and _grouped_by(w, found)]  # 'how many papers per year'
+    per = [p for p, ws in props if p in open_props and grouped_by(ws[0], found)]
+    per += [k for w, k in kinds if k in GROUPS and grouped_by(w, found)]  # 'how many papers per year'
     grouped = per[0] if len(per) == 1 and operator.aggregate else ""
     if not grouped and any(op is operator and text[a:b].lower() == "per" for op, (a, b) in ops):
         unplaced.append("per")  # 'papers per …' counts for each of something not read
     kinds = [(w, k) for w, k in kinds if k != grouped]
     open_props = [p for p in open_props if p != grouped]
     # 'the newest paper + where was it published': a second thing asked, joined by a sign
-    joined = {next((w[0] for w in found if w[0] > m.start() and not filler(w[2])), -1) for m in _JOINED.finditer(text)}
-    asked, by, also = _asked(found, kinds, open_props, props, (operator.name, at), bool(scoped), joined)
+    asked, by, also = asked_of(found, kinds, open_props, props, (operator.name, at), bool(scoped),
+                               joined_at(text, found))
     others = [c.on for c in conditions if c.op == "other"]
     if not asked and len(others) == 1:  # 'countries in X other than Y': the values of that property, Y left out
         asked = others[0]
@@ -237,7 +230,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         asked, also = also[0], []
     # a paper's field, problem, venue or year named, and neither asked, ranked by, beside nor counted per: a second
     # thing asked that the answer would leave out ('the newest paper + research field')
-    unplaced += [w[2] for w, k in kinds if k in _OF_PAPER and k not in (asked, by, grouped, *also)]
+    unplaced += [w[2] for w, k in kinds if k in OF_PAPER and k not in (asked, by, grouped, *also)]
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
@@ -277,7 +270,7 @@ def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparis
     label clearly more than any other property of the comparison (the sentence encoder)."""
     if facts.property_meant is None or not scope:
         return None
-    at = next((i for i, w in enumerate(found) if w[2] in _WH), None)
+    at = next((i for i, w in enumerate(found) if w[2] in WH), None)
     run: list[Word] = []
     for w in found[at + 1:] if at is not None else ():
         if w not in free or not w[2].isalpha() or filler(w[2]) or meanings(w[2]) or \
@@ -297,23 +290,6 @@ def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparis
 
 
 
-_OR = re.compile(r"\s*(?:,\s*)?(?:or|/)\s*", re.I)
-
-
-def _either(conditions: Sequence[Condition], text: str) -> list[Condition]:
-    """Two values of one property said with 'or' between them ('in nepal or bangladesh'): one condition, either."""
-    out: list[Condition] = []
-    for c in conditions:
-        at = next((i for i, p in enumerate(out) if p.on == c.on and p.op in ("=", "in") and c.op == "=" and p.iri
-                   and c.iri and _OR.fullmatch(text, p.span[1], c.span[0])), None)
-        if at is None:
-            out.append(c)
-            continue
-        p = out[at]
-        out[at] = Condition((p.span[0], c.span[1]), c.on, "in", f"{p.value} or {c.value}", f"{p.iri} {c.iri}")
-    return out
-
-
 def _labelled(value: Value, facts: Comparisons) -> bool:
     """A value of properties the comparisons' contributions carry with labels (not a paper's field, not a
     leaderboard's dataset)."""
@@ -329,46 +305,5 @@ def _scaffold(word: str) -> bool:
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 
-_GROUPS = {"year", "venue", "field", "problem", "comparison"}
-_OF_PAPER = {"year", "venue", "field", "problem"}  # kinds a count or an aggregate is given per
-_ALSO = {"and", "plus", "its", "their", "with", "give", "include", "including"}  # "… ? pls give years too"
-_JOINED = re.compile(r"[+&]")
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)
-_WH = {"which", "what", "whats", "list", "name", "many", "show", "give"}
-
-
-def _asked(found: Sequence[Word], kinds: Sequence[tuple[Word, str]], open_props: Sequence[str],
-           props: Sequence[tuple[str, list[Word]]], op: tuple[str, int], scoped: bool,
-           joined: Collection[int] = ()) -> tuple[str, str, list[str]]:
-    """What the answer lists (a kind, or a property's IRI) and what an operator ranks or aggregates by: the kind or
-    unconditioned property right after 'which', 'what', 'how many' (else the first the question names; 'comparison'
-    names the one it is asked of, when one is named)."""
-    before = {w[0]: [v[2] for v in found[max(i - 3, 0):i]] for i, w in enumerate(found)}
-    things = [(w[0], w[1], k) for w, k in kinds if k != "comparison" or not scoped]
-    things += [(ws[0][0], ws[-1][1], p) for p, ws in props if p in open_props]
-    # 'for each study, city + design': the papers are what the answer is given for, not what it asks
-    each = [t for t in things if t[2] in KIND_WORDS and before.get(t[0], [""])[-1:] in (["each"], ["every"], ["per"])]
-    firsts = [t for t in things if t not in each or len(things) == 1]
-    # 'what size did each paper heal': one value asked, each shown with its paper
-    shown = [each[0][2]] if len(firsts) == 1 and len(each) == 1 and TABLE[op[0]].name == "list" else []
-    wh = next((w[0] for w in found if w[2] in _WH), None)  # what follows the first 'which' / 'what' is asked
-    firsts.sort(key=lambda f: (wh is None or f[0] < wh, f[0]))
-    operator, at = op
-    if not firsts:
-        return "", "", []
-    asked = firsts[0][2]
-    # 'the paper and its year', 'and what year was it published', 'city + study design'
-    also = [k for i, (a, _, k) in enumerate(firsts[1:], 1) if k != asked and (
-        set(before.get(a, [])) & _ALSO or a in joined or (
-        firsts[i - 1][1] <= a and not any(firsts[i - 1][1] <= w[0] < a for w in found)))] + shown
-    firsts_ = [(a, k) for a, _, k in firsts]
-    numeric = TABLE[operator].numeric
-    if TABLE[operator].by_year:
-        return (asked if asked in STRUCTURAL.values() and asked != "year" else "paper"), "year", also
-    if numeric:  # by the property the operator's words stand before ('the least response time'), else the first
-        after = sorted((ws[0][0], p) for p, ws in props if p in open_props and 0 <= ws[0][0] - at <= 30)
-        by = after[0][1] if after else next((p for _, p in firsts_ if p.startswith("orkgp:")), "")
-        also = [a for a in also if a != by]
-        return (by, by, also) if asked == by else (asked, by, also)
-    return asked, "", also

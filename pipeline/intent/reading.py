@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from pipeline.intent.account import BOUND_ENDS, THINGS
+from pipeline.intent.idioms import BOUND_ENDS, THINGS
 from pipeline.intent.operators import ORDINALS, ordinal, yes_or_no
 from pipeline.matching.wording import within_edits
 from pipeline.question import NUMBER_WORDS

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.intent.account import meanings, phrases, read_question, unplaced, words
+from pipeline.intent.account import meanings, read_question, unplaced, words
+from pipeline.intent.idioms import idioms
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
@@ -88,7 +89,7 @@ def test_a_slip_in_one_of_the_readings_own_long_words_is_read_as_that_word(typed
 
 def test_better_than_beats_and_the_least_of_a_score_is_its_lowest() -> None:
     def said(text: str) -> set[tuple[str, str]]:
-        return {(text[a:b], meaning) for a, b, meaning in phrases(text)}
+        return {(text[a:b], meaning) for a, b, meaning in idioms(text)}
 
     assert said("did A get a better RMSE than B") == {("than", "beat")}  # the metric between is a name's
     assert said("did better than X") == {("better than", "beat")}
@@ -101,10 +102,10 @@ def test_shorthands_read_as_the_words_they_stand_for() -> None:
     meaning, said only by a query that keeps every thing sharing a place."""
     assert [w for _, _, w in words("papers w/o a venue, w/ code")] == ["papers", "without", "a", "venue", "with",
                                                                         "code"]
-    assert [m for *_, m in phrases("older than 2014, i.e. before 2014")] == ["link"]
-    assert [m for *_, m in phrases("best on X? i think theres a tie")] == ["ties"]
+    assert [m for *_, m in idioms("older than 2014, i.e. before 2014")] == ["link"]
+    assert [m for *_, m in idioms("best on X? i think theres a tie")] == ["ties"]
     def said(text: str) -> list[tuple[str, str]]:
-        return [(text[a:b], m) for a, b, m in phrases(text)]
+        return [(text[a:b], m) for a, b, m in idioms(text)]
 
     assert ("i think", "link") in said("worst on X (lower is better i think)")  # a hedge
     assert said("did the X studies take place in Kenya at all") == [("take place", "link"), ("at all", "link")]
@@ -113,14 +114,13 @@ def test_shorthands_read_as_the_words_they_stand_for() -> None:
     at = text.index("FadeDiff")
     assert [(text[a:b], m) for a, b, m in _phrased(text, [(at, at + 8)])] == [("paper", "link")]
     assert _phrased("which FadeDiff papers exist", [(6, 14)]) == []
-    assert [m for *_, m in phrases("fastest on X? could be more than one")] == ["ties"]
+    assert [m for *_, m in idioms("fastest on X? could be more than one")] == ["ties"]
 
 
 def test_a_second_thing_asked_without_a_kind_word_is_not_answered_with_the_first() -> None:
-    from pipeline.intent.account import phrases
-    assert [m for _, _, m in phrases("which models were proposed in the X paper, and on what")] == ["second"]
+    assert [m for _, _, m in idioms("which models were proposed in the X paper, and on what")] == ["second"]
     text = "papers strictly after 2019"  # 'strictly' says what 'after' says: read with it
-    assert [(text[a:b].strip(), m) for a, b, m in phrases(text)] == [("strictly", "link")]
+    assert [(text[a:b].strip(), m) for a, b, m in idioms(text)] == [("strictly", "link")]
 
 
 def test_and_on_what_leaves_the_reading_partial(fixture_kg: OxigraphKG) -> None:
@@ -129,13 +129,12 @@ def test_and_on_what_leaves_the_reading_partial(fixture_kg: OxigraphKG) -> None:
 
 
 def test_two_counts_asked_at_once_are_a_second_thing_asked() -> None:
-    from pipeline.intent.account import phrases
 
     text = "how many X papers are there and how many distinct models do they have"
-    assert [(text[a:b], m) for a, b, m in phrases(text) if m == "second"] == [("how many", "second")]
+    assert [(text[a:b], m) for a, b, m in idioms(text) if m == "second"] == [("how many", "second")]
     text = "how many papers and models are there in X"
-    assert [(text[a:b], m) for a, b, m in phrases(text) if m == "second"] == [("and", "second")]
-    assert not [m for _, _, m in phrases("how many models do X papers have") if m == "second"]
+    assert [(text[a:b], m) for a, b, m in idioms(text) if m == "second"] == [("and", "second")]
+    assert not [m for _, _, m in idioms("how many models do X papers have") if m == "second"]
 
 
 def test_a_count_of_things_not_asked_is_never_composed(fixture_kg: OxigraphKG) -> None:
@@ -144,15 +143,13 @@ def test_a_count_of_things_not_asked_is_never_composed(fixture_kg: OxigraphKG) -
 
 
 def test_both_scores_of_two_models_is_no_both_of_two_datasets() -> None:
-    from pipeline.intent.account import phrases
 
     text = "A vs B on X by Y, give me both scores"
-    assert [(text[a:b], m) for a, b, m in phrases(text)] == [("both scores", "link")]
+    assert [(text[a:b], m) for a, b, m in idioms(text)] == [("both scores", "link")]
 
 
 def test_all_and_a_count_said_again_is_a_link_but_a_year_is_not() -> None:
-    from pipeline.intent.account import phrases
 
     text = "how many contributions per design, across all 4 comparisons"
-    assert [(text[a:b], m) for a, b, m in phrases(text) if m == "link"] == [("all 4 comparisons", "link")]
-    assert not phrases("all the 2022 papers, across every comparison")
+    assert [(text[a:b], m) for a, b, m in idioms(text) if m == "link"] == [("all 4 comparisons", "link")]
+    assert not idioms("all the 2022 papers, across every comparison")
