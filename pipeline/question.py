@@ -64,6 +64,9 @@ _SAID_AGAIN = r"(?:i\.?e\.?|aka|a\.k\.a\.?|meaning|so)"
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
               (re.compile(r"\bhav\b", re.I), "have"),
+              # 'the urban beekeeping comp': the comparison ('comp sci' stays)
+              (re.compile(r"\bcomp\b(?![\s-]*(?:sci|science|bio|ling|vision)\b)", re.I), "comparison"),
+              (re.compile(r"\bcomps\b", re.I), "comparisons"),
               # 'which model n what was the score': 'and' before a second ask; 'the diff between': the difference
               (re.compile(r"(?<=\w )n(?= (?:what|which|who|how|when|where|its|their)\b)", re.I), "and"),
               (re.compile(r"\bdiff(?=\s+between\b)", re.I), "difference"),

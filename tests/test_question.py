@@ -72,6 +72,8 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("how many models hav results on X", "how many models have results on X"),
     ("the diff between the best and the worst on X", "the difference between the best and the worst on X"),
     ("how many diff models on X", "how many diff models on X"),  # 'different': filler
+    ("smallest sample size in the urban beekeeping comp", "smallest sample size in the urban beekeeping comparison"),
+    ("papers in comp sci", "papers in comp sci"),
 ])
 def test_shorthand_is_written_out(typed: str, read: str) -> None:
     assert tidy(typed) == read

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from pipeline.intent.account import Question, meanings, unasked
-from pipeline.intent.conditions import blanked, companions, comparisons, measures, unaccounted
+from pipeline.intent.conditions import blanked, companions, comparisons, measures, shown_kinds, unaccounted
 from pipeline.intent.filling import filled
 from pipeline.intent.guard import answered_kinds
 from pipeline.intent.meaning import listed_as_most
@@ -38,6 +38,9 @@ def asked_first(stated: str) -> str | None:
     paper; 'among X papers, which model …': a model), None when it asks none there."""
     wh = _WH.search(stated)
     return first_asked(stated[wh.end():]) if wh else None
+
+
+_RESULTS_COUNTED = re.compile(r"\bhow\s+many\s+(?:X\s+)?(?:results|scores|values|evaluations|entries)\b", re.I)
 
 
 @lru_cache(maxsize=4096)
@@ -95,8 +98,12 @@ class Asked:
             # passing through papers gives no paper)
             or (kinds and len(asked & (set(Kind) | {YEAR})) > 1 and self.wh in set(Kind)
                 and self.wh not in answers(pair.sparql) and self.wh not in form_of(pair).kinds)
-            # a count of things not asked ('how many papers and models': no count of datasets)
-            or ("count" in intent.operators and bool(asked & set(Kind)) and not answers(pair.sparql) & asked)
+            # a count of things not asked ('how many papers and models': no count of datasets), or of things where
+            # results are counted ('how many AUROC results (all datasets)')
+            or ("count" in intent.operators and (bool(answers(pair.sparql) & set(Kind)) if _RESULTS_COUNTED.search(
+                stated) else bool(asked & set(Kind)) and not answers(pair.sparql) & asked))
+            # the things to show listed last ('… ? dataset + model'): each given
+            or bool(shown_kinds(stated) - answers(pair.sparql))
             # 'where did X papers appear, other than V': venues asked, not the papers
             or (kinds and not self.wh and head == Kind.VENUE and Kind.VENUE not in answers(pair.sparql))
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers

@@ -37,7 +37,9 @@ _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent":
          "biggest number": "most"}  # one measure in other words
 _COMPUTED = {"average": {"AVG"}, "total": {"SUM", "COUNT"}}  # what a value asked so is computed by
 # a restriction the query must hold by excluding the rest ('titles only', 'names only' say what to show, no restriction)
-_ONLY = re.compile(r"(?<!\btitles\s)(?<!\btitle\s)(?<!\bnames\s)(?<!\bname\s)\b(only|exclusively|solely)\b"
+_ONLY = re.compile("".join(rf"(?<!\b{w}\s)" for w in ("title", "titles", "name", "names", "number", "numbers", "value",
+                                                         "values", "score", "venue", "venues", "year", "years"))
+                   + r"\b(only|exclusively|solely)\b"
                    r"(?!\s+(?:need|want|care\s+about)\b)", re.I)
 # ('and what score did it get': the determiner left out after 'what')
 _BESIDE = re.compile(r"(?:\b(?:with|and|along with|including|plus|w/)\s+"
@@ -227,3 +229,19 @@ def unaccounted(words: str, sparql: str, measures: bool = False) -> list[str]:
         out += [f"the {c} asked for beside the answer" for c in companions(words) if not gives(shape, c)]
     return out
 
+
+_SHOWN_WORDS = {"paper": Kind.PAPER, "papers": Kind.PAPER, "title": Kind.PAPER, "titles": Kind.PAPER,
+                "model": Kind.MODEL, "models": Kind.MODEL, "dataset": Kind.DATASET, "datasets": Kind.DATASET,
+                "metric": Kind.METRIC, "metrics": Kind.METRIC, "venue": Kind.VENUE, "venues": Kind.VENUE,
+                "year": "year", "years": "year"}  # (reading.YEAR: a year asked)
+_SHOWN_WORD = r"(?:papers?|titles?|models?|datasets?|metrics?|venues?|years?|scores?|values?)"
+# '… ? dataset + model', '(dataset, model, cer)': the things the answer is to show, listed at its end
+_SHOWN = re.compile(rf"(?:^|[?.!,;:\-(]\s*)({_SHOWN_WORD}(?:\s*(?:\+|,|&|/|\band\b)\s*(?:{_SHOWN_WORD}|X))+)"
+                    r"\s*\)?\s*(?:pls|please)?\s*[?.!]*\s*$", re.I)
+
+
+def shown_kinds(stated: str) -> frozenset[str]:
+    """The kinds of thing listed at the question's end as what to show ('dataset + model'), names blanked."""
+    found = _SHOWN.search(stated)
+    return frozenset(_SHOWN_WORDS[w.lower()] for w in re.findall(r"[A-Za-z]+", found.group(1))
+                     if w.lower() in _SHOWN_WORDS) if found else frozenset()

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from pipeline.intent.conditions import compares, excludes, gives, unaccounted
+from pipeline.intent.conditions import compares, excludes, gives, shown_kinds, unaccounted
 from pipeline.intent.meaning import (
     bare_things,
     conflicting_kinds,
@@ -202,6 +202,8 @@ def check(intent: Intent, names: Sequence[str], sparql: str, asked: frozenset[st
         unused = []
     operators = missing_operators(intent, shape, sparql)
     kinds = other_answer(asked, mentioned, shape)
+    if shape.form == "SELECT":  # the things listed last as what to show ('… venue and year?'), each given
+        kinds += [f"the {said(k)} asked for" for k in sorted(shown_kinds(stated) - answered_kinds(shape), key=said)]
     if value and not asked and shape.form == "SELECT" and not gives(shape, "value"):
         kinds.append(VALUE_ASKED)
     contrary = contradicted(question, sparql, intent, shape)

@@ -181,14 +181,27 @@ def initials(label: str) -> str:
     return "".join(w[0] for w in content(re.sub(r"\([^)]*\)", " ", label)) if w.isalpha())
 
 
+def acronym(label: str) -> str:
+    """The first letters of all a label's words but its filler, its parenthesised part left out ('Case fatality rate':
+    'cfr', where 'case' is no content word)."""
+    return "".join(w[0] for w in re.findall(r"[^\W\d_]+", re.sub(r"\([^)]*\)", " ", label).lower())
+                   if w not in _LABEL_FILLER)
+
+
+def _shorts(label: str) -> set[str]:
+    """The short forms of a label that name it: its initials and its acronym, of two letters or more, none a word of
+    its own ('is' of 'Investigated species')."""
+    return {s for s in (initials(label), acronym(label)) if len(s) >= 2 and s not in FILLER and not meanings(s)}
+
+
 def claim(free: Sequence[Word], label: str) -> list[Word]:
     """The question's free words a label accounts for: its content words (a kind's word only when that is all it
     has: 'Study location' is not asked by 'study'), its initials ('pce'), a place asked ('where') of a place."""
     theirs = content(label)
     own = [t for t in theirs if t not in KINDS] or theirs
-    short = initials(label)
+    shorts = _shorts(label)
     place = bool(set(theirs) & _PLACE_SAID)
-    got = [w for w in free if any(_said(w[2], t) for t in own) or (len(short) >= 2 and w[2] == short)
+    got = [w for w in free if any(_said(w[2], t) for t in own) or w[2] in shorts
            or (place and w[2] in _PLACE_ASKED)]
     # the label's own kind word right beside its other words, or a label's filler between ('study designs' is
     # 'Study design', 'country of study' is 'Country of study', not papers)
@@ -216,14 +229,14 @@ def _strong(got: Sequence[Word], label: str) -> bool:
     said = {w[2] for w in got}
     acronyms = {w.lower() for w in re.findall(r"\b[A-Z]{2,}\b", label)}  # 'COP' of 'Coefficient of performance COP'
     return len(said) >= min(2, len(content(label))) or len(got) * 2 >= len(content(label)) or \
-        initials(label) in said or bool(said & acronyms)
+        bool(said & _shorts(label)) or bool(said & acronyms)
 
 
 def full_label(got: Sequence[Word], label: str) -> bool:
     """Whether the words claimed are every content word of the label (its kind words aside) or its initials."""
     said = {w[2] for w in got}
     own = [t for t in content(label) if t not in KINDS] or content(label)
-    return bool(got) and (all(any(near(w, t) for w in said) for t in own) or initials(label) in said)
+    return bool(got) and (all(any(near(w, t) for w in said) for t in own) or bool(said & _shorts(label)))
 
 
 def properties_named(free: Sequence[Word], facts: Comparisons, scope: str) -> list[tuple[str, list[Word]]]:

@@ -160,7 +160,12 @@ def _field_hits(typed: list[str], index: LabelIndex, generic: frozenset[str]) ->
     by_word = _derived(index, _field_words)
     held = [by_word.get(w, set()) | by_word.get(w[:-1], set()) if w.endswith("s") else by_word.get(w, set())
             for w in typed]
-    return {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)}
+    # a word cut short ('math education' for 'Mathematics Education'): the whole label said in shorter words
+    cut = [set().union(*(by_word[x] for x in by_word if len(w) >= 4 and len(x) > len(w) and x.startswith(w)))
+           for w in typed]
+    whole = {(kind, label) for kind, label, n in set.intersection(*[h | c for h, c in zip(held, cut)])
+             if n == len(typed) and any(c for c in cut)}
+    return {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)} | whole
 
 
 def _field_initials(index: LabelIndex) -> dict[str, set[tuple[str, str]]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pipeline.errors import KgqaError
 from pipeline.intent.account import FILLER, meanings
@@ -150,7 +150,17 @@ def resolve(text: str, kg: KnowledgeGraph, generic: frozenset[str], index: Label
         if hit and not any(n.start < b and a < n.end for n in names):
             names.append(Name(a, b, hit[0], frozenset(hit[1])))
     names = [_titled(n, text, index) for n in names]
-    return _joined([_extended(n, text, names) for n in sorted(names, key=lambda n: n.start)], text)
+    return [_trimmed(n, text) for n in
+            _joined([_extended(n, text, names) for n in sorted(names, key=lambda n: n.start)], text)]
+
+
+def _trimmed(name: Name, text: str) -> Name:
+    """``name`` without a sign or a blank its label does not end with ('rouge-l + its score': the '+' joins)."""
+    end = name.end
+    while end > name.start + 1 and (text[end - 1].isspace() or text[end - 1] in "+&,;:/") and \
+            not name.label.endswith(text[end - 1]):
+        end -= 1
+    return name if end == name.end else replace(name, end=end)
 
 
 _PAPER_AFTER = re.compile(r"\s*(?:paper|article|publication)\b", re.I)

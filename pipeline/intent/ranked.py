@@ -27,6 +27,15 @@ def relative(text: str) -> str:
     return found.group() if found else ""
 
 
+_LOWER_BETTER = re.compile(r"\b(?:lower|smaller|less)\s+is\s+better\b", re.I)
+
+
+def lower_said_better(text: str) -> bool:
+    """Whether the question says itself that lower is better ('best error rate on X (lower = better)'): its "best"
+    the lowest, whatever a written query ranks by."""
+    return _LOWER_BETTER.search(text) is not None
+
+
 def absolute(text: str) -> bool:
     """Whether ``text`` ranks by a word that says which end it means ('highest', 'minimum')."""
     return _ABSOLUTE.search(text) is not None

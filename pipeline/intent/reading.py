@@ -29,7 +29,7 @@ _BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth
                    r"\ball of\b(?!\s+them\b)", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
-                     r"\bexcluding\b|\bother than\b|\b(?:apart|aside)\s+from\b|"
+                     r"\bexcluding\b|\bother than\b|\b(?:apart|aside)\s+from\b|\b(?:not|without)\s+counting\b|"
                      # 'were never run on Y'; 'have never had any code' says a thing lacking, no second name
                      r"\b(?:were|was|have|has|had)\s+never\b(?!\s+(?:had|have|has|released|published|shared)\b)|"
                      r"\b(?:were|was|have|has|had|are|is)\s+not\b|\b(?:weren|wasn|haven|hasn|hadn|aren|isn)['’]?t\b|"

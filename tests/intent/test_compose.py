@@ -99,3 +99,26 @@ def test_the_same_thing_named_twice_fills_one_slot() -> None:
     assert assign(form, [dataset, latency, again]) == [dataset, latency]
     overlapping = Name(12, 19, "Inference Latency (ms)", frozenset({"metric"}))
     assert assign(form, [dataset, latency, overlapping]) is None
+
+
+def test_a_sign_after_a_name_loosely_typed_is_no_part_of_it(tmp_path: Path) -> None:
+    graph = kg(tmp_path)
+    text = "top model on squad 1.1 for rouge-l + its score"
+    index = LabelIndex([("SQuAD1.1", "dataset"), ("ROUGE-L", "metric")], threshold=85.0)
+    names = resolve(text, graph, frozenset(), index)
+    assert [text[n.start:n.end] for n in names] == ["squad 1.1", "rouge-l"]
+
+
+def test_the_things_to_show_listed_last_are_each_asked() -> None:
+    from pipeline.intent.asked import shown_kinds
+
+    assert shown_kinds("for each dataset whats the best X model? dataset + model") == {"dataset", "model"}
+    assert shown_kinds("the lowest X and which model? (dataset, model, X)") == {"dataset", "model"}
+    assert shown_kinds("best model on X") == frozenset() and shown_kinds("papers on X and models") == frozenset()
+
+
+def test_lower_said_better_by_the_question_itself() -> None:
+    from pipeline.intent.ranked import lower_said_better
+
+    assert lower_said_better("best error rate on X (lower is better)")
+    assert not lower_said_better("best error rate on X") and not lower_said_better("higher is better on X")

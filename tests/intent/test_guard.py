@@ -201,3 +201,14 @@ def test_a_value_asked_of_a_query_answering_with_things_is_not_run() -> None:
     assert VALUE_ASKED not in check(read_intent(question), names, valued, question=question, value=True).missing
     assert VALUE_ASKED not in check(read_intent(question), names, best, frozenset({"model"}), question=question,
                                     value=True).missing  # a kind asked ('which model …') is what answers it
+
+
+def test_the_things_listed_last_as_what_to_show_are_each_given() -> None:
+    from pipeline.intent.reading import read_intent
+
+    q = "where + when was the paper X published? venue and year"
+    year_only = 'SELECT ?year WHERE { ?paper a orkgc:Paper; rdfs:label ?t; orkgp:P29 ?year. FILTER(str(?t) = "A") }'
+    assert check(read_intent(q), [], year_only, stated=q).missing == ("the venue asked for",)
+    both = ('SELECT ?venue_lbl ?year WHERE { ?paper a orkgc:Paper; rdfs:label ?t; orkgp:P29 ?year; orkgp:HAS_VENUE ?v. '
+            '?v rdfs:label ?venue_lbl. FILTER(str(?t) = "A") }')
+    assert check(read_intent(q), [], both, stated=q).missing == ()

@@ -101,3 +101,12 @@ def test_a_unit_in_brackets_or_after_in_is_a_unit() -> None:
     text = "the biggest total data output (GB) in the comparison, in mpa"
     found = words(text)
     assert [w[2] for w in found if unit(w, found, text)] == ["gb", "mpa"]
+
+
+def test_a_label_said_by_the_first_letters_of_all_its_words() -> None:
+    assert linking.acronym("Case fatality rate") == "cfr" and linking.acronym("Follow up (months)") == "fu"
+    text = "ebola studies with a cfr above 50"
+    assert [w[2] for w in linking.claim(words(text), "Case fatality rate")] == ["cfr"]
+    assert linking.full_label(linking.claim(words(text), "Case fatality rate"), "Case fatality rate")
+    assert linking.claim(words("which case studies"), "Case fatality rate") == []  # 'case' alone names nothing
+    assert linking.claim(words("sorry if this is obvious"), "Investigated species") == []  # 'is': a word of its own

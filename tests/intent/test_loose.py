@@ -63,6 +63,9 @@ def test_a_field_or_problem_said_by_some_of_its_labels_words() -> None:
     assert field_word("volcanic ash", index) is None  # a field's words and a problem's: not guessed
     assert field_word("weave structure recognition", index) is None  # every word of it: the exact lookup's
     assert field_word("the weave", index) is None  # filler is no part of a name
+    index.add([("Mathematics Education", "researchfield"), ("Math Word Problem Solving", "problem")])
+    assert field_word("math education", index) == ("Mathematics Education", "researchfield")  # a word cut short
+    assert field_word("hist textile", index) is None  # cut short, but only some of a longer label's words
 
 
 def test_a_word_that_says_one_metric_without_naming_it() -> None:

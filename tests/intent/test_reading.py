@@ -61,6 +61,7 @@ from pipeline.records import Kind
     ("did any model get 0.6 X or higher on Y", {"yesno"}, 1),  # a bound's own 'or', no choice of two
     ("is A or B higher on Y", set(), 1),  # a choice of two: which one
     ("A vs B on Y, give me both scores", set(), 1),  # each one's score: no 'both' of two datasets
+    ("how many models were tested on X not counting Y", {"count", "except"}, 1),
 ])
 def test_operators(question: str, operators: set[str], rank: int) -> None:
     intent = read_intent(question)
