@@ -20,7 +20,7 @@ from pipeline.intent.conditions import (
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
 from pipeline.intent.narrowed import narrowings
 from pipeline.intent.negated import first_negation
-from pipeline.intent.ranked import absolute, beats, directed, fits, relative
+from pipeline.intent.ranked import absolute, beats, better_said, directed, fits, relative
 from pipeline.intent.reading import (
     YEAR,
     Intent,
@@ -91,14 +91,17 @@ class Composer:
             found = found + years(text, found)
         names = sorted(found, key=lambda n: n.start)  # none: only a pair of the whole graph
         spans = [(n.start, n.end) for n in names]
-        lower = by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
+        # which end is better: as the question says it ('lower = better'), else as the metric's label says
+        stated_lower = better_said(text)
+        lower = stated_lower if stated_lower is not None else \
+            by_metric and any(Kind.METRIC in n.kinds and lower_is_better(n.label) for n in names)
         said = relative(blanked(text, spans)) or ("beat" if beats(blanked(text, spans)) else "")
         unknown = [n.label for n in names if Kind.METRIC in n.kinds and not direction_known(n.label)]
-        if by_metric and said and unknown and not absolute(text):
+        if by_metric and stated_lower is None and said and unknown and not absolute(text):
             return Attempt(None, (f"'{said}' by '{unknown[0]}' (is a lower or a higher one better?)",))
         # every word read once; 'after 2020' is applied by ``filled`` to whichever pair holds the year
         reading = read_question(text, spans, compared_spans(text), lower)
-        if by_metric:
+        if by_metric or stated_lower is not None:
             intent = directed(intent, blanked(text, spans), lower)  # 'Top-1': a name
         typed: list[Span] = [(n.start, n.end, next(iter(n.kinds))) if len(n.kinds) == 1 else (n.start, n.end)
                              for n in names]
@@ -139,7 +142,8 @@ class Composer:
                 prefer: Collection[str] = (), by_metric: bool = True) -> Attempt:
         """The best-fitting intent pair whose question says every word of the user's, filled with the question's
         names; ``asked``: the kinds it asks for; ``index``: the graph's labels, for names typed loosely; ``prefer``:
-        names to read the question with first; ``by_metric``: "best" read by the metric's direction (else as
+        names to read the question with first; ``by_metric``: "best" read by the metric's direction (always by the
+        question's own 'lower is better' where it says one; else as
         ``intent`` reads it: the way a written query ranks, SciQA's templates' "best" always the highest). A yes or
         no no pair asks is the pair listing those things asked whether any exist ('is there any paper on X before
         2016?'), where that pair is a plain list."""

@@ -3,6 +3,7 @@ word of its label in another form ('speleology papers' for 'Speleological Survey
 exactly one label of the graph fits: a shortened name that fits two is no name (``pipeline.intent.named``)."""
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
@@ -161,11 +162,27 @@ def _field_hits(typed: list[str], index: LabelIndex, generic: frozenset[str]) ->
     held = [by_word.get(w, set()) | by_word.get(w[:-1], set()) if w.endswith("s") else by_word.get(w, set())
             for w in typed]
     # a word cut short ('math education' for 'Mathematics Education'): the whole label said in shorter words
-    cut = [set().union(*(by_word[x] for x in by_word if len(w) >= 4 and len(x) > len(w) and x.startswith(w)))
-           for w in typed]
+    cut = [_longer(w, index) if len(w) >= 4 else set() for w in typed]
     whole = {(kind, label) for kind, label, n in set.intersection(*[h | c for h, c in zip(held, cut)])
              if n == len(typed) and any(c for c in cut)}
     return {(kind, label) for kind, label, n in set.intersection(*held) if n > len(typed)} | whole
+
+
+def _longer(word: str, index: LabelIndex) -> set[tuple[str, str, int]]:
+    """The fields' and problems' words that begin with ``word`` and go on ('mathematics' for 'math'), found in the
+    sorted words by bisection, not by reading all of them for every question."""
+    words = _derived(index, _sorted_field_words)
+    by_word = _derived(index, _field_words)
+    out: set[tuple[str, str, int]] = set()
+    for other in words[bisect.bisect_right(words, word):]:
+        if not other.startswith(word):
+            break
+        out |= by_word[other]
+    return out
+
+
+def _sorted_field_words(index: LabelIndex) -> list[str]:
+    return sorted(_derived(index, _field_words))
 
 
 def _field_initials(index: LabelIndex) -> dict[str, set[tuple[str, str]]]:

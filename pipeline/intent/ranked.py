@@ -27,13 +27,14 @@ def relative(text: str) -> str:
     return found.group() if found else ""
 
 
-_LOWER_BETTER = re.compile(r"\b(?:lower|smaller|less)\s+is\s+better\b", re.I)
+_BETTER_SAID = re.compile(r"\b(lower|smaller|less|higher|larger|bigger|more)\s+is\s+better\b", re.I)
 
 
-def lower_said_better(text: str) -> bool:
-    """Whether the question says itself that lower is better ('best error rate on X (lower = better)'): its "best"
-    the lowest, whatever a written query ranks by."""
-    return _LOWER_BETTER.search(text) is not None
+def better_said(text: str) -> bool | None:
+    """Whether the question says itself that lower is better ('best error rate on X (lower = better)': True) or
+    higher ('higher is better': False), whatever the metric's label or a written query ranks by; None unsaid."""
+    found = _BETTER_SAID.search(text)
+    return None if found is None else found.group(1).lower() in ("lower", "smaller", "less")
 
 
 def absolute(text: str) -> bool:

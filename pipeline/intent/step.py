@@ -27,7 +27,7 @@ from pipeline.intent.named import Name as GraphName
 from pipeline.intent.named import graph_kinds, with_normalised
 from pipeline.intent.own import compares_things, ignored, miscounted, own, uncast
 from pipeline.intent.pairs import intent_pairs
-from pipeline.intent.ranked import directed_by, lower_said_better
+from pipeline.intent.ranked import directed_by
 from pipeline.intent.reading import Intent, asked_kinds, asks_a_value, mentioned_kinds, names_things, read_intent
 from pipeline.intent.replies import asked_back, closest, composed_review, left_words, listed, named_few, with_unplaced
 from pipeline.intent.which import MAX_CHOICES, which_name
@@ -135,8 +135,7 @@ class IntentStep:
                 # unless it asks for a score ('the top F1 score achieved on X'): then no thing, the value
                 answer = asked or (frozenset() if asks_a_value(plain) else answered_kinds(read(generation.sparql)))
                 tried = self.composer.attempt(text, ranked, kg, generic, answer, index,
-                                              string_literals(generation.sparql),
-                                              by_metric=lower_said_better(text))
+                                              string_literals(generation.sparql), by_metric=False)
                 better = tried.composition
                 if better is None and tried.unscored is not None:  # the metric named has no scores there: asked
                     back = self._which_metric(text, tried.unmeasured, kg, generation, lambda q: None, tried.unscored,

@@ -134,6 +134,12 @@ def _constraint(f: LabelFilter, shape: Shape, answer_var: str, ordered: bool) ->
     return connector.format(what=what)
 
 
+def _metric_named(shape: Shape) -> str:
+    """The label of the metric the query names ('MAE'), "" when it names none."""
+    return next((f.literal for f in shape.filters if f.op == "=" and
+                 _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
+
+
 def _ordering(shape: Shape) -> str:
     limits = [n for n in shape.limits if n < ROW_CAP_LIMIT]
     if shape.group_by and shape.aggregates and not limits:
@@ -141,8 +147,7 @@ def _ordering(shape: Shape) -> str:
     if not shape.order:
         return f"the first {limits[0]}" if limits else ""
     direction, key = shape.order[0]
-    metric = next((f.literal for f in shape.filters if f.op == "=" and
-                   _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
+    metric = _metric_named(shape)
     counted = next((arg for fn, arg, alias in shape.aggregates if fn.upper() == "COUNT" and alias == key), None)
     if key.upper().startswith("COUNT"):
         by = "how often they occur"
@@ -217,8 +222,7 @@ def _best_of_each(sparql: str, shape: Shape) -> str:
     found = best_of_each(sparql)
     if found is None:
         return ""
-    metric = next((f.literal for f in shape.filters if f.op == "=" and
-                   _noun(shape.labelled().get(f.var, f.var), shape) == "metrics"), "")
+    metric = _metric_named(shape)
     said = f"'{metric}' score" if metric else "score"
     end = "lowest" if found[1] == "MIN" else "highest"
     return f"the ones with the {end} {said} on each {_singular(found[0], shape)}"

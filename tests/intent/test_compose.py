@@ -118,7 +118,7 @@ def test_the_things_to_show_listed_last_are_each_asked() -> None:
 
 
 def test_lower_said_better_by_the_question_itself() -> None:
-    from pipeline.intent.ranked import lower_said_better
+    from pipeline.intent.ranked import better_said
 
-    assert lower_said_better("best error rate on X (lower is better)")
-    assert not lower_said_better("best error rate on X") and not lower_said_better("higher is better on X")
+    assert better_said("best error rate on X (lower is better)") is True
+    assert better_said("best error rate on X") is None and better_said("higher is better on X") is False

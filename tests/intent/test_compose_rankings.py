@@ -94,6 +94,10 @@ def test_best_follows_the_metric_and_is_not_guessed_where_its_label_does_not_say
     unsure = IntentStep().review("which model is best on Kinéma-3D by MPJPE (mm)", Generation("adapter", None),
                                  [], pose).generation
     assert unsure.sparql is None and "MPJPE (mm)" in unsure.explanation and "lower or a higher" in unsure.explanation
+    # said by the question itself: ranked that way, nothing asked back
+    said = IntentStep().review("which model is best on Kinéma-3D by MPJPE (mm)? lower is better",
+                               Generation("adapter", None), [], pose).generation
+    assert said.sparql is not None and "ASC(" in said.sparql.replace(" ", ""), said.explanation
 
 
 def test_the_best_model_and_its_score_asked_at_once_gives_both(fixture_kg: OxigraphKG) -> None:
