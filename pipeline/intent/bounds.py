@@ -23,10 +23,13 @@ BOUND = re.compile(r"\b(?P<word>before|after|since|until|till|up\s+to(?:\s+and\s
 NUMBER = re.compile(r"\b(?P<word>above|over|more\s+than|greater\s+than|higher\s+than|exceed(?:s|ed|ing)?|"
                      r"surpass(?:es|ed)?|break|breaks|broke|beat|beats|at\s+least|below|"
                      r"under|less\s+than|fewer\s+than|lower\s+than|at\s+most|(?:longer|bigger|larger)\s+than|"
-                     r"(?:shorter|smaller)\s+than)\s+(?P<n>\d+(?:\.\d+)?)\b|"
+                     r"(?:shorter|smaller)\s+than)\s+(?:(?P<n>\d+(?:\.\d+)?)\b|"
+                     # 'a yield above the comparison's average': the mean of the values bounded
+                     r"(?P<avg>(?:the\s+)?(?:(?:comparisons?|comp|overall|group)(?:['’]s)?\s+)?(?:average|mean|avg)\b))|"
                      # '5 years or more', '3.5 or lower': the bound said after the number (and its unit)
                      r"\b(?P<after>\d+(?:\.\d+)?)\s*(?:[^\W\d_]+\s+)?(?P<tail>or\s+(?:more|longer|greater|higher|"
                      r"above|over|less|fewer|shorter|lower|below|under))\b", re.I)
+AVERAGE = "average"  # a bound at the average of the values bounded ('above the comparison's average')
 # a number range on a property ('sensitivity between 80 and 90 %'): at least the one, at most the other
 TOP = re.compile(r"\b(?:top|best|highest|largest|lowest|smallest|first)\s+(?P<k>[2-9]|1\d)\b(?!\s*(?:%|°))", re.I)
 INCLUDED = re.compile(r"\b(?:incl|including|included|inclusive(?:\s+of)?)\.?\s*$", re.I)
@@ -84,7 +87,7 @@ def stated(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bou
             ends = [(">=", in_unit(m.group("low"), typed, label)), ("<=", in_unit(m.group("high"), typed, label))]
         else:
             said = " ".join((m.group("word") or m.group("tail")).lower().split())
-            ends = [(OPS[said], in_unit(m.group("n") or m.group("after"), typed, label))]
+            ends = [(OPS[said], AVERAGE if m.group("avg") else in_unit(m.group("n") or m.group("after"), typed, label))]
         if any(number is None for _, number in ends):
             return None  # '2 kg' against 'Length (m)': no number of its unit
         out += [Condition(m.span(), bounded, op, number) for op, number in ends if number is not None]
@@ -93,4 +96,5 @@ def stated(values: Sequence[Value], props: Sequence[tuple[str, list[Word]]], bou
 
 def number_end(m: re.Match[str]) -> int:
     """Where the number of a ``NUMBER`` or ``BETWEEN`` match ends (its unit follows)."""
-    return m.end("high") if m.re is BETWEEN else m.end("n") if m.group("n") else m.end("after")
+    return m.end("high") if m.re is BETWEEN else m.end("n") if m.group("n") else m.end("avg") if m.group("avg") \
+        else m.end("after")

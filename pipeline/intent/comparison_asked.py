@@ -4,7 +4,7 @@ and two values said with 'or' (``either``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from pipeline.intent.account import filler
 from pipeline.intent.comparisons import STRUCTURAL
@@ -69,6 +69,30 @@ def grouped_by(w: Word, found: Sequence[Word]) -> bool:
     grouping = ("per", "each", "every")
     return (i > 0 and found[i - 1][2] in grouping) or (i > 1 and found[i - 1][2].isalpha() and
                                                        found[i - 2][2] in grouping)
+
+
+_COUNTING = {"counting", "including", "incl"}  # 'not counting', 'not including'
+
+
+def left_out(free: Sequence[Word], kinds: Sequence[tuple[Word, str]], props: Sequence[tuple[str, list[Word]]],
+             negation: Callable[[Word], bool], labels: Mapping[str, str]) -> tuple[list[Condition], list[Word]]:
+    """The properties a list of a comparison's properties leaves out ('excluding research problem', 'apart from
+    country'): each property or paper's thing named right after a negation word, and the words so read."""
+    out: list[Condition] = []
+    used: list[Word] = []
+    for i, w in enumerate(free):
+        if not negation(w):
+            continue
+        after = free[i + 1:i + 2] if i + 1 < len(free) and free[i + 1][2] in _COUNTING | {"from", "than"} else []
+        start = (after[0] if after else w)[1]
+        named = [(ws[0], p, ws) for p, ws in props if 0 <= ws[0][0] - start <= 20]
+        named += [(k, p, [k]) for k, kind in kinds for p, said in STRUCTURAL.items()
+                  if said == kind and kind != "paper" and 0 <= k[0] - start <= 20]
+        if named:
+            _, p, ws = min(named)
+            out.append(Condition((w[0], ws[-1][1]), "property", "!=", labels.get(p, STRUCTURAL.get(p, p)), p))
+            used += [w, *after, *ws]
+    return out, used
 
 
 _OR = re.compile(r"\s*(?:,\s*)?(?:or|/)\s*", re.I)

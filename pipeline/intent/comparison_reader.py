@@ -9,7 +9,17 @@ from dataclasses import replace
 
 from pipeline.intent.account import filler, meanings, words
 from pipeline.intent.bounds import BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
-from pipeline.intent.comparison_asked import ALSO, GROUPS, OF_PAPER, WH, asked_of, either, grouped_by, joined_at
+from pipeline.intent.comparison_asked import (
+    ALSO,
+    GROUPS,
+    OF_PAPER,
+    WH,
+    asked_of,
+    either,
+    grouped_by,
+    joined_at,
+    left_out,
+)
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
 from pipeline.intent.conditions import BETWEEN
 from pipeline.intent.idioms import idioms
@@ -26,10 +36,11 @@ from pipeline.intent.linking import (
     unit_after,
 )
 from pipeline.intent.named import spans
-from pipeline.intent.negated import absent, carried, negated
+from pipeline.intent.negated import absent, carried, negated, negation
 from pipeline.intent.operators import TABLE, Operator, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
-from pipeline.intent.scope import narrowed, repeated, scope_meant, scope_named, widened
+from pipeline.intent.scope import narrowed, property_meant, repeated, scope_meant, scope_named, widened
+from pipeline.intent.two_scopes import two_named
 from pipeline.intent.values import capitals, held_in_scope, names_a_comparison, slipped, within_scope
 from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
@@ -94,11 +105,16 @@ def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | N
     read = _read_once(text, facts, values, narrow=True)
     if read is None or read.whole:
         return read
-    wide = _read_once(text, facts, values, narrow=False)
-    return wide if wide is not None and len(wide.unplaced) < len(read.unplaced) else read
+    for other in (_read_once(text, facts, values, narrow=False), _read_once(text, facts, values, narrow=True,
+                                                                           two=True)):
+        if other is not None and len(other.unplaced) < len(read.unplaced):
+            read = other
+    return read
 
 
-def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: bool) -> Reading | None:
+def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: bool,
+               two: bool = False) -> Reading | None:
+    """``two``: read as naming two comparisons, what is asked of the first held to the second (``two_scopes``)."""
     found = words(text)
     taken = [v.span for v in values]
     ranges = list(RANGE.finditer(text))
@@ -126,9 +142,15 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
            if not any(a <= span[0] < b for a, b in taken + labelled)]
     taken += [span for _, span in ops]
     free = [w for w in found if not inside(w, taken)]
-    by_words = scope_named(free, facts)
+    pair = two_named(free, found, facts) if two else None
+    if two and pair is None:
+        return None
+    by_words = scope_named(free, facts) if pair is None else None
     scoped: tuple[str, list[Word]] | None
-    if by_words:  # wide: with the other words of its label, save one saying what is asked ('which *drugs* …')
+    if pair is not None:
+        scoped = pair[0]
+        free = [w for w in free if w not in pair[1][1] and w[2] != "both"]
+    elif by_words:  # wide: with the other words of its label, save one saying what is asked ('which *drugs* …')
         kept = narrowed(by_words, found, facts)
         scoped = widened(kept if narrow else repeated(kept, by_words, found, WH | ALSO), free, found, facts)
     else:
@@ -139,7 +161,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     venue = [w for w in free if w[2] == "where" and published]
     props = properties_named([w for w in free if w not in venue], facts, scope)
     claimed = {w for _, ws in props for w in ws}
-    other_words = _property_meant(found, [w for w in free if w not in claimed and w not in venue and
+    other_words = property_meant(found, [w for w in free if w not in claimed and w not in venue and
                                           not inside(w, linking)], facts, scope)
     if other_words is not None:  # 'which plastic types …' of the comparison's 'Polymer'
         props, claimed = [*props, other_words], claimed | set(other_words[1])
@@ -171,6 +193,16 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     named = {n.iri for n in names}
     names += [Linked(c.span, "property", c.on, facts.property_labels.get(c.on, c.on)) for c in conditions
               if c.on.startswith("orkgp:") and c.on not in named]  # the property a value is named by
+    if pair is not None:  # what is asked found in the second comparison too (or, negated, not)
+        span = (pair[1][1][0][0], pair[1][1][-1][1])
+        names.append(Linked(span, "comparison", pair[1][0], facts.labels[pair[1][0]]))
+        conditions.append(Condition(span, "comparison", "=", facts.labels[pair[1][0]], pair[1][0]))
+    if any(w[2] in KIND_WORDS["property"].split() for w in free):  # 'what properties … excluding research problem'
+        listed = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
+        dropped, read_out = left_out(free, listed, props, negation, facts.property_labels)
+        conditions += dropped
+        free = [w for w in free if w not in read_out]
+        props = [(p, ws) for p, ws in props if not any(w in read_out for w in ws)]
     conditions, negations = negated(conditions, free, text)
     conditions, lacking = absent(conditions, [w for w in free if w not in negations], props)
     conditions = either(conditions, text)
@@ -197,6 +229,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     # 'the newest paper + where was it published': a second thing asked, joined by a sign
     asked, by, also = asked_of(found, kinds, open_props, props, (operator.name, at), bool(scoped),
                                joined_at(text, found))
+    if operator.name == "list":  # 'contribs with a yield above 700, w/ the yields': the bounded values shown beside
+        also += [c.on for c in conditions if c.op in ("<", ">", "<=", ">=") and c.on not in (asked, *also) and any(
+            w[0] >= c.span[1] for p, ws in props if p == c.on for w in ws)]
     others = [c.on for c in conditions if c.op == "other"]
     if not asked and len(others) == 1:  # 'countries in X other than Y': the values of that property, Y left out
         asked = others[0]
@@ -234,6 +269,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
+    if operator.ask and asked.startswith("orkgp:") and asked not in conditioned and _WHICH_ONE.search(text):
+        operator = TABLE["list"]  # 'is there a country that shows up in both': which ones (none: no)
     asked = asked or ("paper" if operator.ask or published or _ANY.search(text) else "")
     if not asked:
         unplaced.append("(what is asked)")
@@ -259,37 +296,6 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
                    also=tuple(also), unplaced=tuple(dict.fromkeys(unplaced)))
 
 
-PROPERTY_MEANT = 0.5  # the least cosine of the words asked for to a property's label to read them as naming it
-_MARGIN = 0.1  # over the comparison's next property
-
-
-def _property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparisons,
-                    scope: str) -> tuple[str, list[Word]] | None:
-    """The property of the named comparison that the words right after 'which' / 'what' name in other words than
-    its label's ('plastic types' for 'Polymer'): those words, when nothing else holds them, mean that property's
-    label clearly more than any other property of the comparison (the sentence encoder)."""
-    if facts.property_meant is None or not scope:
-        return None
-    at = next((i for i, w in enumerate(found) if w[2] in WH), None)
-    run: list[Word] = []
-    for w in found[at + 1:] if at is not None else ():
-        if w not in free or not w[2].isalpha() or filler(w[2]) or meanings(w[2]) or \
-                any(w[2] in said.split() for said in KIND_WORDS.values()):
-            break
-        run.append(w)
-    if not run:
-        return None
-    mine = set(facts.carried(scope))
-    ranked = [(score, p) for score, p in facts.property_meant(" ".join(w[2] for w in run)) if p in mine]
-    if ranked and ranked[0][0] >= PROPERTY_MEANT and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= _MARGIN):
-        return ranked[0][1], run
-    return None
-
-
-
-
-
-
 def _labelled(value: Value, facts: Comparisons) -> bool:
     """A value of properties the comparisons' contributions carry with labels (not a paper's field, not a
     leaderboard's dataset)."""
@@ -306,4 +312,5 @@ def _scaffold(word: str) -> bool:
 
 
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
+_WHICH_ONE = re.compile(r"^\W*(?:is|are)\s+there\s+(?:a|an|any)\s+\w+(?:\s+\w+)?\s+(?:that|which|who)\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

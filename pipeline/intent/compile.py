@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from pipeline.intent.bounds import AVERAGE
 from pipeline.intent.comparisons import STRUCTURAL
 from pipeline.intent.operators import TABLE, ordinal
 from pipeline.intent.record import Condition, Reading
@@ -13,7 +14,7 @@ from pipeline.sparql.literal import quoted
 
 _PLURAL = {"paper": "papers", "contribution": "contributions", "problem": "research problems",
            "field": "research fields", "year": "years",
-           "venue": "venues", "comparison": "comparisons"}
+           "venue": "venues", "comparison": "comparisons", "property": "properties"}
 _ON_PAPER = {"orkgp:P30", "orkgp:P29", "orkgp:HAS_VENUE"}  # a paper's, not its contribution's
 
 
@@ -63,7 +64,10 @@ class _Body:
 
 
 def _condition(body: _Body, c: Condition, reading: Reading) -> None:
-    if c.on == "contribution":  # a count of each paper's contributions: held after grouping (``compile_reading``)
+    if c.on in ("contribution", "comparison"):  # held after grouping, or on the answer (``compile_reading``)
+        return
+    if c.on == "property":  # a property the list of properties leaves out
+        body.add(f"FILTER(?property != {c.iri})")
         return
     if c.on == "year":
         body.add("?paper orkgp:P29 ?year .")
@@ -91,7 +95,13 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
     else:
         node = body.fresh(reading.label_of(c.on))
         body.add(f"{_subject(c.on)} {c.on} {node} .")
-        body.add(f"FILTER({number(node)} {c.op} {c.value})")
+        bound = c.value
+        if c.value == AVERAGE:  # the mean of the same property's values over the same contributions
+            scope = reading.scope.iri if reading.scope else "?any_comparison"
+            bound = "?average"
+            body.add(f"{{ SELECT (AVG({number('?averaged')}) AS ?average) WHERE {{ {scope} orkgp:compareContribution "
+                     f"?averaged_contribution . ?averaged_contribution {c.on} ?averaged . }} }}")
+        body.add(f"FILTER({number(node)} {c.op} {bound})")
 
 
 def _excluded(body: _Body, c: Condition, reading: Reading, holder: str, subject: str) -> None:
@@ -105,7 +115,7 @@ def _excluded(body: _Body, c: Condition, reading: Reading, holder: str, subject:
 
 def _across(reading: Reading, c: Condition) -> bool:
     """Whether the negated ``c`` is held over every contribution giving the same answer (``_excluding``)."""
-    return c.on != "year" and c.on not in _ON_PAPER and (
+    return c.on not in ("year", "comparison") and c.on not in _ON_PAPER and (
         reading.asked == "paper" or (reading.asked.startswith("orkgp:") and reading.asked not in _ON_PAPER))
 
 
@@ -130,6 +140,11 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
             return "?contribution"
         body.add("?contribution rdfs:label ?contribution_lbl .")
         return "?contribution_lbl"
+    if what == "property":  # the properties the contributions are described by, as the graph labels them
+        body.add("?contribution ?property ?property_value .")
+        body.add("?property rdfs:label ?property_lbl .")
+        body.add('FILTER(STRSTARTS(STR(?property), "http://orkg.org/orkg/predicate/"))')
+        return "?property_lbl"
     if what == "comparison":
         body.add("?comparison rdfs:label ?comparison_lbl .")
         return "?comparison_lbl"
@@ -142,6 +157,21 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
         body.add(f"?{what} rdfs:label ?{what}_lbl .")
         return f"?{what}_lbl"
     return body.value(_subject(what), what, reading.label_of(what))
+
+
+def _also_in(body: _Body, reading: Reading, c: Condition, answer: str) -> None:
+    """What is asked found among the second comparison's too (``!=``: not): the same paper, contribution or value."""
+    node = answer.removesuffix("_lbl")
+    held = {"paper": "?paper orkgp:P31 ?other .", "contribution": ""}.get(reading.asked)
+    if held is None and reading.asked in STRUCTURAL.values():  # a paper's own (its venue, year, field) or problem
+        predicate = next(p for p, k in STRUCTURAL.items() if k == reading.asked)
+        held = f"?other {predicate} {node} ." if predicate not in _ON_PAPER else \
+            f"?other_paper orkgp:P31 ?other ; {predicate} {node} ."
+    elif held is None:
+        held = f"?other {reading.asked} {node} ."
+    other = "?contribution" if reading.asked == "contribution" else "?other"
+    exists = "NOT EXISTS" if c.op in ("!=", "other") else "EXISTS"
+    body.add(f"FILTER {exists} {{ {c.iri} orkgp:compareContribution {other} . {held} }}".replace(" .  }", " . }"))
 
 
 _SAID_OP = {"!=": "is not", "other": "is other than", "in": "is"}
@@ -163,6 +193,9 @@ def compile_reading(reading: Reading) -> str:
         body.add(f"FILTER({answer.removesuffix('_lbl')} != {c.iri})" if c.iri else
                  f"FILTER(LCASE(STR({answer})) != {quoted(c.value.lower())})")
     _excluding(body, reading, scope, answer)
+    for c in reading.conditions:
+        if c.on == "comparison":
+            _also_in(body, reading, c, answer)
     shown = " ".join([answer] + [_answer(body, reading, also) for also in reading.also])
     if reading.asked == "paper" and "year" not in reading.also and any(c.on == "year" for c in reading.conditions) \
             and not op.aggregate and not op.ask:
@@ -229,7 +262,9 @@ def sentence(reading: Reading) -> str:
     where = f"of the comparison '{reading.scope.label}'" if reading.scope else "of every comparison"
     stated = {"absent": "is not given", "present": "is given"}
     named = {"year": "year", "contribution": "the number of contributions"}
-    conditions = [f"{named.get(c.on) or STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
+    conditions = [f"they are{' not' if c.op in ('!=', 'other') else ' also'} found in the comparison '{c.value}'"
+                  if c.on == "comparison" else f"the property is not '{c.value}'" if c.on == "property" else
+                  f"{named.get(c.on) or STRUCTURAL.get(c.on) or repr(reading.label_of(c.on))} "
                   + (stated.get(c.op) or f"{_SAID_OP.get(c.op, c.op)} {c.value}")
                   + (" in any of their contributions" if c.op == "!=" and _across(reading, c) else "")
                   for c in reading.conditions]

@@ -18,7 +18,8 @@ KIND_WORDS = {"paper": "paper papers article articles publication publications s
               "contribution": "contribution contributions entry entries",
               "problem": "problem problems task tasks", "field": "field fields discipline disciplines",
               "year": "year years when", "comparison": "comparison comparisons",
-              "venue": "venue venues journal journals conference conferences"}
+              "venue": "venue venues journal journals conference conferences",
+              "property": "property properties attribute attributes characteristics dimensions columns"}
 KINDS = frozenset(w for said in KIND_WORDS.values() for w in said.split())
 # a label's words that name no property on their own ('has sample size': 'sample size')
 _LABEL_FILLER = {"has", "have", "of", "the", "a", "an", "is", "in", "for", "and", "or", "by", "with", "to", "on"}

@@ -25,7 +25,7 @@ def negated(conditions: Sequence[Condition], free: Sequence[Word], text: str) ->
         # 'other than X', 'rather than X': X left out, as 'not X'
         than = w[2] in ("other", "rather") and i + 1 < len(free) and free[i + 1][2] == "than" and \
             free[i + 1][0] - w[1] <= 1
-        if not _negation(w) and not than:
+        if not negation(w) and not than:
             continue
         after = sorted((c for c in out if c.op == "=" and 0 <= c.span[0] - w[1] <= 40), key=lambda c: c.span)
         if not after:
@@ -50,7 +50,7 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
     out, used = list(conditions), []
     held = {c.on for c in conditions}
     for w in free:
-        if not _negation(w):
+        if not negation(w):
             continue
         after = [(ws[0][0], p, ws[-1]) for p, ws in props if p not in held and 0 <= ws[0][0] - w[1] <= 30
                  and not any(w[1] <= v[0] < ws[0][0] and v[2] in _ASKING for v in free)]  # 'not X - which Y
@@ -66,13 +66,13 @@ def absent(conditions: Sequence[Condition], free: Sequence[Word],
 _ASKING = {"which", "what", "whats", "how", "where", "who", "list"}  # a new ask begins: no negation reaches past it
 
 
-def _negation(w: Word) -> bool:
+def negation(w: Word) -> bool:
     return w[2] in NEGATIONS and "not" in meanings(w[2])
 
 
 def first_negation(found: Sequence[Word]) -> int | None:
     """Where the question's first negation word stands ('never', 'dont', 'w/o', 'outside'), None when it has none."""
-    return next((w[0] for w in found if _negation(w)), None)
+    return next((w[0] for w in found if negation(w)), None)
 
 
 # verbs that say a contribution carries a value of a property ('which comparisons *report* an effect size')

@@ -7,8 +7,20 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 
 from pipeline.intent.account import FILLER, OPERATORS, filler, meanings
+from pipeline.intent.comparison_asked import WH
 from pipeline.intent.comparisons import Comparisons
-from pipeline.intent.linking import KINDS, SCOPE_WORDS, Word, claim, content, full_label, letters_of, near, prefix_of
+from pipeline.intent.linking import (
+    KIND_WORDS,
+    KINDS,
+    SCOPE_WORDS,
+    Word,
+    claim,
+    content,
+    full_label,
+    letters_of,
+    near,
+    prefix_of,
+)
 from pipeline.intent.operators import TABLE
 
 
@@ -212,3 +224,28 @@ def _in_name(w: Word, got: Sequence[Word]) -> bool:
     return w in got or w[2] in SCOPE_WORDS or w[2] in {"one", "papers", "paper", "trials", "experiments"}
 
 
+PROPERTY_MEANT = 0.5  # the least cosine of the words asked for to a property's label to read them as naming it
+_MARGIN = 0.1  # over the comparison's next property
+
+
+def property_meant(found: Sequence[Word], free: Sequence[Word], facts: Comparisons,
+                    scope: str) -> tuple[str, list[Word]] | None:
+    """The property of the named comparison that the words right after 'which' / 'what' name in other words than
+    its label's ('plastic types' for 'Polymer'): those words, when nothing else holds them, mean that property's
+    label clearly more than any other property of the comparison (the sentence encoder)."""
+    if facts.property_meant is None or not scope:
+        return None
+    at = next((i for i, w in enumerate(found) if w[2] in WH), None)
+    run: list[Word] = []
+    for w in found[at + 1:] if at is not None else ():
+        if w not in free or not w[2].isalpha() or filler(w[2]) or meanings(w[2]) or \
+                any(w[2] in said.split() for said in KIND_WORDS.values()):
+            break
+        run.append(w)
+    if not run:
+        return None
+    mine = set(facts.carried(scope))
+    ranked = [(score, p) for score, p in facts.property_meant(" ".join(w[2] for w in run)) if p in mine]
+    if ranked and ranked[0][0] >= PROPERTY_MEANT and (len(ranked) == 1 or ranked[0][0] - ranked[1][0] >= _MARGIN):
+        return ranked[0][1], run
+    return None

@@ -59,6 +59,36 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
     assert _answer(question, kg) == answer
 
 
+@pytest.mark.parametrize(("question", "answer"), [
+    # two comparisons named: what is asked of the first found in the second too, or, negated, not
+    ("which study locations appear in both the urban tree and the green roof comparisons", ["Oslo"]),
+    ("which study locations in the urban tree comparison dont appear in the green roof comparison",
+     ["Athens", "Lisbon"]),
+    ("how many study locations of the green roof comparison are not in the urban tree one", ["1"]),
+    # 'is there an X that …' asks which (nothing: no)
+    ("is there a study location that shows up in both the urban tree and the green roof comparisons?", ["Oslo"]),
+    # the comparison's properties as the graph labels them (the fixture gives its problems' property no label)
+    ("what properties are compared in the green roof comparison", ["Energy saving", "Roof material",
+                                                                   "Study location"]),
+    ("what properties does the green roof comparison use, excluding roof material", ["Energy saving",
+                                                                                     "Study location"]),
+    # a bound at the comparison's own average (136.25)
+    ("which urban tree studies had a sample size above the comparison's average", ["Linden mortality in parks"]),
+    ("urban tree papers with a sample size below the avg", ["Heat and young trees", "Roots under pavement",
+                                                            "Street trees in dry summers"]),
+])
+def test_two_comparisons_properties_and_the_average_as_a_bound(kg: OxigraphKG, question: str,
+                                                               answer: list[str]) -> None:
+    assert _answer(question, kg) == answer
+
+
+def test_the_bounded_values_are_shown_when_asked_again(kg: OxigraphKG) -> None:
+    reading, rows = _rows("urban tree studies with a sample size above the average, w/ the sample sizes", kg)
+    assert reading.also == ("orkgp:P9002",) and [sorted(v["value"] for v in r.values()) for r in rows] == [
+        ["300", "Linden mortality in parks"]]
+    assert "'has sample size' > average" in sentence(reading)
+
+
 def _rows(question: str, kg: OxigraphKG) -> tuple[Reading, list[dict[str, dict[str, str]]]]:
     facts = read_comparisons(kg)
     assert facts is not None
