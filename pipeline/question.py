@@ -76,6 +76,10 @@ _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years")
                           r"github|implementation|links?)\b)", re.I), "with "),
               (re.compile(r"\b([a-z]+)[\s-]wise\b", re.I), r"by \1"),  # 'latency wise': by latency
               (re.compile(r"(?<![\w#])#\s*(?=of\b)"), "number "),
+              # '2019-2021 (inclusive)', 'from 2019 to 2021': a range of years, its ends included
+              (re.compile(r"(?<!between )\b(?:from\s+)?((?:19|20)\d\d)\s*(?:-|–|to|thru|through|until|till)\s*"
+                          r"((?:19|20)\d\d)\b(?:\s*,?\s*\(?\s*(?:both\s+(?:years?\s+|ends?\s+)?)?(?:inclusive|incl\b\.?|"
+                          r"included)(?:\s+both)?\s*\)?)?", re.I), r"between \1 and \2"),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
               (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1"),
               # 'more then two datasets': the slip of 'than' after a comparative; 'lower = better'

@@ -58,6 +58,10 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("no. of papers per year?", "number of papers per year?"), ("worst on X latency wise?", "worst on X by latency?"),
     ("worst on X latency-wise", "worst on X by latency"),
     ("papers post 2019", "papers after 2019"),
+    # a range of years, its ends included, in the one wording the readings take
+    ("papers pubished 2019-2021 (inclusive)", "papers pubished between 2019 and 2021"),
+    ("papers from 2007 thru 2012 (incl both)", "papers between 2007 and 2012"),
+    ("papers 2019 to 2021, both inclusive", "papers between 2019 and 2021"),
     ("models run on more then two datasets", "models run on more than 2 datasets"),
     ("worst on X (lower = better)", "worst on X (lower is better)"),
     # a superlative said again as best or worst: the one that says which end stays

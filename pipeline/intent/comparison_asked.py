@@ -7,10 +7,11 @@ import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
 from pipeline.intent.account import filler
-from pipeline.intent.comparisons import STRUCTURAL
+from pipeline.intent.comparisons import STRUCTURAL, Comparisons
 from pipeline.intent.linking import KIND_WORDS, Word
-from pipeline.intent.operators import TABLE
+from pipeline.intent.operators import TABLE, Operator
 from pipeline.intent.record import Condition
+from pipeline.sparql.direction import direction_known, lower_is_better
 
 GROUPS = {"year", "venue", "field", "problem", "comparison"}  # kinds a count or an aggregate is given per
 OF_PAPER = {"year", "venue", "field", "problem"}  # a paper's own things
@@ -110,3 +111,20 @@ def either(conditions: Sequence[Condition], text: str) -> list[Condition]:
         p = out[at]
         out[at] = Condition((p.span[0], c.span[1]), c.on, "in", f"{p.value} or {c.value}", f"{p.iri} {c.iri}")
     return out
+
+
+# a word of the operator table that ranks by merit, and whether it asks for the bottom
+_JUDGED = {"best": False, "worst": True}
+
+
+def directed(operator: Operator, said: Sequence[str], by: str, facts: Comparisons, unplaced: list[str]) -> Operator:
+    """A ranking said by merit ('the best', 'the worst' recovery time) in the way the property's label says is
+    better (a time taken: lower; an efficiency: higher); the word left unplaced where the label does not say."""
+    judged = [w for w in said if w in _JUDGED]
+    if not judged or operator.name not in ("max", "min") or not by.startswith("orkgp:"):
+        return operator
+    label = facts.property_labels.get(by, "")
+    if not direction_known(label):
+        unplaced.append(judged[0])
+        return operator
+    return TABLE["min" if lower_is_better(label) != _JUDGED[judged[0]] else "max"]

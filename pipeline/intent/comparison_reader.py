@@ -15,6 +15,7 @@ from pipeline.intent.comparison_asked import (
     OF_PAPER,
     WH,
     asked_of,
+    directed,
     either,
     grouped_by,
     joined_at,
@@ -37,14 +38,13 @@ from pipeline.intent.linking import (
 )
 from pipeline.intent.named import spans
 from pipeline.intent.negated import absent, carried, negated, negation
-from pipeline.intent.operators import TABLE, Operator, operators_in, place_of
+from pipeline.intent.operators import TABLE, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, property_meant, repeated, scope_meant, scope_named, widened
 from pipeline.intent.two_scopes import two_named
 from pipeline.intent.values import capitals, held_in_scope, names_a_comparison, slipped, within_scope
 from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
-from pipeline.sparql.direction import direction_known, lower_is_better
 
 
 def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Reading | None:
@@ -62,23 +62,6 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
                                   or (other.whole == read.whole and within_scope(other, values, text))):
             return other
     return held_in_scope(read, facts, kg)
-
-
-# a word of the operator table that ranks by merit, and whether it asks for the bottom
-_JUDGED = {"best": False, "worst": True}
-
-
-def _directed(operator: Operator, said: Sequence[str], by: str, facts: Comparisons, unplaced: list[str]) -> Operator:
-    """A ranking said by merit ('the best', 'the worst' recovery time) in the way the property's label says is
-    better (a time taken: lower; an efficiency: higher); the word left unplaced where the label does not say."""
-    judged = [w for w in said if w in _JUDGED]
-    if not judged or operator.name not in ("max", "min") or not by.startswith("orkgp:"):
-        return operator
-    label = facts.property_labels.get(by, "")
-    if not direction_known(label):
-        unplaced.append(judged[0])
-        return operator
-    return TABLE["min" if lower_is_better(label) != _JUDGED[judged[0]] else "max"]
 
 
 def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Sequence[Value]) -> Reading | None:
@@ -232,9 +215,12 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if operator.name == "list":  # 'contribs with a yield above 700, w/ the yields': the bounded values shown beside
         also += [c.on for c in conditions if c.op in ("<", ">", "<=", ">=") and c.on not in (asked, *also) and any(
             w[0] >= c.span[1] for p, ws in props if p == c.on for w in ws)]
-    others = [c.on for c in conditions if c.op == "other"]
-    if not asked and len(others) == 1:  # 'countries in X other than Y': the values of that property, Y left out
-        asked = others[0]
+    others = [c for c in conditions if c.op in ("other", "!=")]
+    if not asked and len(others) == 1 and (others[0].op == "other" or any(
+            n.kind == "property" and n.iri == others[0].on and n.span[1] <= others[0].span[0] for n in names)):
+        # 'countries in X other than Y', 'countries in X except Y': the values of that property, Y left out
+        asked = others[0].on
+        conditions[conditions.index(others[0])] = replace(others[0], op="other")
     if venue and "venue" not in (asked, grouped, *also):  # 'where … published' neither asked first nor beside
         unplaced += [w[2] for w in venue]
     if operator.order and by and asked == by and scoped and any(
@@ -242,7 +228,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         asked = "contribution"  # 'which rainwater system had the highest cost': the comparison's own things
     if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
         open_props, grouped = open_props + [grouped], ""
-    operator = _directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)
+    operator = directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)
     if asked == "contribution" and operator.aggregate != "COUNT" and not operator.ask and "paper" not in also:
         also = [*also, "paper"]  # listed: each with its paper (a contribution's label may say nothing)
     # 'and which contribution is it': the contribution, with its paper (as contributions asked are listed)
@@ -274,7 +260,14 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     asked = asked or ("paper" if operator.ask or published or _ANY.search(text) else "")
     if not asked:
         unplaced.append("(what is asked)")
+    ranked_by = _MOST_THINGS.search(text)
+    if operator.name in ("max", "min") and not by and ranked_by is not None and ranked_by.start() == at - len(
+            ranked_by.group(1)) and asked not in ("contribution", "paper"):
+        # 'which comparison has the most contribs', 'the country with the fewest papers': ranked by how many
+        operator, by = TABLE["most" if operator.name == "max" else "rarest"], \
+            "paper" if ranked_by.group("paper") else ""
     if operator.numeric and by.startswith("orkgp:") and facts.numeric is not None and by not in facts.numeric:
+
         # values that are things, not numbers: 'the season that comes up the most' is the most common one; a highest
         # or an average of them is nothing
         often = TABLE["most" if operator.name == "max" else "rarest"] if operator.name in ("max", "min") else None
@@ -313,4 +306,6 @@ def _scaffold(word: str) -> bool:
 
 _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
 _WHICH_ONE = re.compile(r"^\W*(?:is|are)\s+there\s+(?:a|an|any)\s+\w+(?:\s+\w+)?\s+(?:that|which|who)\b", re.I)
+_MOST_THINGS = re.compile(r"\b(most|fewest|least)\s+(?:(?P<contribution>contributions|entries)|(?P<paper>papers|"
+                          r"studies|publications))\b", re.I)
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

@@ -230,9 +230,10 @@ def compile_reading(reading: Reading) -> str:
         counted = answer if reading.asked in STRUCTURAL.values() or reading.asked == "comparison" else \
             answer.removesuffix("_lbl")
         return f"SELECT (COUNT(DISTINCT {counted}) AS ?count) {where}"
-    if op.often:
-        return f"SELECT {answer} (COUNT(DISTINCT ?contribution) AS ?contributions) {where}\nGROUP BY {answer}\n" \
-            f"ORDER BY {op.order}(?contributions)\nLIMIT 1"
+    if op.often:  # by how many contributions have each (or papers: 'the most papers')
+        counted = "paper" if reading.by == "paper" else "contribution"
+        return f"SELECT {answer} (COUNT(DISTINCT ?{counted}) AS ?{counted}s) {where}\nGROUP BY {answer}\n" \
+            f"ORDER BY {op.order}(?{counted}s)\nLIMIT 1"
     if op.name == "range":  # both ends of the values
         return f"SELECT (MIN({by}) AS ?lowest) (MAX({by}) AS ?highest) {where}"
     if op.aggregate and reading.by == reading.asked and not op.order:
@@ -254,6 +255,8 @@ def sentence(reading: Reading) -> str:
     what = _said(reading, reading.asked)
     by = "year" if op.by_year else f"'{reading.label_of(reading.by)}'" if reading.by else ""
     said = op.says.format(what=what, by=by or what, place=ordinal(reading.k))
+    if op.often and reading.by == "paper":
+        said = said.replace("contributions", "papers")
     if op.place and by and reading.by != reading.asked:
         said = f"the {what} with the {ordinal(reading.k)} {'highest' if op.order == 'DESC' else 'lowest'} {by}"
     elif op.order and by and reading.by != reading.asked and not op.often:

@@ -118,6 +118,8 @@ class Composer:
             # answers, a model (a bare "who leads X" is no operator read: nothing is composed for it, rather than a
             # list of every model)
             asked = frozenset({Kind.MODEL})
+        elif asked and Kind.MODEL not in asked and asks_who(stated) and "every" in intent.operators:
+            asked |= {Kind.MODEL}  # 'for every dataset that reports X, who's best': each dataset's model
         # 'the third best rmse on X': the score there, or who holds it? both are shown
         # 'the best f1 on X + what score did it get': a holder ('it', 'its') of the best score, and the score
         beside = not asked and any(Kind.METRIC in n.kinds for n in names) and (

@@ -77,7 +77,10 @@ _IDIOMS = [  # 'how many X are there and how many Y …', 'how many papers and m
             (re.compile(r"\bonly\s+(?:need|want|care\s+about)\b", re.I), "link"),
             # 'across all 4 comparisons': every one, their number said again (no bound, no k)
             (re.compile(r"\ball\s+(?:the\s+|of\s+the\s+)?(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\s+"
-                        r"(?:comparisons|papers|studies|datasets|models|contributions|venues|fields)\b", re.I), "link"),
+                        r"(?:comparisons|papers|studies|datasets|models|contributions|venues|fields)\b|"
+                        # '… in each comparison? all 4 pls': the same, said after
+                        r"[?,.!]\s*all\s+(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\b(?=\s*(?:pls|please|"
+                        r"of\s+them)?\s*[?.!]*\s*$)", re.I), "link"),
             # 'A vs B on X, give me both scores': each one's score, no 'both' of two datasets
             (re.compile(r"\bboth\s+(?:of\s+)?(?:their\s+|the\s+)?(?:scores?|values?|numbers?|results?)\b", re.I),
              "link"),

@@ -176,6 +176,12 @@ def prefix_of(short: str, word: str) -> bool:
     return len(a) >= 4 and len(b) >= len(a) + 2 and b.startswith(a)
 
 
+def suffix_of(short: str, word: str) -> bool:
+    """The last word of a compound said alone ('phage' of 'bacteriophage', 'wave' no: five letters or more)."""
+    a, b = singular(short), singular(word)
+    return len(a) >= 5 and len(b) >= len(a) + 3 and b.endswith(a)
+
+
 @lru_cache(maxsize=8192)
 def initials(label: str) -> str:
     """A label's initials, its parenthesised part left out ('Power conversion efficiency (%)': 'pce')."""
@@ -221,7 +227,10 @@ def claim(free: Sequence[Word], label: str) -> list[Word]:
 
 def _said(word: str, label_word: str) -> bool:
     """A label's word said by a question's word: a kind's word only as itself ('fields' is never 'Yield')."""
-    return singular(word) == singular(label_word) if word in KINDS else near(word, label_word)
+    if word in KINDS:
+        return singular(word) == singular(label_word)
+    # or cut short ('temp': 'temperature')
+    return near(word, label_word) or (len(word) < len(label_word) and prefix_of(word, label_word))
 
 
 def _strong(got: Sequence[Word], label: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from functools import lru_cache
 
-from pipeline.intent.account import FILLER, OPERATORS, filler, meanings
+from pipeline.intent.account import FILLER, OPERATORS, filler, meanings, words
 from pipeline.intent.comparison_asked import WH
 from pipeline.intent.comparisons import Comparisons
 from pipeline.intent.linking import (
@@ -20,6 +20,7 @@ from pipeline.intent.linking import (
     letters_of,
     near,
     prefix_of,
+    suffix_of,
 )
 from pipeline.intent.operators import TABLE
 
@@ -49,8 +50,11 @@ def _abbreviation(word: str, label: str) -> bool:
 def _initials(label: str) -> frozenset[str]:
     """The initials of each two to four of the label's words in a row (read once per label: every question is held
     against the same labels)."""
-    said = content(label)
-    return frozenset("".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1))
+    # of its content words, and of all its words ('alan': 'artificial light at night')
+    out: set[str] = set()
+    for said in (content(label), [w for _, _, w in words(label) if w.isalpha()]):
+        out |= {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    return frozenset(out)
 
 
 def _by_initials(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Word]] | None:
@@ -73,7 +77,8 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
     own = {iri: {w for w in content(label) if w not in SCOPE_WORDS} for iri, label in facts.labels.items()}
     scored = []
     for iri, mine in own.items():
-        got = [w for w in free if w[2] not in SCOPE_WORDS and any(near(w[2], t) or prefix_of(w[2], t) for t in mine)]
+        got = [w for w in free if w[2] not in SCOPE_WORDS and any(near(w[2], t) or prefix_of(w[2], t) or
+                                                                  suffix_of(w[2], t) for t in mine)]
         props = [c for p in facts.carried(iri) if full_label(c := claim(free, facts.property_labels[p]),
                                                         facts.property_labels[p])]
         got = [w for w in got if not any(w in c for c in props) or _beside(w, got, free)]

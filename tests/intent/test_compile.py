@@ -72,6 +72,11 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
                                                                    "Study location"]),
     ("what properties does the green roof comparison use, excluding roof material", ["Energy saving",
                                                                                      "Study location"]),
+    # ranked by how many contributions (papers) each has; a property's values but one
+    ("which comparison has the most contributions?", ["Comparison of urban tree survival studies"]),
+    ("which comparison has the fewest papers", ["Green roof cooling comparison"]),
+    ("study locations in the urban tree comparison except oslo", ["Athens", "Lisbon"]),
+    ("which roof mater did the green roof comparison use", ["Gravel", "Sedum mat"]),  # a word cut short
     # a bound at the comparison's own average (136.25)
     ("which urban tree studies had a sample size above the comparison's average", ["Linden mortality in parks"]),
     ("urban tree papers with a sample size below the avg", ["Heat and young trees", "Roots under pavement",

@@ -220,6 +220,14 @@ def test_a_metrics_average_and_best_on_each_dataset(fixture_kg: OxigraphKG) -> N
                                    for v in highest if v.replace(".", "", 1).isdigit()), (metric, dataset)
 
 
+def test_who_is_best_on_each_dataset_is_answered_with_the_models(fixture_kg: OxigraphKG) -> None:
+    """'for every dataset that reports X, who's best': each dataset's model, never the scores alone."""
+    models = set(MODELS)
+    for metric in ("Accuracy", "F1"):
+        found = _things(f"for every dataset that reports {metric}, who's best?", fixture_kg)
+        assert found & models, (metric, found)
+
+
 def test_the_contributions_without_code_counted(fixture_kg: OxigraphKG) -> None:
     expected = sum(1 for p in PAPERS for c in p.contributions if not c.code)
     assert _things("how many contributions are missing a source code link", fixture_kg) == {str(expected)}

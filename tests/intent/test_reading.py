@@ -27,6 +27,7 @@ from pipeline.records import Kind
     ("What are the titles and IDs of research papers that include a benchmark for the X dataset?", set(), 1),
     ("Which models are evaluated on at least two datasets?", set(), 1),  # a floor, not the lowest
     ("What is the least common metric?", {"lowest"}, 1),
+    ("what year has the fewest papers?", {"lowest"}, 1),  # never the year with the most
     ("List every model with its Accuracy score on the X dataset.", {"every"}, 1),
     ("Show each model and its F1 on X", {"every"}, 1),
     ("Which models are evaluated on all of X, Y and Z?", {"both"}, 1),  # "all of": on each of them

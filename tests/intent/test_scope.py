@@ -26,6 +26,25 @@ def test_a_comparison_named_in_other_words_is_found_by_meaning(facts: Comparison
     assert meant is not None and meant[0] == iri
 
 
+@pytest.mark.parametrize(("question", "iri"), [
+    ("which cities are in the phage comparison", "orkgr:R2"),  # the last word of a compound
+    ("which soil types are in the uts comparison", "orkgr:R1"),  # initials of 'urban tree survival'
+    ("which moths are in the alan comp", "orkgr:R3"),  # of all its words ('artificial light at night')
+])
+def test_a_comparison_named_by_a_word_or_its_initials(question: str, iri: str) -> None:
+    facts = Comparisons({"orkgr:R1": "Comparison of urban tree survival studies",
+                         "orkgr:R2": "Bacteriophage therapy studies",
+                         "orkgr:R3": "Artificial light at night and moths"}, {}, {})
+    scoped = scope_named(words(question), facts)
+    assert scoped is not None and scoped[0] == iri
+
+
+def test_the_last_word_of_a_compound_names_it() -> None:
+    from pipeline.intent.linking import suffix_of
+    assert suffix_of("phage", "bacteriophage") and not suffix_of("wave", "microwave")
+    assert not suffix_of("phage", "phage") and not suffix_of("phages", "phage")
+
+
 def test_words_that_mean_no_comparison_name_none(facts: Comparisons) -> None:
     found = words("which soil types did the pancake recipe studies report")
     assert scope_meant(found, found, facts) is None
