@@ -118,7 +118,10 @@ class Composer:
             # answers, a model (a bare "who leads X" is no operator read: nothing is composed for it, rather than a
             # list of every model)
             asked = frozenset({Kind.MODEL})
+        elif not asked and _PUBLISHED_ANYTHING.search(stated):
+            asked = frozenset({Kind.PAPER})  # 'has the X conference published anything before 2020?': papers
         elif asked and Kind.MODEL not in asked and asks_who(stated) and "every" in intent.operators:
+
             asked |= {Kind.MODEL}  # 'for every dataset that reports X, who's best': each dataset's model
         # 'the third best rmse on X': the score there, or who holds it? both are shown
         # 'the best f1 on X + what score did it get': a holder ('it', 'its') of the best score, and the score
@@ -226,6 +229,9 @@ class Composer:
         slips = tuple((text[n.start:n.end], n.label) for n in chosen
                       if squeeze(text[n.start:n.end]) != squeeze(n.label) and YEAR not in n.kinds)
         return Attempt(Composition(q.fill(pair, chosen) or "", pair, tuple(chosen), slips))
+
+
+_PUBLISHED_ANYTHING = re.compile(r"\b(?:publish(?:ed)?|put\s+out|print(?:ed)?)\s+any(?:thing|\s+work)\b", re.I)
 
 
 def _excluded_as_said(pair: Example, chosen: Sequence[Name], text: str) -> bool:

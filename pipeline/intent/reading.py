@@ -34,7 +34,9 @@ _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited
                      r"\b(?:were|was|have|has|had)\s+never\b(?!\s+(?:had|have|has|released|published|shared)\b)|"
                      r"\b(?:were|was|have|has|had|are|is)\s+not\b|\b(?:weren|wasn|haven|hasn|hadn|aren|isn)['’]?t\b|"
                      # 'models that dont report X' ('dont have code', 'dont have any X' say a thing lacking)
-                     r"\b(?:don|doesn|didn)['’]?t\s+(?!(?:have|has|had|share|matter|need|know)\b)", re.I)
+                     # ('dont link any source code': a thing lacking too)
+                     r"\b(?:don|doesn|didn)['’]?t\s+(?!(?:have|has|had|share|matter|need|know)\b)(?!\w+\s+(?:any|a|the|"
+                     r"their|its)?\s*(?:source\s+)?(?:code|repo|repository|github|implementation)\b)", re.I)
 # "Do you know which …", "Can you tell me what …": a question asked politely, not a yes/no one
 _POLITE = re.compile(r"^\s*(?:do|does|did|can|could|would)\s+(?:you|anyone|someone|we)\s+"
                      r"(?:know|tell\s+me|say|remember|list|name|show)\b", re.I)

@@ -243,8 +243,16 @@ def _singular(thing: str, shape: Shape) -> str:
     return SINGULAR.get(noun, noun)
 
 
+_COUNT_OF = re.compile(r"\bSELECT\s*\(\s*COUNT\s*\(\s*\*\s*\)\s*AS\s*\?\w+\s*\)\s*WHERE\s*\{\s*"
+                       r"(?P<inner>SELECT\b.*)\}\s*$", re.I | re.S)
+
+
 def explain(sparql: str) -> str:
     """One sentence saying what the query asks for; "" when it is not a query this can read."""
+    rows = _COUNT_OF.search(sparql)  # the rows of a query counted ('how many papers have more than 1 contribution')
+    if rows is not None:
+        inner = explain(sparql[:rows.start()] + rows.group("inner"))
+        return inner.replace("It asks for ", "It asks for how many there are of ", 1) if inner else ""
     form, body, ordering = parts(sparql)
     if not form:
         return ""

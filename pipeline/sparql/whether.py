@@ -30,8 +30,21 @@ def counted(sparql: str) -> str | None:
     nothing one number says)."""
     head = _listed(sparql)
     if head is None:
-        return None
+        return _held_groups(sparql)
     names = head.group("vars").split()
     if not (len(names) == 1 or (len(names) == 2 and names[1] == names[0] + "_lbl")):
         return None
     return sparql[:head.start()] + f"SELECT (COUNT(DISTINCT {names[0]}) AS ?count) WHERE {{" + sparql[head.end():]
+
+
+_CUT = re.compile(r"\b(?:ORDER\s+BY|LIMIT|OFFSET)\b", re.I)
+_HAVING = re.compile(r"\bGROUP\s+BY\b[^{}]*\bHAVING\b", re.I)
+
+
+def _held_groups(sparql: str) -> str | None:
+    """A list of things each held to a bound on its own count ('papers with more than 1 contribution': grouped, with a
+    HAVING), nothing ranked or cut, counted as the number of its rows; None for anything else."""
+    selects = [m.start() for m in re.finditer(r"\bSELECT\b", sparql, re.I)]
+    if len(selects) != 1 or _CUT.search(sparql) or not _HAVING.search(sparql):
+        return None
+    return sparql[:selects[0]] + "SELECT (COUNT(*) AS ?count) WHERE {\n" + sparql[selects[0]:] + "\n}"

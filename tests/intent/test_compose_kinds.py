@@ -299,3 +299,4 @@ def test_papers_with_more_than_a_number_of_contributions(fixture_kg: OxigraphKG)
         want = {(p.title, str(len(p.contributions))) for p in PAPERS if holds(len(p.contributions))}
         got = _asked(tidy(f"which papers have {bound} contributions?"), fixture_kg)
         assert got == {tuple(sorted(row)) for row in want}, bound
+
