@@ -64,13 +64,14 @@ _SAID_AGAIN = r"(?:i\.?e\.?|aka|a\.k\.a\.?|meaning|so)"
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
               (re.compile(r"\bhav\b", re.I), "have"),
+              (re.compile(r"\bacc\b(?![-\w])", re.I), "accuracy"),  # 'top-5 acc' ('ACC-Net' stays)
               # 'the urban beekeeping comp': the comparison ('comp sci' stays)
               (re.compile(r"\bcomp\b(?![\s-]*(?:sci|science|bio|ling|vision)\b)", re.I), "comparison"),
               (re.compile(r"\bcomps\b", re.I), "comparisons"),
               # 'which model n what was the score': 'and' before a second ask; 'the diff between': the difference
               (re.compile(r"(?<=\w )n(?= (?:what|which|who|how|when|where|its|their)\b)", re.I), "and"),
               (re.compile(r"\bdiff(?=\s+between\b)", re.I), "difference"),
-              (re.compile(r"\bno\.\s*(?=of\b)", re.I), "number "),  # 'no. of papers'
+              (re.compile(r"\b(?:no\.|nr\.?)\s*(?=of\b)", re.I), "number "),  # 'no. of papers', 'nr of'
               # 'w/ code' ('w/o' is read as a negation; 'BiLSTM-Attn w/ ELMo' is a model's name)
               (re.compile(r"\bw/\s*(?=(?:(?:a|the|its|their|released|public|published|open)\s+)*(?:code|source|repo|"
                           r"github|implementation|links?)\b)", re.I), "with "),

@@ -56,6 +56,8 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("studies pre-2018", "studies before 2018"), ("wat papers", "what papers"),
     ("top 3 contribs by F1", "top 3 contributions by F1"), ("which contrib is it", "which contribution is it"),
     ("no. of papers per year?", "number of papers per year?"), ("worst on X latency wise?", "worst on X by latency?"),
+    ("total nr of patients", "total number of patients"),
+    ("did A beat B on top-5 acc on X", "did A beat B on top-5 accuracy on X"), ("ACC-Net's score", "ACC-Net's score"),
     ("worst on X latency-wise", "worst on X by latency"),
     ("papers post 2019", "papers after 2019"),
     # a range of years, its ends included, in the one wording the readings take

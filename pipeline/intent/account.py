@@ -21,7 +21,7 @@ need like see check quick question ok so also too about currently ever yet graph
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
 everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme morning afternoon sorry stuff
-if obv obviously leaderboard leaderboards just actual"""
+if obv obvs obviously leaderboard leaderboards just actual"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).

@@ -50,7 +50,9 @@ _ABSOLUTE = re.compile(r"\b(?:highest|lowest|maximum|minimum|largest|smallest|gr
 
 def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
     """The direction of the question's ranking: "best" is the highest value, or the lowest on a metric where lower is
-    better (an error rate), where "worst" is the highest; "highest" and "lowest" mean what they say."""
+    better (an error rate), where "worst" is the highest; "highest" and "lowest" mean what they say ('lower is better'
+    only says which way: no ranking of its own)."""
+    text = _BETTER_SAID.sub(" ", text)
     if _ABSOLUTE.search(text):
         return intent
     if _WORST.search(text) and lower_better:

@@ -18,18 +18,27 @@ from pipeline.parts import KnowledgeGraph
 def slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
     """The runs of words the reading could not place that are one of the comparison's values typed with a slip in
     each word (the same number of words, each the label's or a typo from it), no other value as close."""
-    found = [w for w in words(text) if w[2] in read.unplaced]
+    taken = [n.span for n in read.names] + ([read.scope.span] if read.scope else [])
+    # the words no name of the reading holds (a filler word may be a value's: 'wheel *tracking*'); a run taken holds
+    # one the reading could not place
+    free = [w for w in words(text) if not any(a <= w[0] < b for a, b in taken)]
+    found = [w for w in free if w[2] in read.unplaced]
     out: list[Value] = []
     for value in held:
         theirs = [w for _, _, w in words(value.label)]
-        for i in range(len(found) - len(theirs) + 1):
-            run = found[i:i + len(theirs)]
-            # each word the label's or a slip from it, in its order; or its very words in another ('lf-lam urine'
-            # for 'Urine LF-LAM')
-            in_order = len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, theirs))
-            if (in_order or (len(run) > 1 and sorted(w[2] for w in run) == sorted(theirs))) and \
-                    all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
-                out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
+        # or without a last word that only says what kind of thing it is ('hamburg wheel tracking' for 'Hamburg wheel
+        # tracking test')
+        for said in [theirs] + ([theirs[:-1]] if len(theirs) >= 3 and theirs[-1] in _KIND_OF_THING else []):
+            for i in range(len(free) - len(said) + 1):
+                run = free[i:i + len(said)]
+                if not any(w in found for w in run):
+                    continue
+                # each word the label's or a slip from it, in its order; or its very words in another ('lf-lam urine'
+                # for 'Urine LF-LAM')
+                in_order = len(run[-1][2]) >= 4 and all(near(w[2], t) for w, t in zip(run, said))
+                if (in_order or (len(run) > 1 and sorted(w[2] for w in run) == sorted(said))) and \
+                        all(b[0] - a[1] <= 1 for a, b in zip(run, run[1:])):
+                    out.append(Value((run[0][0], run[-1][1]), value.iri, value.label, value.properties))
         # its first word alone, a name's (three letters or more, a word of no other value's label nor of the
         # comparison's: 'truenat' for 'Truenat MTB', 'xlm-r' for 'XLM-RoBERTa'; not 'cathode' for 'cathode
         # regeneration'), where no other value begins so
@@ -43,6 +52,10 @@ def slipped(text: str, read: Reading, held: Sequence[Value]) -> list[Value]:
     spans_ = [v.span for v in out]
     return [v for v in out if spans_.count(v.span) == 1 and not any(  # none inside a longer one of the same value
         o.iri == v.iri and o.span != v.span and o.span[0] <= v.span[0] and v.span[1] <= o.span[1] for o in out)]
+
+
+_KIND_OF_THING = {"test", "method", "approach", "technique", "system", "programme", "program", "protocol", "assay",
+                  "model", "scheme", "strategy", "intervention", "treatment", "procedure"}
 
 
 def _others(value: Value, held: Sequence[Value], read: Reading) -> set[str]:

@@ -90,3 +90,17 @@ def test_a_grouping_said_with_one_word_before_the_property(graph: tuple[Oxigraph
     reading = _read("lowest energy saving per sampled location in the green roof comparison", graph)
     # grouped by the location; the word between read by nothing else is still named, never dropped
     assert reading.per == "orkgp:P9001" and reading.operator == "min" and reading.unplaced == ("sampled",), reading
+
+
+def test_a_value_said_without_the_word_saying_its_kind() -> None:
+    """'hamburg wheel tracking' for 'Hamburg wheel tracking test': its words, a word of the reading's filler among
+    them, where one of them was left over; never a run of words all placed already."""
+    from pipeline.intent.comparisons import Value
+    from pipeline.intent.record import Reading
+    from pipeline.intent.values import slipped
+
+    test = Value((0, 0), "orkgr:R1", "Hamburg wheel tracking test", frozenset({"orkgp:P1"}))
+    text = "avg cycles for the hamburg wheel tracking contribs"
+    found = slipped(text, Reading(text, "", "average", unplaced=("hamburg", "wheel")), [test])
+    assert [(text[slice(*v.span)], v.label) for v in found] == [("hamburg wheel tracking", test.label)]
+    assert slipped(text, Reading(text, "", "average", unplaced=("avg",)), [test]) == []

@@ -122,3 +122,14 @@ def test_lower_said_better_by_the_question_itself() -> None:
 
     assert better_said("best error rate on X (lower is better)") is True
     assert better_said("best error rate on X") is None and better_said("higher is better on X") is False
+
+
+def test_lower_is_better_ranks_nothing_of_its_own() -> None:
+    """'how many models beat X's rmse (lower = better)' counts those beating X: no 'best' asked by 'better'."""
+    from pipeline.intent.ranked import directed
+    from pipeline.intent.reading import read_intent
+
+    text = "how many models beat X's X on X? (lower is better)"
+    assert directed(read_intent(text), text, True).operators == {"count"}
+    said_best = "best X on X (lower is better)"
+    assert "lowest" in directed(read_intent(said_best), said_best, True).operators
