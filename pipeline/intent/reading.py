@@ -26,7 +26,7 @@ _HIGHEST = re.compile(r"\b(highest|maximum|max|largest|greatest|biggest)\b", re.
 # no bound's ends ('both years included', 'incl both')
 _BOTH = re.compile(rf"(?<!incl )(?<!incl\. )(?<!including )(?<!inclusive )\bboth\b(?!\s+{BOUND_ENDS}\b)"
                    r"(?!\s+(?:of\s+)?(?:their\s+|the\s+)?(?:scores?|values?|numbers?|results?)\b)|"
-                   r"\ball of\b(?!\s+them\b)", re.I)
+                   r"\ball of\b(?!\s+them\b)(?!\s+\S+['’]s\b)", re.I)
 # "X but not Y"; not "including but not limited to", "and not only"
 _EXCEPT = re.compile(r"\b(?:but|and)\s+(?:not|never)\b(?!\s+(?:only|just|limited|necessarily|least))|\bexcept\b|"
                      r"\bexcluding\b|\bother than\b|\b(?:apart|aside)\s+from\b|\b(?:not|without)\s+counting\b|"

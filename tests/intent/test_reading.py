@@ -29,6 +29,7 @@ from pipeline.records import Kind
     ("What is the least common metric?", {"lowest"}, 1),
     ("what year has the fewest papers?", {"lowest"}, 1),  # never the year with the most
     ("how many contributions don't link any source code?", {"count"}, 1),  # a thing lacking, no second name
+    ("give me all of X's results (dataset, metric, value)", set(), 1),  # every one of its own, no 'both'
     ("List every model with its Accuracy score on the X dataset.", {"every"}, 1),
     ("Show each model and its F1 on X", {"every"}, 1),
     ("Which models are evaluated on all of X, Y and Z?", {"both"}, 1),  # "all of": on each of them
