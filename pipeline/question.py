@@ -80,7 +80,8 @@ _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years")
               # '2019-2021 (inclusive)', 'from 2019 to 2021': a range of years, its ends included
               (re.compile(r"(?<!between )\b(?:from\s+)?((?:19|20)\d\d)\s*(?:-|–|to|thru|through|until|till)\s*"
                           r"((?:19|20)\d\d)\b(?:\s*,?\s*\(?\s*(?:both\s+(?:years?\s+|ends?\s+)?)?(?:inclusive|incl\b\.?|"
-                          r"included)(?:\s+both)?\s*\)?)?", re.I), r"between \1 and \2"),
+                          r"included)(?:\s+(?:of\s+)?both(?:\s+(?:ends?|years?))?)?\s*\)?)?", re.I),
+               r"between \1 and \2"),
               (re.compile(r"\bpre[-\s]?((?:19|20)\d\d)\b", re.I), r"before \1"),
               (re.compile(r"\bpost[-\s]?((?:19|20)\d\d)\b", re.I), r"after \1"),
               # 'more then two datasets': the slip of 'than' after a comparative; 'lower = better'

@@ -28,6 +28,7 @@ from pipeline.intent.linking import (
     KIND_WORDS,
     SCOPE_WORDS,
     Word,
+    content,
     heads,
     inside,
     label_runs,
@@ -41,6 +42,7 @@ from pipeline.intent.negated import absent, carried, negated, negation
 from pipeline.intent.operators import TABLE, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, property_meant, repeated, scope_meant, scope_named, widened
+from pipeline.intent.titled import PAPER, papers_of, titled
 from pipeline.intent.two_scopes import two_named
 from pipeline.intent.values import capitals, held_in_scope, names_a_comparison, slipped, within_scope
 from pipeline.matching.wording import STOPWORDS
@@ -66,12 +68,17 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
 
 def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Sequence[Value]) -> Reading | None:
     """``_read`` with ``values``, and again with the values of the comparison it names typed with a slip ('kenia')
-    or as their initials ('RCTs') where that places more words."""
+    or as their initials ('RCTs'), and a paper named by words of its title, where that places more words."""
     read = _read(text, facts, values)
-    if read is None or read.scope is None or read.whole:
+    if read is None or read.whole:
         return read
-    typos = slipped(text, read, values_of(kg, read.scope.iri))
+    typos = slipped(text, read, values_of(kg, read.scope.iri)) if read.scope else []
     again = _read(text, facts, sorted([*values, *typos], key=lambda v: v.span)) if typos else None
+    read = again if again is not None and len(again.unplaced) < len(read.unplaced) else read
+    # a paper named by words of its title ('the phagoburn trial'), of the comparison named or of any
+    paper = titled(text, read, papers_of(kg, read.scope.iri if read.scope else "?comparison"),
+                   {t for label in facts.labels.values() for t in content(label)}) if not read.whole else []
+    again = _read(text, facts, sorted([*values, *typos, *paper], key=lambda v: v.span)) if paper else None
     return again if again is not None and len(again.unplaced) < len(read.unplaced) else read
 
 
@@ -292,8 +299,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
 def _labelled(value: Value, facts: Comparisons) -> bool:
     """A value of properties the comparisons' contributions carry with labels (not a paper's field, not a
     leaderboard's dataset)."""
-    return bool(value.properties) and all(p in facts.property_labels and p not in STRUCTURAL
-                                          for p in value.properties)
+    return bool(value.properties) and (value.properties == {PAPER} or all(
+        p in facts.property_labels and p not in STRUCTURAL for p in value.properties))
 
 
 def _scaffold(word: str) -> bool:

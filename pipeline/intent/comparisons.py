@@ -87,7 +87,7 @@ _NUMERIC = ('SELECT DISTINCT ?p WHERE { ?cmp orkgp:compareContribution ?cont . ?
             'FILTER(isLiteral(?v) && REGEX(STR(?v), "^ *[-+]?[.]?[0-9]")) } LIMIT 5000')
 
 
-def _rows(kg: KnowledgeGraph, query: str) -> list[dict[str, Term]] | None:
+def select_rows(kg: KnowledgeGraph, query: str) -> list[dict[str, Term]] | None:
     """The rows of a read-only ``query`` through the gate (at most 5,000); None when it is refused or fails."""
     check = gate(query, 5000)
     try:
@@ -99,7 +99,7 @@ def _rows(kg: KnowledgeGraph, query: str) -> list[dict[str, Term]] | None:
 def _numeric(kg: KnowledgeGraph) -> frozenset[str] | None:
     """The properties some contribution of a comparison gives a number as ('164', '1.8 mg/L'): the only ones a
     highest, a lowest or an average is taken of. None when the graph cannot say."""
-    rows = _rows(kg, _NUMERIC)
+    rows = select_rows(kg, _NUMERIC)
     return None if rows is None else frozenset(short_name(r.get("p", {}).get("value", "")) for r in rows)
 
 
@@ -116,7 +116,7 @@ def values_named(kg: KnowledgeGraph, text: str, spans: Sequence[tuple[int, int]]
             keys[key[:-1]].append((a, b))
     if not keys:
         return []
-    rows = _rows(kg, _VALUES.format(keys=" ".join(map(quoted, sorted(keys))))) or []
+    rows = select_rows(kg, _VALUES.format(keys=" ".join(map(quoted, sorted(keys))))) or []
     by_key: dict[str, tuple[str, str, set[str]]] = {}
     for row in rows:
         key, p = row.get("key", {}).get("value", ""), short_name(row.get("p", {}).get("value", ""))
@@ -140,7 +140,7 @@ _SCOPED = ("SELECT DISTINCT ?v ?label ?p WHERE {{ {scope} orkgp:compareContribut
 def values_of(kg: KnowledgeGraph, scope: str) -> list[Value]:
     """Every labelled value of the properties of ``scope``'s contributions (spans left empty): for names typed with
     a slip, matched word by word by the reader."""
-    rows = _rows(kg, _SCOPED.format(scope=scope)) or []
+    rows = select_rows(kg, _SCOPED.format(scope=scope)) or []
     found: dict[tuple[str, str], set[str]] = defaultdict(set)
     for row in rows:
         p = short_name(row.get("p", {}).get("value", ""))
@@ -155,7 +155,7 @@ _HOLDERS = ("SELECT DISTINCT ?cmp WHERE {{ ?v rdfs:label ?label . FILTER(LCASE(S
 
 def holders(kg: KnowledgeGraph, label: str) -> list[str]:
     """The comparisons whose contributions carry a value labelled ``label`` (any case)."""
-    rows = _rows(kg, _HOLDERS.format(key=quoted(label.lower()))) or []
+    rows = select_rows(kg, _HOLDERS.format(key=quoted(label.lower()))) or []
     return [short_name(r.get("cmp", {}).get("value", "")) for r in rows]
 
 

@@ -86,6 +86,8 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
         node = body.fresh(reading.label_of(c.on))
         body.add(f"{_subject(c.on)} {c.on} {node} .")
         body.add(f"FILTER({node} IN ({', '.join(c.iri.split())}))")
+    elif c.op == "=" and c.on == "orkgp:P31":  # the one paper named
+        body.add(f"FILTER(?paper = {c.iri})")
     elif c.op == "=" and c.iri:
         body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
     elif c.op == "=":

@@ -75,8 +75,8 @@ _IDIOMS = [  # 'how many X are there and how many Y …', 'how many papers and m
             (re.compile(r"\b(?:best|highest|top|lowest|worst)\s+(?P<at>first)\b(?!\s+(?:paper|publication|study|"
                         r"article)s?\b)", re.I), "link"),
             (re.compile(r"\bonly\s+(?:need|want|care\s+about)\b", re.I), "link"),
-            # 'across all 4 comparisons': every one, their number said again (no bound, no k)
-            (re.compile(r"\ball\s+(?:the\s+|of\s+the\s+)?(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\s+"
+            # 'across all 4 comparisons', 'in any of the 4': every one, their number said again (no bound, no k)
+            (re.compile(r"\b(?:all|any)\s+(?:the\s+|of\s+the\s+)?(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\s+"
                         r"(?:comparisons|papers|studies|datasets|models|contributions|venues|fields)\b|"
                         # '… in each comparison? all 4 pls': the same, said after
                         r"[?,.!]\s*all\s+(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\b(?=\s*(?:pls|please|"

@@ -77,6 +77,11 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
     ("which comparison has the fewest papers", ["Green roof cooling comparison"]),
     ("study locations in the urban tree comparison except oslo", ["Athens", "Lisbon"]),
     ("which roof mater did the green roof comparison use", ["Gravel", "Sedum mat"]),  # a word cut short
+    # a paper named by words of its title, of the comparison named or of any
+    ("what sample size did the roots under pavement study have", ["45"]),
+    ("which soil type did the linden mortality paper report", ["Loam"]),
+    ("energy saving in the cool roofs for schools paper in the green roof comparison", ["18 %"]),
+    ("study locations in any of the 2 comparisons", ["Athens", "Lisbon", "Madrid", "Oslo"]),
     # a bound at the comparison's own average (136.25)
     ("which urban tree studies had a sample size above the comparison's average", ["Linden mortality in parks"]),
     ("urban tree papers with a sample size below the avg", ["Heat and young trees", "Roots under pavement",

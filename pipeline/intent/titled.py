@@ -1,0 +1,71 @@
+"""A paper of the comparison named by words of its title ('the phagoburn trial', 'the jamaica home visiting paper'):
+a run of the question's words left over, each a word of one paper's title, one of them a word no other paper's title
+of the comparison has. Read as the value of the paper link (``orkgp:P31``): the question is asked of that paper."""
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from pipeline.intent.account import FILLER, words
+from pipeline.intent.comparisons import Value, select_rows
+from pipeline.intent.linking import near
+from pipeline.intent.record import Reading
+from pipeline.parts import KnowledgeGraph
+from pipeline.schema.graph import short_name
+
+_TITLES = ("SELECT DISTINCT ?paper ?title WHERE {{ {scope} orkgp:compareContribution ?c . ?paper orkgp:P31 ?c ; "
+           "rdfs:label ?title . }} LIMIT 1000")
+PAPER = "orkgp:P31"
+
+
+def papers_of(kg: KnowledgeGraph, scope: str) -> list[tuple[str, str]]:
+    """The papers of ``scope``'s contributions: their IRIs and titles."""
+    return [(short_name(r.get("paper", {}).get("value", "")), r.get("title", {}).get("value", ""))
+            for r in select_rows(kg, _TITLES.format(scope=scope)) or []]
+
+
+_PAPER_WORDS = {"paper", "study", "trial", "article", "work", "one", "experiment", "survey", "report"}
+
+
+_COMPARING = {"comparison", "comparisons"}  # 'the feline epilepsy comparison': its name, no paper's
+
+
+def _ends_name(w: tuple[int, int, str], every: Sequence[tuple[int, int, str]],
+               ending: Collection[str] = frozenset(_PAPER_WORDS)) -> bool:
+    """Whether the word right after ``w`` says it named a paper ('… trial', '… paper'), or what ``ending`` names."""
+    i = every.index(w)
+    return i + 1 < len(every) and every[i + 1][2] in ending
+
+
+def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparing: Collection[str] = ()) -> list[Value]:
+    """The paper ``read``'s left-over words name by its title (``module doc``), as a value; none when no run of them
+    names one paper alone. ``comparing``: the words of the comparisons' labels, which name no paper ('the feline
+    epilepsy comparison')."""
+    # (the comparison's words too: 'the cool *roofs* for schools paper in the green roof comparison')
+    free = [w for w in words(text) if not any(a <= w[0] < b for a, b in (n.span for n in read.names))]
+    every = words(text)
+    titles = {iri: {t for _, _, t in words(title)} for iri, title in papers}
+    found: list[tuple[int, str, tuple[int, int]]] = []
+    for iri, mine in titles.items():
+        others = set().union(*(t for o, t in titles.items() if o != iri)) if len(titles) > 1 else set()
+        runs: list[list[tuple[int, int, str]]] = [[]]
+        for w in free:
+            if any(near(w[2], t) for t in mine) and (w[2] not in FILLER or runs[-1]):
+                runs[-1].append(w)
+            elif runs[-1]:
+                runs.append([])
+        for run in runs:
+            while run and run[-1][2] in FILLER:
+                run.pop()
+            own = [w for w in run if len(w[2]) >= 4 and not any(near(w[2], t) for t in others)
+                   and not any(near(w[2], t) for t in comparing)]
+            said = [w for w in run if w[2] not in FILLER]
+            # two words of its title or more, or one right before 'paper', 'trial', … ('the phagoburn trial'; not
+            # 'which *drugs* did …')
+            named = len(said) >= 2 or (run and _ends_name(run[-1], every))
+            if own and named and any(w[2] in read.unplaced for w in run) and not _ends_name(run[-1], every, _COMPARING):
+                found.append((len(run), iri, (run[0][0], run[-1][1])))
+    found.sort(reverse=True)
+    if not found or (len(found) > 1 and found[1][0] == found[0][0] and found[1][1] != found[0][1]):
+        return []
+    _, iri, span = found[0]
+    return [Value(span, iri, dict(papers)[iri], frozenset({PAPER}))]

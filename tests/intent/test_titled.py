@@ -1,0 +1,25 @@
+"""A paper named by words of its title (``pipeline.intent.titled``): a run of the words a reading left over, one of
+them a word of that title alone."""
+from __future__ import annotations
+
+from pipeline.intent.record import Reading
+from pipeline.intent.titled import PAPER, titled
+
+PAPERS = [("orkgr:R1", "Randomised trial of topical phage therapy for burn wound infections (PhagoBurn)"),
+          ("orkgr:R2", "Intravenous phage therapy for bone infections")]
+
+
+def _titled(text: str, unplaced: tuple[str, ...]) -> list[tuple[str, str]]:
+    return [(text[slice(*v.span)], v.iri) for v in titled(text, Reading(text, "", "list", unplaced=unplaced), PAPERS)
+            if v.properties == {PAPER}]
+
+
+def test_the_words_of_one_papers_title_name_it() -> None:
+    assert _titled("mean age in the phagoburn burn wound trial", ("phagoburn", "burn")) == [
+        ("phagoburn burn wound trial", "orkgr:R1")]
+    assert _titled("patients in the intravenous bone study", ("intravenous",)) == [("intravenous bone", "orkgr:R2")]
+
+
+def test_words_of_every_title_or_placed_already_name_none() -> None:
+    assert _titled("which phage therapy papers", ("phage",)) == []  # words both titles have
+    assert _titled("mean age in the phagoburn trial", ("mean",)) == []  # the title's words were placed
