@@ -40,6 +40,14 @@ def asked_first(stated: str) -> str | None:
     return first_asked(stated[wh.end():]) if wh else None
 
 
+_LACKING = re.compile(r"\b(?:no|without|lacking|lack)\s+(?:any\s+|a\s+|an\s+)?([a-z]+)", re.I)
+
+
+def lacked_kinds(question: str) -> frozenset[str]:
+    """The kinds of thing a question says things lack ('which papers have no models at all': models)."""
+    return mentioned_kinds(" ".join(m.group(1) for m in _LACKING.finditer(question)), typos=False)
+
+
 _RESULTS_COUNTED = re.compile(r"\bhow\s+many\s+(?:X\s+)?(?:results|scores|values|evaluations|entries)\b", re.I)
 
 
@@ -109,6 +117,9 @@ class Asked:
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
+            # a kind the pair says things lack that the question never names ('papers with no models at all' for
+            # 'papers not published at X')
+            or bool(lacked_kinds(pair.question) - mentioned_kinds(stated))
             # "the top model on X": one, not every model with its score
             or ("every" in read_intent(pair.question).operators - intent.operators and asks_one(stated))
             # 'the most commonly used datasets for X': SciQA's list of every one, no top one

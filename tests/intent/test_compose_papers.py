@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
+from pipeline.records import Generation
+from tests.intent.conftest import answer_of
 from tests.intent.test_compose_kinds import _asked
 
 
@@ -12,12 +15,14 @@ def _venues_graph(path: Path) -> OxigraphKG:
     """Two papers of one venue, years apart (the fixture graph has no venues)."""
     orkg, label = "http://orkg.org/orkg/", "<http://www.w3.org/2000/01/rdf-schema#label>"
     kind = "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>"
-    lines = [f"<{orkg}resource/V1> {kind} <{orkg}class/Venue> .", f'<{orkg}resource/V1> {label} "Harbour Workshop" .']
-    for n, (title, year) in enumerate((("Tidal Glyph Nets", "2019"), ("Quay Models Revisited", "2021"))):
+    lines = [f"<{orkg}resource/V1> {kind} <{orkg}class/Venue> .", f'<{orkg}resource/V1> {label} "Harbour Workshop" .',
+             f"<{orkg}resource/V2> {kind} <{orkg}class/Venue> .", f'<{orkg}resource/V2> {label} "Dock Symposium" .']
+    for n, (title, year, venue) in enumerate((("Tidal Glyph Nets", "2019", "V1"),
+                                              ("Quay Models Revisited", "2021", "V1"), ("Crane Logs", "2022", "V2"))):
         paper = f"<{orkg}resource/P{n}>"
         lines += [f"{paper} {kind} <{orkg}class/Paper> .", f'{paper} {label} "{title}" .',
                   f'{paper} <{orkg}predicate/P29> "{year}" .',
-                  f"{paper} <{orkg}predicate/HAS_VENUE> <{orkg}resource/V1> ."]
+                  f"{paper} <{orkg}predicate/HAS_VENUE> <{orkg}resource/{venue}> ."]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return OxigraphKG(path, row_cap=100)
 
@@ -27,3 +32,12 @@ def test_a_papers_venue_and_year_and_whether_a_venue_published_anything(tmp_path
     assert _asked('what venue + year is the "Quay Models Revisited" paper?', kg) == {("2021", "Harbour Workshop")}
     assert _asked("has the harbour workshop published anything before 2020?", kg) is True
     assert _asked("has the harbour workshop published anything before 2019?", kg) is False
+
+
+def test_papers_lacking_what_the_question_never_names_are_not_answered(tmp_path: Path) -> None:
+    """'which papers were not published at X' is no 'papers with no models at all' (none here has a model: the
+    answer would be nothing) with X left out: declined, or the papers of other venues."""
+    kg = _venues_graph(tmp_path / "venues.nt")
+    done = IntentStep().review("which papers were not published at the harbour workshop?",
+                               Generation("adapter", None), [], kg).generation
+    assert done.sparql is None or answer_of(kg, done.sparql) == {("Crane Logs",)}, done.sparql
