@@ -21,7 +21,7 @@ need like see check quick question ok so also too about currently ever yet graph
 different unique known available exist exists present stored s much such then again me us whats whos wheres hows thats
 theres im among across actually really indicate provide identify specify mention display return anywhere diff anything
 everything something people ppl folks everyone everybody btw yo ya em r u w lemme gimme morning afternoon sorry stuff
-if obv obvs obviously leaderboard leaderboards just actual"""
+if obv obvs obviously ofc leaderboard leaderboards just actual"""
 FILLER = STOPWORDS | frozenset(_FILLER.split())
 
 # Meanings: words that say the same thing a query does. A word may carry several (a 'number' is a count or a score).
@@ -123,10 +123,18 @@ benchmark benchmarks metric metrics models"""
 _SPELLED = frozenset(_SPELLING.split())
 
 
+_SHORT_FILLER = sorted(f for f in STOPWORDS if len(f) == 3 and f.isalpha())
+
+
 @lru_cache(maxsize=16384)
 def spelled(word: str) -> str:
     """``word``, or the one word of ``_SPELLED`` it is a single slip from (a letter added, dropped, changed, or two
-    swapped) when it is six letters or more and no word the reading knows itself."""
+    swapped) when it is six letters or more and no word the reading knows itself; a word of three letters, the one
+    stopword two of its letters side by side swapped make."""
+    if len(word) == 3 and word not in FILLER and word not in _KNOWN:  # 'teh', 'hte': two letters of 'the' swapped
+        swapped = [f for f in _SHORT_FILLER if sorted(f) == sorted(word) and sum(a != b for a, b in zip(f, word)) == 2
+                   and (f[0] == word[0] or f[2] == word[2])]
+        return swapped[0] if len(swapped) == 1 else word
     if len(word) < 6 or word in _SPELLED or word in FILLER or word in _KNOWN:
         return word
     close = [w for w in _SPELLED if abs(len(w) - len(word)) <= 1 and within_edits(word, w)]
@@ -211,8 +219,8 @@ def read_question(question: str, names: Iterable[tuple[int, int]], consumed: Ite
     says |= {meaning for _, _, meaning in phrased}
     if applied:
         says.add("compare")
-    if says & {"kth", "numeral"} and "down" not in says:
-        says.add("up")  # 'second on X', 'top 3': counted from the best
+    if says & {"kth", "numeral"} and not says & {"up", "down"}:
+        says.add("down" if lower_better else "up")  # 'second on X', 'top 3': counted from the best
     kept = tuple((a, w, meanings(w, lower_better), next((m for s, e, m in phrased if s <= a < e), None))
                  for a, _, w in found if not any(s <= a < e for s, e in named + applied))
     return Question(kept, frozenset(says))

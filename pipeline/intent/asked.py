@@ -48,6 +48,12 @@ def lacked_kinds(question: str) -> frozenset[str]:
     return mentioned_kinds(" ".join(m.group(1) for m in _LACKING.finditer(question)), typos=False)
 
 
+def _contributions_only(sparql: str) -> bool:
+    """Whether the query lists contributions and no paper."""
+    shown = read(sparql).projection
+    return any(v.startswith("?cont") for v in shown) and not any(v.startswith("?paper") for v in shown)
+
+
 _RESULTS_COUNTED = re.compile(r"\bhow\s+many\s+(?:X\s+)?(?:results|scores|values|evaluations|entries)\b", re.I)
 
 
@@ -117,6 +123,8 @@ class Asked:
             or (CODE in asked - theirs and "yesno" not in intent.operators)  # code links asked of papers: no papers
             # a restriction to code nobody asked for: 'how many papers tackle X' counts them all
             or CODE in theirs - asked - mentioned_kinds(stated, typos=False)
+            # papers asked first, contributions given ('which papers didnt release code for any of their contributions')
+            or (head == Kind.PAPER and _contributions_only(pair.sparql))
             # a kind the pair says things lack that the question never names ('papers with no models at all' for
             # 'papers not published at X')
             or bool(lacked_kinds(pair.question) - mentioned_kinds(stated))

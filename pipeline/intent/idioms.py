@@ -59,7 +59,7 @@ _IDIOMS = [  # 'how many X are there and how many Y …', 'how many papers and m
             # 'the least accurate': the lowest; 'the least common', 'the least studied': the fewest
             (re.compile(r"\b(?<!at\s)least\b(?!\s+(?:common|commonly|frequent|frequently|popular|often|used|studied|"
                         r"cited|number|amount|one|once)\b)", re.I), "down"),
-            (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+better\b", re.I), "link"),
+            (re.compile(r"\bwith\s+respect\s+to\b|\b(?:lower|higher|smaller|larger)\s+is\s+bett?er\b", re.I), "link"),
             # 'i think theres a tie', 'could be more than one', 'if its a tie give me all': said by a query that keeps
             # ties (no 'LIMIT 1')
             (re.compile(r"\b(?:(?:if\s+)?(?:i\s+think\s+)?(?:there\s*i?s|its|it\s+is)\s+an?\s+tie|(?:could|can|might|may)"

@@ -27,7 +27,7 @@ def relative(text: str) -> str:
     return found.group() if found else ""
 
 
-_BETTER_SAID = re.compile(r"\b(lower|smaller|less|higher|larger|bigger|more)\s+is\s+better\b", re.I)
+_BETTER_SAID = re.compile(r"\b(lower|smaller|less|higher|larger|bigger|more)\s+is\s+bett?er\b", re.I)
 
 
 def better_said(text: str) -> bool | None:
@@ -57,7 +57,9 @@ def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
         return intent
     if _WORST.search(text) and lower_better:
         return Intent(intent.operators - {"lowest"}, intent.rank, True)
-    if _BEST.search(text):  # 'the three best by WER': the three lowest; 'the best by F1': the highest
+    if _BEST.search(text) or intent.operators & {"kth", "top"}:
+        # 'the three best by WER': the three lowest; 'the best by F1': the highest; 'who comes 2nd on X by WER',
+        # 'top 3 by WER': places counted from the best
         return Intent(intent.operators | {"lowest"}, intent.rank, False) if lower_better else \
             Intent(intent.operators, intent.rank, True)
     return intent

@@ -23,7 +23,17 @@ def papers_of(kg: KnowledgeGraph, scope: str) -> list[tuple[str, str]]:
             for r in select_rows(kg, _TITLES.format(scope=scope)) or []]
 
 
-_PAPER_WORDS = {"paper", "study", "trial", "article", "work", "one", "experiment", "survey", "report"}
+_PAPER_WORDS = {"paper", "study", "trial", "article", "experiment", "survey", "report"}
+_THE = {"the", "that", "this"}
+
+
+def _begins_name(w: tuple[int, int, str], every: Sequence[tuple[int, int, str]], title: Collection[str]) -> bool:
+    """Whether 'the' stands before ``w``, or before the words of the title right before it ('the *phagoburn*
+    trial', 'the linden *mortality* paper' with 'linden' read as a value)."""
+    i = every.index(w) - 1
+    while i >= 0 and every[i][2] not in _THE and any(near(every[i][2], t) for t in title):
+        i -= 1
+    return i >= 0 and every[i][2] in _THE
 
 
 _COMPARING = {"comparison", "comparisons"}  # 'the feline epilepsy comparison': its name, no paper's
@@ -59,9 +69,11 @@ def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparin
             own = [w for w in run if len(w[2]) >= 4 and not any(near(w[2], t) for t in others)
                    and not any(near(w[2], t) for t in comparing)]
             said = [w for w in run if w[2] not in FILLER]
-            # two words of its title or more, or one right before 'paper', 'trial', … ('the phagoburn trial'; not
-            # 'which *drugs* did …')
-            named = len(said) >= 2 or (run and _ends_name(run[-1], every))
+            # a paper's name: after 'the' and before 'paper', 'trial', … ('the phagoburn trial', 'the jamaica home
+            # visiting paper'; not 'which *drugs* did …', 'never had a *randomised trial*', 'how many diff *noise
+            # prediction models* …')
+            named = bool(said) and (_ends_name(run[-1], every) or run[-1][2] in _PAPER_WORDS) and \
+                _begins_name(run[0], every, mine)
             if own and named and any(w[2] in read.unplaced for w in run) and not _ends_name(run[-1], every, _COMPARING):
                 found.append((len(run), iri, (run[0][0], run[-1][1])))
     found.sort(reverse=True)

@@ -9,6 +9,7 @@ import pytest
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
+from pipeline.sparql.direction import lower_is_better
 from standins.orkg_fixture import DATASETS, FIELDS, MODELS, PAPERS, PROBLEMS
 from tests.intent import gold
 from tests.intent.conftest import answer_of
@@ -98,8 +99,10 @@ def test_a_comparison_with_a_year_is_composed_as_that_comparison_never_as_that_y
 
 
 def test_who_is_answered_by_the_model_not_by_its_value(fixture_kg: OxigraphKG) -> None:
+    """'second place' counted from the best: the second lowest on an error rate."""
     for dataset, metric in gold.boards():
-        board = gold.scores(dataset, metric)
+        board = sorted(gold.scores(dataset, metric), key=lambda row: gold.number(row[1]) or 0.0,
+                       reverse=not lower_is_better(metric))
         if len(board) < 2 or gold.number(board[1][1]) is None or board[1][1] in {v for _, v in board[2:]}:
             continue
         who = _asked(f"who is in second place on {dataset} by {metric}", fixture_kg)

@@ -7,6 +7,7 @@ from pathlib import Path
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
 from pipeline.records import Generation
+from standins.orkg_fixture import PAPERS
 from tests.intent.conftest import answer_of
 from tests.intent.test_compose_kinds import _asked
 
@@ -41,3 +42,12 @@ def test_papers_lacking_what_the_question_never_names_are_not_answered(tmp_path:
     done = IntentStep().review("which papers were not published at the harbour workshop?",
                                Generation("adapter", None), [], kg).generation
     assert done.sparql is None or answer_of(kg, done.sparql) == {("Crane Logs",)}, done.sparql
+
+
+def test_papers_asked_are_never_answered_with_contributions(fixture_kg: OxigraphKG) -> None:
+    """'which papers didnt release code for any of their contributions': papers, or nothing composed."""
+    done = IntentStep().review("which papers didnt release code for any of their contributions?",
+                               Generation("adapter", None), [], fixture_kg).generation
+    titles = {p.title for p in PAPERS}
+    assert done.sparql is None or {v for row in answer_of(fixture_kg, done.sparql) for v in row
+                                   if not v.startswith("http")} <= titles, done.sparql

@@ -23,3 +23,9 @@ def test_the_words_of_one_papers_title_name_it() -> None:
 def test_words_of_every_title_or_placed_already_name_none() -> None:
     assert _titled("which phage therapy papers", ("phage",)) == []  # words both titles have
     assert _titled("mean age in the phagoburn trial", ("mean",)) == []  # the title's words were placed
+
+
+def test_a_paper_is_named_after_the_and_before_a_word_for_a_paper() -> None:
+    """'never had a *randomised trial*', 'how many *bone* infections': words of a title, no paper named."""
+    assert _titled("which countries never had a randomised trial", ("randomised",)) == []
+    assert _titled("how many intravenous bone infections were there", ("intravenous", "bone")) == []
