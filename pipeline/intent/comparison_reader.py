@@ -149,7 +149,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     free = [w for w in free if not scoped or w not in scoped[1]]
     published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
     venue = [w for w in free if w[2] == "where" and published]
-    props = properties_named([w for w in free if w not in venue], facts, scope)
+    props = properties_named([w for w in free if w not in venue and not inside(w, linking)], facts, scope)
     claimed = {w for _, ws in props for w in ws}
     other_words = property_meant(found, [w for w in free if w not in claimed and w not in venue and
                                           not inside(w, linking)], facts, scope)

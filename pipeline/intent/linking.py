@@ -33,7 +33,7 @@ _PLACE_SAID = {"location", "locations", "country", "countries", "place", "site",
 # methods', 'productivity effect', 'propane systems'); units a number or a property is given in ('in months', '(%)')
 _HEADS = {"method", "methods", "approach", "approaches", "type", "types", "kind", "kinds", "effect", "effects",
           "system", "systems", "device", "devices", "setup", "setups", "category", "categories", "option", "options",
-          "sort", "sorts", "technique", "techniques", "values", "value"}
+          "sort", "sorts", "technique", "techniques", "values", "value", "column", "columns"}
 _UNITS = {"months", "month", "weeks", "week", "days", "day", "hours", "hour", "minutes", "seconds", "percent",
           "percentage", "ev", "kw", "kwh", "mw", "mwh", "gw", "kg", "g", "mg", "m", "cm", "mm", "km", "celsius",
           "degrees", "k", "usd", "eur", "dollars", "euros", "yr", "yrs", "per", "h", "s", "c", "l", "ml", "ms", "kb",

@@ -50,10 +50,12 @@ def _abbreviation(word: str, label: str) -> bool:
 def _initials(label: str) -> frozenset[str]:
     """The initials of each two to four of the label's words in a row (read once per label: every question is held
     against the same labels)."""
-    # of its content words, and of all its words ('alan': 'artificial light at night')
-    out: set[str] = set()
-    for said in (content(label), [w for _, _, w in words(label) if w.isalpha()]):
-        out |= {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    said = content(label)
+    out = {"".join(w[0] for w in said[i:i + n]) for n in (2, 3, 4) for i in range(len(said) - n + 1)}
+    # and of three or four of all its words, a small one inside ('alan': 'artificial light at night')
+    every = [w for _, _, w in words(label) if w.isalpha()]
+    out |= {"".join(w[0] for w in every[i:i + n]) for n in (3, 4) for i in range(len(every) - n + 1)
+            if every[i] in said and every[i + n - 1] in said}
     return frozenset(out)
 
 
@@ -84,9 +86,13 @@ def scope_named(free: Sequence[Word], facts: Comparisons) -> tuple[str, list[Wor
         got = [w for w in got if not any(w in c for c in props) or _beside(w, got, free)]
         # a short abbreviation of this label's words alone ('tb' for 'tuberculosis', 'chw' for 'community health
         # worker'), no word of the question's own ('ski' abbreviates 'snakebite' as well: only two letters so)
+        # (its initials before a word of another label abbreviated: 'ci' is 'cochlear implantation', no
+        # 'cultivation')
         got += [w for w in free if w not in got and w[2].isalpha() and w[2] not in FILLER and not meanings(w[2])
-                and _abbreviation(w[2], facts.labels[iri])
-                and not any(_abbreviation(w[2], facts.labels[o]) for o in own if o != iri)]
+                and ((2 <= len(w[2]) <= 4 and w[2] in _initials(facts.labels[iri])
+                      and not any(w[2] in _initials(facts.labels[o]) for o in own if o != iri))
+                     or (_abbreviation(w[2], facts.labels[iri])
+                         and not any(_abbreviation(w[2], facts.labels[o]) for o in own if o != iri)))]
         unique = any(not any(near(w[2], t) for o, theirs in own.items() if o != iri for t in theirs) for w in got)
         if len(got) >= 2 or (got and unique):
             scored.append((len(got) + len({w[2] for w in got}) / len(mine), iri, got, props))

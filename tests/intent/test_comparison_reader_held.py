@@ -104,3 +104,12 @@ def test_a_value_said_without_the_word_saying_its_kind() -> None:
     found = slipped(text, Reading(text, "", "average", unplaced=("hamburg", "wheel")), [test])
     assert [(text[slice(*v.span)], v.label) for v in found] == [("hamburg wheel tracking", test.label)]
     assert slipped(text, Reading(text, "", "average", unplaced=("avg",)), [test]) == []
+
+
+def test_words_of_an_idiom_name_no_property() -> None:
+    """'show up' is no 'Follow-up' (comparisons20's graph: its cochlear implant comparison reports one)."""
+    graph = reader._eval_graph("comparisons20")
+    read = _read("countries in the cochlear implant comparison that do not show up in the wastewater comparison",
+                 graph)
+    assert read.whole and [(c.on, c.op) for c in read.conditions] == [("comparison", "!=")], read
+    assert not any(n.label == "Follow-up" for n in read.names)

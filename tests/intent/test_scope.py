@@ -39,6 +39,14 @@ def test_a_comparison_named_by_a_word_or_its_initials(question: str, iri: str) -
     assert scoped is not None and scoped[0] == iri
 
 
+def test_initials_before_a_word_of_another_label_abbreviated() -> None:
+    """'CI': 'cochlear implantation' (initials), though 'ci' abbreviates 'cultivation' too."""
+    facts = Comparisons({"orkgr:R1": "Speech outcomes after cochlear implantation",
+                         "orkgr:R2": "Lettuce cultivation in vertical farms"}, {}, {})
+    scoped = scope_named(words("max and min follow-up in the CI comparison"), facts)
+    assert scoped is not None and scoped[0] == "orkgr:R1"
+
+
 def test_the_last_word_of_a_compound_names_it() -> None:
     from pipeline.intent.linking import suffix_of
     assert suffix_of("phage", "bacteriophage") and not suffix_of("wave", "microwave")
