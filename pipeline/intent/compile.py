@@ -236,6 +236,8 @@ def compile_reading(reading: Reading) -> str:
         counted = "paper" if reading.by == "paper" else "contribution"
         return f"SELECT {answer} (COUNT(DISTINCT ?{counted}) AS ?{counted}s) {where}\nGROUP BY {answer}\n" \
             f"ORDER BY {op.order}(?{counted}s)\nLIMIT 1"
+    if op.expression:  # one number of the values' aggregates ('how far apart the ends are')
+        return f"SELECT ({op.expression.format(by=by)} AS ?{op.name}) {where}"
     if op.name == "range":  # both ends of the values
         return f"SELECT (MIN({by}) AS ?lowest) (MAX({by}) AS ?highest) {where}"
     if op.aggregate and reading.by == reading.asked and not op.order:

@@ -13,7 +13,8 @@ class Operator:
     """``aggregate``: applied to the values (numbers) of what is asked; ``order``: the answer ranked by its values
     (or by the property ``by``) and cut at ``k``; ``often``: ranked by how many contributions carry each value;
     ``ask``: answered yes or no; ``numeric``: needs numbers; ``by_year``: ranks papers by their year; ``place``: the
-    ranking's k-th only, k said by an ordinal ('the 2nd highest cost'), not its first k."""
+    ranking's k-th only, k said by an ordinal ('the 2nd highest cost'), not its first k; ``expression``: the one number
+    it answers, of aggregates of the values ``{by}``."""
 
     name: str
     phrasings: str  # a regular expression over the question, lower case
@@ -25,6 +26,7 @@ class Operator:
     numeric: bool = False
     by_year: bool = False
     place: bool = False
+    expression: str = ""
 
     def found(self, text: str) -> list[tuple[int, int]]:
         """Where the question asks for this operator."""
@@ -46,6 +48,8 @@ _MORE = r"(?:most|highest|largest|biggest|greatest|maximum|max|top|best|longest|
     r"tallest|widest|thickest)"
 _LESS = r"(?:least|lowest|smallest|minimum|min|fewest|shortest|coolest|coldest|shallowest|cheapest|lightest|" \
     r"thinnest|narrowest|worst)"
+_ENDS_UP = "highest|largest|biggest|heaviest|longest|max|maximum|most"
+_ENDS_DOWN = "lowest|smallest|lightest|shortest|min|minimum|least"
 # the places people say by ordinals ('the 2nd highest', 'runner-up'): the one table of them
 ORDINALS = {"second": 2, "2nd": 2, "runner-up": 2, "runner up": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
             "fifth": 5, "5th": 5}
@@ -88,6 +92,12 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
     Operator("sum", r"\b(?:sum|summed|total|combined|altogether)\b(?<!\bin\stotal)|\badd(?:ed|ing)?\s+(?:\w+\s+)?up\b",
              "the sum of the {by}", aggregate="SUM",
              numeric=True),
+    # 'the difference between the heaviest and the lightest weight': how far apart the ends are (before 'range')
+    Operator("spread", rf"\b(?:difference|gap|spread)\s+between\s+(?:the\s+)?(?:{_ENDS_UP})\s+(?:and|&)\s+(?:the\s+)?"
+             rf"(?:{_ENDS_DOWN})\b|\b(?:difference|gap|spread)\s+between\s+(?:the\s+)?(?:{_ENDS_DOWN})\s+(?:and|&)\s+"
+             rf"(?:the\s+)?(?:{_ENDS_UP})\b",
+             "the difference between the highest and the lowest {by}", aggregate="MAX", numeric=True,
+             expression="(MAX({by}) - MIN({by}))"),
     # 'the min and max follow-up': both ends at once (before 'max' and 'min', whose words it holds)
     Operator("range", r"\b(?:min|minimum|lowest|smallest)\s+(?:and|&|/)\s+(?:the\s+)?(?:max|maximum|highest|largest)\b|"
              r"\b(?:max|maximum|highest|largest)\s+(?:and|&|/)\s+(?:the\s+)?(?:min|minimum|lowest|smallest)\b",

@@ -83,6 +83,8 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
     ("energy saving in the cool roofs for schools paper in the green roof comparison", ["18 %"]),
     ("study locations in any of the 2 comparisons", ["Athens", "Lisbon", "Madrid", "Oslo"]),
     ("which comparisons have an energy saving column?", ["Green roof cooling comparison"]),  # its column: carried
+    # how far apart the ends are (300 - 45): one number
+    ("difference between the highest and the lowest sample size in the urban tree comparison", ["255"]),
     # a bound at the comparison's own average (136.25)
     ("which urban tree studies had a sample size above the comparison's average", ["Linden mortality in parks"]),
     ("urban tree papers with a sample size below the avg", ["Heat and young trees", "Roots under pavement",

@@ -21,6 +21,9 @@ from pipeline.intent.operators import TABLE, operators_in
     ("does any study use gravel", ["yesno"]),
     ("are there studies in kenya", []),
     ("which papers are from 2015", []),
+    ("difference between the heaviest and the lightest weight", ["spread"]),  # how far apart, no 'max' nor 'min'
+    ("gap between lowest and highest cost", ["spread"]),
+    ("the lowest and the highest cost", ["range"]),  # both ends listed, no spread
 ])
 def test_operators_are_found_by_their_phrasings(question: str, names: list[str]) -> None:
     assert [op.name for op, _ in operators_in(question)] == names
