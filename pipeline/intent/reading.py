@@ -87,7 +87,7 @@ _ASKED = {w: kind for kind, words in _ASKING.items() for word in words.split()
 _SAID = {Kind.PAPER: "paper article publication study studies title work", Kind.MODEL: "model method system approach",
          Kind.DATASET: "dataset benchmark corpus corpora", Kind.METRIC: "metric measure score result value",
          Kind.PROBLEM: "problem task challenge", Kind.RESEARCHFIELD: "field area domain realm",
-         CODE: "code link repository github implementation", YEAR: "year",
+         CODE: "code link repository repo github implementation", YEAR: "year",
          Kind.VENUE: "venue journal conference proceedings"}
 
 

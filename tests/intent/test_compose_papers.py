@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pipeline.intent.step import IntentStep
 from pipeline.kg.oxigraph import OxigraphKG
-from pipeline.records import Generation
+from pipeline.records import Generation, Kind
 from standins.orkg_fixture import PAPERS
 from tests.intent.conftest import answer_of
 from tests.intent.test_compose_kinds import _asked
@@ -51,3 +51,14 @@ def test_papers_asked_are_never_answered_with_contributions(fixture_kg: Oxigraph
     titles = {p.title for p in PAPERS}
     assert done.sparql is None or {v for row in answer_of(fixture_kg, done.sparql) for v in row
                                    if not v.startswith("http")} <= titles, done.sparql
+
+
+def test_a_kind_lacked_is_named_in_any_of_its_words() -> None:
+    """'no repo' names code as 'no code released' does: the pair saying things lack code is not refused for it."""
+    from pipeline.intent.asked import lacked_kinds
+    from pipeline.intent.reading import CODE, mentioned_kinds
+
+    assert lacked_kinds("Which models tested on X have no code released?") == {CODE}
+    assert CODE in mentioned_kinds("which models on X have no repo")
+    assert lacked_kinds("Which papers have no models at all?") - mentioned_kinds("which papers were not at X") == {
+        Kind.MODEL}
