@@ -123,3 +123,9 @@ def test_a_second_thing_asked_after_the_holder_is_no_score() -> None:
     assert companions("whats the best X anyone got on X, and which model was it") == ["value"]
     assert companions("which model has the best X on X and which paper reported it") == []
     assert companions("best X on X - which model was it and which paper reported it") == []
+
+
+def test_in_total_after_a_count_is_the_count_itself_no_sum() -> None:
+    listed = "SELECT DISTINCT ?cont WHERE { ?paper orkgp:P31 ?cont. ?cont orkgp:HAS_SOURCE_CODE ?code. }"
+    assert unaccounted("how many contributions in total come with a code link?", listed, measures=True) == []
+    assert unaccounted("what is the total of X on X?", listed, measures=True)  # a total asked: summed or counted
