@@ -55,6 +55,8 @@ def directed(intent: Intent, text: str, lower_better: bool) -> Intent:
     text = _BETTER_SAID.sub(" ", text)
     if _ABSOLUTE.search(text):
         return intent
+    if _BEST.search(text) and _WORST.search(text):  # 'the gap between the best and the worst': both ends
+        return Intent(intent.operators | {"lowest"}, intent.rank, True)
     if _WORST.search(text) and lower_better:
         return Intent(intent.operators - {"lowest"}, intent.rank, True)
     if _BEST.search(text) or intent.operators & {"kth", "top"}:

@@ -131,5 +131,8 @@ def test_lower_is_better_ranks_nothing_of_its_own() -> None:
 
     text = "how many models beat X's X on X? (lower is better)"
     assert directed(read_intent(text), text, True).operators == {"count"}
+    both = "the gap between the best and the worst X on X"  # both ends, whichever way is better
+    assert directed(read_intent(both), both, True) == directed(read_intent(both), both, False)
+    assert directed(read_intent(both), both, True).operators == {"lowest"}
     said_best = "best X on X (lower is better)"
     assert "lowest" in directed(read_intent(said_best), said_best, True).operators
