@@ -14,6 +14,9 @@ from pipeline.matching.wording import within_edits
 _MENTION = re.compile(r"^\s*(?:<@[A-Z0-9]+(?:\|[^>]*)?>|@[\w.\-]+)[\s,:]*")
 _GREETING = re.compile(r"^\s*(?:(?:hey|hi|hello|yo|ok|okay|so|hm+|um+)\b[\s,!]*)?(?:(?:quick|short|small)\s+"
                        r"(?:one|question|q)|question|q)?\s*[:,\-–—]\s+", re.IGNORECASE)
+# why it is asked, said first: 'for the slides -', 'for my report:' (no name follows 'for the …' there)
+_PURPOSE = re.compile(r"^\s*for\s+(?:the|my|our|a)\s+(?:slides?|report|deck|talk|paper\s+draft|draft|meeting|thesis|"
+                      r"review|proposal|presentation|survey|lit\s+review)\s*[:,\-–—]+\s+", re.IGNORECASE)
 _HELLO = re.compile(r"^\s*(?:hey|hi|hello|yo)(?:\s+(?:there|all|team|folks|bot))?\s*[,!:\-–—]\s*", re.IGNORECASE)
 _FILLER = re.compile(r"^\s*(?:ok(?:ay)?\s+so|so|um+|hm+|ok(?:ay)?|well)[\s,]+(?=(?:what|which|who|where|when|how|can|"
                      r"could|would|list|give|provide|name|is|are|do|does|indicate|show|find|tell)\b)", re.IGNORECASE)
@@ -47,6 +50,7 @@ def tidy(question: str) -> str:
         before = text
         text = _MENTION.sub("", text)
         text = _HELLO.sub("", text)
+        text = _PURPOSE.sub("", text)
         text = _FILLER.sub("", text)
         m = _GREETING.match(text)
         if m and len(text[:m.end()].split()) <= 4 and len(text[m.end():].split()) >= 3:

@@ -57,6 +57,8 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("top 3 contribs by F1", "top 3 contributions by F1"), ("which contrib is it", "which contribution is it"),
     ("no. of papers per year?", "number of papers per year?"), ("worst on X latency wise?", "worst on X by latency?"),
     ("total nr of patients", "total number of patients"),
+    ("for the slides - top 3 models on X", "top 3 models on X"), ("for my report: papers on X", "papers on X"),
+    ("for the X dataset - which models", "for the X dataset - which models"),  # a name follows: no purpose
     ("wma papers from 2015 to 2019 (inclusive both ends)", "wma papers between 2015 and 2019"),
     ("did A beat B on top-5 acc on X", "did A beat B on top-5 accuracy on X"), ("ACC-Net's score", "ACC-Net's score"),
     ("worst on X latency-wise", "worst on X by latency"),

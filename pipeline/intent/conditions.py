@@ -29,8 +29,8 @@ _YEARLIKE = re.compile(r"(?:19|20)\d\d")
 _SMALLER = re.compile(r"(?:before|until|till|prior|earlier|older|less|fewer|lower|smaller|below|under|at\s+most|up)\b",
                       re.I)  # the comparisons of _COMPARED that keep what is smaller
 # a ranking or an aggregate the query must do
-_MEASURE = re.compile(r"\b(most\s+recent|most|fewest|average|avg|mean|median|(?<!\bin\s)total|earliest|oldest|latest|newest|"
-                      r"(?:largest|greatest|biggest)\s+number|first(?=\s+(?:paper|publication|study|article)\b))\b",
+_MEASURE = re.compile(r"\b(most\s+recent|most|fewest|average|avg|mean|median|(?<!\bin\s)total|earliest|oldest|latest|"
+                      r"newest|(?:largest|greatest|biggest)\s+number|first(?=\s+(?:paper|publication|study|article)\b))\b",
                       re.I)
 _SAME = {"mean": "average", "avg": "average", "newest": "latest", "most recent": "latest", "oldest": "earliest",
          "first": "earliest", "largest number": "most", "greatest number": "most",

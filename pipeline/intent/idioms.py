@@ -75,6 +75,11 @@ _IDIOMS = [  # 'how many X are there and how many Y …', 'how many papers and m
             (re.compile(r"\b(?:best|highest|top|lowest|worst)\s+(?P<at>first)\b(?!\s+(?:paper|publication|study|"
                         r"article)s?\b)", re.I), "link"),
             (re.compile(r"\bonly\s+(?:need|want|care\s+about)\b", re.I), "link"),
+            # 'top 3 … in order w/ scores': the ranking's own order; 'papers with at least one contribution w/ code':
+            # papers with code
+            (re.compile(r"\bin\s+order\b(?!\s+(?:to|of)\b)", re.I), "link"),
+            (re.compile(r"\b(?:at\s+least\s+one|one\s+or\s+more|any)\s+(?:of\s+(?:their|its)\s+)?contributions?\s+"
+                        r"(?=with\b|w/|that\s+(?:has|have)\b|having\b)", re.I), "link"),
             # 'across all 4 comparisons', 'in any of the 4': every one, their number said again (no bound, no k)
             (re.compile(r"\b(?:all|any)\s+(?:the\s+|of\s+the\s+)?(?:[1-9]\d?|two|three|four|five|six|seven|eight|nine|ten)\s+"
                         r"(?:comparisons|papers|studies|datasets|models|contributions|venues|fields)\b|"

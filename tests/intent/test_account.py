@@ -109,6 +109,10 @@ def test_shorthands_read_as_the_words_they_stand_for() -> None:
 
     assert ("i think", "link") in said("worst on X (lower is better i think)")  # a hedge
     assert said("did the X studies take place in Kenya at all") == [("take place", "link"), ("at all", "link")]
+    assert ("in order", "link") in said("top 3 on X by Y, in order w/ scores")  # the ranking's own order
+    assert said("in order to compare, list X") == []
+    assert ("at least one contribution ", "link") in said("papers with at least one contribution w/ code")
+    assert [w for _, _, w in words("teh paper")] == ["the", "paper"]  # a stopword's two letters swapped
     from pipeline.intent.account import _phrased
     text = "what problem does the FadeDiff paper address"  # the paper that name stands for: no paper asked
     at = text.index("FadeDiff")
