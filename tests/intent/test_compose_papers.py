@@ -2,6 +2,7 @@
 venue and year asked at once, and whether a venue published anything before a year."""
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from pipeline.intent.step import IntentStep
@@ -62,3 +63,11 @@ def test_a_kind_lacked_is_named_in_any_of_its_words() -> None:
     assert CODE in mentioned_kinds("which models on X have no repo")
     assert lacked_kinds("Which papers have no models at all?") - mentioned_kinds("which papers were not at X") == {
         Kind.MODEL}
+
+
+def test_the_year_with_the_fewest_papers_and_with_the_most(fixture_kg: OxigraphKG) -> None:
+    per_year = Counter(p.year for p in PAPERS)
+    for said, end in (("fewest", min), ("most", max)):
+        found = _asked(f"which year has the {said} papers", fixture_kg)
+        assert not isinstance(found, bool)
+        assert {row[0] for row in found} == {y for y, n in per_year.items() if n == end(per_year.values())}, said
