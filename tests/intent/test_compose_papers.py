@@ -70,4 +70,5 @@ def test_the_year_with_the_fewest_papers_and_with_the_most(fixture_kg: OxigraphK
     for said, end in (("fewest", min), ("most", max)):
         found = _asked(f"which year has the {said} papers", fixture_kg)
         assert not isinstance(found, bool)
-        assert {row[0] for row in found} == {y for y, n in per_year.items() if n == end(per_year.values())}, said
+        years = {v for row in found for v in row} & set(per_year)
+        assert years == {y for y, n in per_year.items() if n == end(per_year.values())}, said
