@@ -78,7 +78,9 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
     # a paper named by words of its title ('the phagoburn trial'), of the comparison named or of any
     paper = titled(text, read, papers_of(kg, read.scope.iri if read.scope else "?comparison"),
                    {t for label in facts.labels.values() for t in content(label)}) if not read.whole else []
-    again = _read(text, facts, sorted([*values, *typos, *paper], key=lambda v: v.span)) if paper else None
+    # the values its title's words are read as no more ('the nanoconfined *libh4* paper')
+    kept = [v for v in [*values, *typos] if not any(p.span[0] <= v.span[0] and v.span[1] <= p.span[1] for p in paper)]
+    again = _read(text, facts, sorted([*kept, *paper], key=lambda v: v.span)) if paper else None
     return again if again is not None and len(again.unplaced) < len(read.unplaced) else read
 
 
@@ -111,7 +113,10 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     betweens = [m for m in BETWEEN.finditer(text) if not inside((*m.span(), ""), [r.span() for r in ranges])]
     numbers = betweens + [m for m in NUMBER.finditer(text)  # 'a sample size over 2000': a number, no year
                           if not inside((*m.span(), ""), [b.span() for b in betweens])]
-    bounds = [m for m in BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken)
+    # 'at least one', 'i mean', 'show up'; a range's own words ('2007 thru 2012 (incl both)'); '2019 itself doesnt
+    # count' (no year of its own)
+    linking = [(a, b) for a, b, meaning in idioms(text) if meaning == "link" or (meaning == "compare" and ranges)]
+    bounds = [m for m in BOUND.finditer(text) if not inside((m.start("year"), m.end("year"), ""), taken + linking)
               and not inside((m.start("year"), m.end("year"), ""), [r.span() for r in ranges + numbers])]
     # 'from 2017 onwards (incl 2017)': the bound's own year said again, as one of its ends
     bare = [(m, INCLUDED.search(text, 0, m.start("year"))) for m in bounds if not m.group("word")]
@@ -125,8 +130,6 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     written = {m.start(): (m.end(), unit_after(found, number_end(m))) for m in numbers}  # '2 min': minutes
     units = {at: u for at, (_, u) in written.items() if u is not None}
     taken += [m.span() for m in ranges + bounds + numbers] + [(written[at][0], u[1]) for at, u in units.items()]
-    # 'at least one', 'i mean', 'show up'; a range's own words ('2007 thru 2012 (incl both)')
-    linking = [(a, b) for a, b, meaning in idioms(text) if meaning == "link" or (meaning == "compare" and ranges)]
     labelled = label_runs(found, facts) + linking  # 'number of participants' is a property, not a count
     ops = [(op, span) for op, span in operators_in(text)
            if not any(a <= span[0] < b for a, b in taken + labelled)]

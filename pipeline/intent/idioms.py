@@ -78,6 +78,8 @@ _IDIOMS = [  # 'how many X are there and how many Y …', 'how many papers and m
             # 'top 3 … in order w/ scores': the ranking's own order; 'papers with at least one contribution w/ code':
             # papers with code
             (re.compile(r"\bin\s+order\b(?!\s+(?:to|of)\b)", re.I), "link"),
+            # 'after 2019 (2019 itself doesnt count)': the bound said exclusive again
+            (re.compile(r"\b(?:19|20)\d\d\s+itself\s+(?:doesn'?t|does\s+not|wont|won'?t)\s+count\b", re.I), "link"),
             (re.compile(r"\b(?:at\s+least\s+one|one\s+or\s+more|any)\s+(?:of\s+(?:their|its)\s+)?contributions?\s+"
                         r"(?=with\b|w/|that\s+(?:has|have)\b|having\b)", re.I), "link"),
             # 'across all 4 comparisons', 'in any of the 4': every one, their number said again (no bound, no k)

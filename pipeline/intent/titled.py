@@ -40,18 +40,22 @@ _COMPARING = {"comparison", "comparisons"}  # 'the feline epilepsy comparison': 
 
 
 def _ends_name(w: tuple[int, int, str], every: Sequence[tuple[int, int, str]],
-               ending: Collection[str] = frozenset(_PAPER_WORDS)) -> bool:
-    """Whether the word right after ``w`` says it named a paper ('… trial', '… paper'), or what ``ending`` names."""
-    i = every.index(w)
-    return i + 1 < len(every) and every[i + 1][2] in ending
+               ending: Collection[str] = frozenset(_PAPER_WORDS), title: Collection[str] = ()) -> bool:
+    """Whether the word right after ``w``, or after the words of the title right after it, says it named a paper
+    ('… trial', 'the nanoconfined *libh4* paper' with 'libh4' read as a value), or what ``ending`` names."""
+    i = every.index(w) + 1
+    while i < len(every) and every[i][2] not in ending and any(near(every[i][2], t) for t in title):
+        i += 1
+    return i < len(every) and every[i][2] in ending
 
 
 def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparing: Collection[str] = ()) -> list[Value]:
     """The paper ``read``'s left-over words name by its title (``module doc``), as a value; none when no run of them
     names one paper alone. ``comparing``: the words of the comparisons' labels, which name no paper ('the feline
     epilepsy comparison')."""
-    # (the comparison's words too: 'the cool *roofs* for schools paper in the green roof comparison')
-    free = [w for w in words(text) if not any(a <= w[0] < b for a, b in (n.span for n in read.names))]
+    # every word, those a name took too ('the *linden* mortality paper', 'the nanoconfined *libh4* paper': the values
+    # are words of the title; the comparison's: 'the cool *roofs* for schools paper in the green roof comparison')
+    free = words(text)
     every = words(text)
     titles = {iri: {t for _, _, t in words(title)} for iri, title in papers}
     found: list[tuple[int, str, tuple[int, int]]] = []
@@ -72,7 +76,7 @@ def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparin
             # a paper's name: after 'the' and before 'paper', 'trial', … ('the phagoburn trial', 'the jamaica home
             # visiting paper'; not 'which *drugs* did …', 'never had a *randomised trial*', 'how many diff *noise
             # prediction models* …')
-            named = bool(said) and (_ends_name(run[-1], every) or run[-1][2] in _PAPER_WORDS) and \
+            named = bool(said) and (_ends_name(run[-1], every, title=mine) or run[-1][2] in _PAPER_WORDS) and \
                 _begins_name(run[0], every, mine)
             if own and named and any(w[2] in read.unplaced for w in run) and not _ends_name(run[-1], every, _COMPARING):
                 found.append((len(run), iri, (run[0][0], run[-1][1])))

@@ -29,3 +29,11 @@ def test_a_paper_is_named_after_the_and_before_a_word_for_a_paper() -> None:
     """'never had a *randomised trial*', 'how many *bone* infections': words of a title, no paper named."""
     assert _titled("which countries never had a randomised trial", ("randomised",)) == []
     assert _titled("how many intravenous bone infections were there", ("intravenous", "bone")) == []
+
+
+def test_a_value_among_the_titles_words_is_the_papers() -> None:
+    """'the nanoconfined *libh4* paper': the words a value took are the title's too; the run is the paper's."""
+    papers = [("orkgr:R3", "Nanoconfined LiBH4 in mesoporous carbon scaffolds"), ("orkgr:R4", "LiBH4 ball milling")]
+    text = "for the nanoconfined libh4 paper - what activation method"
+    read = Reading(text, "", "list", unplaced=("nanoconfined",))
+    assert [(text[slice(*v.span)], v.iri) for v in titled(text, read, papers)] == [("nanoconfined libh4", "orkgr:R3")]
