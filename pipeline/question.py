@@ -68,6 +68,7 @@ _SAID_AGAIN = r"(?:i\.?e\.?|aka|a\.k\.a\.?|meaning|so)"
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
               (re.compile(r"\bhav\b", re.I), "have"),
+              (re.compile(r"(?<=\d)\s*%(?=\s|$|[?.,!);])"), ""),  # 90% is 90 (values compare as numbers)
               (re.compile(r"\bacc\b(?![-\w])", re.I), "accuracy"),  # 'top-5 acc' ('ACC-Net' stays)
               # 'the urban beekeeping comp': the comparison ('comp sci' stays)
               (re.compile(r"\bcomp\b(?![\s-]*(?:sci|science|bio|ling|vision)\b)", re.I), "comparison"),
