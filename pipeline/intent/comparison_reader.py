@@ -29,6 +29,7 @@ from pipeline.intent.linking import (
     SCOPE_WORDS,
     Word,
     content,
+    full_label,
     heads,
     inside,
     label_runs,
@@ -158,6 +159,12 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
                                           not inside(w, linking)], facts, scope)
     if other_words is not None:  # 'which plastic types …' of the comparison's 'Polymer'
         props, claimed = [*props, other_words], claimed | set(other_words[1])
+    if scope:  # a property another comparison carries, named whole: none of this one's contributions give it
+        props += [(p, ws) for p, ws in properties_named([w for w in free if w not in claimed and w not in venue and
+                                                          not inside(w, linking)], facts, "")
+                  if p not in facts.carried(scope) and full_label(ws, _UNIT.sub("", facts.property_labels[p]))
+                  and not any(w[2] in KIND_WORDS["property"].split() for w in ws)]
+        claimed = {w for _, ws in props for w in ws}
     free = [w for w in free if w not in claimed]
     # 'avg number of patients': 'number of' begins the property's label ('Number of patients studied'), no count
     ops = [(op, (a, b)) for op, (a, b) in ops if not any(
@@ -246,7 +253,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     # a property the things asked carry ('comparisons that report an effect size'): held to be given; listed
     # papers or contributions are shown with its values too (what they report)
     for p in carried(found, props, [p for p in open_props if p not in (asked, by, *also)]):
-        if asked == "comparison" or operator.aggregate or not asked or asked.startswith("orkgp:"):
+        if asked == "comparison" or operator.aggregate or operator.ask or not asked or asked.startswith("orkgp:"):
             conditions.append(Condition(next(n.span for n in names if n.iri == p), p, "present", ""))
         else:
             also.append(p)
@@ -318,4 +325,5 @@ _PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)
 _WHICH_ONE = re.compile(r"^\W*(?:is|are)\s+there\s+(?:a|an|any)\s+\w+(?:\s+\w+)?\s+(?:that|which|who)\b", re.I)
 _MOST_THINGS = re.compile(r"\b(most|fewest|least)\s+(?:(?P<contribution>contributions|entries)|(?P<paper>papers|"
                           r"studies|publications))\b", re.I)
+_UNIT = re.compile(r"\s*\([^)]*\)")  # a label's unit ('Sample size (n)')
 _ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

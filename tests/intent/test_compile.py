@@ -44,6 +44,9 @@ def _answer(question: str, kg: OxigraphKG) -> list[str] | bool:
     ("what is the max energy saving for sedum mat roofs", ["18 %"]),  # as the graph holds it, its unit kept
     ("does any study use gravel as roof material?", True),
     ("did any green roof study use clay?", False),
+    # a property only another comparison carries, named whole: none of this one's give it
+    ("does any green roof study report a sample size?", False),
+    ("which sample sizes are in the green roof comparison", []),
     ("which papers studied linden trees with a sample size above 100",
      ["Linden mortality in parks"]),
     ("what is the earliest paper in the green roof comparison", ["Sedum roofs in winter"]),
