@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from pipeline.intent.account import filler
+from pipeline.intent.account import filler, meanings
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons
-from pipeline.intent.linking import KIND_WORDS, Word
+from pipeline.intent.linking import KIND_WORDS, SCOPE_WORDS, Word, near
 from pipeline.intent.operators import TABLE, Operator
 from pipeline.intent.record import Condition
 from pipeline.sparql.direction import direction_known, lower_is_better
@@ -128,3 +128,25 @@ def directed(operator: Operator, said: Sequence[str], by: str, facts: Comparison
         unplaced.append(judged[0])
         return operator
     return TABLE["min" if lower_is_better(label) != _JUDGED[judged[0]] else "max"]
+
+
+def after_the(w: Word, found: Sequence[Word]) -> bool:
+    """Whether a stopword stands where a name does, right after 'the' ('from the us': a country, not 'us')."""
+    i = found.index(w)
+    return i > 0 and found[i - 1][2] == "the"
+
+
+def scaffold(word: str) -> bool:
+    """A word the question's scaffolding holds: filler, a linking verb ('used', 'reported'), a kind the reading
+    implies."""
+    said = meanings(word)
+    return filler(word) or word == "compared" or any(near(word, t) for t in SCOPE_WORDS) or \
+        (bool(said & {"link", "value", "every"}) and not said & {"not"})
+
+
+PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
+WHICH_ONE = re.compile(r"^\W*(?:is|are)\s+there\s+(?:a|an|any)\s+\w+(?:\s+\w+)?\s+(?:that|which|who)\b", re.I)
+MOST_THINGS = re.compile(r"\b(most|fewest|least)\s+(?:(?P<contribution>contributions|entries)|(?P<paper>papers|"
+                          r"studies|publications))\b", re.I)
+UNIT = re.compile(r"\s*\([^)]*\)")  # a label's unit ('Sample size (n)')
+ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

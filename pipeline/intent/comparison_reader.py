@@ -3,37 +3,41 @@ value the graph holds, a comparison's name, a property's label, an operator's ph
 bound, a kind's word, a linking verb or filler; any other word leaves the reading partial, and it is not answered."""
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from pipeline.intent.account import filler, meanings, words
+from pipeline.intent.account import words
 from pipeline.intent.bounds import BOUND, INCLUDED, NUMBER, RANGE, TOP, number_end, stated
 from pipeline.intent.comparison_asked import (
     ALSO,
+    ANY,
     GROUPS,
+    MOST_THINGS,
     OF_PAPER,
+    PUBLISHED,
+    UNIT,
     WH,
+    WHICH_ONE,
+    after_the,
     asked_of,
     directed,
     either,
     grouped_by,
     joined_at,
     left_out,
+    scaffold,
 )
-from pipeline.intent.comparisons import STRUCTURAL, Comparisons, Value, values_named, values_of
+from pipeline.intent.comparisons import Comparisons, Value, values_named, values_of
 from pipeline.intent.conditions import BETWEEN
 from pipeline.intent.idioms import idioms
 from pipeline.intent.linking import (
     KIND_WORDS,
-    SCOPE_WORDS,
     Word,
     content,
     full_label,
     heads,
     inside,
     label_runs,
-    near,
     properties_named,
     unit,
     unit_after,
@@ -43,9 +47,16 @@ from pipeline.intent.negated import absent, carried, negated, negation
 from pipeline.intent.operators import TABLE, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import narrowed, property_meant, repeated, scope_meant, scope_named, widened
-from pipeline.intent.titled import PAPER, papers_of, titled
+from pipeline.intent.titled import papers_of, titled
 from pipeline.intent.two_scopes import two_named
-from pipeline.intent.values import capitals, held_in_scope, names_a_comparison, slipped, within_scope
+from pipeline.intent.values import (
+    capitals,
+    held_in_scope,
+    labelled_value,
+    names_a_comparison,
+    slipped,
+    within_scope,
+)
 from pipeline.matching.wording import STOPWORDS
 from pipeline.parts import KnowledgeGraph
 
@@ -83,12 +94,6 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
     kept = [v for v in [*values, *typos] if not any(p.span[0] <= v.span[0] and v.span[1] <= p.span[1] for p in paper)]
     again = _read(text, facts, sorted([*kept, *paper], key=lambda v: v.span)) if paper else None
     return again if again is not None and len(again.unplaced) < len(read.unplaced) else read
-
-
-def _named(w: Word, found: Sequence[Word]) -> bool:
-    """Whether a stopword stands where a name does, right after 'the' ('from the us': a country, not 'us')."""
-    i = found.index(w)
-    return i > 0 and found[i - 1][2] == "the"
 
 
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
@@ -151,7 +156,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         scoped = scope_meant(free, found, facts)
     scope = scoped[0] if scoped else ""
     free = [w for w in free if not scoped or w not in scoped[1]]
-    published = _PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
+    published = PUBLISHED.search(text) is not None  # 'where were they published': their venues, not a place
     venue = [w for w in free if w[2] == "where" and published]
     props = properties_named([w for w in free if w not in venue and not inside(w, linking)], facts, scope)
     claimed = {w for _, ws in props for w in ws}
@@ -162,7 +167,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if scope:  # a property another comparison carries, named whole: none of this one's contributions give it
         props += [(p, ws) for p, ws in properties_named([w for w in free if w not in claimed and w not in venue and
                                                           not inside(w, linking)], facts, "")
-                  if p not in facts.carried(scope) and full_label(ws, _UNIT.sub("", facts.property_labels[p]))
+                  if p not in facts.carried(scope) and full_label(ws, UNIT.sub("", facts.property_labels[p]))
                   and not any(w[2] in KIND_WORDS["property"].split() for w in ws)]
         claimed = {w for _, ws in props for w in ws}
     free = [w for w in free if w not in claimed]
@@ -170,7 +175,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     ops = [(op, (a, b)) for op, (a, b) in ops if not any(
         0 <= ws[0][0] - b <= 1 and facts.property_labels[p].lower().startswith(text[a:b].lower()) for p, ws in props)]
     about = any(w[2] in ("comparison", "comparisons") for w in found)  # 'which comparisons have a 2019 paper'
-    if not (scoped or props or values or about) or (not scoped and not all(_labelled(v, facts) for v in values)):
+    if not (scoped or props or values or about) or (not scoped and not all(labelled_value(v, facts) for v in values)):
         return None  # about something else: a dataset, a model (no comparison named, a value of no labelled property)
     names = [Linked(v.span, "value", v.iri, v.label) for v in values]
     names += [Linked((ws[0][0], ws[-1][1]), "property", p, facts.property_labels[p]) for p, ws in props]
@@ -210,7 +215,7 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     kinds = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
     kinds += [(w, "venue") for w in venue]
     unplaced = [w[2] for w in free if not any(w == k[0] for k in kinds) and
-                (not _scaffold(w[2]) or (w[2] in STOPWORDS and (capitals(text[w[0]:w[1]]) or _named(w, found))))]
+                (not scaffold(w[2]) or (w[2] in STOPWORDS and (capitals(text[w[0]:w[1]]) or after_the(w, found))))]
     # ('US', 'the us': a name, not 'PLS' nor 'us')
     operator = ops[0][0] if ops else TABLE["yesno" if TABLE["yesno"].found(text) else "list"]
     if len({op.name for op, _ in ops}) > 1:
@@ -272,12 +277,12 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if also and (operator.ask or operator.often or (operator.aggregate and (by == asked or not by))):
         unplaced += [f"(also {a})" for a in also]  # a count and a list at once: not one query's answer
     # 'was any of it done in Norway?', 'anything in X published after 2019': the papers
-    if operator.ask and asked.startswith("orkgp:") and asked not in conditioned and _WHICH_ONE.search(text):
+    if operator.ask and asked.startswith("orkgp:") and asked not in conditioned and WHICH_ONE.search(text):
         operator = TABLE["list"]  # 'is there a country that shows up in both': which ones (none: no)
-    asked = asked or ("paper" if operator.ask or published or _ANY.search(text) else "")
+    asked = asked or ("paper" if operator.ask or published or ANY.search(text) else "")
     if not asked:
         unplaced.append("(what is asked)")
-    ranked_by = _MOST_THINGS.search(text)
+    ranked_by = MOST_THINGS.search(text)
     if operator.name in ("max", "min") and not by and ranked_by is not None and ranked_by.start() == at - len(
             ranked_by.group(1)) and asked not in ("contribution", "paper"):
         # 'which comparison has the most contribs', 'the country with the fewest papers': ranked by how many
@@ -304,26 +309,3 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         unplaced.append(str(k))
     return Reading(text, asked, operator.name, tuple(names), tuple(conditions), scope_link, by, k=k, per=grouped,
                    also=tuple(also), unplaced=tuple(dict.fromkeys(unplaced)))
-
-
-def _labelled(value: Value, facts: Comparisons) -> bool:
-    """A value of properties the comparisons' contributions carry with labels (not a paper's field, not a
-    leaderboard's dataset)."""
-    return bool(value.properties) and (value.properties == {PAPER} or all(
-        p in facts.property_labels and p not in STRUCTURAL for p in value.properties))
-
-
-def _scaffold(word: str) -> bool:
-    """A word the question's scaffolding holds: filler, a linking verb ('used', 'reported'), a kind the reading
-    implies."""
-    said = meanings(word)
-    return filler(word) or word == "compared" or any(near(word, t) for t in SCOPE_WORDS) or \
-        (bool(said & {"link", "value", "every"}) and not said & {"not"})
-
-
-_PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\b", re.I)
-_WHICH_ONE = re.compile(r"^\W*(?:is|are)\s+there\s+(?:a|an|any)\s+\w+(?:\s+\w+)?\s+(?:that|which|who)\b", re.I)
-_MOST_THINGS = re.compile(r"\b(most|fewest|least)\s+(?:(?P<contribution>contributions|entries)|(?P<paper>papers|"
-                          r"studies|publications))\b", re.I)
-_UNIT = re.compile(r"\s*\([^)]*\)")  # a label's unit ('Sample size (n)')
-_ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

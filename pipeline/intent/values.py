@@ -12,6 +12,7 @@ from pipeline.intent.linking import SCOPE_WORDS, content, near, singular
 from pipeline.intent.operators import TABLE
 from pipeline.intent.record import Reading
 from pipeline.intent.scope import NAME_END
+from pipeline.intent.titled import PAPER
 from pipeline.parts import KnowledgeGraph
 
 
@@ -106,3 +107,10 @@ def held_in_scope(read: Reading | None, facts: Comparisons, kg: KnowledgeGraph) 
             outside.append(c.value)
     return replace(read, unplaced=read.unplaced + tuple(f"{v} (a value of another comparison the question names)"
                                                         for v in outside)) if outside else read
+
+
+def labelled_value(value: Value, facts: Comparisons) -> bool:
+    """A value of properties the comparisons' contributions carry with labels (not a paper's field, not a
+    leaderboard's dataset)."""
+    return bool(value.properties) and (value.properties == {PAPER} or all(
+        p in facts.property_labels and p not in STRUCTURAL for p in value.properties))
