@@ -77,11 +77,13 @@ class IntentStep:
 
     def _read(self, text: str) -> tuple[list[Name], frozenset[str]]:
         """The question's names (as retrieval read them) and the stored forms' own words."""
-        if self.knowledge is None:
-            return names_in(text, Labels(), frozenset()), frozenset()
-        know = self.knowledge()
-        # a negation in capitals ('NOT evaluated') is no name of an unknown kind
-        return [n for n in know.names(text) if n[2] or "not" not in meanings(text[n[0]:n[1]].lower())], know.generic
+        know = self.knowledge() if self.knowledge is not None else None
+        found = know.names(text) if know is not None else names_in(text, Labels(), frozenset())
+        # a negation in capitals ('NOT evaluated') is no name of an unknown kind, nor words beginning with an
+        # operator's ('how *many 2018* papers': a count)
+        return [n for n in found if n[2] or not (
+            "not" in meanings(text[n[0]:n[1]].lower()) or meanings(text[n[0]:n[1]].split()[0].lower()) & OPERATORS)
+        ], know.generic if know is not None else frozenset()
 
     def review(self, question: str, generation: Generation, examples: Sequence[Retrieved],
                kg: KnowledgeGraph) -> Review:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 # a metric whose smaller values are better: its best is its lowest
-_LOWER_BETTER = re.compile(r"\b(?:error|errors|loss|perplexity|ppl|distance|rmse|mse|mae|wer|cer|eer|ter|fid|"
+_LOWER_BETTER = re.compile(r"\b(?:error|errors|loss|brier|perplexity|ppl|distance|rmse|mse|mae|wer|cer|eer|ter|fid|"
                            r"latency|time|rmsd|deviation|mape|smape|miss\s+rate|false\s+(?:positive|negative|alarm)|fpr|fnr|bpc|bpb|nll|"
                            r"bits\s+per)\b|(?:rmse|mae|mse)$", re.I)
 

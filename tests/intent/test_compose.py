@@ -136,3 +136,14 @@ def test_lower_is_better_ranks_nothing_of_its_own() -> None:
     assert directed(read_intent(both), both, True).operators == {"lowest"}
     said_best = "best X on X (lower is better)"
     assert "lowest" in directed(read_intent(said_best), said_best, True).operators
+
+
+def test_the_lowest_for_each_group_answers_no_lowest_of_all() -> None:
+    """'the smallest X in the whole kg (any dataset)' is one, not each dataset's; 'mean X per dataset' is grouped."""
+    from pipeline.intent.ranked import fits
+    from pipeline.intent.reading import read_intent
+
+    grouped = "SELECT ?d (MIN(?s) AS ?lowest) WHERE { ?b orkgp:HAS_DATASET ?d; orkgp:HAS_VALUE ?s } GROUP BY ?d"
+    each = read_intent("What is the lowest X for each dataset?")
+    assert not fits(each, read_intent("smallest X reported in the whole kg (any dataset)?"), grouped)
+    assert fits(each, read_intent("lowest X for every dataset"), grouped)

@@ -26,3 +26,7 @@ def test_an_efficiency_a_yield_and_a_performance_are_better_higher() -> None:
                   "Student pass rates %"):
         assert direction_known(label) and not lower_is_better(label), label
     assert not direction_known("Effect size") and not direction_known("Energy saving")
+
+
+def test_a_brier_score_is_better_lower_though_a_score() -> None:
+    assert lower_is_better("Brier Score") and not lower_is_better("F1 score")
