@@ -65,11 +65,14 @@ def joined_at(text: str, found: Sequence[Word]) -> set[int]:
 
 def grouped_by(w: Word, found: Sequence[Word]) -> bool:
     """Whether the word stands right after 'per', 'each' or 'every' ('how many … per country'), or one word of its
-    own after it ('per research field', 'per publication year', 'per capture method'): a grouping."""
+    own after it ('per research field', 'per publication year', 'per capture method'), or 'each of the': a
+    grouping."""
     i = found.index(w)
     grouping = ("per", "each", "every")
-    return (i > 0 and found[i - 1][2] in grouping) or (i > 1 and found[i - 1][2].isalpha() and
-                                                       found[i - 2][2] in grouping)
+    # ('each of the comparisons')
+    of_the = i > 2 and found[i - 1][2] == "the" and found[i - 2][2] == "of" and found[i - 3][2] in ("each", "every")
+    return of_the or (i > 0 and found[i - 1][2] in grouping) or (i > 1 and found[i - 1][2].isalpha() and
+                                                                 found[i - 2][2] in grouping)
 
 
 _COUNTING = {"counting", "including", "incl"}  # 'not counting', 'not including'

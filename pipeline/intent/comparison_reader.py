@@ -46,7 +46,7 @@ from pipeline.intent.named import spans
 from pipeline.intent.negated import absent, carried, negated, negation
 from pipeline.intent.operators import TABLE, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
-from pipeline.intent.scope import narrowed, property_meant, repeated, scope_meant, scope_named, widened
+from pipeline.intent.scope import NAME_END, narrowed, property_meant, repeated, scope_meant, scope_named, widened
 from pipeline.intent.titled import papers_of, titled
 from pipeline.intent.two_scopes import two_named
 from pipeline.intent.values import (
@@ -68,7 +68,8 @@ def read_comparison(text: str, facts: Comparisons, kg: KnowledgeGraph) -> Readin
         return None
     values = values_named(kg, text, spans(text, frozenset()))
     read = _typed_loosely(text, facts, kg, values)
-    named = [v for v in values if not names_a_comparison(text[slice(*v.span)], facts)]
+    # ('the *sleep* therapy comparison': 'Sleep' a venue, or a word of the comparison's name?)
+    named = [v for v in values if not names_a_comparison(text[slice(*v.span)], facts) and not _naming(v, text)]
     if len(named) < len(values):  # 'the tree survival studies': a comparison named, or its problem?
         other = _typed_loosely(text, facts, kg, named)
         if other is not None and (read is None or (other.whole, other.scope is not None) > (read.whole,
@@ -82,18 +83,30 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
     """``_read`` with ``values``, and again with the values of the comparison it names typed with a slip ('kenia')
     or as their initials ('RCTs'), and a paper named by words of its title, where that places more words."""
     read = _read(text, facts, values)
-    if read is None or read.whole:
+    if read is None:
         return read
-    typos = slipped(text, read, values_of(kg, read.scope.iri)) if read.scope else []
+    typos = slipped(text, read, values_of(kg, read.scope.iri)) if read.scope and not read.whole else []
     again = _read(text, facts, sorted([*values, *typos], key=lambda v: v.span)) if typos else None
     read = again if again is not None and len(again.unplaced) < len(read.unplaced) else read
-    # a paper named by words of its title ('the phagoburn trial'), of the comparison named or of any
+    # a paper named by words of its title ('the phagoburn trial'), of the comparison named or of any; in a reading
+    # whole too, by a word of its title alone ('the *goldisthal* pumped storage paper': not the comparison's words)
     paper = titled(text, read, papers_of(kg, read.scope.iri if read.scope else "?comparison"),
-                   {t for label in facts.labels.values() for t in content(label)}) if not read.whole else []
+                   {t for label in facts.labels.values() for t in content(label)})
     # the values its title's words are read as no more ('the nanoconfined *libh4* paper')
     kept = [v for v in [*values, *typos] if not any(p.span[0] <= v.span[0] and v.span[1] <= p.span[1] for p in paper)]
     again = _read(text, facts, sorted([*kept, *paper], key=lambda v: v.span)) if paper else None
-    return again if again is not None and len(again.unplaced) < len(read.unplaced) else read
+    return again if again is not None and (len(again.unplaced) < len(read.unplaced) or (again.whole and read.whole)) \
+        else read
+
+
+def _naming(value: Value, text: str) -> bool:
+    """Whether the value stands in a run of words ending in 'comparison', 'one', 'studies', … (two words at most
+    between): a word of the comparison's name, maybe."""
+    after = words(text[value.span[1]:])[:3]
+    return any(w[2] in NAME_END for w in after) and not any(w[2] in ("in", "from", "at", "of") for w in after[:1])
+
+
+_HOLDS = {"has", "had", "have", "got", "gets", "shows", "showed", "reports", "reported", "achieved", "reached"}
 
 
 def _read(text: str, facts: Comparisons, values: Sequence[Value]) -> Reading | None:
@@ -246,8 +259,10 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if venue and "venue" not in (asked, grouped, *also):  # 'where … published' neither asked first nor beside
         unplaced += [w[2] for w in venue]
     if operator.order and by and asked == by and scoped and any(
-            found[i][2] == "which" and found[i + 1] in scoped[1] for i in range(len(found) - 1)):
-        asked = "contribution"  # 'which rainwater system had the highest cost': the comparison's own things
+            found[i][2] == "which" and (found[i + 1] in scoped[1] or found[i + 1][2] in _HOLDS)
+            for i in range(len(found) - 1)):
+        # 'which rainwater system had the highest cost', '… which has the lowest cost': the comparison's own things
+        asked = "contribution"
     if grouped and operator.name != "count" and by != asked:  # a ranking of things, not of values: no grouping
         open_props, grouped = open_props + [grouped], ""
     operator = directed(operator, [text[a:b].lower() for op, (a, b) in ops if op is operator], by, facts, unplaced)

@@ -78,7 +78,10 @@ def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparin
             # prediction models* …')
             named = bool(said) and (_ends_name(run[-1], every, title=mine) or run[-1][2] in _PAPER_WORDS) and \
                 _begins_name(run[0], every, mine)
-            if own and named and any(w[2] in read.unplaced for w in run) and not _ends_name(run[-1], every, _COMPARING):
+            # one of its words left over, or (the reading whole) a word of its title alone
+            if own and named and (any(w[2] in read.unplaced for w in run) or (read.whole and any(
+                    w[2] not in comparing and len(w[2]) >= 5 for w in own))) and \
+                    not _ends_name(run[-1], every, _COMPARING):
                 found.append((len(run), iri, (run[0][0], run[-1][1])))
     found.sort(reverse=True)
     if not found or (len(found) > 1 and found[1][0] == found[0][0] and found[1][1] != found[0][1]):

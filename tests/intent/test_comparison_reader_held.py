@@ -113,3 +113,16 @@ def test_words_of_an_idiom_name_no_property() -> None:
                  graph)
     assert read.whole and [(c.on, c.op) for c in read.conditions] == [("comparison", "!=")], read
     assert not any(n.label == "Follow-up" for n in read.names)
+
+
+def test_a_value_among_the_words_naming_the_comparison_holds_nothing() -> None:
+    """'the *sleep* therapy comparison': 'Sleep' is a venue of comparisons21's graph, here a word of the name."""
+    from pipeline.factory import build_encoder
+    from pipeline.intent.comparisons import ComparisonFacts
+    from pipeline.settings import Settings
+
+    kg = reader._eval_graph("comparisons21")[0]
+    facts = ComparisonFacts(encoder=build_encoder(Settings.from_env())).get(kg)  # the name read by meaning
+    assert facts is not None
+    read = _read("in the sleep therapy comparison, which setting has the biggest effect size", (kg, facts))
+    assert read.whole and read.conditions == () and read.scope is not None, read

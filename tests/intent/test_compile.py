@@ -91,6 +91,10 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
     ("which comparisons have an energy saving column?", ["Green roof cooling comparison"]),  # its column: carried
     # how far apart the ends are (300 - 45): one number
     ("difference between the highest and the lowest sample size in the urban tree comparison", ["255"]),
+    ("how many papers does each of the comparisons have", ["Comparison of urban tree survival studies",
+                                                           "Green roof cooling comparison"]),  # 4 and 3
+    ("in the urban tree comparison, which has the lowest sample size?", ["Contribution 2"]),  # the thing, not 45
+    ("what soil type did the 'roots under pavement' paper report", ["Sand"]),
     # a bound at the comparison's own average (136.25)
     ("which urban tree studies had a sample size above the comparison's average", ["Linden mortality in parks"]),
     ("urban tree papers with a sample size below the avg", ["Heat and young trees", "Roots under pavement",
