@@ -143,7 +143,7 @@ def scaffold(word: str) -> bool:
     """A word the question's scaffolding holds: filler, a linking verb ('used', 'reported'), a kind the reading
     implies."""
     said = meanings(word)
-    return filler(word) or word == "compared" or any(near(word, t) for t in SCOPE_WORDS) or \
+    return filler(word) or word in ("compared", "compare", "compares") or any(near(word, t) for t in SCOPE_WORDS) or \
         (bool(said & {"link", "value", "every"}) and not said & {"not"})
 
 

@@ -12,7 +12,8 @@ from pipeline.intent.record import Condition
 
 # ('the studies outside the US', 'apart from the ones at V')
 NEGATIONS = {"not", "no", "without", "never", "dont", "doesnt", "didnt", "isnt", "arent", "wasnt", "werent", "havent",
-             "hasnt", "hadnt", "except", "excluding", "lacking", "outside", "apart", "aside", "neither", "nor"}
+             "hasnt", "hadnt", "except", "excluding", "lacking", "missing", "outside", "apart", "aside", "neither",
+             "nor"}
 
 
 def negated(conditions: Sequence[Condition], free: Sequence[Word], text: str) -> tuple[list[Condition], list[Word]]:

@@ -95,7 +95,8 @@ TABLE: dict[str, Operator] = {op.name: op for op in (
     # 'the difference between the heaviest and the lightest weight': how far apart the ends are (before 'range')
     Operator("spread", rf"\b(?:difference|gap|spread)\s+between\s+(?:the\s+)?(?:{_ENDS_UP})\s+(?:and|&)\s+(?:the\s+)?"
              rf"(?:{_ENDS_DOWN})\b|\b(?:difference|gap|spread)\s+between\s+(?:the\s+)?(?:{_ENDS_DOWN})\s+(?:and|&)\s+"
-             rf"(?:the\s+)?(?:{_ENDS_UP})\b",
+             rf"(?:the\s+)?(?:{_ENDS_UP})\b|\bspread\s+(?:of|in)\b|\b(?:max|maximum|highest)\s+minus\s+(?:the\s+)?"
+             r"(?:min|minimum|lowest)\b",
              "the difference between the highest and the lowest {by}", aggregate="MAX", numeric=True,
              expression="(MAX({by}) - MIN({by}))"),
     # 'the min and max follow-up': both ends at once (before 'max' and 'min', whose words it holds)

@@ -91,6 +91,9 @@ def test_compiled_readings_answer(kg: OxigraphKG, question: str, answer: list[st
     ("which comparisons have an energy saving column?", ["Green roof cooling comparison"]),  # its column: carried
     # how far apart the ends are (300 - 45): one number
     ("difference between the highest and the lowest sample size in the urban tree comparison", ["255"]),
+    ("what properties does the green roof comparison compare", ["Energy saving", "Roof material",
+                                                                "Study location"]),
+    ("which green roof papers are missing an energy saving", []),  # every one gives it
     ("how many papers does each of the comparisons have", ["Comparison of urban tree survival studies",
                                                            "Green roof cooling comparison"]),  # 4 and 3
     ("in the urban tree comparison, which has the lowest sample size?", ["Contribution 2"]),  # the thing, not 45

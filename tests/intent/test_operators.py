@@ -23,6 +23,7 @@ from pipeline.intent.operators import TABLE, operators_in
     ("which papers are from 2015", []),
     ("difference between the heaviest and the lightest weight", ["spread"]),  # how far apart, no 'max' nor 'min'
     ("gap between lowest and highest cost", ["spread"]),
+    ("whats the spread of memory (max minus min)", ["spread", "spread"]),  # said twice, one operator
     ("the lowest and the highest cost", ["range"]),  # both ends listed, no spread
 ])
 def test_operators_are_found_by_their_phrasings(question: str, names: list[str]) -> None:
