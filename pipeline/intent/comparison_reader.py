@@ -90,8 +90,10 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
     read = again if again is not None and len(again.unplaced) < len(read.unplaced) else read
     # a paper named by words of its title ('the phagoburn trial'), of the comparison named or of any; in a reading
     # whole too, by a word of its title alone ('the *goldisthal* pumped storage paper': not the comparison's words)
+    # (not 'the childcare paper with the longest follow-up': a paper described by a ranking, no name)
     paper = titled(text, read, papers_of(kg, read.scope.iri if read.scope else "?comparison"),
-                   {t for label in facts.labels.values() for t in content(label)})
+                   {t for label in facts.labels.values() for t in content(label)}) \
+        if not read.whole or read.operator == "list" else []
     # the values its title's words are read as no more ('the nanoconfined *libh4* paper')
     kept = [v for v in [*values, *typos] if not any(p.span[0] <= v.span[0] and v.span[1] <= p.span[1] for p in paper)]
     again = _read(text, facts, sorted([*kept, *paper], key=lambda v: v.span)) if paper else None

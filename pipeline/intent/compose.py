@@ -20,7 +20,7 @@ from pipeline.intent.conditions import (
 from pipeline.intent.named import YEAR_WORD, Name, resolve, years
 from pipeline.intent.narrowed import narrowings
 from pipeline.intent.negated import first_negation
-from pipeline.intent.ranked import absolute, beats, better_said, directed, fits, relative
+from pipeline.intent.ranked import PER_GROUP, absolute, beats, better_said, directed, fits, relative
 from pipeline.intent.reading import (
     YEAR,
     Intent,
@@ -197,7 +197,7 @@ class Composer:
         partial: tuple[float, tuple[str, ...], Composition] | None = None  # the best pair that leaves words out
         stated_years = {n for n in comparisons(stated) if YEAR_WORD.fullmatch(n)}  # years a bound states
         for pair in self.pairs():
-            if not fits(read_intent(pair.question), intent, pair.sparql):
+            if not fits(read_intent(pair.question), intent, pair.sparql, PER_GROUP.search(text) is not None):
                 continue
             form = form_of(pair)
             chosen = assign(form, names)

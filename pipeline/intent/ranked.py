@@ -74,13 +74,17 @@ def directed_by(intent: Intent, text: str, sparql: str, metric: Callable[[str], 
     return directed(intent, text, True) if lower else intent
 
 
+PER_GROUP = re.compile(r"\b(?:per|each|every|by)\s+(?:dataset|benchmark|metric|field|problem|year|venue|model)s?\b",
+                       re.I)  # 'lowest error rate per dataset': one for each group, asked
+
+
 def _grouped(sparql: str) -> bool:
     """Whether the query aggregates for each group (one row per dataset)."""
     shape = read(sparql)
     return bool(shape.group_by) and bool(shape.aggregates)
 
 
-def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
+def fits(theirs: Intent, ours: Intent, sparql: str, grouped_asked: bool = True) -> bool:
     """Whether a pair asking ``theirs`` answers a question asking ``ours``: the same operators ("every" aside: a list
     of every one is any list that keeps all its rows, but the best on each group is asked of each), and, with none,
     both asking for the highest or neither."""
@@ -89,7 +93,7 @@ def fits(theirs: Intent, ours: Intent, sparql: str) -> bool:
     if "every" not in ours.operators and best_of_each(sparql):  # the best on each dataset, asked of one or overall
         return False
     if "every" in theirs.operators and "every" not in ours.operators and (ours.highest or "lowest" in ours.operators) \
-            and _grouped(sparql):
+            and not grouped_asked and _grouped(sparql):
         return False  # 'the lowest X for each dataset' answers no 'the smallest X in the whole kg'
     if "every" in ours.operators and picks(read(sparql)):
         return False

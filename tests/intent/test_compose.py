@@ -145,5 +145,10 @@ def test_the_lowest_for_each_group_answers_no_lowest_of_all() -> None:
 
     grouped = "SELECT ?d (MIN(?s) AS ?lowest) WHERE { ?b orkgp:HAS_DATASET ?d; orkgp:HAS_VALUE ?s } GROUP BY ?d"
     each = read_intent("What is the lowest X for each dataset?")
-    assert not fits(each, read_intent("smallest X reported in the whole kg (any dataset)?"), grouped)
+    from pipeline.intent.ranked import PER_GROUP
+
+    overall = "smallest X reported in the whole kg (any dataset)?"
+    assert not fits(each, read_intent(overall), grouped, PER_GROUP.search(overall) is not None)
     assert fits(each, read_intent("lowest X for every dataset"), grouped)
+    per = "lowest error rate per dataset pls"  # one for each group asked, in other words than 'each'
+    assert fits(each, read_intent(per), grouped, PER_GROUP.search(per) is not None)
