@@ -19,7 +19,7 @@ _KTH = re.compile(r"\b(" + _ORDINAL_WORDS + r")\b", re.I)
 # 'better'/'worse' not comparing with something named ('better than X' beats X): the better or worse of those named
 NOT_THAN = r"(?!(?:\s+[\w@%-]+){0,3}\s+than\b)"
 # "at least 2": a floor, not the lowest
-_LOWEST = re.compile(r"\b(lowest|worst|worse" + NOT_THAN + r"|minimum|min|(?<!at )least|fewest|smallest|poorest|"
+_LOWEST = re.compile(r"\b(lowest|worst|worse" + NOT_THAN + r"|minimum|min|(?<!at )least|smallest|poorest|"
                      r"weakest|slowest)\b", re.I)
 # not "best", "top": a metric's sense
 _HIGHEST = re.compile(r"\b(highest|maximum|max|largest|greatest|biggest)\b", re.I)

@@ -27,7 +27,6 @@ from pipeline.records import Kind
     ("What are the titles and IDs of research papers that include a benchmark for the X dataset?", set(), 1),
     ("Which models are evaluated on at least two datasets?", set(), 1),  # a floor, not the lowest
     ("What is the least common metric?", {"lowest"}, 1),
-    ("what year has the fewest papers?", {"lowest"}, 1),  # never the year with the most
     ("how many contributions don't link any source code?", {"count"}, 1),  # a thing lacking, no second name
     ("give me all of X's results (dataset, metric, value)", set(), 1),  # every one of its own, no 'both'
     ("List every model with its Accuracy score on the X dataset.", {"every"}, 1),
