@@ -68,7 +68,11 @@ _SAID_AGAIN = r"(?:i\.?e\.?|aka|a\.k\.a\.?|meaning|so)"
 _SHORTHAND = [(re.compile(r"\byr\b"), "year"), (re.compile(r"\byrs\b"), "years"), (re.compile(r"\bwat\b"), "what"),
               (re.compile(r"\bcontribs\b", re.I), "contributions"), (re.compile(r"\bcontrib\b", re.I), "contribution"),
               (re.compile(r"\bhav\b", re.I), "have"),
-              (re.compile(r"(?<=\d)\s*%(?=\s|$|[?.,!);])"), ""),  # 90% is 90 (values compare as numbers)
+              # a bound's '%' ('above 90%', '90% accuracy or more'): its number ('100% frequency' stays)
+              (re.compile(r"(\b(?:above|over|under|below|least|most|than|exceeds?|exceeded|beats?|breaks?|hit|reach(?:ed)?)"
+                          r"\s+\d+(?:\.\d+)?)\s*%", re.I), r"\1"),
+              (re.compile(r"(\d+(?:\.\d+)?)\s*%(?=\s+[\w.-]+(?:\s+[\w.-]+)?\s+or\s+(?:more|higher|above|less|lower|below)\b)",
+                          re.I), r"\1"),
               (re.compile(r"\bacc\b(?![-\w])", re.I), "accuracy"),  # 'top-5 acc' ('ACC-Net' stays)
               # 'the urban beekeeping comp': the comparison ('comp sci' stays)
               (re.compile(r"\bcomp\b(?![\s-]*(?:sci|science|bio|ling|vision)\b)", re.I), "comparison"),

@@ -58,6 +58,8 @@ def test_other_words_and_names_keep_their_spelling(kept: str) -> None:
     ("no. of papers per year?", "number of papers per year?"), ("worst on X latency wise?", "worst on X by latency?"),
     ("total nr of patients", "total number of patients"),
     ("did anything hit 90% accuracy or more", "did anything hit 90 accuracy or more"), ("Top-1 (%)", "Top-1 (%)"),
+    ("models above 90% on X", "models above 90 on X"),
+    ("the paper with 100% OSA frequency", "the paper with 100% OSA frequency"),  # no bound: the value's own words
     ("for the slides - top 3 models on X", "top 3 models on X"), ("for my report: papers on X", "papers on X"),
     ("for the X dataset - which models", "for the X dataset - which models"),  # a name follows: no purpose
     ("wma papers from 2015 to 2019 (inclusive both ends)", "wma papers between 2015 and 2019"),
