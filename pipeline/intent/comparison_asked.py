@@ -4,11 +4,12 @@ and two values said with 'or' (``either``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from pipeline.intent.account import filler, meanings
 from pipeline.intent.comparisons import STRUCTURAL, Comparisons
 from pipeline.intent.linking import KIND_WORDS, SCOPE_WORDS, Word, near
+from pipeline.intent.negated import negation
 from pipeline.intent.operators import TABLE, Operator
 from pipeline.intent.record import Condition
 from pipeline.sparql.direction import direction_known, lower_is_better
@@ -79,7 +80,7 @@ _COUNTING = {"counting", "including", "incl"}  # 'not counting', 'not including'
 
 
 def left_out(free: Sequence[Word], kinds: Sequence[tuple[Word, str]], props: Sequence[tuple[str, list[Word]]],
-             negation: Callable[[Word], bool], labels: Mapping[str, str]) -> tuple[list[Condition], list[Word]]:
+             labels: Mapping[str, str]) -> tuple[list[Condition], list[Word]]:
     """The properties a list of a comparison's properties leaves out ('excluding research problem', 'apart from
     country'): each property or paper's thing named right after a negation word, and the words so read."""
     out: list[Condition] = []
@@ -151,5 +152,4 @@ PUBLISHED = re.compile(r"\b(?:published|publish|appeared|came\s+out|come\s+out)\
 WHICH_ONE = re.compile(r"^\W*(?:is|are)\s+there\s+(?:a|an|any)\s+\w+(?:\s+\w+)?\s+(?:that|which|who)\b", re.I)
 MOST_THINGS = re.compile(r"\b(most|fewest|least)\s+(?:(?P<contribution>contributions|entries)|(?P<paper>papers|"
                           r"studies|publications))\b", re.I)
-UNIT = re.compile(r"\s*\([^)]*\)")  # a label's unit ('Sample size (n)')
 ANY = re.compile(r"\b(?:anything|something|any)\b", re.I)

@@ -15,7 +15,6 @@ from pipeline.intent.comparison_asked import (
     MOST_THINGS,
     OF_PAPER,
     PUBLISHED,
-    UNIT,
     WH,
     WHICH_ONE,
     after_the,
@@ -32,6 +31,7 @@ from pipeline.intent.conditions import BETWEEN
 from pipeline.intent.idioms import idioms
 from pipeline.intent.linking import (
     KIND_WORDS,
+    PROPERTY_WORDS,
     Word,
     content,
     full_label,
@@ -41,13 +41,14 @@ from pipeline.intent.linking import (
     properties_named,
     unit,
     unit_after,
+    unparenthesised,
 )
 from pipeline.intent.named import spans
-from pipeline.intent.negated import absent, carried, negated, negation
+from pipeline.intent.negated import absent, carried, negated
 from pipeline.intent.operators import TABLE, operators_in, place_of
 from pipeline.intent.record import Condition, Linked, Reading
 from pipeline.intent.scope import NAME_END, narrowed, property_meant, repeated, scope_meant, scope_named, widened
-from pipeline.intent.titled import papers_of, titled
+from pipeline.intent.titled import may_name_a_paper, papers_of, titled
 from pipeline.intent.two_scopes import two_named
 from pipeline.intent.values import (
     capitals,
@@ -93,7 +94,7 @@ def _typed_loosely(text: str, facts: Comparisons, kg: KnowledgeGraph, values: Se
     # (not 'the childcare paper with the longest follow-up': a paper described by a ranking, no name)
     paper = titled(text, read, papers_of(kg, read.scope.iri if read.scope else "?comparison"),
                    {t for label in facts.labels.values() for t in content(label)}) \
-        if not read.whole or read.operator == "list" else []
+        if (not read.whole or read.operator == "list") and may_name_a_paper(text) else []
     # the values its title's words are read as no more ('the nanoconfined *libh4* paper')
     kept = [v for v in [*values, *typos] if not any(p.span[0] <= v.span[0] and v.span[1] <= p.span[1] for p in paper)]
     again = _read(text, facts, sorted([*kept, *paper], key=lambda v: v.span)) if paper else None
@@ -182,8 +183,8 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
     if scope:  # a property another comparison carries, named whole: none of this one's contributions give it
         props += [(p, ws) for p, ws in properties_named([w for w in free if w not in claimed and w not in venue and
                                                           not inside(w, linking)], facts, "")
-                  if p not in facts.carried(scope) and full_label(ws, UNIT.sub("", facts.property_labels[p]))
-                  and not any(w[2] in KIND_WORDS["property"].split() for w in ws)]
+                  if p not in facts.carried(scope) and full_label(ws, unparenthesised(facts.property_labels[p]))
+                  and not any(w[2] in PROPERTY_WORDS for w in ws)]
         claimed = {w for _, ws in props for w in ws}
     free = [w for w in free if w not in claimed]
     # 'avg number of patients': 'number of' begins the property's label ('Number of patients studied'), no count
@@ -217,9 +218,9 @@ def _read_once(text: str, facts: Comparisons, values: Sequence[Value], narrow: b
         span = (pair[1][1][0][0], pair[1][1][-1][1])
         names.append(Linked(span, "comparison", pair[1][0], facts.labels[pair[1][0]]))
         conditions.append(Condition(span, "comparison", "=", facts.labels[pair[1][0]], pair[1][0]))
-    if any(w[2] in KIND_WORDS["property"].split() for w in free):  # 'what properties … excluding research problem'
+    if any(w[2] in PROPERTY_WORDS for w in free):  # 'what properties … excluding research problem'
         listed = [(w, k) for w in free for k, said in KIND_WORDS.items() if w[2] in said.split()]
-        dropped, read_out = left_out(free, listed, props, negation, facts.property_labels)
+        dropped, read_out = left_out(free, listed, props, facts.property_labels)
         conditions += dropped
         free = [w for w in free if w not in read_out]
         props = [(p, ws) for p, ws in props if not any(w in read_out for w in ws)]

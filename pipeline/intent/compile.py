@@ -10,6 +10,7 @@ from pipeline.intent.bounds import AVERAGE
 from pipeline.intent.comparisons import STRUCTURAL
 from pipeline.intent.operators import TABLE, ordinal
 from pipeline.intent.record import Condition, Reading
+from pipeline.intent.titled import PAPER
 from pipeline.sparql.literal import quoted
 
 _PLURAL = {"paper": "papers", "contribution": "contributions", "problem": "research problems",
@@ -86,7 +87,7 @@ def _condition(body: _Body, c: Condition, reading: Reading) -> None:
         node = body.fresh(reading.label_of(c.on))
         body.add(f"{_subject(c.on)} {c.on} {node} .")
         body.add(f"FILTER({node} IN ({', '.join(c.iri.split())}))")
-    elif c.op == "=" and c.on == "orkgp:P31":  # the one paper named
+    elif c.op == "=" and c.on == PAPER:  # the one paper named
         body.add(f"FILTER(?paper = {c.iri})")
     elif c.op == "=" and c.iri:
         body.add(f"{_subject(c.on)} {c.on} {c.iri} .")
@@ -164,16 +165,19 @@ def _answer(body: _Body, reading: Reading, what: str) -> str:
 def _also_in(body: _Body, reading: Reading, c: Condition, answer: str) -> None:
     """What is asked found among the second comparison's too (``!=``: not): the same paper, contribution or value."""
     node = answer.removesuffix("_lbl")
-    held = {"paper": "?paper orkgp:P31 ?other .", "contribution": ""}.get(reading.asked)
-    if held is None and reading.asked in STRUCTURAL.values():  # a paper's own (its venue, year, field) or problem
+    pattern = [f"{c.iri} orkgp:compareContribution ?other ."]
+    if reading.asked == "contribution":  # the same contribution
+        pattern = [f"{c.iri} orkgp:compareContribution ?contribution ."]
+    elif reading.asked == "paper":
+        pattern.append("?paper orkgp:P31 ?other .")
+    elif reading.asked in STRUCTURAL.values():  # a paper's own (its venue, year, field) or problem
         predicate = next(p for p, k in STRUCTURAL.items() if k == reading.asked)
-        held = f"?other {predicate} {node} ." if predicate not in _ON_PAPER else \
-            f"?other_paper orkgp:P31 ?other ; {predicate} {node} ."
-    elif held is None:
-        held = f"?other {reading.asked} {node} ."
-    other = "?contribution" if reading.asked == "contribution" else "?other"
+        pattern.append(f"?other {predicate} {node} ." if predicate not in _ON_PAPER else
+                       f"?other_paper orkgp:P31 ?other ; {predicate} {node} .")
+    else:
+        pattern.append(f"?other {reading.asked} {node} .")
     exists = "NOT EXISTS" if c.op in ("!=", "other") else "EXISTS"
-    body.add(f"FILTER {exists} {{ {c.iri} orkgp:compareContribution {other} . {held} }}".replace(" .  }", " . }"))
+    body.add(f"FILTER {exists} {{ {' '.join(pattern)} }}")
 
 
 _SAID_OP = {"!=": "is not", "other": "is other than", "in": "is"}

@@ -21,6 +21,7 @@ KIND_WORDS = {"paper": "paper papers article articles publication publications s
               "venue": "venue venues journal journals conference conferences",
               "property": "property properties attribute attributes characteristics dimensions columns"}
 KINDS = frozenset(w for said in KIND_WORDS.values() for w in said.split())
+PROPERTY_WORDS = frozenset(KIND_WORDS["property"].split())  # 'what properties …': the comparison's own
 # a label's words that name no property on their own ('has sample size': 'sample size')
 _LABEL_FILLER = {"has", "have", "of", "the", "a", "an", "is", "in", "for", "and", "or", "by", "with", "to", "on"}
 # the words a question asks for a place with, and the words of a label that say a place: one answers the other
@@ -182,16 +183,21 @@ def suffix_of(short: str, word: str) -> bool:
     return len(a) >= 5 and len(b) >= len(a) + 3 and b.endswith(a)
 
 
+def unparenthesised(label: str) -> str:
+    """A label without its parenthesised part, its unit mostly ('Sample size (n)': 'Sample size')."""
+    return re.sub(r"\([^)]*\)", " ", label)
+
+
 @lru_cache(maxsize=8192)
 def initials(label: str) -> str:
     """A label's initials, its parenthesised part left out ('Power conversion efficiency (%)': 'pce')."""
-    return "".join(w[0] for w in content(re.sub(r"\([^)]*\)", " ", label)) if w.isalpha())
+    return "".join(w[0] for w in content(unparenthesised(label)) if w.isalpha())
 
 
 def acronym(label: str) -> str:
     """The first letters of all a label's words but its filler, its parenthesised part left out ('Case fatality rate':
     'cfr', where 'case' is no content word)."""
-    return "".join(w[0] for w in re.findall(r"[^\W\d_]+", re.sub(r"\([^)]*\)", " ", label).lower())
+    return "".join(w[0] for w in re.findall(r"[^\W\d_]+", unparenthesised(label).lower())
                    if w not in _LABEL_FILLER)
 
 

@@ -7,7 +7,7 @@ from collections.abc import Collection, Sequence
 
 from pipeline.intent.account import FILLER, words
 from pipeline.intent.comparisons import Value, select_rows
-from pipeline.intent.linking import near
+from pipeline.intent.linking import Word, near
 from pipeline.intent.record import Reading
 from pipeline.parts import KnowledgeGraph
 from pipeline.schema.graph import short_name
@@ -27,26 +27,23 @@ _PAPER_WORDS = {"paper", "study", "trial", "article", "experiment", "survey", "r
 _THE = {"the", "that", "this"}
 
 
-def _begins_name(w: tuple[int, int, str], every: Sequence[tuple[int, int, str]], title: Collection[str]) -> bool:
-    """Whether 'the' stands before ``w``, or before the words of the title right before it ('the *phagoburn*
-    trial', 'the linden *mortality* paper' with 'linden' read as a value)."""
-    i = every.index(w) - 1
-    while i >= 0 and every[i][2] not in _THE and any(near(every[i][2], t) for t in title):
-        i -= 1
-    return i >= 0 and every[i][2] in _THE
+def _marked(w: Word, every: Sequence[Word], step: int, marks: Collection[str], title: Collection[str] = ()) -> bool:
+    """Whether a word of ``marks`` stands next to ``w`` (before it: ``step`` -1, after it: 1), or next to the words of
+    the title beside it ('the *phagoburn* trial', 'the linden *mortality* paper' with 'linden' read as a value, 'the
+    nanoconfined *libh4* paper')."""
+    i = every.index(w) + step
+    while 0 <= i < len(every) and every[i][2] not in marks and any(near(every[i][2], t) for t in title):
+        i += step
+    return 0 <= i < len(every) and every[i][2] in marks
 
 
 _COMPARING = {"comparison", "comparisons"}  # 'the feline epilepsy comparison': its name, no paper's
 
 
-def _ends_name(w: tuple[int, int, str], every: Sequence[tuple[int, int, str]],
-               ending: Collection[str] = frozenset(_PAPER_WORDS), title: Collection[str] = ()) -> bool:
-    """Whether the word right after ``w``, or after the words of the title right after it, says it named a paper
-    ('… trial', 'the nanoconfined *libh4* paper' with 'libh4' read as a value), or what ``ending`` names."""
-    i = every.index(w) + 1
-    while i < len(every) and every[i][2] not in ending and any(near(every[i][2], t) for t in title):
-        i += 1
-    return i < len(every) and every[i][2] in ending
+def may_name_a_paper(text: str) -> bool:
+    """Whether the question has 'the' and a word for a paper at all: only then are the papers' titles read."""
+    said = {w for _, _, w in words(text)}
+    return bool(said & _THE) and bool(said & _PAPER_WORDS)
 
 
 def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparing: Collection[str] = ()) -> list[Value]:
@@ -55,14 +52,13 @@ def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparin
     epilepsy comparison')."""
     # every word, those a name took too ('the *linden* mortality paper', 'the nanoconfined *libh4* paper': the values
     # are words of the title; the comparison's: 'the cool *roofs* for schools paper in the green roof comparison')
-    free = words(text)
     every = words(text)
     titles = {iri: {t for _, _, t in words(title)} for iri, title in papers}
     found: list[tuple[int, str, tuple[int, int]]] = []
     for iri, mine in titles.items():
         others = set().union(*(t for o, t in titles.items() if o != iri)) if len(titles) > 1 else set()
         runs: list[list[tuple[int, int, str]]] = [[]]
-        for w in free:
+        for w in every:
             if any(near(w[2], t) for t in mine) and (w[2] not in FILLER or runs[-1]):
                 runs[-1].append(w)
             elif runs[-1]:
@@ -76,12 +72,12 @@ def titled(text: str, read: Reading, papers: Sequence[tuple[str, str]], comparin
             # a paper's name: after 'the' and before 'paper', 'trial', … ('the phagoburn trial', 'the jamaica home
             # visiting paper'; not 'which *drugs* did …', 'never had a *randomised trial*', 'how many diff *noise
             # prediction models* …')
-            named = bool(said) and (_ends_name(run[-1], every, title=mine) or run[-1][2] in _PAPER_WORDS) and \
-                _begins_name(run[0], every, mine)
+            named = bool(said) and (_marked(run[-1], every, 1, _PAPER_WORDS, mine) or run[-1][2] in _PAPER_WORDS) \
+                and _marked(run[0], every, -1, _THE, mine)
             # one of its words left over, or (the reading whole) a word of its title alone
             if own and named and (any(w[2] in read.unplaced for w in run) or (read.whole and any(
                     w[2] not in comparing and len(w[2]) >= 5 for w in own))) and \
-                    not _ends_name(run[-1], every, _COMPARING):
+                    not _marked(run[-1], every, 1, _COMPARING):
                 found.append((len(run), iri, (run[0][0], run[-1][1])))
     found.sort(reverse=True)
     if not found or (len(found) > 1 and found[1][0] == found[0][0] and found[1][1] != found[0][1]):

@@ -24,6 +24,8 @@ def two_named(free: Sequence[Word], found: Sequence[Word], facts: Comparisons) -
     its own words; the second ends at a word that ends a comparison's name ('the rubber *comparison*', 'the literacy
     *one*') unless the question says 'both'. None when it does not name two."""
     both = any(w[2] == "both" for w in found)
+    if not both and not any(w[2] in NAME_END for w in found):
+        return None  # no second name can end: no comparison read (nor the encoder asked) side by side
     at = {w: i for i, w in enumerate(found)}
     for w in found:
         if w[2] not in _APART:
